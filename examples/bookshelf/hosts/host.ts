@@ -1,0 +1,27 @@
+/** What every host file of the bookshelf provides: start a server for the API on a port. */
+import type { Conventions } from 'api-conventions';
+
+/** A running server. */
+export interface Running {
+  /** The port it listens on (the real one when 0 was asked for). */
+  port: number;
+  /** Stops listening and closes open connections. */
+  close(): Promise<void>;
+}
+
+/** Starts a server for `api` on `host:port`. */
+export type Host = (api: Conventions, where: { port: number; host: string }) => Promise<Running>;
+
+/** The adapters the bookshelf runs on. */
+export const adapters = ['node'] as const;
+
+/** One of {@link adapters}. */
+export type AdapterName = (typeof adapters)[number];
+
+/** Loads the host file of an adapter. */
+export async function loadHost(name: AdapterName): Promise<Host> {
+  switch (name) {
+    case 'node':
+      return (await import('./node.ts')).serve;
+  }
+}

@@ -1,0 +1,101 @@
+/** The one catalogue of error codes: each code is the HTTP status × 100 + n (spec 7.1.5). */
+
+/**
+ * Every error code the library emits, by name. A code is `status * 100 + n`, so the status can
+ * always be read back from it (`Math.floor(code / 100)`). Codes are stable: a code's meaning
+ * never changes once released. `docs/errors.md` lists them with their messages.
+ */
+export const ErrorCode = {
+  /** 400: a client error that fits no other code (spec 7.1.4). */
+  BadRequest: 40000,
+  /** 400: the request body is not well-formed (e.g. malformed JSON). */
+  MalformedBody: 40001,
+  /** 400: a field of the body has the wrong type or value. */
+  InvalidField: 40002,
+  /** 400: a required field of the body is missing. */
+  MissingField: 40003,
+  /** 400: the body has a field the resource does not know. */
+  UnknownField: 40004,
+  /** 400: a query parameter has a wrong value or is out of range. */
+  InvalidParameter: 40005,
+  /** 400: the request path cannot be decoded (bad percent-encoding). */
+  MalformedPath: 40006,
+  /** 400: the body is required but empty. */
+  MissingBody: 40007,
+  /** 401: the caller is not identified (spec 5.8). */
+  Unauthorized: 40100,
+  /** 401: the access token is expired, revoked or malformed (spec 5.6, RFC 6750 §3.1). */
+  InvalidToken: 40101,
+  /** 403: the caller is identified but not allowed (spec 5.8). */
+  Forbidden: 40300,
+  /** 403: the token lacks a required scope (RFC 6750 §3.1 insufficient_scope). */
+  InsufficientScope: 40301,
+  /** 404: the resource does not exist (spec 7.1.3). */
+  NotFound: 40400,
+  /** 404: no route matches the path. */
+  NoRoute: 40401,
+  /** 404: the path has upper-case letters (spec 4.1.3). */
+  UpperCasePath: 40402,
+  /** 405: the path exists, the method does not (spec 7.2). */
+  MethodNotAllowed: 40500,
+  /** 406: the requested format is not supported (spec 4.5). */
+  NotAcceptable: 40600,
+  /** 408: the request took too long to arrive. */
+  RequestTimeout: 40800,
+  /** 409: the request conflicts with the resource's state, e.g. a duplicate identifier. */
+  Conflict: 40900,
+  /** 410: the resource existed and is gone (or its version was retired). */
+  Gone: 41000,
+  /** 412: a precondition such as `If-Match` failed. */
+  PreconditionFailed: 41200,
+  /** 413: the body is larger than the limit. */
+  PayloadTooLarge: 41300,
+  /** 414: the URI is longer than the limit. */
+  UriTooLong: 41400,
+  /** 415: the body's Content-Type is not supported (spec 4.6). */
+  UnsupportedMediaType: 41500,
+  /** 428: the request must be conditional (e.g. `If-Match` required). */
+  PreconditionRequired: 42800,
+  /** 429: the rate limit is exceeded (spec 8.2). */
+  TooManyRequests: 42900,
+  /** 500: a fault on the server; the body never carries its details. */
+  Internal: 50000,
+  /** 500: a handler returned a bare top-level array (spec 2.7): a programming error. */
+  BareArray: 50001,
+  /** 503: the service, or a store it needs, is temporarily unavailable. */
+  Unavailable: 50300,
+} as const;
+
+/** One of the codes in {@link ErrorCode}. Services may add their own codes in the same scheme. */
+export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+/** The reason phrase of each status the spec's table lists (spec 7.2). */
+export const statusText: Readonly<Record<number, string>> = {
+  200: 'OK',
+  201: 'Created',
+  202: 'Accepted',
+  204: 'No Content',
+  300: 'Multiple Choices',
+  301: 'Moved Permanently',
+  302: 'Found',
+  303: 'See Other',
+  304: 'Not Modified',
+  307: 'Temporary Redirect',
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  406: 'Not Acceptable',
+  408: 'Request Timeout',
+  409: 'Conflict',
+  410: 'Gone',
+  412: 'Precondition Failed',
+  413: 'Content Too Large',
+  414: 'URI Too Long',
+  415: 'Unsupported Media Type',
+  428: 'Precondition Required',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  503: 'Service Unavailable',
+};

@@ -1,0 +1,63 @@
+/** Success replies by method as plain data (spec 4.3): 200, 201 + Location, 202 + Location, 204. */
+
+const brand = Symbol.for('api-conventions.Reply');
+
+/**
+ * What a handler returns when the default (200 with the returned value as JSON) is not the
+ * right answer. Build it with {@link ok}, {@link created}, {@link accepted} or {@link noContent}.
+ */
+export interface Reply<T = unknown> {
+  readonly [brand]: true;
+  /** The success status. */
+  status: number;
+  /** Headers of this reply, lower-case names. */
+  headers: Record<string, string>;
+  /** The data to serialize; `undefined` for no body. */
+  body: T | undefined;
+}
+
+function reply<T>(status: number, body: T | undefined, headers: Record<string, string>): Reply<T> {
+  return { [brand]: true, status, headers, body };
+}
+
+/** Tells whether a handler's result is a {@link Reply} rather than plain data. */
+export function isReply(value: unknown): value is Reply {
+  return typeof value === 'object' && value !== null && (value as Reply)[brand] === true;
+}
+
+/**
+ * 200 with the data: the answer to GET, and to PUT or PATCH with the changed resource (spec 4.3).
+ * Returning the data itself from a handler does the same.
+ */
+export function ok<T>(data: T, headers: Record<string, string> = {}): Reply<T> {
+  return reply(200, data, headers);
+}
+
+/**
+ * 201 with the created resource and its `Location` (spec 4.3, RFC 9110 §15.3.2).
+ *
+ * @example
+ * ```ts
+ * return created(`/v1/books/${book.id}`, book);
+ * ```
+ */
+export function created<T>(location: string, data: T, headers: Record<string, string> = {}): Reply<T> {
+  return reply(201, data, { ...headers, location });
+}
+
+/**
+ * 202: accepted for asynchronous processing, with the `Location` of a status resource the
+ * client can poll (spec 4.3, RFC 9110 §15.3.3).
+ */
+export function accepted<T>(
+  location: string,
+  data?: T,
+  headers: Record<string, string> = {},
+): Reply<T> {
+  return reply(202, data, { ...headers, location });
+}
+
+/** 204 with an empty body: the answer to DELETE (spec 4.3). */
+export function noContent(headers: Record<string, string> = {}): Reply<never> {
+  return reply<never>(204, undefined, headers);
+}

@@ -1,0 +1,9 @@
+/** The framework-neutral core: pure functions and plain data, no Node or framework imports. */
+export * from './errors/index.ts';
+export * from './http/index.ts';
+export * from './paging/index.ts';
+export * from './paths/index.ts';
+export * from './pipeline/index.ts';
+export * from './routing/index.ts';
+export * from './stores/index.ts';
+export * from './validation/index.ts';

@@ -1,0 +1,32 @@
+/** The seams features plug into: checks before the handler, shaping after it. */
+import type { Reply } from '../http/reply.ts';
+import type { OutgoingResponse } from '../http/response.ts';
+import type { RouteInfo } from '../routing/types.ts';
+import type { RequestContext } from './context.ts';
+
+/** What a check may return: nothing to go on, or a reply that answers the request at once. */
+export type CheckResult = undefined | Reply;
+
+/**
+ * A feature that takes part in every request. Each hook may be async, may throw an
+ * {@link ApiError} to stop the request with that error, and a check may return a {@link Reply}
+ * to answer early. Hooks that return no promise cost no asynchronous hop.
+ */
+export interface Plugin {
+  /** A name for error messages and ordering. */
+  readonly name: string;
+  /** Called once per route at start-up, so per-route settings are compiled before any request. */
+  onRoute?(route: RouteInfo): void;
+  /**
+   * Runs after routing and before the body is read: identity, limits, access checks. May
+   * consult a store.
+   */
+  onRequest?(ctx: RequestContext): CheckResult | Promise<CheckResult>;
+  /** Runs after the body is parsed and checked, just before the handler (e.g. CSRF in a form). */
+  beforeHandle?(ctx: RequestContext): CheckResult | Promise<CheckResult>;
+  /**
+   * Runs on every response, errors included, before serialization: may add headers or reshape the
+   * body. `ctx.route` is undefined when no route matched.
+   */
+  onResponse?(ctx: RequestContext, response: OutgoingResponse): void | Promise<void>;
+}

@@ -1,0 +1,28 @@
+/** Turns the outgoing response into bytes-ready plain data: JSON by default (spec 1, 4.6). */
+import type { ApiResponse, OutgoingResponse } from '../http/response.ts';
+import { utf8Length } from '../http/response.ts';
+
+/**
+ * Serializes an outgoing response. A value body becomes JSON with `Content-Type:
+ * application/json`; a string or byte body is sent as it is with the Content-Type a plugin set.
+ * Every response carries `X-Content-Type-Options: nosniff` (spec 4.8). 204 and 304 never carry a
+ * body; HEAD gets the headers of GET, with `Content-Length`, and no body (RFC 9110 §9.3.2).
+ */
+export function serialize(out: OutgoingResponse, head: boolean): ApiResponse {
+  const headers = out.headers;
+  headers['x-content-type-options'] = 'nosniff';
+  let body: string | Uint8Array | null = null;
+  if (out.body !== undefined && out.status !== 204 && out.status !== 304) {
+    if (typeof out.body === 'string' || out.body instanceof Uint8Array) {
+      body = out.body;
+    } else {
+      body = JSON.stringify(out.body);
+      headers['content-type'] ??= 'application/json';
+    }
+  }
+  if (head && body !== null) {
+    headers['content-length'] = String(typeof body === 'string' ? utf8Length(body) : body.byteLength);
+    body = null;
+  }
+  return { status: out.status, headers, body };
+}

@@ -1,0 +1,12 @@
+/** Route tables and the router (spec 4.1, 4.2). */
+export { type RouteMatch, Router } from './router.ts';
+export {
+  defineRoutes,
+  type Handler,
+  type Method,
+  type PathMethods,
+  type RouteConfig,
+  type RouteDefinition,
+  type RouteInfo,
+  type RouteTable,
+} from './types.ts';

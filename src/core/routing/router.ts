@@ -1,0 +1,125 @@
+/** Compiles a route table once and finds the route of each request: 404, 405 and OPTIONS (spec 4.1–4.2). */
+import { type MatchFunction, match } from 'path-to-regexp';
+import { ApiError } from '../errors/api-error.ts';
+import { ErrorCode } from '../errors/catalogue.ts';
+import { methodNotAllowed } from '../errors/helpers.ts';
+import { decodeParam } from '../paths/check-path.ts';
+import type { Handler, RouteConfig, RouteDefinition, RouteInfo, RouteTable } from './types.ts';
+
+const declarable = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
+// RFC 9110 §9.3.2 / §9.3.7: HEAD is answered as GET, OPTIONS with Allow, for every path.
+const allowOrder = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+
+interface PathEntry {
+  readonly pattern: string;
+  readonly methods: ReadonlyMap<string, RouteInfo>;
+  readonly allow: readonly string[];
+  readonly matcher: MatchFunction<Record<string, string | string[]>> | undefined;
+}
+
+/** The outcome of routing: a route with its decoded parameters, or the methods of the path. */
+export type RouteMatch =
+  | { route: RouteInfo; params: Record<string, string>; allow: readonly string[] }
+  | { route: undefined; params: Record<string, string>; allow: readonly string[] };
+
+const noParams: Record<string, string> = Object.freeze({}) as Record<string, string>;
+
+function isStatic(pattern: string): boolean {
+  return !/[:*{}()\\]/.test(pattern);
+}
+
+function compileEntry(pattern: string, methods: Record<string, Handler | RouteDefinition | undefined>): PathEntry {
+  if (!pattern.startsWith('/')) {
+    throw new TypeError(`Route pattern "${pattern}" must start with "/".`);
+  }
+  const map = new Map<string, RouteInfo>();
+  for (const [method, value] of Object.entries(methods)) {
+    if (value === undefined) continue;
+    if (!declarable.includes(method)) {
+      throw new TypeError(
+        `Route "${pattern}": "${method}" is not a method; use one of ${declarable.join(', ')} (upper-case).`,
+      );
+    }
+    const definition: RouteDefinition = typeof value === 'function' ? { handler: value } : value;
+    if (typeof definition?.handler !== 'function') {
+      throw new TypeError(`Route "${method} ${pattern}" needs a handler function.`);
+    }
+    const config: RouteConfig = Object.freeze({ ...definition.config });
+    map.set(method, Object.freeze({ method, pattern, config, handler: definition.handler }));
+  }
+  if (map.has('GET') && !map.has('HEAD')) map.set('HEAD', map.get('GET')!);
+  const allow = allowOrder.filter((m) => m === 'OPTIONS' || map.has(m));
+  let matcher: PathEntry['matcher'];
+  if (!isStatic(pattern)) {
+    try {
+      matcher = match(pattern, { decode: false, trailing: false, sensitive: true });
+    } catch (error) {
+      throw new TypeError(`Route pattern "${pattern}" is not valid: ${(error as Error).message}`);
+    }
+  }
+  return { pattern, methods: map, allow, matcher };
+}
+
+/**
+ * A compiled route table. Static paths are found with one map look-up; patterns with parameters
+ * are tried in the order they were declared.
+ */
+export class Router {
+  /** Every route, HEAD included where GET is declared, in declaration order. */
+  readonly routes: readonly RouteInfo[];
+  private readonly exact = new Map<string, PathEntry>();
+  private readonly dynamic: PathEntry[] = [];
+
+  constructor(table: RouteTable = {}) {
+    const routes: RouteInfo[] = [];
+    for (const [pattern, methods] of Object.entries(table)) {
+      const entry = compileEntry(pattern, methods as Record<string, Handler | RouteDefinition>);
+      if (entry.matcher) this.dynamic.push(entry);
+      else this.exact.set(pattern, entry);
+      routes.push(...entry.methods.values());
+    }
+    this.routes = routes;
+  }
+
+  /**
+   * Finds the route for a method and a (lower-case) path. Throws a 404 that names the path when
+   * nothing is there, and a 405 with `Allow` when the path exists but the method does not. For
+   * OPTIONS on a path with no OPTIONS handler, `route` is undefined and `allow` is the answer.
+   */
+  find(method: string, path: string): RouteMatch {
+    let entry = this.exact.get(path);
+    let params = noParams;
+    if (entry === undefined) {
+      for (const candidate of this.dynamic) {
+        const result = candidate.matcher!(path);
+        if (result) {
+          entry = candidate;
+          params = {};
+          for (const [name, raw] of Object.entries(result.params)) {
+            if (raw === undefined) continue;
+            params[name] = Array.isArray(raw)
+              ? raw.map((part) => decodeParam(part, name)).join('/')
+              : decodeParam(raw, name);
+          }
+          break;
+        }
+      }
+    }
+    if (entry === undefined) {
+      throw new ApiError(404, ErrorCode.NoRoute, `Nothing found at ${path}.`);
+    }
+    const route = entry.methods.get(method);
+    if (route) return { route, params, allow: entry.allow };
+    if (method === 'OPTIONS') return { route: undefined, params, allow: entry.allow };
+    throw methodNotAllowed(method, path, entry.allow);
+  }
+
+  /** The methods allowed on a path, or `undefined` when no route matches it. */
+  allowed(path: string): readonly string[] | undefined {
+    try {
+      return this.find('OPTIONS', path).allow;
+    } catch {
+      return undefined;
+    }
+  }
+}

@@ -1,0 +1,76 @@
+/** Route declarations: a table of path patterns, methods, handlers and per-route settings. */
+import type { BodyFormat } from '../http/parse-body.ts';
+import type { FieldSchema } from '../validation/check-fields.ts';
+import type { RequestContext } from '../pipeline/context.ts';
+
+/** The methods of the spec's table (spec 4.2). OPTIONS and HEAD are answered for every route. */
+export type Method = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
+
+/**
+ * Per-route settings, attached where the route is declared. Features add their own fields by
+ * declaration merging, so a route can carry scopes, limits or a cache policy:
+ *
+ * @example
+ * ```ts
+ * declare module 'api-conventions' {
+ *   interface RouteConfig { audit?: boolean }
+ * }
+ * ```
+ */
+export interface RouteConfig {
+  /** The body formats this route reads; anything else is 415. @default ['json'] */
+  accepts?: readonly BodyFormat[];
+  /** The largest body this route reads, in bytes. @default the `bodyLimit` of {@link ConventionsOptions} */
+  bodyLimit?: number;
+  /**
+   * Fields the body must have; every problem is reported at once as a 400. On PATCH every field
+   * is optional. @default no check
+   */
+  body?: FieldSchema;
+  /** Whether unknown body fields are a 400 when `body` is set. @default true */
+  rejectUnknownFields?: boolean;
+}
+
+/**
+ * A request handler: takes the request context, returns the data (sent as 200 JSON) or a
+ * {@link Reply}, or throws an {@link ApiError}. It may be async.
+ */
+export type Handler = (ctx: RequestContext) => unknown;
+
+/** A handler with its per-route settings. */
+export interface RouteDefinition {
+  handler: Handler;
+  config?: RouteConfig;
+}
+
+/** The methods of one path pattern, each a handler or a handler with settings. */
+export type PathMethods = Partial<Record<Exclude<Method, 'HEAD' | 'OPTIONS'>, Handler | RouteDefinition>> &
+  Partial<Record<'HEAD' | 'OPTIONS', Handler | RouteDefinition>>;
+
+/**
+ * The route table: path patterns (path-to-regexp syntax, `/v1/books/:id`) mapped to their methods.
+ */
+export type RouteTable = Readonly<Record<string, PathMethods>>;
+
+/** One declared route as the library sees it after start-up: pattern, method, settings. */
+export interface RouteInfo {
+  readonly method: string;
+  readonly pattern: string;
+  readonly config: Readonly<RouteConfig>;
+  readonly handler: Handler;
+}
+
+/**
+ * Declares a route table with its types checked; returns it unchanged.
+ *
+ * @example
+ * ```ts
+ * const routes = defineRoutes({
+ *   '/v1/books': { GET: listBooks, POST: { handler: createBook, config: { body: bookFields } } },
+ *   '/v1/books/:id': { GET: getBook, DELETE: deleteBook },
+ * });
+ * ```
+ */
+export function defineRoutes<T extends RouteTable>(table: T): T {
+  return table;
+}

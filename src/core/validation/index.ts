@@ -1,0 +1,8 @@
+/** Body field checks that report every problem at once. */
+export {
+  type CheckFieldsOptions,
+  checkFields,
+  type FieldRule,
+  type FieldSchema,
+  type FieldType,
+} from './check-fields.ts';
