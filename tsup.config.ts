@@ -4,6 +4,9 @@ export default defineConfig({
   entry: {
     index: 'src/index.ts',
     node: 'src/adapters/node.ts',
+    express: 'src/adapters/express.ts',
+    fastify: 'src/adapters/fastify.ts',
+    fetch: 'src/adapters/fetch.ts',
   },
   format: ['esm', 'cjs'],
   dts: true,

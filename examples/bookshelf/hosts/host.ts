@@ -12,16 +12,14 @@ export interface Running {
 /** Starts a server for `api` on `host:port`. */
 export type Host = (api: Conventions, where: { port: number; host: string }) => Promise<Running>;
 
-/** The adapters the bookshelf runs on. */
-export const adapters = ['node'] as const;
+/** The adapters the bookshelf runs on, one host file each beside this one. */
+export const adapters = ['node', 'express', 'fastify', 'fetch'] as const;
 
 /** One of {@link adapters}. */
 export type AdapterName = (typeof adapters)[number];
 
 /** Loads the host file of an adapter. */
 export async function loadHost(name: AdapterName): Promise<Host> {
-  switch (name) {
-    case 'node':
-      return (await import('./node.ts')).serve;
-  }
+  const module: { serve: Host } = await import(`./${name}.ts`);
+  return module.serve;
 }

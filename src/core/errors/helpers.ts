@@ -127,7 +127,9 @@ export function unsupportedMediaType(
   contentType: string | undefined,
   supported: readonly string[],
 ): ApiError {
-  const got = contentType ? `Content-Type "${contentType}" is not supported` : 'A body needs a Content-Type';
+  const got = contentType
+    ? `Content-Type "${contentType}" is not supported`
+    : 'A body needs a Content-Type';
   return new ApiError(
     415,
     ErrorCode.UnsupportedMediaType,

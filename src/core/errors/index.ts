@@ -1,5 +1,11 @@
 /** Errors: the {@link ApiError} type, its code catalogue and constructors (spec 7). */
-export { ApiError, type ApiErrorOptions, type ErrorBody, type ErrorEntry, isApiError } from './api-error.ts';
+export {
+  ApiError,
+  type ApiErrorOptions,
+  type ErrorBody,
+  type ErrorEntry,
+  isApiError,
+} from './api-error.ts';
 export { ErrorCode, type ErrorCodeValue, statusText } from './catalogue.ts';
 export * from './helpers.ts';
 export {

@@ -7,12 +7,17 @@ import { ErrorCode } from './catalogue.ts';
 export interface Logger {
   /** Called with a one-line summary and the thrown value for every 5xx the library produces. */
   error(message: string, details: { error: unknown; method?: string; path?: string }): void;
+  /** Called with warnings found at start-up, such as route-lint findings. @default console.warn */
+  warn?(message: string): void;
 }
 
 /** The default {@link Logger}: one `console.error` line per fault. */
-export const consoleLogger: Logger = {
+export const consoleLogger: Required<Logger> = {
   error(message, details) {
     console.error(`[api-conventions] ${message}`, details.error);
+  },
+  warn(message) {
+    console.warn(`[api-conventions] ${message}`);
   },
 };
 
@@ -25,9 +30,14 @@ export interface FailurePlace {
 /** Converts a thrown value to an {@link ApiError}; anything else becomes a generic 500. */
 export function toApiError(error: unknown): ApiError {
   if (isApiError(error)) return error;
-  return new ApiError(500, ErrorCode.Internal, 'Something went wrong on our side; it has been logged.', {
-    cause: error,
-  });
+  return new ApiError(
+    500,
+    ErrorCode.Internal,
+    'Something went wrong on our side; it has been logged.',
+    {
+      cause: error,
+    },
+  );
 }
 
 /**
@@ -35,7 +45,11 @@ export function toApiError(error: unknown): ApiError {
  * status, headers and entries; anything else becomes a 500 with a generic message. Every 5xx is
  * reported to `logger`, and no stack trace or internal message reaches the body (STYLE.md rule 7).
  */
-export function errorToOutgoing(error: unknown, logger: Logger, where: FailurePlace = {}): OutgoingResponse {
+export function errorToOutgoing(
+  error: unknown,
+  logger: Logger,
+  where: FailurePlace = {},
+): OutgoingResponse {
   const apiError = toApiError(error);
   if (apiError.status >= 500) {
     const summary = where.method ? `${where.method} ${where.path ?? ''} failed` : 'request failed';

@@ -45,6 +45,26 @@ function decodeText(bytes: Uint8Array, charset: string | undefined): string {
 }
 
 /**
+ * The format of a request body from its `Content-Type`: a media type not in `accepts` is 415, a
+ * malformed header is 400. Also used when the host framework has already parsed the body.
+ */
+export function bodyFormat(
+  contentTypeHeader: string | null | undefined,
+  accepts: readonly BodyFormat[],
+): { format: BodyFormat; charset: string | undefined } {
+  if (!contentTypeHeader) throw unsupportedMediaType(undefined, mediaTypesOf(accepts));
+  let parsed: contentType.ParsedMediaType;
+  try {
+    parsed = contentType.parse(contentTypeHeader);
+  } catch {
+    throw badRequest(`The Content-Type header "${contentTypeHeader}" is malformed.`);
+  }
+  const format = formatOf(parsed.type, accepts);
+  if (format === undefined) throw unsupportedMediaType(parsed.type, mediaTypesOf(accepts));
+  return { format, charset: parsed.parameters['charset'] };
+}
+
+/**
  * Parses a request body. An empty body gives `undefined`; a media type not in `accepts` gives
  * 415; a body that does not parse gives 400 with a message that says where it broke.
  *
@@ -58,21 +78,17 @@ export function parseBody(
   accepts: readonly BodyFormat[],
 ): unknown {
   if (bytes.byteLength === 0) return undefined;
-  if (!contentTypeHeader) throw unsupportedMediaType(undefined, mediaTypesOf(accepts));
-  let parsed: contentType.ParsedMediaType;
-  try {
-    parsed = contentType.parse(contentTypeHeader);
-  } catch {
-    throw badRequest(`The Content-Type header "${contentTypeHeader}" is malformed.`);
-  }
-  const format = formatOf(parsed.type, accepts);
-  if (format === undefined) throw unsupportedMediaType(parsed.type, mediaTypesOf(accepts));
-  const text = decodeText(bytes, parsed.parameters['charset']);
+  const { format, charset } = bodyFormat(contentTypeHeader, accepts);
+  const text = decodeText(bytes, charset);
   if (format === 'form') return Object.fromEntries(new URLSearchParams(text));
   try {
     return JSON.parse(text);
   } catch (error) {
     const detail = error instanceof SyntaxError ? `: ${error.message}` : '';
-    throw new ApiError(400, ErrorCode.MalformedBody, `The request body is not valid JSON${detail}.`);
+    throw new ApiError(
+      400,
+      ErrorCode.MalformedBody,
+      `The request body is not valid JSON${detail}.`,
+    );
   }
 }

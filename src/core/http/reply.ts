@@ -41,7 +41,11 @@ export function ok<T>(data: T, headers: Record<string, string> = {}): Reply<T> {
  * return created(`/v1/books/${book.id}`, book);
  * ```
  */
-export function created<T>(location: string, data: T, headers: Record<string, string> = {}): Reply<T> {
+export function created<T>(
+  location: string,
+  data: T,
+  headers: Record<string, string> = {},
+): Reply<T> {
   return reply(201, data, { ...headers, location });
 }
 

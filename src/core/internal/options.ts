@@ -47,7 +47,9 @@ export function assertKnownKeys(
 /** Throws a `TypeError` unless `value` is a whole number within `[min, max]`. */
 export function assertInteger(where: string, value: unknown, min: number, max: number): number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-    throw new TypeError(`${where} must be a whole number from ${min} to ${max}; got ${String(value)}.`);
+    throw new TypeError(
+      `${where} must be a whole number from ${min} to ${max}; got ${String(value)}.`,
+    );
   }
   return value;
 }

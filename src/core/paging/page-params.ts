@@ -19,7 +19,13 @@ export interface PageParams {
   offset: number;
 }
 
-function readInteger(query: URLSearchParams, name: string, fallback: number, min: number, max: number): number {
+function readInteger(
+  query: URLSearchParams,
+  name: string,
+  fallback: number,
+  min: number,
+  max: number,
+): number {
   const raw = query.get(name);
   if (raw === null) return fallback;
   const value = /^\d{1,9}$/.test(raw) ? Number(raw) : Number.NaN;

@@ -29,6 +29,11 @@ export interface RequestInput {
    * arrive. Absent when the request has no body.
    */
   readBody?: ((limit: number) => Promise<Uint8Array>) | undefined;
+  /**
+   * The body as the host framework already parsed it, when it did (`{ value }`); the core then
+   * skips `readBody` but still checks the media type.
+   */
+  parsedBody?: { value: unknown } | undefined;
   /** The peer address of the connection, when the host knows it. */
   remoteAddress?: string | undefined;
   /** The host's own request object, for handlers that need it. Never read by the core. */

@@ -1,18 +1,26 @@
 /** `conventions(options)`: compiles everything once and answers each request through one pipeline. */
 import { ApiError } from '../errors/api-error.ts';
 import { ErrorCode } from '../errors/catalogue.ts';
+import { methodNotAllowed } from '../errors/helpers.ts';
 import { consoleLogger, errorToOutgoing, type Logger } from '../errors/to-response.ts';
-import { parseBody } from '../http/parse-body.ts';
-import { isReply } from '../http/reply.ts';
+import { bodyFormat, parseBody } from '../http/parse-body.ts';
 import type { ApiResponse, OutgoingResponse } from '../http/response.ts';
-import { assertKnownKeys, assertInteger } from '../internal/options.ts';
-import { assertLowerCasePath, splitTarget } from '../paths/check-path.ts';
+import { assertInteger, assertKnownKeys } from '../internal/options.ts';
+import {
+  formatFindings,
+  type LintFinding,
+  type LintOptions,
+  type LintRoute,
+  lintRoutes,
+} from '../lint/index.ts';
+import { assertLowerCasePath, hasUpperCase, splitTarget } from '../paths/check-path.ts';
 import { Router } from '../routing/router.ts';
 import type { RouteInfo, RouteTable } from '../routing/types.ts';
 import { checkFields } from '../validation/check-fields.ts';
 import { RequestContext, type RequestInput } from './context.ts';
-import type { CheckResult, Plugin } from './plugin.ts';
+import type { Plugin } from './plugin.ts';
 import { serialize } from './serialize.ts';
+import { type Check, isPromise, runChecks, type Step, then, toOutgoing } from './steps.ts';
 
 /** Options of {@link conventions}. */
 export interface ConventionsOptions {
@@ -22,52 +30,25 @@ export interface ConventionsOptions {
   plugins?: readonly Plugin[];
   /** The largest request body read, in bytes; larger bodies get 413. @default 1048576 (1 MiB) */
   bodyLimit?: number;
-  /** Where 5xx faults are reported. @default console.error */
+  /** Where 5xx faults and route-lint warnings are reported. @default console */
   logger?: Logger;
+  /**
+   * What to do when the route table breaks a path rule (spec 4.1): report each finding through
+   * `logger.warn`, throw a `TypeError` listing them, or skip the check. @default 'warn'
+   */
+  lint?: 'warn' | 'throw' | 'off';
+  /** Options of the route lint, e.g. patterns exempt from it. @default the lint's defaults */
+  lintOptions?: LintOptions;
 }
 
-const knownOptions = ['routes', 'plugins', 'bodyLimit', 'logger'] as const;
+const knownOptions = ['routes', 'plugins', 'bodyLimit', 'logger', 'lint', 'lintOptions'];
 const withBody = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const defaultAccepts = ['json'] as const;
 
-type Step<T> = T | Promise<T>;
-
-function isPromise<T>(value: unknown): value is Promise<T> {
-  return typeof (value as Promise<T> | undefined)?.then === 'function';
-}
-
-/** Applies `next` now when `value` is ready, or when it settles: no async hop on the sync path. */
-function then<T, U>(value: Step<T>, next: (v: T) => Step<U>): Step<U> {
-  return isPromise<T>(value) ? value.then(next) : next(value);
-}
-
-function runChecks(hooks: readonly Plugin['onRequest'][], ctx: RequestContext, from: number): Step<CheckResult> {
-  for (let i = from; i < hooks.length; i++) {
-    const result = hooks[i]!(ctx);
-    if (result === undefined) continue;
-    if (isPromise<CheckResult>(result)) {
-      return result.then((r) => (r === undefined ? runChecks(hooks, ctx, i + 1) : r));
-    }
-    return result;
-  }
-  return undefined;
-}
-
-function toOutgoing(result: unknown): OutgoingResponse {
-  if (isReply(result)) return { status: result.status, headers: { ...result.headers }, body: result.body };
-  if (result === undefined) return { status: 204, headers: {}, body: undefined };
-  if (Array.isArray(result)) {
-    // spec 2.7: a list is wrapped in an object; a bare array is a programming error.
-    throw new ApiError(500, ErrorCode.BareArray, 'Something went wrong on our side; it has been logged.', {
-      cause: new TypeError('A handler returned a bare top-level array; wrap lists in an object (spec 2.7).'),
-    });
-  }
-  return { status: 200, headers: {}, body: result };
-}
-
 /**
- * Everything an adapter needs, compiled once from {@link ConventionsOptions}: the router and
- * `handle`, which turns one request into one response.
+ * Everything an adapter needs, compiled once from {@link ConventionsOptions}. `handle` answers a
+ * request end to end; hosts that route by themselves (Express, Fastify) use `screen`,
+ * `handleRoute`, `handleUnmatched` and `handleError` around their own router.
  */
 export class Conventions {
   /** The compiled route table. */
@@ -76,15 +57,23 @@ export class Conventions {
   readonly logger: Logger;
   /** The default body limit in bytes. */
   readonly bodyLimit: number;
-  private readonly onRequest: NonNullable<Plugin['onRequest']>[];
-  private readonly beforeHandle: NonNullable<Plugin['beforeHandle']>[];
+  private readonly onRequest: Check[];
+  private readonly beforeHandle: Check[];
   private readonly onResponse: NonNullable<Plugin['onResponse']>[];
+  private readonly lintMode: 'warn' | 'throw' | 'off';
+  private readonly lintOptions: LintOptions | undefined;
 
   constructor(options: ConventionsOptions = {}) {
     assertKnownKeys('conventions()', options, knownOptions);
     this.bodyLimit = assertInteger('bodyLimit', options.bodyLimit ?? 1_048_576, 0, 2 ** 31);
     this.logger = options.logger ?? consoleLogger;
     this.router = new Router(options.routes);
+    this.lintMode = options.lint ?? 'warn';
+    if (!['warn', 'throw', 'off'].includes(this.lintMode)) {
+      throw new TypeError(`lint must be 'warn', 'throw' or 'off'; got ${String(options.lint)}.`);
+    }
+    this.lintOptions = options.lintOptions;
+    this.lint(this.router.routes.map((r) => ({ method: r.method, path: r.pattern })));
     const plugins = options.plugins ?? [];
     for (const plugin of plugins) {
       if (typeof plugin?.name !== 'string') throw new TypeError('Every plugin needs a `name`.');
@@ -101,16 +90,95 @@ export class Conventions {
   }
 
   /**
-   * Answers one request: path rules, routing (404, 405, OPTIONS), checks, body, handler,
-   * response shaping, serialization. Never throws: every failure becomes its error response.
-   * Returns synchronously when nothing on the way is asynchronous.
+   * Lints route patterns against the path rules (spec 4.1) as the `lint` option says: warns,
+   * throws a `TypeError`, or does nothing. Runs on the route table at creation; hosts with their
+   * own router call it with their routes. Returns the findings.
+   */
+  lint(routes: readonly LintRoute[]): LintFinding[] {
+    if (this.lintMode === 'off' || routes.length === 0) return [];
+    const findings = lintRoutes(routes, this.lintOptions);
+    if (findings.length === 0) return findings;
+    const text = formatFindings(findings);
+    if (this.lintMode === 'throw') throw new TypeError(`The routes break the path rules:\n${text}`);
+    (this.logger.warn ?? consoleLogger.warn)(`route lint:\n${text}`);
+    return findings;
+  }
+
+  /**
+   * Answers one request end to end: path rules, routing (404, 405, OPTIONS), checks, body,
+   * handler, response shaping, serialization. Never throws: every failure becomes its error
+   * response. Returns synchronously when nothing on the way is asynchronous.
    */
   handle(input: RequestInput): Step<ApiResponse> {
+    return this.run(input, (ctx) => {
+      assertLowerCasePath(ctx.path);
+      const found = this.router.find(ctx.method, ctx.path);
+      ctx.params = found.params;
+      if (found.route === undefined) return allowAnswer(found.allow);
+      ctx.route = found.route;
+      return this.runRoute(ctx, input);
+    });
+  }
+
+  /**
+   * For hosts with their own router: the response that stops a request before routing (an
+   * upper-case path is 404, spec 4.1.3), or `undefined` to go on.
+   */
+  screen(input: RequestInput): ApiResponse | undefined {
+    const { path } = splitTarget(input.url);
+    if (!hasUpperCase(path)) return undefined;
+    return this.run(input, () => assertLowerCasePath(path) as never) as ApiResponse;
+  }
+
+  /**
+   * For hosts with their own router: answers a request the host matched to `route`, with the
+   * host's decoded `params`. When the host already parsed the body, pass it as
+   * `input.parsedBody`; its media type is still checked against the route's `accepts`.
+   */
+  handleRoute(
+    route: RouteInfo,
+    input: RequestInput,
+    params: Record<string, string>,
+  ): Step<ApiResponse> {
+    return this.run(input, (ctx) => {
+      ctx.route = route;
+      ctx.params = params;
+      return this.runRoute(ctx, input);
+    });
+  }
+
+  /**
+   * For hosts with their own router: answers a request no route matched. With the methods the
+   * path does allow, that is 405 with `Allow`, or 204 with `Allow` for OPTIONS; without, 404
+   * naming the path.
+   */
+  handleUnmatched(input: RequestInput, allow?: readonly string[]): Step<ApiResponse> {
+    return this.run(input, (ctx) => {
+      assertLowerCasePath(ctx.path);
+      if (allow === undefined || allow.length === 0) {
+        throw new ApiError(404, ErrorCode.NoRoute, `Nothing found at ${ctx.path}.`);
+      }
+      if (ctx.method === 'OPTIONS') return allowAnswer(allow);
+      throw methodNotAllowed(ctx.method, ctx.path, allow);
+    });
+  }
+
+  /** For hosts that catch errors themselves: the spec's error response for `error`. */
+  handleError(input: RequestInput, error: unknown): Step<ApiResponse> {
+    return this.run(input, () => {
+      throw error;
+    });
+  }
+
+  private run(
+    input: RequestInput,
+    step: (ctx: RequestContext) => Step<OutgoingResponse>,
+  ): Step<ApiResponse> {
     const { path, query } = splitTarget(input.url);
     const ctx = new RequestContext(input, path, query);
     let out: Step<OutgoingResponse>;
     try {
-      out = this.dispatch(ctx, input);
+      out = step(ctx);
     } catch (error) {
       out = this.fail(ctx, error);
     }
@@ -128,64 +196,61 @@ export class Conventions {
     return errorToOutgoing(error, this.logger, { method: ctx.method, path: ctx.path });
   }
 
-  private dispatch(ctx: RequestContext, input: RequestInput): Step<OutgoingResponse> {
-    assertLowerCasePath(ctx.path);
-    const found = this.router.find(ctx.method, ctx.path);
-    ctx.params = found.params;
-    if (found.route === undefined) {
-      // RFC 9110 §9.3.7: OPTIONS on a path with no handler of its own answers with Allow.
-      return { status: 204, headers: { allow: found.allow.join(', ') }, body: undefined };
-    }
-    ctx.route = found.route;
-    return then(runChecks(this.onRequest, ctx, 0), (early) =>
-      early === undefined ? this.readAndHandle(ctx, input) : toOutgoing(early),
+  private runRoute(ctx: RequestContext, input: RequestInput): Step<OutgoingResponse> {
+    return then(runChecks(this.onRequest, ctx), (early) =>
+      early === undefined ? this.readBody(ctx, input) : toOutgoing(early),
     );
   }
 
-  private readAndHandle(ctx: RequestContext, input: RequestInput): Step<OutgoingResponse> {
+  private readBody(ctx: RequestContext, input: RequestInput): Step<OutgoingResponse> {
     const config = ctx.route!.config;
-    if (input.readBody === undefined || !withBody.has(ctx.method)) return this.handleWithBody(ctx);
+    const accepts = config.accepts ?? defaultAccepts;
+    if (!withBody.has(ctx.method)) return this.invoke(ctx);
+    if (input.parsedBody !== undefined) {
+      if (input.parsedBody.value !== undefined)
+        bodyFormat(ctx.headers.get('content-type'), accepts);
+      ctx.body = input.parsedBody.value;
+      return this.invoke(ctx);
+    }
+    if (input.readBody === undefined) return this.invoke(ctx);
     return input.readBody(config.bodyLimit ?? this.bodyLimit).then((bytes) => {
-      ctx.body = parseBody(bytes, ctx.headers.get('content-type'), config.accepts ?? defaultAccepts);
-      return this.handleWithBody(ctx);
+      ctx.body = parseBody(bytes, ctx.headers.get('content-type'), accepts);
+      return this.invoke(ctx);
     });
   }
 
-  private handleWithBody(ctx: RequestContext): Step<OutgoingResponse> {
+  private invoke(ctx: RequestContext): Step<OutgoingResponse> {
     const config = ctx.route!.config;
-    if (config.body && withBody.has(ctx.method) && ctx.method !== 'DELETE') {
+    if (config.body && ctx.method !== 'DELETE' && withBody.has(ctx.method)) {
       ctx.body = checkFields(ctx.body, config.body, {
         partial: ctx.method === 'PATCH',
         rejectUnknown: config.rejectUnknownFields ?? true,
       });
     }
-    return then(runChecks(this.beforeHandle, ctx, 0), (early) =>
+    return then(runChecks(this.beforeHandle, ctx), (early) =>
       early === undefined ? then(ctx.route!.handler(ctx), toOutgoing) : toOutgoing(early),
     );
   }
 
   private finish(ctx: RequestContext, out: OutgoingResponse): Step<ApiResponse> {
     if (ctx.responseHeaders) out.headers = { ...ctx.responseHeaders, ...out.headers };
-    const head = ctx.method === 'HEAD';
-    if (this.onResponse.length === 0) return this.serialize(ctx, out, head);
-    let pending: Step<void> = undefined;
+    let pending: Step<void> | undefined;
     try {
-      for (const hook of this.onResponse) {
-        pending = then(pending, () => hook(ctx, out));
-      }
+      for (const hook of this.onResponse) pending = then(pending, () => hook(ctx, out));
     } catch (error) {
-      return this.serialize(ctx, this.fail(ctx, error), head);
+      return this.serialize(ctx, this.fail(ctx, error));
     }
     if (isPromise(pending)) {
       return pending.then(
-        () => this.serialize(ctx, out, head),
-        (error) => this.serialize(ctx, this.fail(ctx, error), head),
+        () => this.serialize(ctx, out),
+        (error) => this.serialize(ctx, this.fail(ctx, error)),
       );
     }
-    return this.serialize(ctx, out, head);
+    return this.serialize(ctx, out);
   }
 
-  private serialize(ctx: RequestContext, out: OutgoingResponse, head: boolean): ApiResponse {
+  private serialize(ctx: RequestContext, out: OutgoingResponse): ApiResponse {
+    const head = ctx.method === 'HEAD';
     try {
       return serialize(out, head);
     } catch (error) {
@@ -193,6 +258,11 @@ export class Conventions {
       return serialize(this.fail(ctx, error), head);
     }
   }
+}
+
+/** RFC 9110 §9.3.7: OPTIONS on a path with no handler of its own answers with `Allow`. */
+function allowAnswer(allow: readonly string[]): OutgoingResponse {
+  return { status: 204, headers: { allow: allow.join(', ') }, body: undefined };
 }
 
 /**

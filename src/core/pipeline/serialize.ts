@@ -21,7 +21,9 @@ export function serialize(out: OutgoingResponse, head: boolean): ApiResponse {
     }
   }
   if (head && body !== null) {
-    headers['content-length'] = String(typeof body === 'string' ? utf8Length(body) : body.byteLength);
+    headers['content-length'] = String(
+      typeof body === 'string' ? utf8Length(body) : body.byteLength,
+    );
     body = null;
   }
   return { status: out.status, headers, body };

@@ -28,7 +28,10 @@ function isStatic(pattern: string): boolean {
   return !/[:*{}()\\]/.test(pattern);
 }
 
-function compileEntry(pattern: string, methods: Record<string, Handler | RouteDefinition | undefined>): PathEntry {
+function compileEntry(
+  pattern: string,
+  methods: Record<string, Handler | RouteDefinition | undefined>,
+): PathEntry {
   if (!pattern.startsWith('/')) {
     throw new TypeError(`Route pattern "${pattern}" must start with "/".`);
   }

@@ -1,7 +1,7 @@
 /** Route declarations: a table of path patterns, methods, handlers and per-route settings. */
 import type { BodyFormat } from '../http/parse-body.ts';
-import type { FieldSchema } from '../validation/check-fields.ts';
 import type { RequestContext } from '../pipeline/context.ts';
+import type { FieldSchema } from '../validation/check-fields.ts';
 
 /** The methods of the spec's table (spec 4.2). OPTIONS and HEAD are answered for every route. */
 export type Method = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
@@ -44,7 +44,9 @@ export interface RouteDefinition {
 }
 
 /** The methods of one path pattern, each a handler or a handler with settings. */
-export type PathMethods = Partial<Record<Exclude<Method, 'HEAD' | 'OPTIONS'>, Handler | RouteDefinition>> &
+export type PathMethods = Partial<
+  Record<Exclude<Method, 'HEAD' | 'OPTIONS'>, Handler | RouteDefinition>
+> &
   Partial<Record<'HEAD' | 'OPTIONS', Handler | RouteDefinition>>;
 
 /**

@@ -31,7 +31,12 @@ export class MemoryStore implements Store {
   constructor(options: MemoryStoreOptions = {}) {
     assertKnownKeys('MemoryStore', options, ['maxKeys', 'sweepIntervalMs', 'now']);
     this.maxKeys = assertInteger('MemoryStore maxKeys', options.maxKeys ?? 100_000, 1, 2 ** 31);
-    const interval = assertInteger('MemoryStore sweepIntervalMs', options.sweepIntervalMs ?? 60_000, 10, 2 ** 31);
+    const interval = assertInteger(
+      'MemoryStore sweepIntervalMs',
+      options.sweepIntervalMs ?? 60_000,
+      10,
+      2 ** 31,
+    );
     this.now = options.now ?? Date.now;
     this.timer = setInterval(() => this.sweep(), interval);
     (this.timer as { unref?: () => void }).unref?.();

@@ -3,7 +3,14 @@ import { ErrorCode } from '../errors/catalogue.ts';
 import { type FieldProblem, invalidRequest } from '../errors/helpers.ts';
 
 /** The JSON types a field may have; `date-time` is an RFC 3339 string (spec 2.6). */
-export type FieldType = 'string' | 'integer' | 'number' | 'boolean' | 'object' | 'array' | 'date-time';
+export type FieldType =
+  | 'string'
+  | 'integer'
+  | 'number'
+  | 'boolean'
+  | 'object'
+  | 'array'
+  | 'date-time';
 
 /** What one field must be. */
 export interface FieldRule {
@@ -64,7 +71,11 @@ function typeProblem(name: string, value: unknown, rule: FieldRule): string | un
 
 function rangeProblem(value: unknown, rule: FieldRule): string | undefined {
   const size =
-    typeof value === 'number' ? value : typeof value === 'string' || Array.isArray(value) ? value.length : undefined;
+    typeof value === 'number'
+      ? value
+      : typeof value === 'string' || Array.isArray(value)
+        ? value.length
+        : undefined;
   if (size === undefined) return undefined;
   const unit = typeof value === 'string' ? ' characters' : Array.isArray(value) ? ' items' : '';
   if (rule.min !== undefined && size < rule.min) return `at least ${rule.min}${unit}`;
@@ -95,7 +106,10 @@ export function checkFields(
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw invalidRequest([
       {
-        message: body === undefined ? 'The request needs a JSON object body.' : 'The request body must be a JSON object.',
+        message:
+          body === undefined
+            ? 'The request needs a JSON object body.'
+            : 'The request body must be a JSON object.',
         code: body === undefined ? ErrorCode.MissingBody : ErrorCode.InvalidField,
       },
     ]);
@@ -106,7 +120,10 @@ export function checkFields(
     const value = record[name];
     if (value === undefined) {
       if (rule.required && !options.partial) {
-        problems.push({ message: `The field "${name}" is required.`, code: ErrorCode.MissingField });
+        problems.push({
+          message: `The field "${name}" is required.`,
+          code: ErrorCode.MissingField,
+        });
       }
       continue;
     }
@@ -120,7 +137,10 @@ export function checkFields(
   if (options.rejectUnknown !== false) {
     for (const name of Object.keys(record)) {
       if (!Object.hasOwn(schema, name)) {
-        problems.push({ message: `The field "${name}" is not known.`, code: ErrorCode.UnknownField });
+        problems.push({
+          message: `The field "${name}" is not known.`,
+          code: ErrorCode.UnknownField,
+        });
       }
     }
   }

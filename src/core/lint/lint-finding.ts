@@ -1,0 +1,64 @@
+/** The shapes the route lint reports in: rule names, findings and routes (spec 4.1, 9.1). */
+
+/** The name of one lint rule; the list is in report order. */
+export type LintRule =
+  | 'lower-case'
+  | 'plural-collection'
+  | 'hyphen-words'
+  | 'no-extension'
+  | 'no-encoding'
+  | 'version-prefix'
+  | 'required-in-path'
+  | 'uniform-structure'
+  | 'invalid-pattern';
+
+/** One broken rule in one route pattern, with the corrected pattern when one can be derived. */
+export interface LintFinding {
+  /** The rule that is broken. */
+  rule: LintRule;
+  /** The spec section the rule comes from, e.g. `'4.1.3'`. */
+  section: string;
+  /** The route pattern as it was given. */
+  path: string;
+  /** A sentence that says what is wrong and why. */
+  message: string;
+  /**
+   * The whole pattern with this finding's problem corrected, when it can be derived. Each fix
+   * corrects its own rule only, so a pattern with several findings is fixed one rule at a time.
+   */
+  fix?: string;
+}
+
+/** One route of a service: its method and its path-to-regexp v8 pattern. */
+export interface LintRoute {
+  /** The HTTP method; `POST` marks the last segment of the path as a collection (spec 4.2). */
+  method: string;
+  /** The path pattern, e.g. `/v1/books/:id`. */
+  path: string;
+}
+
+/** The spec section each rule enforces. */
+export const ruleSections: Readonly<Record<LintRule, string>> = {
+  'lower-case': '4.1.3',
+  'plural-collection': '4.1.4',
+  'hyphen-words': '4.1.6',
+  'no-extension': '4.1.2',
+  'no-encoding': '4.1.5',
+  'version-prefix': '9.1',
+  'required-in-path': '4.1.8',
+  'uniform-structure': '4.1.7',
+  'invalid-pattern': '4.1',
+};
+
+/** Builds a finding, leaving `fix` out when there is none so results compare cleanly. */
+export function finding(
+  rule: LintRule,
+  path: string,
+  message: string,
+  fix?: string,
+  section: string = ruleSections[rule],
+): LintFinding {
+  return fix === undefined
+    ? { rule, section, path, message }
+    : { rule, section, path, message, fix };
+}

@@ -1,0 +1,60 @@
+/** Runs one behaviour suite on every adapter, each on a real server on port 0. */
+import { existsSync } from 'node:fs';
+import type { Conventions } from 'api-conventions';
+import { afterAll, beforeAll, describe } from 'vitest';
+import {
+  type AdapterName,
+  adapters,
+  loadHost,
+  type Running,
+} from '../../examples/bookshelf/hosts/host.ts';
+
+/** The adapters whose host file exists: the suite runs on each of them. */
+export const hosts: AdapterName[] = adapters.filter((name) =>
+  existsSync(new URL(`../../examples/bookshelf/hosts/${name}.ts`, import.meta.url)),
+);
+
+/** A server under test. */
+export interface Served {
+  /** The adapter's name. */
+  readonly adapter: AdapterName;
+  /** The absolute URL of a path on the running server. */
+  url(path: string): string;
+  /** `fetch` against the running server, with a path. */
+  fetch(path: string, init?: RequestInit): Promise<Response>;
+  /** The port it listens on. */
+  readonly port: number;
+}
+
+/**
+ * Declares `suite` once per adapter, each against its own fresh server built by `build`.
+ * In the style of h3's `describeMatrix`.
+ */
+export function describeMatrix(
+  title: string,
+  build: () => Conventions,
+  suite: (served: Served) => void,
+): void {
+  for (const adapter of hosts) {
+    describe(`${title} [${adapter}]`, () => {
+      let running: Running | undefined;
+      const served: Served = {
+        adapter,
+        get port() {
+          if (!running) throw new Error('server not started');
+          return running.port;
+        },
+        url: (path) => `http://127.0.0.1:${served.port}${path}`,
+        fetch: (path, init) => fetch(served.url(path), { redirect: 'manual', ...init }),
+      };
+      beforeAll(async () => {
+        const serve = await loadHost(adapter);
+        running = await serve(build(), { port: 0, host: '127.0.0.1' });
+      });
+      afterAll(async () => {
+        await running?.close();
+      });
+      suite(served);
+    });
+  }
+}

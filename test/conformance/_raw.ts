@@ -1,0 +1,60 @@
+/** A raw HTTP/1.1 exchange over a socket, for requests `fetch` will not send as they are. */
+import { connect } from 'node:net';
+
+/** The parsed answer of {@link rawRequest}. */
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/**
+ * Sends `request` (the whole request text, CRLF line ends) to 127.0.0.1:`port` and reads one
+ * response. Stops after `timeoutMs` so a test never hangs.
+ */
+export function rawRequest(
+  port: number,
+  request: string | Buffer,
+  timeoutMs = 5000,
+): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    const chunks: Buffer[] = [];
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(new Error(`no complete response within ${timeoutMs} ms`));
+    }, timeoutMs);
+    const tryParse = (): RawResponse | undefined => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      const end = text.indexOf('\r\n\r\n');
+      if (end === -1) return undefined;
+      const [statusLine, ...lines] = text.slice(0, end).split('\r\n');
+      const headers: Record<string, string> = {};
+      for (const line of lines) {
+        const colon = line.indexOf(':');
+        headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+      }
+      const body = text.slice(end + 4);
+      const length = headers['content-length'];
+      if (length !== undefined && Buffer.byteLength(body) < Number(length)) return undefined;
+      return { status: Number(statusLine?.split(' ')[1]), headers, body };
+    };
+    socket.on('data', (chunk) => {
+      chunks.push(chunk);
+      const parsed = tryParse();
+      if (parsed && parsed.headers['content-length'] !== undefined) {
+        clearTimeout(timer);
+        socket.destroy();
+        resolve(parsed);
+      }
+    });
+    socket.on('error', () => {});
+    socket.on('close', () => {
+      clearTimeout(timer);
+      const parsed = tryParse();
+      if (parsed) resolve(parsed);
+      else reject(new Error('connection closed before a response'));
+    });
+    socket.write(request);
+  });
+}
