@@ -24,7 +24,8 @@ const bookFields: FieldSchema = {
 };
 
 /** The fields a client sends; `language` and `pages` may be left out. */
-type BookFields = Pick<Book, 'title' | 'authorId' | 'year'> & Partial<Pick<Book, 'language' | 'pages'>>;
+type BookFields = Pick<Book, 'title' | 'authorId' | 'year'> &
+  Partial<Pick<Book, 'language' | 'pages'>>;
 
 const idPattern = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 
@@ -73,18 +74,33 @@ export function createBookshelf(options: BookshelfOptions = {}): Conventions {
   const createBook = (ctx: RequestContext) => {
     const fields = ctx.body as BookFields;
     const now = new Date();
-    const book: Book = { id: uniqueId(fields.title), language: 'en', pages: 1, ...fields, createdAt: now, updatedAt: now };
+    const book: Book = {
+      id: uniqueId(fields.title),
+      language: 'en',
+      pages: 1,
+      ...fields,
+      createdAt: now,
+      updatedAt: now,
+    };
     books.set(book.id, book);
     return created(`/v1/books/${book.id}`, book);
   };
 
   const replaceBook = (ctx: RequestContext) => {
     const id = ctx.param('id');
-    if (!idPattern.test(id)) throw badRequest(`The book id "${id}" must be lower-case words joined by hyphens.`);
+    if (!idPattern.test(id))
+      throw badRequest(`The book id "${id}" must be lower-case words joined by hyphens.`);
     const existing = books.get(id);
     const now = new Date();
     const fields = ctx.body as BookFields;
-    const book: Book = { id, language: 'en', pages: 1, ...fields, createdAt: existing?.createdAt ?? now, updatedAt: now };
+    const book: Book = {
+      id,
+      language: 'en',
+      pages: 1,
+      ...fields,
+      createdAt: existing?.createdAt ?? now,
+      updatedAt: now,
+    };
     books.set(id, book);
     // spec 4.2: PUT creates at a client-named path, or replaces what is there.
     return existing ? book : created(`/v1/books/${id}`, book);

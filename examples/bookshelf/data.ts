@@ -124,7 +124,16 @@ export function seedBooks(): Book[] {
     const language = languages[authorId] ?? 'en';
     for (const [title, year, pages] of titles) {
       const at = new Date(start + books.length * 3_600_000);
-      books.push({ id: slugify(title), title, authorId, year, language, pages, createdAt: at, updatedAt: at });
+      books.push({
+        id: slugify(title),
+        title,
+        authorId,
+        year,
+        language,
+        pages,
+        createdAt: at,
+        updatedAt: at,
+      });
     }
   }
   return books;

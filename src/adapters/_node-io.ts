@@ -58,7 +58,9 @@ export function readNodeBody(req: IncomingMessage, limit: number): Promise<Uint8
     };
     const onError = () => {
       cleanup();
-      reject(new ApiError(400, ErrorCode.BadRequest, 'The request body was not received completely.'));
+      reject(
+        new ApiError(400, ErrorCode.BadRequest, 'The request body was not received completely.'),
+      );
     };
     req.on('data', onData);
     req.on('end', onEnd);
@@ -71,10 +73,16 @@ export function readNodeBody(req: IncomingMessage, limit: number): Promise<Uint8
  * Writes a core response to a Node response, with `Content-Length` when there is a body. A
  * response Node refuses to write (a header value with a line break, say) becomes a logged 500.
  */
-export function writeNodeResponse(res: ServerResponse, response: ApiResponse, logger: Logger): void {
+export function writeNodeResponse(
+  res: ServerResponse,
+  response: ApiResponse,
+  logger: Logger,
+): void {
   const { body, headers } = response;
   if (body !== null && headers['content-length'] === undefined) {
-    headers['content-length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
+    headers['content-length'] = String(
+      typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength,
+    );
   }
   try {
     res.writeHead(response.status, headers);

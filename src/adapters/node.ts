@@ -4,7 +4,12 @@
  * @module api-conventions/node
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { type ApiResponse, Conventions, type ConventionsOptions, conventions } from '../core/index.ts';
+import {
+  type ApiResponse,
+  Conventions,
+  type ConventionsOptions,
+  conventions,
+} from '../core/index.ts';
 import { announcesBody, nodeHeaders, readNodeBody, writeNodeResponse } from './_node-io.ts';
 
 /** A listener for `http.createServer`. */
