@@ -17,6 +17,8 @@ export function rawRequest(
   request: string | Buffer,
   timeoutMs = 5000,
 ): Promise<RawResponse> {
+  // RFC 9110 §9.3.2: the answer to HEAD has no body, whatever its Content-Length says.
+  const head = request.toString().startsWith('HEAD ');
   return new Promise((resolve, reject) => {
     const socket = connect(port, '127.0.0.1');
     const chunks: Buffer[] = [];
@@ -36,7 +38,8 @@ export function rawRequest(
       }
       const body = text.slice(end + 4);
       const length = headers['content-length'];
-      if (length !== undefined && Buffer.byteLength(body) < Number(length)) return undefined;
+      if (!head && length !== undefined && Buffer.byteLength(body) < Number(length))
+        return undefined;
       return { status: Number(statusLine?.split(' ')[1]), headers, body };
     };
     socket.on('data', (chunk) => {

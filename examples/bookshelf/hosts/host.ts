@@ -20,6 +20,14 @@ export type AdapterName = (typeof adapters)[number];
 
 /** Loads the host file of an adapter. */
 export async function loadHost(name: AdapterName): Promise<Host> {
-  const module: { serve: Host } = await import(`./${name}.ts`);
-  return module.serve;
+  switch (name) {
+    case 'node':
+      return (await import('./node.ts')).serve;
+    case 'express':
+      return (await import('./express.ts')).serve;
+    case 'fastify':
+      return (await import('./fastify.ts')).serve;
+    case 'fetch':
+      return (await import('./fetch.ts')).serve;
+  }
 }

@@ -20,7 +20,7 @@ import { checkFields } from '../validation/check-fields.ts';
 import { RequestContext, type RequestInput } from './context.ts';
 import type { Plugin } from './plugin.ts';
 import { serialize } from './serialize.ts';
-import { type Check, isPromise, runChecks, type Step, then, toOutgoing } from './steps.ts';
+import { andThen, type Check, isPromise, runChecks, type Step, toOutgoing } from './steps.ts';
 
 /** Options of {@link conventions}. */
 export interface ConventionsOptions {
@@ -197,7 +197,7 @@ export class Conventions {
   }
 
   private runRoute(ctx: RequestContext, input: RequestInput): Step<OutgoingResponse> {
-    return then(runChecks(this.onRequest, ctx), (early) =>
+    return andThen(runChecks(this.onRequest, ctx), (early) =>
       early === undefined ? this.readBody(ctx, input) : toOutgoing(early),
     );
   }
@@ -227,8 +227,8 @@ export class Conventions {
         rejectUnknown: config.rejectUnknownFields ?? true,
       });
     }
-    return then(runChecks(this.beforeHandle, ctx), (early) =>
-      early === undefined ? then(ctx.route!.handler(ctx), toOutgoing) : toOutgoing(early),
+    return andThen(runChecks(this.beforeHandle, ctx), (early) =>
+      early === undefined ? andThen(ctx.route!.handler(ctx), toOutgoing) : toOutgoing(early),
     );
   }
 
@@ -236,7 +236,7 @@ export class Conventions {
     if (ctx.responseHeaders) out.headers = { ...ctx.responseHeaders, ...out.headers };
     let pending: Step<void> | undefined;
     try {
-      for (const hook of this.onResponse) pending = then(pending, () => hook(ctx, out));
+      for (const hook of this.onResponse) pending = andThen(pending, () => hook(ctx, out));
     } catch (error) {
       return this.serialize(ctx, this.fail(ctx, error));
     }

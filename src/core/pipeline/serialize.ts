@@ -2,6 +2,15 @@
 import type { ApiResponse, OutgoingResponse } from '../http/response.ts';
 import { utf8Length } from '../http/response.ts';
 
+// RFC 9110 §5.5: a field value never holds CR, LF or NUL; one that does would split the response.
+const forbidden = /[\r\n\0]/;
+
+function assertHeaderValue(name: string, value: string | string[]): void {
+  const bad =
+    typeof value === 'string' ? forbidden.test(value) : value.some((v) => forbidden.test(v));
+  if (bad) throw new TypeError(`The response header "${name}" holds a line break or NUL.`);
+}
+
 /**
  * Serializes an outgoing response. A value body becomes JSON with `Content-Type:
  * application/json`; a string or byte body is sent as it is with the Content-Type a plugin set.
@@ -10,6 +19,7 @@ import { utf8Length } from '../http/response.ts';
  */
 export function serialize(out: OutgoingResponse, head: boolean): ApiResponse {
   const headers = out.headers;
+  for (const name in headers) assertHeaderValue(name, headers[name]!);
   headers['x-content-type-options'] = 'nosniff';
   let body: string | Uint8Array | null = null;
   if (out.body !== undefined && out.status !== 204 && out.status !== 304) {

@@ -15,7 +15,7 @@ export function isPromise<T>(value: unknown): value is Promise<T> {
 }
 
 /** Applies `next` now when `value` is ready, or when it settles: no async hop on the sync path. */
-export function then<T, U>(value: Step<T>, next: (v: T) => Step<U>): Step<U> {
+export function andThen<T, U>(value: Step<T>, next: (v: T) => Step<U>): Step<U> {
   return isPromise<T>(value) ? value.then(next) : next(value);
 }
 

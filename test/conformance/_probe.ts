@@ -1,0 +1,50 @@
+/** A small API that makes the failures the bookshelf never makes, for the error suite. */
+import { type Conventions, conventions, defineRoutes, forbidden, ok } from 'api-conventions';
+
+/** What the probe's logger received. */
+export interface Logged {
+  errors: { message: string; error: unknown }[];
+}
+
+/** Builds the probe API, reporting faults into `logged`. */
+export function createProbe(logged: Logged): Conventions {
+  const routes = defineRoutes({
+    '/v1/failures': {
+      GET: () => {
+        throw new Error('database password is hunter2');
+      },
+    },
+    '/v1/async-failures': {
+      GET: async () => {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        throw new RangeError('secret internal detail');
+      },
+    },
+    '/v1/bare-lists': { GET: () => [1, 2, 3] },
+    '/v1/forbidden-things': {
+      GET: () => {
+        throw forbidden('You may not see the forbidden things.');
+      },
+    },
+    '/v1/notes': {
+      POST: {
+        handler: (ctx) => ok({ received: ctx.body }),
+        config: { bodyLimit: 64 },
+      },
+    },
+    '/v1/form-notes': {
+      POST: { handler: (ctx) => ok({ received: ctx.body }), config: { accepts: ['form'] } },
+    },
+    '/v1/bad-headers': {
+      GET: () => ok({ fine: true }, { 'x-broken': 'line\r\nbreak' }),
+    },
+  });
+  return conventions({
+    routes,
+    lintOptions: { pluralExceptions: ['bad-headers'] },
+    logger: {
+      error: (message, details) => logged.errors.push({ message, error: details.error }),
+      warn() {},
+    },
+  });
+}
