@@ -10,6 +10,7 @@ export interface ErrorEntry {
 
 /** The body every failure answers with: `{ "errors": [ { "message", "code" } ] }`. */
 export interface ErrorBody {
+  /** One entry per problem; never empty. */
   errors: ErrorEntry[];
   /** RFC 6749 §5.2 error word, only on OAuth endpoints so standard OAuth clients work. */
   error?: string;

@@ -23,7 +23,9 @@ export const consoleLogger: Required<Logger> = {
 
 /** Where a failure happened, for the log line. */
 export interface FailurePlace {
+  /** The request method. */
   method?: string;
+  /** The request path. */
   path?: string;
 }
 

@@ -44,6 +44,14 @@ function decodeText(bytes: Uint8Array, charset: string | undefined): string {
   }
 }
 
+/** What {@link bodyFormat} read from a Content-Type header. */
+export interface BodyType {
+  /** The body format the media type stands for. */
+  format: BodyFormat;
+  /** The `charset` parameter, when given. */
+  charset: string | undefined;
+}
+
 /**
  * The format of a request body from its `Content-Type`: a media type not in `accepts` is 415, a
  * malformed header is 400. Also used when the host framework has already parsed the body.
@@ -51,7 +59,7 @@ function decodeText(bytes: Uint8Array, charset: string | undefined): string {
 export function bodyFormat(
   contentTypeHeader: string | null | undefined,
   accepts: readonly BodyFormat[],
-): { format: BodyFormat; charset: string | undefined } {
+): BodyType {
   if (!contentTypeHeader) throw unsupportedMediaType(undefined, mediaTypesOf(accepts));
   let parsed: contentType.ParsedMediaType;
   try {

@@ -7,6 +7,7 @@ const brand = Symbol.for('api-conventions.Reply');
  * right answer. Build it with {@link ok}, {@link created}, {@link accepted} or {@link noContent}.
  */
 export interface Reply<T = unknown> {
+  /** Marks a reply, so a handler's plain data is never mistaken for one. */
   readonly [brand]: true;
   /** The success status. */
   status: number;

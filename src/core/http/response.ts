@@ -8,8 +8,11 @@ export type ResponseHeaders = Record<string, string | string[]>;
  * are. `body` is already serialized; `null` means no body (204, 304, HEAD).
  */
 export interface ApiResponse {
+  /** The HTTP status. */
   status: number;
+  /** Headers to send as they are. */
   headers: ResponseHeaders;
+  /** The serialized body; `null` for none. */
   body: string | Uint8Array | null;
 }
 
@@ -18,6 +21,7 @@ export interface ApiResponse {
  * headers, or reshape `body` (select fields, wrap, choose a format).
  */
 export interface OutgoingResponse {
+  /** The HTTP status. */
   status: number;
   /** Lower-case names. */
   headers: Record<string, string | string[]>;
@@ -30,6 +34,7 @@ export interface OutgoingResponse {
  * the Node adapters wrap `req.headers` in a tiny object.
  */
 export interface HeaderReader {
+  /** The header's value, repeated values joined with `, `; `null` or `undefined` when absent. */
   get(name: string): string | null | undefined;
 }
 

@@ -14,6 +14,7 @@ export interface PageOptions {
 export interface PageParams {
   /** 1-based page number. */
   page: number;
+  /** Items per page. */
   perPage: number;
   /** `(page - 1) * perPage`: where the page starts. */
   offset: number;

@@ -29,8 +29,16 @@ export function assertLowerCasePath(path: string): void {
   }
 }
 
+/** A request target split in two. */
+export interface RequestTarget {
+  /** The path, as received. */
+  path: string;
+  /** The query string without `?`; empty when there is none. */
+  query: string;
+}
+
 /** Splits an origin-form request target into its path and its query string (without `?`). */
-export function splitTarget(target: string): { path: string; query: string } {
+export function splitTarget(target: string): RequestTarget {
   const q = target.indexOf('?');
   if (q === -1) return { path: target || '/', query: '' };
   return { path: target.slice(0, q) || '/', query: target.slice(q + 1) };

@@ -16,6 +16,12 @@ import type { RouteInfo } from '../routing/types.ts';
 // biome-ignore lint/suspicious/noEmptyInterface: extended by declaration merging
 export interface RequestState {}
 
+/** A body the host framework has already parsed. */
+export interface ParsedBody {
+  /** The parsed value; `undefined` when the request had no body. */
+  value: unknown;
+}
+
 /** What an adapter hands the core for one request: plain values only. */
 export interface RequestInput {
   /** The method, upper-case. */
@@ -33,7 +39,7 @@ export interface RequestInput {
    * The body as the host framework already parsed it, when it did (`{ value }`); the core then
    * skips `readBody` but still checks the media type.
    */
-  parsedBody?: { value: unknown } | undefined;
+  parsedBody?: ParsedBody | undefined;
   /** The peer address of the connection, when the host knows it. */
   remoteAddress?: string | undefined;
   /** The host's own request object, for handlers that need it. Never read by the core. */

@@ -1,6 +1,12 @@
 /** The request pipeline: `conventions()`, the request context and the plugin seams. */
 
-export { RequestContext, type RequestInput, type RequestState } from './context.ts';
+export {
+  type ParsedBody,
+  RequestContext,
+  type RequestInput,
+  type RequestState,
+} from './context.ts';
 export { Conventions, type ConventionsOptions, conventions } from './conventions.ts';
 export type { CheckResult, Plugin } from './plugin.ts';
 export { serialize } from './serialize.ts';
+export type { Step } from './steps.ts';

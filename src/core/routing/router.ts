@@ -18,9 +18,14 @@ interface PathEntry {
 }
 
 /** The outcome of routing: a route with its decoded parameters, or the methods of the path. */
-export type RouteMatch =
-  | { route: RouteInfo; params: Record<string, string>; allow: readonly string[] }
-  | { route: undefined; params: Record<string, string>; allow: readonly string[] };
+export interface RouteMatch {
+  /** The matched route; `undefined` for OPTIONS on a path with no OPTIONS handler. */
+  route: RouteInfo | undefined;
+  /** Decoded path parameters. */
+  params: Record<string, string>;
+  /** The methods the path allows, for `Allow`. */
+  allow: readonly string[];
+}
 
 const noParams: Record<string, string> = Object.freeze({}) as Record<string, string>;
 

@@ -39,7 +39,9 @@ export type Handler = (ctx: RequestContext) => unknown;
 
 /** A handler with its per-route settings. */
 export interface RouteDefinition {
+  /** The handler. */
   handler: Handler;
+  /** Per-route settings. */
   config?: RouteConfig;
 }
 
@@ -56,9 +58,13 @@ export type RouteTable = Readonly<Record<string, PathMethods>>;
 
 /** One declared route as the library sees it after start-up: pattern, method, settings. */
 export interface RouteInfo {
+  /** The method, upper-case. */
   readonly method: string;
+  /** The path pattern as declared. */
   readonly pattern: string;
+  /** The route's settings. */
   readonly config: Readonly<RouteConfig>;
+  /** The route's handler. */
   readonly handler: Handler;
 }
 

@@ -14,6 +14,7 @@ export type FieldType =
 
 /** What one field must be. */
 export interface FieldRule {
+  /** The JSON type the value must have. */
   type: FieldType;
   /** @default false */
   required?: boolean;
