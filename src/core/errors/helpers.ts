@@ -140,7 +140,7 @@ export function unsupportedMediaType(
 /** 429: the rate limit is exceeded (spec 8.2); `retryAfter` is whole seconds. */
 export function tooManyRequests(retryAfter?: number, options: ApiErrorOptions = {}): ApiError {
   const headers =
-    retryAfter === undefined
+    retryAfter === undefined || !Number.isFinite(retryAfter)
       ? options.headers
       : { 'retry-after': String(Math.max(0, Math.ceil(retryAfter))), ...options.headers };
   return new ApiError(429, ErrorCode.TooManyRequests, 'Too many requests; slow down.', {

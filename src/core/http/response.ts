@@ -45,11 +45,11 @@ export function utf8Length(text: string): number {
     const c = text.charCodeAt(i);
     if (c < 0x80) continue;
     if (c < 0x800) length += 1;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+    else if (c >= 0xd800 && c <= 0xdbff && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
       // A surrogate pair is 2 UTF-16 units and 4 UTF-8 bytes.
       length += 2;
       i++;
-    } else length += 2;
+    } else length += 2; // a lone surrogate is sent as U+FFFD, 3 bytes
   }
   return length;
 }

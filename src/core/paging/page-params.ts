@@ -46,7 +46,16 @@ function readInteger(
  */
 export function parsePageParams(query: URLSearchParams, options: PageOptions = {}): PageParams {
   const maxPerPage = options.maxPerPage ?? 100;
-  const perPage = readInteger(query, 'per_page', options.defaultPerPage ?? 20, 1, maxPerPage);
+  const defaultPerPage = options.defaultPerPage ?? Math.min(20, maxPerPage);
+  if (!(Number.isInteger(maxPerPage) && maxPerPage >= 1)) {
+    throw new TypeError(`maxPerPage must be a whole number of at least 1; got ${maxPerPage}.`);
+  }
+  if (!(Number.isInteger(defaultPerPage) && defaultPerPage >= 1 && defaultPerPage <= maxPerPage)) {
+    throw new TypeError(
+      `defaultPerPage must be a whole number from 1 to maxPerPage (${maxPerPage}).`,
+    );
+  }
+  const perPage = readInteger(query, 'per_page', defaultPerPage, 1, maxPerPage);
   const page = readInteger(query, 'page', 1, 1, 999_999_999);
   return { page, perPage, offset: (page - 1) * perPage };
 }

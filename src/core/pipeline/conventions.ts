@@ -124,10 +124,10 @@ export class Conventions {
    * For hosts with their own router: the response that stops a request before routing (an
    * upper-case path is 404, spec 4.1.3), or `undefined` to go on.
    */
-  screen(input: RequestInput): ApiResponse | undefined {
+  screen(input: RequestInput): Step<ApiResponse> | undefined {
     const { path } = splitTarget(input.url);
     if (!hasUpperCase(path)) return undefined;
-    return this.run(input, () => assertLowerCasePath(path) as never) as ApiResponse;
+    return this.run(input, () => assertLowerCasePath(path) as never);
   }
 
   /**
@@ -193,7 +193,9 @@ export class Conventions {
 
   /** The error response for a failure of this request, before serialization. */
   private fail(ctx: RequestContext, error: unknown): OutgoingResponse {
-    return errorToOutgoing(error, this.logger, { method: ctx.method, path: ctx.path });
+    const out = errorToOutgoing(error, this.logger, { method: ctx.method, path: ctx.path });
+    if (ctx.responseHeaders) out.headers = { ...ctx.responseHeaders, ...out.headers };
+    return out;
   }
 
   private runRoute(ctx: RequestContext, input: RequestInput): Step<OutgoingResponse> {

@@ -12,8 +12,9 @@ function assertHeaderValue(name: string, value: string | string[]): void {
 }
 
 /**
- * Serializes an outgoing response. A value body becomes JSON with `Content-Type:
- * application/json`; a string or byte body is sent as it is with the Content-Type a plugin set.
+ * Serializes an outgoing response. A string or byte body whose Content-Type a plugin has set is
+ * sent as it is; bytes without one go as `application/octet-stream`; any other value, strings
+ * included, becomes JSON with `Content-Type: application/json`.
  * Every response carries `X-Content-Type-Options: nosniff` (spec 4.8). 204 and 304 never carry a
  * body; HEAD gets the headers of GET, with `Content-Length`, and no body (RFC 9110 §9.3.2).
  */
@@ -23,8 +24,14 @@ export function serialize(out: OutgoingResponse, head: boolean): ApiResponse {
   headers['x-content-type-options'] = 'nosniff';
   let body: string | Uint8Array | null = null;
   if (out.body !== undefined && out.status !== 204 && out.status !== 304) {
-    if (typeof out.body === 'string' || out.body instanceof Uint8Array) {
+    if (
+      headers['content-type'] !== undefined &&
+      (typeof out.body === 'string' || out.body instanceof Uint8Array)
+    ) {
       body = out.body;
+    } else if (out.body instanceof Uint8Array) {
+      body = out.body;
+      headers['content-type'] = 'application/octet-stream';
     } else {
       body = JSON.stringify(out.body);
       headers['content-type'] ??= 'application/json';

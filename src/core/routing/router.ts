@@ -55,7 +55,8 @@ function compileEntry(
     const config: RouteConfig = Object.freeze({ ...definition.config });
     map.set(method, Object.freeze({ method, pattern, config, handler: definition.handler }));
   }
-  if (map.has('GET') && !map.has('HEAD')) map.set('HEAD', map.get('GET')!);
+  const get = map.get('GET');
+  if (get && !map.has('HEAD')) map.set('HEAD', Object.freeze({ ...get, method: 'HEAD' }));
   const allow = allowOrder.filter((m) => m === 'OPTIONS' || map.has(m));
   let matcher: PathEntry['matcher'];
   if (!isStatic(pattern)) {

@@ -14,7 +14,6 @@ export interface MemoryStoreOptions {
 
 interface Entry {
   value: string;
-  count: number;
   expiresAt: number;
 }
 
@@ -35,7 +34,7 @@ export class MemoryStore implements Store {
       'MemoryStore sweepIntervalMs',
       options.sweepIntervalMs ?? 60_000,
       10,
-      2 ** 31,
+      2 ** 31 - 1, // the longest delay setInterval supports
     );
     this.now = options.now ?? Date.now;
     this.timer = setInterval(() => this.sweep(), interval);
@@ -72,7 +71,7 @@ export class MemoryStore implements Store {
 
   set(key: string, value: string, ttlMs?: number): void {
     const expiresAt = ttlMs === undefined ? Number.POSITIVE_INFINITY : this.now() + ttlMs;
-    this.put(key, { value, count: 0, expiresAt });
+    this.put(key, { value, expiresAt });
   }
 
   delete(key: string): boolean {
@@ -82,11 +81,15 @@ export class MemoryStore implements Store {
   increment(key: string, by: number, ttlMs: number): Counter {
     const entry = this.live(key);
     if (entry) {
-      entry.count += by;
-      entry.value = String(entry.count);
-      return { value: entry.count, expiresAt: entry.expiresAt };
+      // Like Redis INCRBY, a value written with set() counts on from its number.
+      const current = Number(entry.value);
+      if (!Number.isSafeInteger(current)) {
+        throw new TypeError(`MemoryStore: the value at "${key}" is not a whole number.`);
+      }
+      entry.value = String(current + by);
+      return { value: current + by, expiresAt: entry.expiresAt };
     }
-    const fresh = { value: String(by), count: by, expiresAt: this.now() + ttlMs };
+    const fresh = { value: String(by), expiresAt: this.now() + ttlMs };
     this.put(key, fresh);
     return { value: by, expiresAt: fresh.expiresAt };
   }

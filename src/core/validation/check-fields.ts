@@ -41,9 +41,20 @@ export interface CheckFieldsOptions {
   rejectUnknown?: boolean;
 }
 
-// RFC 3339 §5.6 date-time, e.g. 2026-11-21T14:42:00Z or with an offset.
+// RFC 3339 §5.6 date-time, e.g. 2026-11-21T14:42:00Z or with an offset; second 60 is a leap second.
 const rfc3339 =
-  /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])[Tt]([01]\d|2[0-3]):[0-5]\d:([0-5]\d|60)(\.\d+)?([Zz]|[+-]([01]\d|2[0-3]):[0-5]\d)$/;
+  /^(\d{4})-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])[Tt]([01]\d|2[0-3]):[0-5]\d:([0-5]\d|60)(\.\d+)?([Zz]|[+-]([01]\d|2[0-3]):[0-5]\d)$/;
+
+/** RFC 3339 §5.7: the day must exist in its month, February 29 only in leap years. */
+function isDateTime(value: string): boolean {
+  const m = rfc3339.exec(value);
+  if (!m) return false;
+  const year = Number(m[1]);
+  const month = Number(m[2]);
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  const days = month === 2 ? (leap ? 29 : 28) : [4, 6, 9, 11].includes(month) ? 30 : 31;
+  return Number(m[3]) <= days;
+}
 
 function typeProblem(name: string, value: unknown, rule: FieldRule): string | undefined {
   switch (rule.type) {
@@ -62,7 +73,7 @@ function typeProblem(name: string, value: unknown, rule: FieldRule): string | un
     case 'array':
       return Array.isArray(value) ? undefined : 'an array';
     case 'date-time':
-      return typeof value === 'string' && rfc3339.test(value) && !Number.isNaN(Date.parse(value))
+      return typeof value === 'string' && isDateTime(value)
         ? undefined
         : 'an RFC 3339 date-time such as 2026-01-31T09:00:00Z';
     default:
@@ -71,6 +82,14 @@ function typeProblem(name: string, value: unknown, rule: FieldRule): string | un
 }
 
 function rangeProblem(value: unknown, rule: FieldRule): string | undefined {
+  if (rule.enum && !rule.enum.includes(value as string)) {
+    return `one of ${rule.enum.map((v) => JSON.stringify(v)).join(', ')}`;
+  }
+  if (rule.pattern && typeof value === 'string') {
+    // A /g or /y pattern keeps state between test() calls; start each check afresh.
+    rule.pattern.lastIndex = 0;
+    if (!rule.pattern.test(value)) return `a string matching ${rule.pattern}`;
+  }
   const size =
     typeof value === 'number'
       ? value
@@ -81,12 +100,6 @@ function rangeProblem(value: unknown, rule: FieldRule): string | undefined {
   const unit = typeof value === 'string' ? ' characters' : Array.isArray(value) ? ' items' : '';
   if (rule.min !== undefined && size < rule.min) return `at least ${rule.min}${unit}`;
   if (rule.max !== undefined && size > rule.max) return `at most ${rule.max}${unit}`;
-  if (rule.pattern && typeof value === 'string' && !rule.pattern.test(value)) {
-    return `a string matching ${rule.pattern}`;
-  }
-  if (rule.enum && !rule.enum.includes(value as string)) {
-    return `one of ${rule.enum.map((v) => JSON.stringify(v)).join(', ')}`;
-  }
   return undefined;
 }
 

@@ -1,0 +1,177 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { assertInteger, assertKnownKeys } from '../../src/core/internal/options.ts';
+import { type ConventionsOptions, conventions, type Logger } from '../../src/index.ts';
+
+const known = ['bodyLimit', 'logger', 'maxAge', 'routes'];
+
+function fakeLogger() {
+  return { error: vi.fn<Logger['error']>(), warn: vi.fn<NonNullable<Logger['warn']>>() };
+}
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe('assertKnownKeys (STYLE.md rule 5)', () => {
+  it.each([
+    ['bodyLimt', 'bodyLimit'],
+    ['bodylimit', 'bodyLimit'],
+    ['BODYLIMIT', 'bodyLimit'],
+    ['body_limit', 'bodyLimit'],
+    ['maxage', 'maxAge'],
+    ['max-age', 'maxAge'],
+    ['loger', 'logger'],
+    ['route', 'routes'],
+  ])('throws for `%s` and suggests the closest key `%s`', (key, suggestion) => {
+    expect(() => assertKnownKeys('feature()', { [key]: 1 }, known)).toThrow(
+      new TypeError(`feature(): unknown option \`${key}\`. Did you mean \`${suggestion}\`?`),
+    );
+  });
+
+  it('lists the known options when no key is close', () => {
+    expect(() => assertKnownKeys('feature()', { colour: 'red' }, known)).toThrow(
+      new TypeError(
+        'feature(): unknown option `colour`. Known options: bodyLimit, logger, maxAge, routes.',
+      ),
+    );
+  });
+
+  it('names the first unknown key', () => {
+    expect(() =>
+      assertKnownKeys('feature()', { bodyLimit: 1, colour: 1, loger: 1 }, known),
+    ).toThrow('unknown option `colour`');
+  });
+
+  it.each([[{}], [{ bodyLimit: 1, routes: {} }], [undefined]])('accepts %j', (options) => {
+    expect(() => assertKnownKeys('feature()', options, known)).not.toThrow();
+  });
+
+  it.each([
+    ['null', null],
+    ['an array', []],
+    ['a string', 'bodyLimit'],
+    ['a number', 1],
+    ['a function', () => ({})],
+  ])('throws a TypeError when options is %s', (_, options) => {
+    expect(() => assertKnownKeys('feature()', options as unknown as object, known)).toThrow(
+      new TypeError('feature(): options must be an object.'),
+    );
+  });
+});
+
+describe('assertInteger (STYLE.md rule 6)', () => {
+  it.each([0, 1, 50, 100])('returns %i within [0, 100]', (value) => {
+    expect(assertInteger('limit', value, 0, 100)).toBe(value);
+  });
+
+  it.each([
+    [-1, '-1'],
+    [101, '101'],
+    [1.5, '1.5'],
+    [Number.NaN, 'NaN'],
+    [Number.POSITIVE_INFINITY, 'Infinity'],
+    ['5', '5'],
+    [null, 'null'],
+    [undefined, 'undefined'],
+  ])('throws a TypeError for %j that says how to fix it', (value, shown) => {
+    expect(() => assertInteger('limit', value, 0, 100)).toThrow(
+      new TypeError(`limit must be a whole number from 0 to 100; got ${shown}.`),
+    );
+  });
+});
+
+describe('conventions() options', () => {
+  it('throws a TypeError for a misspelt key with the hint', () => {
+    expect(() => conventions({ bodyLimt: 1 } as unknown as ConventionsOptions)).toThrow(
+      new TypeError('conventions(): unknown option `bodyLimt`. Did you mean `bodyLimit`?'),
+    );
+  });
+
+  it('throws a TypeError when the options are not an object', () => {
+    expect(() => conventions(null as unknown as ConventionsOptions)).toThrow(
+      new TypeError('conventions(): options must be an object.'),
+    );
+  });
+
+  it.each([
+    [-1, '-1'],
+    [1.5, '1.5'],
+    [2 ** 31 + 1, '2147483649'],
+  ])('throws a TypeError for bodyLimit %s', (bodyLimit, shown) => {
+    expect(() => conventions({ bodyLimit })).toThrow(
+      new TypeError(`bodyLimit must be a whole number from 0 to 2147483648; got ${shown}.`),
+    );
+  });
+
+  it('defaults bodyLimit to 1 MiB', () => {
+    expect(conventions().bodyLimit).toBe(1_048_576);
+    expect(conventions({ bodyLimit: 0 }).bodyLimit).toBe(0);
+  });
+
+  it('throws a TypeError for a lint mode it does not know', () => {
+    expect(() => conventions({ lint: 'loud' as 'warn' })).toThrow(
+      new TypeError("lint must be 'warn', 'throw' or 'off'; got loud."),
+    );
+  });
+
+  it('throws a TypeError for a plugin without a name', () => {
+    expect(() => conventions({ plugins: [{} as { name: string }] })).toThrow(
+      new TypeError('Every plugin needs a `name`.'),
+    );
+  });
+
+  it("lint 'throw' throws a TypeError listing routes that break the path rules (spec 4.1.3)", () => {
+    const create = () =>
+      conventions({ lint: 'throw', routes: { '/v1/userProfiles': { GET() {} } } });
+    expect(create).toThrow(TypeError);
+    expect(create).toThrow(
+      /^The routes break the path rules:\n4\.1\.3 lower-case \/v1\/userProfiles: /,
+    );
+    expect(create).toThrow('→ /v1/user-profiles');
+  });
+
+  it("lint 'warn' (the default) reports every finding through one logger.warn call", () => {
+    const logger = fakeLogger();
+    conventions({
+      logger,
+      routes: { '/v1/userProfiles': { GET() {}, POST() {} }, '/v1/bookImports': { POST() {} } },
+    });
+    expect(logger.warn).toHaveBeenCalledOnce();
+    const [text] = logger.warn.mock.calls[0]!;
+    expect(text).toMatch(/^route lint:\n/);
+    expect(text).toContain('/v1/userProfiles');
+    expect(text).toContain('/v1/bookImports');
+    expect(logger.error).not.toHaveBeenCalled();
+  });
+
+  it("lint 'warn' falls back to console.warn when the logger has no warn", () => {
+    const spy = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    conventions({ logger: { error() {} }, routes: { '/v1/userProfiles': { GET() {} } } });
+    expect(spy).toHaveBeenCalledOnce();
+    expect(spy.mock.calls[0]?.[0]).toMatch(/^\[api-conventions\] route lint:\n/);
+  });
+
+  it("lint 'off' reports nothing", () => {
+    const logger = fakeLogger();
+    expect(() =>
+      conventions({ lint: 'off', logger, routes: { '/v1/userProfiles': { GET() {} } } }),
+    ).not.toThrow();
+    expect(logger.warn).not.toHaveBeenCalled();
+  });
+
+  it('warns about nothing for routes that follow the path rules', () => {
+    const logger = fakeLogger();
+    conventions({ logger, routes: { '/v1/books': { GET() {} }, '/v1/books/:id': { GET() {} } } });
+    expect(logger.warn).not.toHaveBeenCalled();
+  });
+
+  it('lint() returns the findings for routes a host declares itself', () => {
+    const api = conventions({ lint: 'off' });
+    expect(api.lint([{ method: 'GET', path: '/v1/userProfiles' }])).toEqual([]);
+    const logger = fakeLogger();
+    const warned = conventions({ logger });
+    const findings = warned.lint([{ method: 'GET', path: '/v1/userProfiles' }]);
+    expect(findings.map((f) => f.rule)).toEqual(['lower-case']);
+    expect(logger.warn).toHaveBeenCalledOnce();
+  });
+});

@@ -1,0 +1,117 @@
+import { describe, expect, it } from 'vitest';
+import { ApiError, listOf, type PageOptions, parsePageParams } from '../../src/index.ts';
+
+const q = (query: string) => new URLSearchParams(query);
+
+/** Runs `fn` and returns what it threw. */
+function thrown(fn: () => unknown): unknown {
+  try {
+    fn();
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected a throw');
+}
+
+describe('parsePageParams (spec 4.4)', () => {
+  it.each([
+    ['', {}, { page: 1, perPage: 20, offset: 0 }],
+    ['page=1', {}, { page: 1, perPage: 20, offset: 0 }],
+    ['page=3', {}, { page: 3, perPage: 20, offset: 40 }],
+    ['page=3&per_page=10', {}, { page: 3, perPage: 10, offset: 20 }],
+    ['per_page=1', {}, { page: 1, perPage: 1, offset: 0 }],
+    ['per_page=100', {}, { page: 1, perPage: 100, offset: 0 }],
+    ['page=007&per_page=05', {}, { page: 7, perPage: 5, offset: 30 }],
+    [
+      'page=999999999&per_page=100',
+      {},
+      { page: 999_999_999, perPage: 100, offset: 99_999_999_800 },
+    ],
+    ['q=dune&year=1965', {}, { page: 1, perPage: 20, offset: 0 }],
+    ['', { defaultPerPage: 50 }, { page: 1, perPage: 50, offset: 0 }],
+    ['per_page=150', { maxPerPage: 200 }, { page: 1, perPage: 150, offset: 0 }],
+    ['page=2', { defaultPerPage: 5, maxPerPage: 10 }, { page: 2, perPage: 5, offset: 5 }],
+  ] as [string, PageOptions, object][])(
+    'reads "%s" with %j as %j (default 20, maximum 100)',
+    (query, options, expected) => {
+      expect(parsePageParams(q(query), options)).toEqual(expected);
+    },
+  );
+
+  it.each([
+    ['per_page', '0', 100, {}],
+    ['per_page', '101', 100, {}],
+    ['per_page', '201', 200, { maxPerPage: 200 }],
+    ['per_page', '11', 10, { maxPerPage: 10 }],
+  ] as [string, string, number, PageOptions][])(
+    'answers %s=%s out of bounds with 400 code 40005 naming the parameter and its bounds',
+    (name, raw, max, options) => {
+      const error = thrown(() => parsePageParams(q(`${name}=${raw}`), options));
+      expect(error).toBeInstanceOf(ApiError);
+      expect(error).toMatchObject({
+        status: 400,
+        code: 40005,
+        message: `The query parameter "${name}" must be an integer from 1 to ${max}; got "${raw}".`,
+      });
+    },
+  );
+
+  it.each([
+    '0',
+    '1.5',
+    '-1',
+    'abc',
+    '1e3',
+    '',
+    ' 1',
+    '+1',
+    '0x10',
+    '1,000',
+    '1000000000',
+    'Infinity',
+    '2 ',
+  ])('answers page=%j, not a whole number from 1, with 400 code 40005 (spec 7.1.4)', (raw) => {
+    expect(thrown(() => parsePageParams(q(`page=${encodeURIComponent(raw)}`)))).toMatchObject({
+      status: 400,
+      code: 40005,
+      message: `The query parameter "page" must be an integer from 1 to 999999999; got "${raw}".`,
+    });
+  });
+
+  it.each(['1.5', '-1', 'abc', '1e3', ''])('answers per_page=%j with 400 code 40005', (raw) => {
+    expect(thrown(() => parsePageParams(q(`per_page=${raw}`)))).toMatchObject({
+      status: 400,
+      code: 40005,
+      message: `The query parameter "per_page" must be an integer from 1 to 100; got "${raw}".`,
+    });
+  });
+
+  it('reads the first of a repeated parameter', () => {
+    expect(parsePageParams(q('page=2&page=9'))).toEqual({ page: 2, perPage: 20, offset: 20 });
+  });
+});
+
+describe('listOf (spec 2.7, 2.8)', () => {
+  const books = [{ id: 'dune' }, { id: 'emma' }];
+
+  it('wraps a list in an object named after the resource, with hasNext and no total', () => {
+    const list = listOf('books', books, { hasNext: true });
+    expect(list).toEqual({ books, hasNext: true });
+    expect(Object.hasOwn(list, 'total')).toBe(false);
+    expect(JSON.stringify(list)).toBe('{"books":[{"id":"dune"},{"id":"emma"}],"hasNext":true}');
+  });
+
+  it.each([0, 2, 60])('adds total %i only when given (spec 2.8)', (total) => {
+    expect(JSON.stringify(listOf('books', books, { hasNext: false, total }))).toBe(
+      `{"books":[{"id":"dune"},{"id":"emma"}],"hasNext":false,"total":${total}}`,
+    );
+  });
+
+  it('wraps an empty list too: never a bare array (spec 2.7)', () => {
+    expect(listOf('authors', [], { hasNext: false })).toEqual({ authors: [], hasNext: false });
+  });
+
+  it('keeps the items array as given', () => {
+    expect(listOf('books', books, { hasNext: false }).books).toBe(books);
+  });
+});
