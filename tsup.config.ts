@@ -16,5 +16,9 @@ export default defineConfig({
   platform: 'node',
   splitting: false,
   treeshake: true,
-  outExtension: ({ format }) => ({ js: format === 'cjs' ? '.cjs' : '.mjs' }),
+  // The adapters import the core by the package's own name, so every subpath shares one copy of
+  // it (one ApiError class, one Conventions class) instead of bundling its own.
+  external: ['api-conventions'],
+  outExtension: ({ format }) =>
+    format === 'cjs' ? { js: '.cjs', dts: '.d.cts' } : { js: '.mjs', dts: '.d.mts' },
 });

@@ -8,7 +8,7 @@ import {
   type HeaderReader,
   type Logger,
   payloadTooLarge,
-} from '../core/index.ts';
+} from 'api-conventions';
 
 /** Wraps Node's lower-cased header object as a {@link HeaderReader}; repeated values are joined. */
 export function nodeHeaders(headers: IncomingMessage['headers']): HeaderReader {

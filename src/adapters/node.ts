@@ -6,10 +6,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   type ApiResponse,
-  Conventions,
+  type Conventions,
   type ConventionsOptions,
-  conventions,
-} from '../core/index.ts';
+  toConventions,
+} from 'api-conventions';
 import { announcesBody, nodeHeaders, readNodeBody, writeNodeResponse } from './_node-io.ts';
 
 /** A listener for `http.createServer`. */
@@ -31,7 +31,7 @@ export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void;
  * ```
  */
 export function toNodeHandler(api: Conventions | ConventionsOptions): NodeHandler {
-  const app = api instanceof Conventions ? api : conventions(api);
+  const app = toConventions(api);
   return (req, res) => {
     const result = app.handle({
       method: req.method ?? 'GET',

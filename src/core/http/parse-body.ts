@@ -2,7 +2,7 @@
 import contentType from 'content-type';
 import { ApiError } from '../errors/api-error.ts';
 import { ErrorCode } from '../errors/catalogue.ts';
-import { badRequest, unsupportedMediaType } from '../errors/helpers.ts';
+import { badRequest, malformedJson, unsupportedMediaType } from '../errors/helpers.ts';
 
 /** The body media types a route can read. `json` also covers `+json` vendor types (spec 4.6). */
 export type BodyFormat = 'json' | 'form';
@@ -92,11 +92,6 @@ export function parseBody(
   try {
     return JSON.parse(text);
   } catch (error) {
-    const detail = error instanceof SyntaxError ? `: ${error.message}` : '';
-    throw new ApiError(
-      400,
-      ErrorCode.MalformedBody,
-      `The request body is not valid JSON${detail}.`,
-    );
+    throw malformedJson(error instanceof SyntaxError ? error.message : undefined);
   }
 }

@@ -14,13 +14,15 @@ import {
   lintRoutes,
 } from '../lint/index.ts';
 import { assertLowerCasePath, hasUpperCase, splitTarget } from '../paths/check-path.ts';
-import { Router } from '../routing/router.ts';
+import { allowList, Router } from '../routing/router.ts';
 import type { RouteInfo, RouteTable } from '../routing/types.ts';
 import { checkFields } from '../validation/check-fields.ts';
 import { RequestContext, type RequestInput } from './context.ts';
 import type { Plugin } from './plugin.ts';
 import { serialize } from './serialize.ts';
 import { andThen, type Check, isPromise, runChecks, type Step, toOutgoing } from './steps.ts';
+
+const brand = Symbol.for('api-conventions.Conventions');
 
 /** Options of {@link conventions}. */
 export interface ConventionsOptions {
@@ -51,6 +53,8 @@ const defaultAccepts = ['json'] as const;
  * `handleRoute`, `handleUnmatched` and `handleError` around their own router.
  */
 export class Conventions {
+  /** Marks a `Conventions`, for {@link isConventions} across copies of the package. */
+  readonly [brand] = true;
   /** The compiled route table. */
   readonly router: Router;
   /** The logger faults are reported to. */
@@ -149,17 +153,18 @@ export class Conventions {
 
   /**
    * For hosts with their own router: answers a request no route matched. With the methods the
-   * path does allow, that is 405 with `Allow`, or 204 with `Allow` for OPTIONS; without, 404
-   * naming the path.
+   * path does serve (in any order; HEAD and OPTIONS are added as {@link allowList} says), that is
+   * 405 with `Allow`, or 204 with `Allow` for OPTIONS; without, 404 naming the path.
    */
   handleUnmatched(input: RequestInput, allow?: readonly string[]): Step<ApiResponse> {
     return this.run(input, (ctx) => {
       assertLowerCasePath(ctx.path);
-      if (allow === undefined || allow.length === 0) {
+      const methods = allowList(allow ?? []);
+      if (methods.length === 0) {
         throw new ApiError(404, ErrorCode.NoRoute, `Nothing found at ${ctx.path}.`);
       }
-      if (ctx.method === 'OPTIONS') return allowAnswer(allow);
-      throw methodNotAllowed(ctx.method, ctx.path, allow);
+      if (ctx.method === 'OPTIONS') return allowAnswer(methods);
+      throw methodNotAllowed(ctx.method, ctx.path, methods);
     });
   }
 
@@ -265,6 +270,19 @@ export class Conventions {
 /** RFC 9110 §9.3.7: OPTIONS on a path with no handler of its own answers with `Allow`. */
 function allowAnswer(allow: readonly string[]): OutgoingResponse {
   return { status: 204, headers: { allow: allow.join(', ') }, body: undefined };
+}
+
+/** Tells whether a value is a {@link Conventions}, also from another copy of the package. */
+export function isConventions(value: unknown): value is Conventions {
+  return typeof value === 'object' && value !== null && (value as Conventions)[brand] === true;
+}
+
+/**
+ * What every adapter does with its argument: a {@link Conventions} is used as it is, options are
+ * compiled with {@link conventions}.
+ */
+export function toConventions(api: Conventions | ConventionsOptions): Conventions {
+  return isConventions(api) ? api : new Conventions(api);
 }
 
 /**

@@ -6,7 +6,13 @@ export {
   type RequestInput,
   type RequestState,
 } from './context.ts';
-export { Conventions, type ConventionsOptions, conventions } from './conventions.ts';
+export {
+  Conventions,
+  type ConventionsOptions,
+  conventions,
+  isConventions,
+  toConventions,
+} from './conventions.ts';
 export type { CheckResult, Plugin } from './plugin.ts';
 export { serialize } from './serialize.ts';
 export type { Step } from './steps.ts';

@@ -5,7 +5,11 @@ import { utf8Length } from '../http/response.ts';
 // RFC 9110 §5.5: a field value never holds CR, LF or NUL; one that does would split the response.
 const forbidden = /[\r\n\0]/;
 
-function assertHeaderValue(name: string, value: string | string[]): void {
+// RFC 9110 §5.1, §5.6.2: a field name is a token.
+const token = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+function assertHeader(name: string, value: string | string[]): void {
+  if (!token.test(name)) throw new TypeError(`"${name}" is not a valid response header name.`);
   const bad =
     typeof value === 'string' ? forbidden.test(value) : value.some((v) => forbidden.test(v));
   if (bad) throw new TypeError(`The response header "${name}" holds a line break or NUL.`);
@@ -20,7 +24,7 @@ function assertHeaderValue(name: string, value: string | string[]): void {
  */
 export function serialize(out: OutgoingResponse, head: boolean): ApiResponse {
   const headers = out.headers;
-  for (const name in headers) assertHeaderValue(name, headers[name]!);
+  for (const name in headers) assertHeader(name, headers[name]!);
   headers['x-content-type-options'] = 'nosniff';
   let body: string | Uint8Array | null = null;
   if (out.body !== undefined && out.status !== 204 && out.status !== 304) {

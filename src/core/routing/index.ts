@@ -1,5 +1,5 @@
 /** Route tables and the router (spec 4.1, 4.2). */
-export { type RouteMatch, Router } from './router.ts';
+export { allowList, type RouteMatch, Router } from './router.ts';
 export {
   defineRoutes,
   type Handler,

@@ -7,8 +7,22 @@ import { decodeParam } from '../paths/check-path.ts';
 import type { Handler, RouteConfig, RouteDefinition, RouteInfo, RouteTable } from './types.ts';
 
 const declarable = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
-// RFC 9110 §9.3.2 / §9.3.7: HEAD is answered as GET, OPTIONS with Allow, for every path.
 const allowOrder = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+
+/**
+ * The `Allow` list for the methods a path serves: in the spec's order, HEAD beside GET and
+ * OPTIONS added (RFC 9110 §9.3.2, §9.3.7), other methods after; empty when there are none.
+ * Hosts with their own router build their 405 and OPTIONS answers with it.
+ */
+export function allowList(methods: Iterable<string>): string[] {
+  const all = new Set(methods);
+  if (all.size === 0) return [];
+  all.add('OPTIONS');
+  if (all.has('GET')) all.add('HEAD');
+  const known = allowOrder.filter((method) => all.has(method));
+  for (const method of all) if (!allowOrder.includes(method)) known.push(method);
+  return known;
+}
 
 interface PathEntry {
   readonly pattern: string;
@@ -57,7 +71,7 @@ function compileEntry(
   }
   const get = map.get('GET');
   if (get && !map.has('HEAD')) map.set('HEAD', Object.freeze({ ...get, method: 'HEAD' }));
-  const allow = allowOrder.filter((m) => m === 'OPTIONS' || map.has(m));
+  const allow = allowList(map.keys());
   let matcher: PathEntry['matcher'];
   if (!isStatic(pattern)) {
     try {

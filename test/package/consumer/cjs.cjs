@@ -8,7 +8,8 @@ const { toFetchHandler } = require('api-conventions/fetch');
 const api = conventions({
   routes: { '/v1/books': { GET: () => ({ books: [], hasNext: false }) } },
 });
-toFetchHandler(api)(new Request('http://x/v1/books')).then(async (response) => {
+// A fetch handler may answer synchronously; Promise.resolve takes either.
+Promise.resolve(toFetchHandler(api)(new Request('http://x/v1/books'))).then(async (response) => {
   console.log(
     JSON.stringify({
       fetchStatus: response.status,

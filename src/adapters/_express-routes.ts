@@ -1,0 +1,127 @@
+/** What the Express adapter reads from Express itself: its routing table and its errors. */
+import {
+  ApiError,
+  ErrorCode,
+  fromHttpError,
+  type HttpErrorLike,
+  malformedJson,
+  payloadTooLarge,
+} from 'api-conventions';
+
+/** The parts of an Express 4 or 5 router layer this walk reads. */
+interface Layer {
+  /** Express 5 (`router` 2): the match or `false`. Express 4: a boolean, and `path` is set. */
+  match(path: string): { path: string } | boolean;
+  path?: string;
+  route?: { methods: Record<string, boolean | undefined> };
+  handle?: { stack?: unknown };
+}
+
+/** An Express router: the app's own, or one from `express.Router()`. */
+interface RouterLike {
+  stack: Layer[];
+  strict?: boolean;
+}
+
+/** The router of an Express app: `app.router` in Express 5, `app._router` in Express 4. */
+function appRouter(app: unknown): RouterLike | undefined {
+  const a = app as { _router?: RouterLike; router?: RouterLike; lazyrouter?: () => void };
+  // Express 4 builds `_router` lazily, and its `app.router` getter throws, so it is never read.
+  if (typeof a.lazyrouter !== 'function') return a.router;
+  a.lazyrouter();
+  return a._router;
+}
+
+/** Tells whether a router, or an app's router, tells `/a/` from `/a` (Express's `strict` option). */
+export function isStrict(target: unknown): boolean {
+  const router = Array.isArray((target as RouterLike).stack)
+    ? (target as RouterLike)
+    : appRouter(target);
+  return router?.strict === true;
+}
+
+/**
+ * The methods an app's routes (nested Routers included) declare for the path of `url`, which is
+ * relative to the app, as `req.url` is in the app's own middleware.
+ */
+export function routeMethods(app: unknown, url: string): Set<string> {
+  const found = new Set<string>();
+  const router = appRouter(app);
+  if (router) collect(router.stack, url.split('?', 1)[0]!, found);
+  return found;
+}
+
+/** Express 5 gives a wildcard (`*rest`) as an array of segments; the core takes one string. */
+export function joinParams(params: Record<string, string | string[]>): Record<string, string> {
+  const joined: Record<string, string> = {};
+  for (const [name, value] of Object.entries(params)) {
+    joined[name] = Array.isArray(value) ? value.join('/') : value;
+  }
+  return joined;
+}
+
+function collect(stack: readonly Layer[], path: string, found: Set<string>): void {
+  for (const layer of stack) {
+    let matched: string;
+    try {
+      const result = layer.match(path);
+      if (result === false) continue;
+      matched = typeof result === 'object' ? result.path : (layer.path ?? '');
+    } catch {
+      continue; // a parameter Express cannot decode: that layer never matches this path
+    }
+    if (layer.route) {
+      for (const [method, on] of Object.entries(layer.route.methods)) {
+        // `_all` (`app.all()`) is middleware on a path, not a method the path offers.
+        if (on && method !== '_all') found.add(method.toUpperCase());
+      }
+    } else if (Array.isArray(layer.handle?.stack)) {
+      // A nested Router, mounted at `matched`: walk it with the rest of the path.
+      const rest = path.slice(matched.length);
+      if (rest === '' || rest[0] === '/') collect(layer.handle.stack, rest || '/', found);
+    }
+  }
+}
+
+/** The body-parser fields of an `http-errors` error read here, beside the status. */
+interface BodyParserError extends HttpErrorLike {
+  type?: string;
+  limit?: number;
+  charset?: string;
+  encoding?: string;
+}
+
+// body-parser's error types (shared with raw-body), as the core's errors.
+const bodyErrors: Record<string, (e: BodyParserError) => ApiError> = {
+  'entity.parse.failed': (e) => malformedJson(e.message),
+  'entity.too.large': (e) => payloadTooLarge(e.limit ?? 0),
+  'charset.unsupported': (e) =>
+    new ApiError(
+      415,
+      ErrorCode.UnsupportedMediaType,
+      `Charset "${e.charset}" is not supported; send the body as UTF-8.`,
+    ),
+  'encoding.unsupported': (e) =>
+    new ApiError(
+      415,
+      ErrorCode.UnsupportedMediaType,
+      `Content-Encoding "${e.encoding}" is not supported.`,
+    ),
+};
+
+/** Body-parser's and Express's own 4xx errors as the core's errors; anything else as it is. */
+export function fromExpressError(error: unknown): unknown {
+  const e = error as BodyParserError | null;
+  if (typeof e?.type === 'string' && Object.hasOwn(bodyErrors, e.type)) {
+    return bodyErrors[e.type]!(e);
+  }
+  // Express's router throws a URIError-based 400 for a parameter it cannot decode.
+  if (error instanceof URIError && (e?.status ?? e?.statusCode) === 400) {
+    return new ApiError(
+      400,
+      ErrorCode.MalformedPath,
+      'The request path has malformed percent-encoding.',
+    );
+  }
+  return fromHttpError(error);
+}

@@ -1,0 +1,174 @@
+/**
+ * `api-conventions/fastify`: serves the conventions as a Fastify 5 plugin.
+ *
+ * @module api-conventions/fastify
+ */
+
+import {
+  type ApiResponse,
+  type Conventions,
+  type ConventionsOptions,
+  type RequestInput,
+  type RouteConfig,
+  toConventions,
+} from 'api-conventions';
+import type {
+  FastifyError,
+  FastifyInstance,
+  FastifyPluginAsync,
+  FastifyReply,
+  FastifyRequest,
+} from 'fastify';
+import fp from 'fastify-plugin';
+import { assertKnownKeys } from '../core/internal/options.ts';
+import { fromFastify } from './_fastify-errors.ts';
+import { allowedOn, hasEmpty, paramsOf, toFastifyUrl } from './_fastify-routes.ts';
+import { nodeHeaders } from './_node-io.ts';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The api-conventions settings of a route of the route table, as `request.routeOptions.config.conventions`. */
+    conventions?: Readonly<RouteConfig>;
+  }
+}
+
+/** Options of {@link fastifyConventions}. */
+export interface FastifyConventionsOptions {
+  /** The conventions to serve, or the options to build them with `conventions()`. */
+  api: Conventions | ConventionsOptions;
+  /** Whether the route table of `api` is registered as Fastify routes. @default true */
+  routes?: boolean;
+}
+
+const knownOptions = ['api', 'routes'];
+const served = new WeakMap<object, Conventions>();
+const keepBytes = (_request: FastifyRequest, body: Buffer, done: (e: null, b: Buffer) => void) =>
+  done(null, body);
+const asIs = (payload: unknown) => payload as string;
+
+function toInput(request: FastifyRequest, body?: Buffer): RequestInput {
+  return {
+    method: request.method,
+    url: request.url,
+    headers: nodeHeaders(request.headers),
+    readBody: body === undefined ? undefined : () => Promise.resolve(body),
+    remoteAddress: request.socket.remoteAddress,
+    native: request,
+  };
+}
+
+/** Writes a core response as it is: the identity serializer keeps Fastify from re-encoding it. */
+function send(reply: FastifyReply, response: ApiResponse): void {
+  reply.code(response.status).headers(response.headers);
+  if (response.body === null) reply.send();
+  else reply.serializer(asIs).send(response.body);
+}
+
+function answer(reply: FastifyReply, result: ApiResponse | Promise<ApiResponse>) {
+  if (!(result instanceof Promise)) return send(reply, result);
+  return result.then((response) => send(reply, response));
+}
+
+function registerRoutes(fastify: FastifyInstance, api: Conventions): void {
+  const declared = new Set(api.routes.map((route) => `${route.method} ${route.pattern}`));
+  for (const route of new Set(api.routes)) {
+    const { url, wildcard } = toFastifyUrl(route.pattern);
+    const handler = (request: FastifyRequest, reply: FastifyReply) => {
+      const input = toInput(request, request.body as Buffer | undefined);
+      const params = paramsOf(request, wildcard);
+      if (hasEmpty(params)) return answer(reply, api.handleUnmatched(input));
+      return answer(reply, api.handleRoute(route, input, params));
+    };
+    // Fastify's own HEAD route would answer Content-Length: 0; the core answers HEAD like GET
+    // with GET's length (RFC 9110 §9.3.2), so HEAD is served by the same route.
+    const method = [route.method];
+    if (route.method === 'GET' && !declared.has(`HEAD ${route.pattern}`)) method.push('HEAD');
+    fastify.route({
+      method,
+      url,
+      exposeHeadRoute: false,
+      bodyLimit: route.config.bodyLimit ?? api.bodyLimit,
+      config: { conventions: route.config },
+      handler,
+    });
+  }
+}
+
+function answerError(
+  api: Conventions,
+  error: unknown,
+  request: FastifyRequest,
+  reply: FastifyReply,
+) {
+  return answer(reply, api.handleError(toInput(request), fromFastify(error, request)));
+}
+
+const plugin: FastifyPluginAsync<FastifyConventionsOptions> = async (fastify, options) => {
+  assertKnownKeys('fastifyConventions', options, knownOptions);
+  if (options.api === undefined) {
+    throw new TypeError(
+      'fastifyConventions needs `api`: the conventions() to serve, or their options.',
+    );
+  }
+  const api = toConventions(options.api);
+  served.set(fastify, api);
+  fastify.addHook('onRequest', (request, reply, next) => {
+    const early = api.screen(toInput(request));
+    if (early === undefined) next();
+    else if (early instanceof Promise) early.then((response) => send(reply, response)).catch(next);
+    else send(reply, early);
+  });
+  fastify.setErrorHandler((error, request, reply) => answerError(api, error, request, reply));
+  await fastify.register(async (raw) => {
+    // In this context bodies stay raw bytes: the core parses them for the route table (its media
+    // types, charsets, messages), and an unmatched request gets its 404 or 405 before any body
+    // error, as the core's own routing does.
+    raw.removeAllContentTypeParsers();
+    raw.addContentTypeParser('*', { parseAs: 'buffer' }, keepBytes);
+    raw.setNotFoundHandler((request, reply) =>
+      answer(reply, api.handleUnmatched(toInput(request), allowedOn(fastify, request.url))),
+    );
+    if (options.routes ?? true) registerRoutes(raw, api);
+  });
+};
+
+/**
+ * The conventions as a Fastify 5 plugin: registers the route table as Fastify routes, answers
+ * unmatched paths with 404, 405 + `Allow` or OPTIONS 204, screens upper-case paths, and turns
+ * every error, Fastify's own included, into the spec's error body. Not encapsulated: it applies
+ * to the whole app, native routes too.
+ *
+ * @example
+ * ```ts
+ * import Fastify from 'fastify';
+ * import { conventions } from 'api-conventions';
+ * import { fastifyConventions } from 'api-conventions/fastify';
+ *
+ * const api = conventions({ routes: { '/v1/books': { GET: () => ({ books: [], hasNext: false }) } } });
+ * const app = Fastify();
+ * await app.register(fastifyConventions, { api });
+ * await app.listen({ port: 3000 });
+ * ```
+ */
+export const fastifyConventions = fp(plugin, { fastify: '5.x', name: 'api-conventions' });
+
+/**
+ * Fastify's `frameworkErrors` server option: answers the errors Fastify raises before any hook
+ * runs (a malformed percent-encoded URL, a path parameter past `maxParamLength`) with the spec's
+ * error body of the conventions registered on that server, instead of Fastify's own body.
+ *
+ * @example
+ * ```ts
+ * const app = Fastify({ frameworkErrors });
+ * await app.register(fastifyConventions, { api });
+ * ```
+ */
+export function frameworkErrors(
+  error: FastifyError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): unknown {
+  const api = served.get(request.server);
+  if (api === undefined) return reply.send(error);
+  return answerError(api, error, request, reply);
+}

@@ -1,0 +1,308 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { conventions, type Logger } from 'api-conventions';
+import { createExpressMiddleware } from 'api-conventions/express';
+import express from 'express';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { isStrict, routeMethods } from '../../src/adapters/_express-routes.ts';
+import { rawRequest } from '../conformance/_raw.ts';
+
+const logged = vi.fn<Logger['error']>();
+const api = conventions({
+  logger: { error: logged },
+  routes: {
+    '/v1/notes': {
+      GET: () => ({ notes: [], hasNext: false }),
+      POST: { handler: (ctx) => ({ received: ctx.body }), config: { bodyLimit: 64 } },
+    },
+    '/v1/pings': { GET: () => ({ via: 'get' }), HEAD: () => ({ via: 'head, longer body' }) },
+    '/v1/files/*path': { GET: (ctx) => ({ path: ctx.param('path') }) },
+  },
+});
+
+/** An Express app, case-insensitive as by default, with native routes of its own. */
+function buildApp() {
+  const app = express();
+  app.set('strict routing', true);
+  const c = createExpressMiddleware(api);
+  app.use(c.before);
+  app.use('/v1/raw', express.text({ type: 'application/json' }));
+  app.use(express.json({ limit: 32 }));
+  c.mount(app);
+  app.get('/v1/books', (_req, res) => {
+    res.json({ books: [], hasNext: false });
+  });
+  app.post('/v1/books', (req, res) => {
+    res.status(201).json(req.body);
+  });
+  app.get('/v1/books/:id', (req, res) => {
+    res.json({ id: req.params.id });
+  });
+  app.get('/v1/crash', () => {
+    throw new Error('database password is hunter2');
+  });
+  app.get('/v1/async-crash', async () => {
+    throw new Error('async secret');
+  });
+  app.options('/v1/books/:id', (_req, res) => {
+    res.status(204).set('allow', 'GET, OPTIONS').set('x-own-options', 'yes').end();
+  });
+  const authors = express.Router();
+  authors.get('/', (_req, res) => {
+    res.json({ authors: [], hasNext: false });
+  });
+  authors.put('/:id', (req, res) => {
+    res.json({ id: req.params.id });
+  });
+  app.use('/v1/authors', authors);
+  app.use(c.after);
+  return app;
+}
+
+let server: Server;
+let base: string;
+
+beforeAll(async () => {
+  server = createServer(buildApp());
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  await new Promise<void>((done) => server.close(() => done()).closeAllConnections());
+});
+
+const call = (path: string, init?: RequestInit) =>
+  fetch(base + path, { redirect: 'manual', ...init });
+const json = { 'content-type': 'application/json' };
+
+describe('createExpressMiddleware', () => {
+  it('answers a wrong method on a native app.get route with 405 and Allow (RFC 9110 §15.5.6)', async () => {
+    const res = await call('/v1/books/emma', { method: 'DELETE' });
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
+    expect(await res.json()).toEqual({
+      errors: [
+        {
+          message: 'DELETE is not allowed on /v1/books/emma; allowed: GET, HEAD, OPTIONS.',
+          code: 40500,
+        },
+      ],
+    });
+  });
+
+  it('gathers Allow from every native route of the path (RFC 9110 §15.5.6)', async () => {
+    const res = await call('/v1/books', { method: 'PATCH' });
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('GET, HEAD, POST, OPTIONS');
+  });
+
+  it('answers a wrong method in a nested Router mounted at a prefix with 405 and Allow (RFC 9110 §15.5.6)', async () => {
+    const item = await call('/v1/authors/tolstoy', { method: 'GET' });
+    expect(item.status).toBe(405);
+    expect(item.headers.get('allow')).toBe('PUT, OPTIONS');
+    const list = await call('/v1/authors', { method: 'POST' });
+    expect(list.status).toBe(405);
+    expect(list.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
+  });
+
+  it('answers OPTIONS with 204 and Allow (RFC 9110 §9.3.7)', async () => {
+    const res = await call('/v1/authors/tolstoy', { method: 'OPTIONS' });
+    expect(res.status).toBe(204);
+    expect(res.headers.get('allow')).toBe('PUT, OPTIONS');
+    expect(await res.text()).toBe('');
+  });
+
+  it('leaves OPTIONS to a route that declares it', async () => {
+    const res = await call('/v1/books/emma', { method: 'OPTIONS' });
+    expect(res.headers.get('x-own-options')).toBe('yes');
+  });
+
+  it('answers a trailing slash on a mounted table route with 404 and no redirect (spec 4.1.9)', async () => {
+    const res = await call('/v1/notes/');
+    expect(res.status).toBe(404);
+    expect(res.headers.get('location')).toBeNull();
+    expect(await res.json()).toEqual({
+      errors: [{ message: 'Nothing found at /v1/notes/.', code: 40401 }],
+    });
+  });
+
+  it('refuses to mount the table on a router that is not strict', () => {
+    const c = createExpressMiddleware(api);
+    expect(() => c.mount(express())).toThrow(/strict routing/);
+    expect(() => c.mount(express.Router())).toThrow(TypeError);
+    expect(() => c.mount(express.Router({ strict: true }))).not.toThrow();
+  });
+
+  it('answers a wrong method on a mounted table route with 405 and Allow (RFC 9110 §15.5.6)', async () => {
+    const res = await call('/v1/notes', { method: 'DELETE' });
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('GET, HEAD, POST, OPTIONS');
+  });
+
+  it.each(['/V1/Books', '/v1/BOOKS/emma', '/v1/Notes'])(
+    'answers %s with 404 and no Location, though Express routes case-insensitively (spec 4.1.3)',
+    async (path) => {
+      const res = await call(path);
+      expect(res.status).toBe(404);
+      expect(res.headers.get('location')).toBeNull();
+      expect(await res.json()).toEqual({
+        errors: [
+          { message: `Nothing found at ${path}: paths are entirely lower-case.`, code: 40402 },
+        ],
+      });
+    },
+  );
+
+  it('answers an unknown path with 404 naming it (spec 7.1.3)', async () => {
+    const res = await call('/v1/magazines?page=2');
+    expect(res.status).toBe(404);
+    expect(res.headers.get('content-type')).toBe('application/json');
+    expect(await res.json()).toEqual({
+      errors: [{ message: 'Nothing found at /v1/magazines.', code: 40401 }],
+    });
+  });
+
+  it('answers malformed JSON that express.json() rejects with 400 and code 40001 (spec 7.1.4)', async () => {
+    const res = await call('/v1/books', { method: 'POST', headers: json, body: '{"title":' });
+    expect(res.status).toBe(400);
+    const { errors } = await res.json();
+    expect(errors).toHaveLength(1);
+    expect(errors[0].code).toBe(40001);
+    expect(errors[0].message).toMatch(/^The request body is not valid JSON: /);
+  });
+
+  it('answers a body over the express.json() limit with 413 (RFC 9110 §15.5.14)', async () => {
+    const body = JSON.stringify({ title: 'x'.repeat(100) });
+    const res = await call('/v1/books', { method: 'POST', headers: json, body });
+    expect(res.status).toBe(413);
+    expect(await res.json()).toEqual({
+      errors: [{ message: 'The request body is larger than the limit of 32 bytes.', code: 41300 }],
+    });
+  });
+
+  it('answers a charset express.json() cannot read with 415 (spec 4.6)', async () => {
+    const res = await call('/v1/books', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json; charset=klingon' },
+      body: '{}',
+    });
+    expect(res.status).toBe(415);
+    expect((await res.json()).errors[0].code).toBe(41500);
+  });
+
+  it('answers an error thrown by a native handler with 500 and no internals, and logs it (spec 7.1.5)', async () => {
+    logged.mockClear();
+    const res = await call('/v1/crash');
+    expect(res.status).toBe(500);
+    const text = await res.text();
+    expect(JSON.parse(text)).toEqual({
+      errors: [{ message: 'Something went wrong on our side; it has been logged.', code: 50000 }],
+    });
+    expect(text).not.toMatch(/hunter2|at .*\.ts/);
+    expect(logged).toHaveBeenCalledOnce();
+    expect((logged.mock.calls[0]![1].error as Error).message).toBe('database password is hunter2');
+  });
+
+  it('answers a rejected async native handler with 500 (spec 7.1.5)', async () => {
+    const res = await call('/v1/async-crash');
+    expect(res.status).toBe(500);
+    expect(await res.text()).not.toContain('async secret');
+  });
+
+  it('answers a native parameter with malformed percent-encoding with 400 and code 40006', async () => {
+    const res = await call('/v1/books/%e0%a4');
+    expect(res.status).toBe(400);
+    expect((await res.json()).errors[0].code).toBe(40006);
+  });
+
+  it('uses the body express.json() already parsed on a table route', async () => {
+    const res = await call('/v1/notes', { method: 'POST', headers: json, body: '{"a":1}' });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ received: { a: 1 } });
+  });
+
+  it('reads the stream itself when no body parser took the body, with the route limit', async () => {
+    const form = { 'content-type': 'application/x-www-form-urlencoded' };
+    const res = await call('/v1/notes', { method: 'POST', headers: form, body: 'a=1' });
+    expect(res.status).toBe(415);
+    const big = await call('/v1/notes', { method: 'POST', headers: form, body: 'a='.repeat(50) });
+    expect(big.status).toBe(413);
+  });
+
+  it('answers HEAD on a table route without a body and with the length of GET (RFC 9110 §9.3.2)', async () => {
+    const get = await (await call('/v1/notes')).text();
+    const head = await rawRequest(
+      Number(new URL(base).port),
+      'HEAD /v1/notes HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n',
+    );
+    expect(head.status).toBe(200);
+    expect(head.headers['content-length']).toBe(String(Buffer.byteLength(get)));
+    expect(head.body).toBe('');
+  });
+
+  it('serves a declared HEAD handler rather than GET on the same path (RFC 9110 §9.3.2)', async () => {
+    const head = await call('/v1/pings', { method: 'HEAD' });
+    expect(head.headers.get('content-length')).toBe(
+      String(JSON.stringify({ via: 'head, longer body' }).length),
+    );
+  });
+
+  it('gives a wildcard parameter to the handler as one string', async () => {
+    const res = await call('/v1/files/a/b/c.txt');
+    expect(await res.json()).toEqual({ path: 'a/b/c.txt' });
+  });
+
+  it('sends no X-Powered-By header', async () => {
+    for (const path of ['/v1/books', '/v1/notes', '/v1/nothing']) {
+      expect((await call(path)).headers.get('x-powered-by')).toBeNull();
+    }
+  });
+});
+
+/** A layer as Express 4 has it: `match` returns a boolean and leaves the matched part in `path`. */
+function express4Layer(regexp: RegExp, extra: object) {
+  return {
+    path: undefined as string | undefined,
+    match(path: string) {
+      const found = regexp.exec(path);
+      if (found) this.path = found[0];
+      return found !== null;
+    },
+    ...extra,
+  };
+}
+
+describe('reading an Express 4-shaped app', () => {
+  const authors = {
+    stack: [express4Layer(/^\/([^/]+)\/?$/, { route: { methods: { put: true } } })],
+  };
+  const app = {
+    _router: undefined as { strict: boolean; stack: unknown[] } | undefined,
+    lazyrouter() {
+      this._router ??= {
+        strict: true,
+        stack: [
+          express4Layer(/^\/?(?=\/|$)/, { handle: () => {} }),
+          express4Layer(/^\/v1\/books\/?$/, { route: { methods: { get: true, _all: true } } }),
+          express4Layer(/^\/v1\/authors\/?(?=\/|$)/, { handle: authors }),
+        ],
+      };
+    },
+    get router(): never {
+      throw new Error("'app.router' is deprecated!");
+    },
+  };
+
+  it.each([
+    ['/v1/books?page=2', ['GET']],
+    ['/v1/authors/tolstoy', ['PUT']],
+    ['/v1/magazines', []],
+  ])('finds the methods of %s through _router, never app.router', (url, methods) => {
+    expect([...routeMethods(app, url)]).toEqual(methods);
+  });
+
+  it('reads strict routing from _router', () => {
+    expect(isStrict(app)).toBe(true);
+  });
+});
