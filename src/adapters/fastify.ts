@@ -8,6 +8,7 @@ import {
   type ApiResponse,
   type Conventions,
   type ConventionsOptions,
+  type LintRoute,
   type RequestInput,
   type RouteConfig,
   toConventions,
@@ -112,6 +113,17 @@ const plugin: FastifyPluginAsync<FastifyConventionsOptions> = async (fastify, op
   }
   const api = toConventions(options.api);
   served.set(fastify, api);
+  // The path rules (spec 4.1) also hold for the app's own routes: linted once, when it is ready.
+  const native: LintRoute[] = [];
+  fastify.addHook('onRoute', (route) => {
+    if (route.config?.conventions !== undefined) return; // the table's own, linted already
+    for (const method of [route.method].flat()) {
+      if (method !== 'HEAD') native.push({ method, path: route.url.replace(/\*$/, '*rest') });
+    }
+  });
+  fastify.addHook('onReady', async () => {
+    api.lint(native);
+  });
   fastify.addHook('onRequest', (request, reply, next) => {
     const early = api.screen(toInput(request));
     if (early === undefined) next();

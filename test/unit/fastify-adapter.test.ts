@@ -313,3 +313,21 @@ describe('fastifyConventions options', () => {
     await bare.close();
   });
 });
+
+describe('route lint on Fastify’s own routes (spec 4.1)', () => {
+  it('warns once the app is ready about a native route that breaks a path rule', async () => {
+    const warnings: string[] = [];
+    const app = Fastify();
+    await app.register(fastifyConventions, {
+      api: { logger: { error() {}, warn: (message: string) => warnings.push(message) } },
+    });
+    app.get('/v1/userProfiles', async () => ({ ok: true }));
+    app.get('/v1/books/:id', async () => ({ ok: true }));
+    await app.ready();
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain('/v1/userProfiles');
+    expect(warnings[0]).toContain('/v1/user-profiles');
+    expect(warnings[0]).not.toContain('/v1/books/:id');
+    await app.close();
+  });
+});
