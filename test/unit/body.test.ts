@@ -1,19 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError, type BodyFormat, bodyFormat, mediaTypesOf, parseBody } from '../../src/index.ts';
+import { thrown } from './_thrown.ts';
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 const json: BodyFormat[] = ['json'];
 const both: BodyFormat[] = ['json', 'form'];
-
-/** Runs `fn` and returns what it threw. */
-function thrown(fn: () => unknown): unknown {
-  try {
-    fn();
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a throw');
-}
 
 describe('parseBody', () => {
   it.each([

@@ -1,17 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError, listOf, type PageOptions, parsePageParams } from '../../src/index.ts';
+import { thrown } from './_thrown.ts';
 
 const q = (query: string) => new URLSearchParams(query);
-
-/** Runs `fn` and returns what it threw. */
-function thrown(fn: () => unknown): unknown {
-  try {
-    fn();
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a throw');
-}
 
 describe('parsePageParams (spec 4.4)', () => {
   it.each([

@@ -6,16 +6,7 @@ import {
   hasUpperCase,
   splitTarget,
 } from '../../src/index.ts';
-
-/** Runs `fn` and returns what it threw. */
-function thrown(fn: () => unknown): unknown {
-  try {
-    fn();
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a throw');
-}
+import { thrown } from './_thrown.ts';
 
 describe('hasUpperCase (spec 4.1.3)', () => {
   it.each([

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError, type Handler, Router, type RouteTable } from '../../src/index.ts';
+import { thrown } from './_thrown.ts';
 
 const listBooks: Handler = () => ({ books: [], hasNext: false });
 const createBook: Handler = () => ({});
@@ -19,16 +20,6 @@ const table: RouteTable = {
 };
 
 const router = new Router(table);
-
-/** Runs `fn` and returns what it threw. */
-function thrown(fn: () => unknown): unknown {
-  try {
-    fn();
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a throw');
-}
 
 describe('Router.find', () => {
   it('finds a static path with no parameters', () => {

@@ -1,4 +1,6 @@
 /** What every host file of the bookshelf provides: start a server for the API on a port. */
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Conventions } from 'api-conventions';
 
 /** A running server. */
@@ -30,4 +32,18 @@ export async function loadHost(name: AdapterName): Promise<Host> {
     case 'fetch':
       return (await import('./fetch.ts')).serve;
   }
+}
+
+/** Listens with a node:http server; resolves with its bound port and a close that ends open connections. */
+export function listen(server: Server, port: number, host: string): Promise<Running> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      const { port: bound } = server.address() as AddressInfo;
+      resolve({
+        port: bound,
+        close: () => new Promise<void>((done) => server.close(() => done()).closeAllConnections()),
+      });
+    });
+  });
 }
