@@ -5,7 +5,6 @@ import { methodNotAllowed } from '../errors/helpers.ts';
 import { consoleLogger, errorToOutgoing, type Logger } from '../errors/to-response.ts';
 import { bodyFormat, parseBody } from '../http/parse-body.ts';
 import type { ApiResponse, OutgoingResponse } from '../http/response.ts';
-import { assertInteger, assertKnownKeys } from '../internal/options.ts';
 import {
   formatFindings,
   type LintFinding,
@@ -14,36 +13,21 @@ import {
   lintRoutes,
 } from '../lint/index.ts';
 import { assertLowerCasePath, hasUpperCase, splitTarget } from '../paths/check-path.ts';
-import { allowList, Router } from '../routing/router.ts';
-import type { RouteInfo, RouteTable } from '../routing/types.ts';
+import { allowList, type Router } from '../routing/router.ts';
+import type { RouteInfo } from '../routing/types.ts';
 import { checkFields } from '../validation/check-fields.ts';
 import { RequestContext, type RequestInput } from './context.ts';
+import {
+  type ConventionsOptions,
+  type ResolvedConventionsOptions,
+  resolveConventionsOptions,
+} from './options.ts';
 import type { Plugin } from './plugin.ts';
 import { serialize } from './serialize.ts';
 import { andThen, type Check, isPromise, runChecks, type Step, toOutgoing } from './steps.ts';
 
 const brand = Symbol.for('api-conventions.Conventions');
 
-/** Options of {@link conventions}. */
-export interface ConventionsOptions {
-  /** The route table: path patterns mapped to methods and handlers. @default {} */
-  routes?: RouteTable;
-  /** Features that take part in every request, in order. @default [] */
-  plugins?: readonly Plugin[];
-  /** The largest request body read, in bytes; larger bodies get 413. @default 1048576 (1 MiB) */
-  bodyLimit?: number;
-  /** Where 5xx faults and route-lint warnings are reported. @default console */
-  logger?: Logger;
-  /**
-   * What to do when the route table breaks a path rule (spec 4.1): report each finding through
-   * `logger.warn`, throw a `TypeError` listing them, or skip the check. @default 'warn'
-   */
-  lint?: 'warn' | 'throw' | 'off';
-  /** Options of the route lint, e.g. patterns exempt from it. @default the lint's defaults */
-  lintOptions?: LintOptions;
-}
-
-const knownOptions = ['routes', 'plugins', 'bodyLimit', 'logger', 'lint', 'lintOptions'];
 const withBody = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const defaultAccepts = ['json'] as const;
 
@@ -64,28 +48,20 @@ export class Conventions {
   private readonly onRequest: Check[];
   private readonly beforeHandle: Check[];
   private readonly onResponse: NonNullable<Plugin['onResponse']>[];
-  private readonly lintMode: 'warn' | 'throw' | 'off';
+  private readonly lintMode: ResolvedConventionsOptions['lint'];
   private readonly lintOptions: LintOptions | undefined;
 
   constructor(options: ConventionsOptions = {}) {
-    assertKnownKeys('conventions()', options, knownOptions);
-    this.bodyLimit = assertInteger('bodyLimit', options.bodyLimit ?? 1_048_576, 0, 2 ** 31);
-    this.logger = options.logger ?? consoleLogger;
-    this.router = new Router(options.routes);
-    this.lintMode = options.lint ?? 'warn';
-    if (!['warn', 'throw', 'off'].includes(this.lintMode)) {
-      throw new TypeError(`lint must be 'warn', 'throw' or 'off'; got ${String(options.lint)}.`);
-    }
-    this.lintOptions = options.lintOptions;
+    const resolved = resolveConventionsOptions(options);
+    this.router = resolved.router;
+    this.logger = resolved.logger;
+    this.bodyLimit = resolved.bodyLimit;
+    this.onRequest = resolved.onRequest;
+    this.beforeHandle = resolved.beforeHandle;
+    this.onResponse = resolved.onResponse;
+    this.lintMode = resolved.lint;
+    this.lintOptions = resolved.lintOptions;
     this.lint(this.router.routes.map((r) => ({ method: r.method, path: r.pattern })));
-    const plugins = options.plugins ?? [];
-    for (const plugin of plugins) {
-      if (typeof plugin?.name !== 'string') throw new TypeError('Every plugin needs a `name`.');
-      if (plugin.onRoute) for (const route of this.router.routes) plugin.onRoute(route);
-    }
-    this.onRequest = plugins.flatMap((p) => (p.onRequest ? [p.onRequest.bind(p)] : []));
-    this.beforeHandle = plugins.flatMap((p) => (p.beforeHandle ? [p.beforeHandle.bind(p)] : []));
-    this.onResponse = plugins.flatMap((p) => (p.onResponse ? [p.onResponse.bind(p)] : []));
   }
 
   /** Every declared route (HEAD included where GET is), in declaration order. */

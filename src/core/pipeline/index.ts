@@ -8,11 +8,11 @@ export {
 } from './context.ts';
 export {
   Conventions,
-  type ConventionsOptions,
   conventions,
   isConventions,
   toConventions,
 } from './conventions.ts';
+export type { ConventionsOptions } from './options.ts';
 export type { CheckResult, Plugin } from './plugin.ts';
 export { serialize } from './serialize.ts';
 export type { Step } from './steps.ts';
