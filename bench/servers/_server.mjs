@@ -1,0 +1,27 @@
+/**
+ * What every bench server shares: which port to listen on, how to announce it, and when to stop.
+ */
+
+/** Only loopback is ever used: the bench must not be reachable from elsewhere. */
+export const HOST = '127.0.0.1';
+
+/** `PORT` from the environment, or 0 to let the OS pick a free port (the harness does that). */
+export const PORT = Number.parseInt(process.env.PORT ?? '0', 10) || 0;
+
+/**
+ * Prints the `ready <port>` line the harness waits for before it sends any request.
+ *
+ * When started by the harness, stdin is a pipe held by the harness: once it closes (the harness
+ * exited, even by SIGKILL) the server exits too, so no server is ever left behind.
+ */
+export function ready(port) {
+  process.stdout.write(`ready ${port}\n`);
+  if (!process.stdin.isTTY) {
+    process.stdin.on('end', () => process.exit(0));
+    process.stdin.resume();
+  }
+}
+
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => process.exit(0));
+}
