@@ -1,0 +1,47 @@
+// Completes package-lock.json with the optional platform packages (biome's and rollup's native
+// binaries for other systems) that the npm registry reachable from our machines does not serve.
+// npm leaves a package it cannot fetch out of the lockfile, and `npm ci` then refuses the
+// lockfile as out of sync. An entry with its `os`/`cpu`/`libc` lets `npm ci` skip the package on
+// every platform it does not fit, without fetching it. Run it after each `npm install`
+// (`npm run lock`).
+import { readFileSync, writeFileSync } from 'node:fs';
+
+const file = process.argv[2] ?? 'package-lock.json';
+const lock = JSON.parse(readFileSync(file, 'utf8'));
+const packages = lock.packages;
+const systems = [
+  'aix',
+  'android',
+  'darwin',
+  'freebsd',
+  'linux',
+  'netbsd',
+  'openbsd',
+  'openharmony',
+  'sunos',
+  'win32',
+];
+
+let added = 0;
+for (const [path, meta] of Object.entries(packages)) {
+  for (const [name, version] of Object.entries(meta.optionalDependencies ?? {})) {
+    const nested = path === '' ? `node_modules/${name}` : `${path}/node_modules/${name}`;
+    if (packages[nested] || packages[`node_modules/${name}`]) continue;
+    // Names such as @rollup/rollup-linux-x64-musl or @biomejs/cli-darwin-arm64.
+    const parts = name.split('/').at(-1).split('-');
+    const at = parts.findIndex((part) => systems.includes(part));
+    if (at === -1 || parts[at + 1] === undefined) {
+      throw new Error(
+        `${name} is missing from ${file} and is not a platform package; run npm install.`,
+      );
+    }
+    const entry = { version, cpu: [parts[at + 1]], dev: meta.dev, optional: true, os: [parts[at]] };
+    const rest = parts.slice(at + 2);
+    if (rest.includes('musl')) entry.libc = ['musl'];
+    else if (rest.some((part) => part.startsWith('gnu'))) entry.libc = ['glibc'];
+    packages[`node_modules/${name}`] = entry;
+    added++;
+  }
+}
+writeFileSync(file, `${JSON.stringify(lock, null, 2)}\n`);
+console.log(`complete-lockfile: ${added} platform entries added to ${file}`);
