@@ -1,14 +1,6 @@
-/** Node I/O shared by the node, Express and Fastify adapters: headers in, body in, response out. */
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import {
-  ApiError,
-  type ApiResponse,
-  ErrorCode,
-  errorToResponse,
-  type HeaderReader,
-  type Logger,
-  payloadTooLarge,
-} from 'api-conventions';
+/** Node request reading shared by the node, Express and Fastify adapters: headers and body in. */
+import type { IncomingMessage } from 'node:http';
+import { ApiError, ErrorCode, type HeaderReader, payloadTooLarge } from 'api-conventions';
 
 /** Wraps Node's lower-cased header object as a {@link HeaderReader}; repeated values are joined. */
 export function nodeHeaders(headers: IncomingMessage['headers']): HeaderReader {
@@ -67,31 +59,4 @@ export function readNodeBody(req: IncomingMessage, limit: number): Promise<Uint8
     req.on('error', onError);
     req.on('aborted', onError);
   });
-}
-
-/**
- * Writes a core response to a Node response, with `Content-Length` when there is a body. A
- * response Node refuses to write (a header value with a line break, say) becomes a logged 500.
- */
-export function writeNodeResponse(
-  res: ServerResponse,
-  response: ApiResponse,
-  logger: Logger,
-): void {
-  const { body, headers } = response;
-  if (body !== null && headers['content-length'] === undefined) {
-    headers['content-length'] = String(
-      typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength,
-    );
-  }
-  try {
-    res.writeHead(response.status, headers);
-  } catch (error) {
-    if (res.headersSent) throw error;
-    const fallback = errorToResponse(error, logger);
-    res.writeHead(fallback.status, fallback.headers);
-    res.end(fallback.body);
-    return;
-  }
-  res.end(body ?? undefined);
 }

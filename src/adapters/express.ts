@@ -16,7 +16,8 @@ import {
 } from 'api-conventions';
 import type { Application, ErrorRequestHandler, Request, RequestHandler, Router } from 'express';
 import { fromExpressError, isStrict, joinParams, routeMethods } from './_express-routes.ts';
-import { announcesBody, nodeHeaders, readNodeBody, writeNodeResponse } from './_node-io.ts';
+import { announcesBody, nodeHeaders, readNodeBody } from './_node-io.ts';
+import { writeNodeResponse } from './_node-write.ts';
 
 /** What {@link createExpressMiddleware} gives: middleware for either end of the app, and the routes. */
 export interface ExpressConventions {

@@ -10,7 +10,8 @@ import {
   type ConventionsOptions,
   toConventions,
 } from 'api-conventions';
-import { announcesBody, nodeHeaders, readNodeBody, writeNodeResponse } from './_node-io.ts';
+import { announcesBody, nodeHeaders, readNodeBody } from './_node-io.ts';
+import { writeNodeResponse } from './_node-write.ts';
 
 /** A listener for `http.createServer`. */
 export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void;

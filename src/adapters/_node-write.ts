@@ -1,0 +1,30 @@
+/** Writes a core response to a Node `ServerResponse`: shared by the node and Express adapters. */
+import type { ServerResponse } from 'node:http';
+import { type ApiResponse, errorToResponse, type Logger } from 'api-conventions';
+
+/**
+ * Writes a core response to a Node response, with `Content-Length` when there is a body. A
+ * response Node refuses to write (a header value with a line break, say) becomes a logged 500.
+ */
+export function writeNodeResponse(
+  res: ServerResponse,
+  response: ApiResponse,
+  logger: Logger,
+): void {
+  const { body, headers } = response;
+  if (body !== null && headers['content-length'] === undefined) {
+    headers['content-length'] = String(
+      typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength,
+    );
+  }
+  try {
+    res.writeHead(response.status, headers);
+  } catch (error) {
+    if (res.headersSent) throw error;
+    const fallback = errorToResponse(error, logger);
+    res.writeHead(fallback.status, fallback.headers);
+    res.end(fallback.body);
+    return;
+  }
+  res.end(body ?? undefined);
+}
