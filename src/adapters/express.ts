@@ -9,14 +9,14 @@ import {
   allowList,
   type Conventions,
   type ConventionsOptions,
-  payloadTooLarge,
-  type RequestInput,
+  type Guarded,
+  type RouteConfig,
   type RouteInfo,
   toConventions,
 } from 'api-conventions';
-import type { Application, ErrorRequestHandler, Request, RequestHandler, Router } from 'express';
+import type { Application, ErrorRequestHandler, RequestHandler, Router } from 'express';
+import { addBody, inputOf } from './_express-io.ts';
 import { fromExpressError, isStrict, joinParams, routeMethods } from './_express-routes.ts';
-import { announcesBody, nodeHeaders, readNodeBody } from './_node-io.ts';
 import { writeNodeResponse } from './_node-write.ts';
 
 /** What {@link createExpressMiddleware} gives: middleware for either end of the app, and the routes. */
@@ -31,6 +31,12 @@ export interface ExpressConventions {
   /** One declared route as an Express handler, for hosts that register routes themselves. */
   route(route: RouteInfo): RequestHandler;
   /**
+   * Middleware that applies route settings (`body`, `accepts`, `bodyLimit`, and what plugins
+   * add) to one of the app's own routes, before its handler: the plugins' checks run, the body
+   * is read or taken from a body parser and checked, and `req.body` is the checked body.
+   */
+  guard(config: RouteConfig): RequestHandler;
+  /**
    * `app.use(after)` behind every route: 404, 405 with `Allow` or OPTIONS 204 from Express's own
    * routes (nested Routers included), and every error, Express's own too, as the spec's error body.
    */
@@ -38,33 +44,6 @@ export interface ExpressConventions {
 }
 
 type Verb = 'get' | 'head' | 'post' | 'put' | 'patch' | 'delete' | 'options';
-
-function inputOf(req: Request): RequestInput {
-  return {
-    method: req.method,
-    url: req.originalUrl,
-    headers: nodeHeaders(req.headers),
-    remoteAddress: req.socket.remoteAddress,
-    native: req,
-  };
-}
-
-/** Hands the body to the core: what a body parser already made of it, else the stream. */
-function addBody(req: Request, input: RequestInput): void {
-  if (!req.readableEnded) {
-    if (announcesBody(req)) input.readBody = (limit) => readNodeBody(req, limit);
-    return;
-  }
-  const body: unknown = req.body;
-  if (typeof body === 'string' || body instanceof Uint8Array) {
-    // express.text() or express.raw(): bytes the core parses by the route's own rules.
-    const bytes = typeof body === 'string' ? Buffer.from(body) : body;
-    input.readBody = (limit) =>
-      bytes.byteLength > limit ? Promise.reject(payloadTooLarge(limit)) : Promise.resolve(bytes);
-  } else {
-    input.parsedBody = { value: body };
-  }
-}
 
 /**
  * Fits the conventions (or the options to build them) into an Express app: `before` goes first,
@@ -142,6 +121,23 @@ export function createExpressMiddleware(api: Conventions | ConventionsOptions): 
       }
     },
     route,
+    guard(config) {
+      return (req, res, next) => {
+        const input = inputOf(req);
+        addBody(req, input);
+        const settings = { method: req.method, pattern: req.route?.path ?? req.path, config };
+        const go = (guarded: Guarded) => {
+          if (guarded.response !== undefined)
+            return writeNodeResponse(res, guarded.response, app.logger);
+          for (const [name, value] of Object.entries(guarded.headers)) res.setHeader(name, value);
+          req.body = guarded.body;
+          next();
+        };
+        const result = app.guard(settings, input, req.params as Record<string, string>);
+        if (result instanceof Promise) result.then(go, next);
+        else go(result);
+      };
+    },
     after: [
       (req, res, next) => {
         if (res.headersSent) return next();

@@ -5,11 +5,8 @@
  */
 
 import {
-  type ApiResponse,
   type Conventions,
   type ConventionsOptions,
-  type LintRoute,
-  type RequestInput,
   type RouteConfig,
   toConventions,
 } from 'api-conventions';
@@ -23,12 +20,16 @@ import type {
 import fp from 'fastify-plugin';
 import { assertKnownKeys } from '../core/internal/options.ts';
 import { fromFastify } from './_fastify-errors.ts';
+import { answer, send, toInput } from './_fastify-io.ts';
+import { watchNativeRoutes } from './_fastify-native.ts';
 import { allowedOn, hasEmpty, paramsOf, toFastifyUrl } from './_fastify-routes.ts';
-import { nodeHeaders } from './_node-io.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** The api-conventions settings of a route of the route table, as `request.routeOptions.config.conventions`. */
+    /**
+     * The api-conventions settings of a route (`body`, `accepts`, `bodyLimit`, and what plugins
+     * add). On the app's own routes they are applied before the handler, as on the table's.
+     */
     conventions?: Readonly<RouteConfig>;
   }
 }
@@ -43,32 +44,10 @@ export interface FastifyConventionsOptions {
 
 const knownOptions = ['api', 'routes'];
 const served = new WeakMap<object, Conventions>();
+// The table's route handlers, so that the native-route watch can tell them apart.
+const tableHandlers = new WeakSet<object>();
 const keepBytes = (_request: FastifyRequest, body: Buffer, done: (e: null, b: Buffer) => void) =>
   done(null, body);
-const asIs = (payload: unknown) => payload as string;
-
-function toInput(request: FastifyRequest, body?: Buffer): RequestInput {
-  return {
-    method: request.method,
-    url: request.url,
-    headers: nodeHeaders(request.headers),
-    readBody: body === undefined ? undefined : () => Promise.resolve(body),
-    remoteAddress: request.socket.remoteAddress,
-    native: request,
-  };
-}
-
-/** Writes a core response as it is: the identity serializer keeps Fastify from re-encoding it. */
-function send(reply: FastifyReply, response: ApiResponse): void {
-  reply.code(response.status).headers(response.headers);
-  if (response.body === null) reply.send();
-  else reply.serializer(asIs).send(response.body);
-}
-
-function answer(reply: FastifyReply, result: ApiResponse | Promise<ApiResponse>) {
-  if (!(result instanceof Promise)) return send(reply, result);
-  return result.then((response) => send(reply, response));
-}
 
 function registerRoutes(fastify: FastifyInstance, api: Conventions): void {
   const declared = new Set(api.routes.map((route) => `${route.method} ${route.pattern}`));
@@ -80,6 +59,7 @@ function registerRoutes(fastify: FastifyInstance, api: Conventions): void {
       if (hasEmpty(params)) return answer(reply, api.handleUnmatched(input));
       return answer(reply, api.handleRoute(route, input, params));
     };
+    tableHandlers.add(handler);
     // Fastify's own HEAD route would answer Content-Length: 0; the core answers HEAD like GET
     // with GET's length (RFC 9110 §9.3.2), so HEAD is served by the same route.
     const method = [route.method];
@@ -113,17 +93,7 @@ const plugin: FastifyPluginAsync<FastifyConventionsOptions> = async (fastify, op
   }
   const api = toConventions(options.api);
   served.set(fastify, api);
-  // The path rules (spec 4.1) also hold for the app's own routes: linted once, when it is ready.
-  const native: LintRoute[] = [];
-  fastify.addHook('onRoute', (route) => {
-    if (route.config?.conventions !== undefined) return; // the table's own, linted already
-    for (const method of [route.method].flat()) {
-      if (method !== 'HEAD') native.push({ method, path: route.url.replace(/\*$/, '*rest') });
-    }
-  });
-  fastify.addHook('onReady', async () => {
-    api.lint(native);
-  });
+  watchNativeRoutes(fastify, api, tableHandlers);
   fastify.addHook('onRequest', (request, reply, next) => {
     const early = api.screen(toInput(request));
     if (early === undefined) next();

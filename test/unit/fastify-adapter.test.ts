@@ -331,3 +331,58 @@ describe('route lint on Fastify’s own routes (spec 4.1)', () => {
     await app.close();
   });
 });
+
+describe('config.conventions on Fastify’s own routes (routeOptions.config)', () => {
+  let app: FastifyInstance;
+  let base: string;
+  const seen: unknown[] = [];
+
+  beforeAll(async () => {
+    app = Fastify();
+    await app.register(fastifyConventions, {
+      api: {
+        logger: { error() {}, warn() {} },
+        plugins: [{ name: 'mark', onRequest: (ctx) => ctx.setResponseHeader('x-checked', '1') }],
+      },
+    });
+    app.post(
+      '/v1/notes',
+      { config: { conventions: { body: { text: { type: 'string', required: true, max: 10 } } } } },
+      async (request, reply) => {
+        seen.push(request.body);
+        return reply.code(201).send({ ok: true });
+      },
+    );
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  });
+
+  afterAll(() => app.close());
+
+  it('checks the body before the native handler, every problem at once (spec 7.1.5)', async () => {
+    const res = await fetch(`${base}/v1/notes`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ text: 'far too long a note', colour: 'red' }),
+    });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({
+      errors: [
+        { message: 'The field "text" must be at most 10 characters.', code: 40002 },
+        { message: 'The field "colour" is not known.', code: 40004 },
+      ],
+    });
+    expect(seen).toEqual([]);
+  });
+
+  it('lets a valid body through to the native handler with the checks’ headers', async () => {
+    const res = await fetch(`${base}/v1/notes`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ text: 'hello' }),
+    });
+    expect(res.status).toBe(201);
+    expect(res.headers.get('x-checked')).toBe('1');
+    expect(seen).toEqual([{ text: 'hello' }]);
+  });
+});

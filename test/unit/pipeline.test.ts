@@ -15,6 +15,7 @@ import {
   type RequestContext,
   type RequestInput,
   type RouteInfo,
+  type RouteSettings,
 } from '../../src/index.ts';
 
 const generic = 'Something went wrong on our side; it has been logged.';
@@ -370,7 +371,7 @@ describe('handle(): plugins', () => {
     ['GET', '/v1/Books', 404, undefined],
     ['OPTIONS', '/v1/books', 204, 'GET, HEAD, OPTIONS'],
   ])('runs onResponse for %s %s (%i) too, with no route', (method, url, status, allow) => {
-    const seen: { status: number; route: RouteInfo | undefined }[] = [];
+    const seen: { status: number; route: RouteSettings | undefined }[] = [];
     const { api } = make({
       routes: { '/v1/books': { GET: () => books } },
       plugins: [
@@ -1039,5 +1040,76 @@ describe('host seams', () => {
     api.handleUnmatched(req('GET', '/v1/x'));
     api.handleError(req('GET', '/v1/x'), new Error('x'));
     expect(onResponse).toHaveBeenCalledTimes(3);
+  });
+});
+
+describe('guard(): the checks before a handler the host runs itself', () => {
+  const settings = {
+    method: 'POST',
+    pattern: '/v1/notes',
+    config: { body: { text: { type: 'string' as const, required: true } } },
+  };
+  const json = { 'content-type': 'application/json' };
+
+  it('lets a valid body through with the headers the checks added', () => {
+    const { api } = make({
+      plugins: [{ name: 'p', onRequest: (ctx) => ctx.setResponseHeader('x-checked', 'yes') }],
+    });
+    const guarded = api.guard(
+      settings,
+      req('POST', '/v1/notes', { headers: json, parsedBody: { value: { text: 'hi' } } }),
+      {},
+    );
+    expect(guarded).toEqual({
+      response: undefined,
+      body: { text: 'hi' },
+      headers: { 'x-checked': 'yes' },
+    });
+  });
+
+  it('stops an invalid body with 400 listing every problem (spec 7.1.5)', () => {
+    const { api } = make();
+    const guarded = api.guard(
+      settings,
+      req('POST', '/v1/notes', { headers: json, parsedBody: { value: { text: 5, extra: 1 } } }),
+      {},
+    ) as { response: ApiResponse };
+    expect(guarded.response.status).toBe(400);
+    expect(parse(guarded.response).errors.map((e: { code: number }) => e.code)).toEqual([
+      40002, 40004,
+    ]);
+  });
+
+  it('stops a body of a media type the route does not read with 415 (spec 4.6)', () => {
+    const { api } = make();
+    const guarded = api.guard(
+      settings,
+      req('POST', '/v1/notes', {
+        headers: { 'content-type': 'text/plain' },
+        parsedBody: { value: 'hi' },
+      }),
+      {},
+    ) as { response: ApiResponse };
+    expect(guarded.response.status).toBe(415);
+  });
+
+  it('answers with a check’s early reply, through the response hooks', async () => {
+    const { api } = make({
+      plugins: [
+        { name: 'early', onRequest: async () => ok({ early: true }) },
+        {
+          name: 'mark',
+          onResponse: (_ctx, out) => {
+            out.headers['x-mark'] = '1';
+          },
+        },
+      ],
+    });
+    const guarded = (await api.guard(settings, req('POST', '/v1/notes'), {})) as {
+      response: ApiResponse;
+    };
+    expect(guarded.response.status).toBe(200);
+    expect(guarded.response.headers['x-mark']).toBe('1');
+    expect(parse(guarded.response)).toEqual({ early: true });
   });
 });

@@ -1,6 +1,6 @@
 /** The per-request context handed to plugins and handlers. */
 import type { HeaderReader, ResponseHeaders } from '../http/response.ts';
-import type { RouteInfo } from '../routing/types.ts';
+import type { RouteSettings } from '../routing/types.ts';
 
 /**
  * Per-request data that plugins and handlers share, e.g. the verified caller. Features add
@@ -61,7 +61,7 @@ export class RequestContext {
   /** The host's own request object. */
   readonly native: unknown;
   /** The matched route; `undefined` before routing or when nothing matched. */
-  route: RouteInfo | undefined = undefined;
+  route: RouteSettings | undefined = undefined;
   /** Decoded path parameters of the matched route. */
   params: Readonly<Record<string, string>> = {};
   /** The parsed body, once read; `undefined` when there is none. */

@@ -14,7 +14,7 @@ import {
 } from '../lint/index.ts';
 import { assertLowerCasePath, hasUpperCase, splitTarget } from '../paths/check-path.ts';
 import { allowList, type Router } from '../routing/router.ts';
-import type { RouteInfo } from '../routing/types.ts';
+import type { RouteInfo, RouteSettings } from '../routing/types.ts';
 import { checkFields } from '../validation/check-fields.ts';
 import { RequestContext, type RequestInput } from './context.ts';
 import {
@@ -22,7 +22,7 @@ import {
   type ResolvedConventionsOptions,
   resolveConventionsOptions,
 } from './options.ts';
-import type { Plugin } from './plugin.ts';
+import type { CheckResult, Guarded, Plugin } from './plugin.ts';
 import { serialize } from './serialize.ts';
 import { andThen, type Check, isPromise, runChecks, type Step, toOutgoing } from './steps.ts';
 
@@ -95,8 +95,7 @@ export class Conventions {
       const found = this.router.find(ctx.method, ctx.path);
       ctx.params = found.params;
       if (found.route === undefined) return allowAnswer(found.allow);
-      ctx.route = found.route;
-      return this.runRoute(ctx, input);
+      return this.runRoute(ctx, input, found.route);
     });
   }
 
@@ -121,9 +120,8 @@ export class Conventions {
     params: Record<string, string>,
   ): Step<ApiResponse> {
     return this.run(input, (ctx) => {
-      ctx.route = route;
       ctx.params = params;
-      return this.runRoute(ctx, input);
+      return this.runRoute(ctx, input, route);
     });
   }
 
@@ -142,6 +140,33 @@ export class Conventions {
       if (ctx.method === 'OPTIONS') return allowAnswer(methods);
       throw methodNotAllowed(ctx.method, ctx.path, methods);
     });
+  }
+
+  /**
+   * For hosts whose own handler answers: runs on a route the host matched all the core does
+   * before a handler (the plugins' checks, the body's media type and field rules). Resolves to
+   * `{ response }` when the request must stop there (an error, or a check's early reply), else
+   * to the checked `body` and the `headers` the checks added, for the host to go on with.
+   */
+  guard(route: RouteSettings, input: RequestInput, params: Record<string, string>): Step<Guarded> {
+    const { path, query } = splitTarget(input.url);
+    const ctx = new RequestContext(input, path, query);
+    ctx.route = route;
+    ctx.params = params;
+    const stop = (out: OutgoingResponse): Step<Guarded> =>
+      andThen(this.finish(ctx, out), (response) => ({ response }));
+    const go = (early: CheckResult): Step<Guarded> =>
+      early === undefined
+        ? { response: undefined, body: ctx.body, headers: ctx.responseHeaders ?? {} }
+        : stop(toOutgoing(early));
+    let prepared: Step<CheckResult>;
+    try {
+      prepared = this.prepare(ctx, input);
+    } catch (error) {
+      return stop(this.fail(ctx, error));
+    }
+    if (!isPromise<CheckResult>(prepared)) return go(prepared);
+    return prepared.then(go, (error) => stop(this.fail(ctx, error)));
   }
 
   /** For hosts that catch errors themselves: the spec's error response for `error`. */
@@ -179,30 +204,41 @@ export class Conventions {
     return out;
   }
 
-  private runRoute(ctx: RequestContext, input: RequestInput): Step<OutgoingResponse> {
-    return andThen(runChecks(this.onRequest, ctx), (early) =>
-      early === undefined ? this.readBody(ctx, input) : toOutgoing(early),
+  private runRoute(
+    ctx: RequestContext,
+    input: RequestInput,
+    route: RouteInfo,
+  ): Step<OutgoingResponse> {
+    ctx.route = route;
+    return andThen(this.prepare(ctx, input), (early) =>
+      early === undefined ? andThen(route.handler(ctx), toOutgoing) : toOutgoing(early),
     );
   }
 
-  private readBody(ctx: RequestContext, input: RequestInput): Step<OutgoingResponse> {
+  /** Everything before a handler: checks, then the body and its field rules, then later checks. */
+  private prepare(ctx: RequestContext, input: RequestInput): Step<CheckResult> {
+    return andThen(runChecks(this.onRequest, ctx), (early) =>
+      early === undefined ? andThen(this.readBody(ctx, input), () => this.checkBody(ctx)) : early,
+    );
+  }
+
+  private readBody(ctx: RequestContext, input: RequestInput): Step<void> {
     const config = ctx.route!.config;
     const accepts = config.accepts ?? defaultAccepts;
-    if (!withBody.has(ctx.method)) return this.invoke(ctx);
+    if (!withBody.has(ctx.method)) return;
     if (input.parsedBody !== undefined) {
-      if (input.parsedBody.value !== undefined)
-        bodyFormat(ctx.headers.get('content-type'), accepts);
-      ctx.body = input.parsedBody.value;
-      return this.invoke(ctx);
+      const { value } = input.parsedBody;
+      if (value !== undefined) bodyFormat(ctx.headers.get('content-type'), accepts);
+      ctx.body = value;
+      return;
     }
-    if (input.readBody === undefined) return this.invoke(ctx);
+    if (input.readBody === undefined) return;
     return input.readBody(config.bodyLimit ?? this.bodyLimit).then((bytes) => {
       ctx.body = parseBody(bytes, ctx.headers.get('content-type'), accepts);
-      return this.invoke(ctx);
     });
   }
 
-  private invoke(ctx: RequestContext): Step<OutgoingResponse> {
+  private checkBody(ctx: RequestContext): Step<CheckResult> {
     const config = ctx.route!.config;
     if (config.body && ctx.method !== 'DELETE' && withBody.has(ctx.method)) {
       ctx.body = checkFields(ctx.body, config.body, {
@@ -210,9 +246,7 @@ export class Conventions {
         rejectUnknown: config.rejectUnknownFields ?? true,
       });
     }
-    return andThen(runChecks(this.beforeHandle, ctx), (early) =>
-      early === undefined ? andThen(ctx.route!.handler(ctx), toOutgoing) : toOutgoing(early),
-    );
+    return runChecks(this.beforeHandle, ctx);
   }
 
   private finish(ctx: RequestContext, out: OutgoingResponse): Step<ApiResponse> {

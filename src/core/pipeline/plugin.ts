@@ -1,11 +1,23 @@
 /** The seams features plug into: checks before the handler, shaping after it. */
 import type { Reply } from '../http/reply.ts';
-import type { OutgoingResponse } from '../http/response.ts';
+import type { ApiResponse, OutgoingResponse, ResponseHeaders } from '../http/response.ts';
 import type { RouteInfo } from '../routing/types.ts';
 import type { RequestContext } from './context.ts';
 
-/** What a check may return: nothing to go on, or a reply that answers the request at once. */
-export type CheckResult = undefined | Reply;
+/**
+ * What a check may return: nothing to go on (a hook with no `return` is fine), or a reply that
+ * answers the request at once.
+ */
+// biome-ignore lint/suspicious/noConfusingVoidType: a hook that returns nothing returns void
+export type CheckResult = undefined | void | Reply;
+
+/**
+ * What {@link Conventions.guard} gives a host whose own handler answers: the response that stops
+ * the request, or the checked body and the headers the checks added.
+ */
+export type Guarded =
+  | { response: ApiResponse }
+  | { response: undefined; body: unknown; headers: ResponseHeaders };
 
 /**
  * A feature that takes part in every request. Each hook may be async, may throw an

@@ -8,5 +8,6 @@ export {
   type RouteConfig,
   type RouteDefinition,
   type RouteInfo,
+  type RouteSettings,
   type RouteTable,
 } from './types.ts';

@@ -56,14 +56,18 @@ export type PathMethods = Partial<
  */
 export type RouteTable = Readonly<Record<string, PathMethods>>;
 
-/** One declared route as the library sees it after start-up: pattern, method, settings. */
-export interface RouteInfo {
+/** What plugins see of a route: its method, pattern and settings. */
+export interface RouteSettings {
   /** The method, upper-case. */
   readonly method: string;
   /** The path pattern as declared. */
   readonly pattern: string;
   /** The route's settings. */
   readonly config: Readonly<RouteConfig>;
+}
+
+/** One declared route as the library sees it after start-up: pattern, method, settings, handler. */
+export interface RouteInfo extends RouteSettings {
   /** The route's handler. */
   readonly handler: Handler;
 }

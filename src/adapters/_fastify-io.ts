@@ -1,0 +1,31 @@
+/** Fastify request in, core response out: the translation every part of the Fastify adapter uses. */
+import type { ApiResponse, RequestInput, Step } from 'api-conventions';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { nodeHeaders } from './_node-io.ts';
+
+const asIs = (payload: unknown) => payload as string;
+
+/** A Fastify request as the core's input; `body` is the raw bytes where Fastify kept them raw. */
+export function toInput(request: FastifyRequest, body?: Buffer): RequestInput {
+  return {
+    method: request.method,
+    url: request.url,
+    headers: nodeHeaders(request.headers),
+    readBody: body === undefined ? undefined : () => Promise.resolve(body),
+    remoteAddress: request.socket.remoteAddress,
+    native: request,
+  };
+}
+
+/** Writes a core response as it is: the identity serializer keeps Fastify from re-encoding it. */
+export function send(reply: FastifyReply, response: ApiResponse): void {
+  reply.code(response.status).headers(response.headers);
+  if (response.body === null) reply.send();
+  else reply.serializer(asIs).send(response.body);
+}
+
+/** Sends a core response now, or once it is ready. */
+export function answer(reply: FastifyReply, result: Step<ApiResponse>): void | Promise<void> {
+  if (!(result instanceof Promise)) return send(reply, result);
+  return result.then((response) => send(reply, response));
+}
