@@ -13,6 +13,6 @@ export {
   toConventions,
 } from './conventions.ts';
 export type { ConventionsOptions } from './options.ts';
-export type { CheckResult, Guarded, Plugin } from './plugin.ts';
+export type { CheckResult, Guarded, GuardPassed, GuardStopped, Plugin } from './plugin.ts';
 export { serialize } from './serialize.ts';
 export type { Step } from './steps.ts';

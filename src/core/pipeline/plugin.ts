@@ -15,9 +15,23 @@ export type CheckResult = undefined | void | Reply;
  * What {@link Conventions.guard} gives a host whose own handler answers: the response that stops
  * the request, or the checked body and the headers the checks added.
  */
-export type Guarded =
-  | { response: ApiResponse }
-  | { response: undefined; body: unknown; headers: ResponseHeaders };
+export type Guarded = GuardStopped | GuardPassed;
+
+/** The request stops: send `response` and do not run the handler. */
+export interface GuardStopped {
+  /** The error, or a check's early reply, ready to send. */
+  response: ApiResponse;
+}
+
+/** The request goes on to the host's handler. */
+export interface GuardPassed {
+  /** Always `undefined`: nothing to send yet. */
+  response: undefined;
+  /** The body, parsed and checked against the route's `body` rules. */
+  body: unknown;
+  /** Headers the checks added, for the host to put on its response. */
+  headers: ResponseHeaders;
+}
 
 /**
  * A feature that takes part in every request. Each hook may be async, may throw an
