@@ -35,13 +35,18 @@ export function createProbe(logged: Logged): Conventions {
     '/v1/form-notes': {
       POST: { handler: (ctx) => ok({ received: ctx.body }), config: { accepts: ['form'] } },
     },
+    '/v1/pings': {
+      GET: () => ok({ via: 'get' }),
+      HEAD: () => ok({ via: 'head, longer body' }),
+    },
+    '/v1/files/*path': { GET: (ctx) => ok({ path: ctx.param('path') }) },
     '/v1/bad-headers': {
       GET: () => ok({ fine: true }, { 'x-broken': 'line\r\nbreak' }),
     },
   });
   return conventions({
     routes,
-    lintOptions: { pluralExceptions: ['bad-headers'] },
+    lintOptions: { pluralExceptions: ['bad-headers'], allow: ['/v1/files/*'] },
     logger: {
       error: (message, details) => logged.errors.push({ message, error: details.error }),
       warn() {},

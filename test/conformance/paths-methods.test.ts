@@ -1,6 +1,7 @@
 import { expect, it } from 'vitest';
 import { createBookshelf } from '../../examples/bookshelf/app.ts';
 import { describeMatrix } from './_matrix.ts';
+import { createProbe } from './_probe.ts';
 import { rawRequest } from './_raw.ts';
 
 const quiet = { logger: { error() {}, warn() {} } };
@@ -114,6 +115,31 @@ describeMatrix(
         expect(res.headers.get('x-content-type-options')).toBe('nosniff');
         expect(res.headers.get('content-type')).toBe('application/json');
       }
+    });
+  },
+);
+
+describeMatrix(
+  'declared routes',
+  () => createProbe({ errors: [] }),
+  (served) => {
+    it('serves a declared HEAD handler rather than GET on the same path (RFC 9110 §9.3.2)', async () => {
+      const head = await rawRequest(
+        served.port,
+        'HEAD /v1/pings HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n',
+      );
+      expect(head.status).toBe(200);
+      expect(head.headers['content-length']).toBe(
+        String(JSON.stringify({ via: 'head, longer body' }).length),
+      );
+      expect(head.body).toBe('');
+      expect(await (await served.fetch('/v1/pings')).json()).toEqual({ via: 'get' });
+    });
+
+    it('gives a wildcard parameter to the handler as one decoded string', async () => {
+      const res = await served.fetch('/v1/files/a/b%20c/d.txt');
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ path: 'a/b c/d.txt' });
     });
   },
 );

@@ -241,18 +241,6 @@ describe('createExpressMiddleware', () => {
     expect(head.body).toBe('');
   });
 
-  it('serves a declared HEAD handler rather than GET on the same path (RFC 9110 §9.3.2)', async () => {
-    const head = await call('/v1/pings', { method: 'HEAD' });
-    expect(head.headers.get('content-length')).toBe(
-      String(JSON.stringify({ via: 'head, longer body' }).length),
-    );
-  });
-
-  it('gives a wildcard parameter to the handler as one string', async () => {
-    const res = await call('/v1/files/a/b/c.txt');
-    expect(await res.json()).toEqual({ path: 'a/b/c.txt' });
-  });
-
   it('sends no X-Powered-By header', async () => {
     for (const path of ['/v1/books', '/v1/notes', '/v1/nothing']) {
       expect((await call(path)).headers.get('x-powered-by')).toBeNull();
