@@ -35,7 +35,7 @@ function guardRoute(
   config: NonNullable<NonNullable<RouteOptions['config']>['conventions']>,
 ): void {
   const settings = new Map<string, RouteSettings>(
-    methods.map((method) => [method, { method, pattern: route.url, config }]),
+    methods.map((method) => [method, api.routeSettings(method, route.url, config)]),
   );
   if (config.bodyLimit !== undefined) route.bodyLimit ??= config.bodyLimit;
   const guard: NonNullable<RouteOptions['preHandler']> = (request, reply, done) => {

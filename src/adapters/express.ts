@@ -35,7 +35,7 @@ export interface ExpressConventions {
    * add) to one of the app's own routes, before its handler: the plugins' checks run, the body
    * is read or taken from a body parser and checked, and `req.body` is the checked body.
    */
-  guard(config: RouteConfig): RequestHandler;
+  guard(settings: RouteConfig): RequestHandler;
   /**
    * `app.use(after)` behind every route: 404, 405 with `Allow` or OPTIONS 204 from Express's own
    * routes (nested Routers included), and every error, Express's own too, as the spec's error body.
@@ -121,11 +121,13 @@ export function createExpressMiddleware(api: Conventions | ConventionsOptions): 
       }
     },
     route,
-    guard(config) {
+    guard(settings) {
+      // Checked once here; the route's method and pattern are known only per request.
+      const { config } = app.routeSettings('ANY', 'guard()', settings);
       return (req, res, next) => {
         const input = inputOf(req);
         addBody(req, input);
-        const settings = { method: req.method, pattern: req.route?.path ?? req.path, config };
+        const route = { method: req.method, pattern: req.route?.path ?? req.path, config };
         const go = (guarded: Guarded) => {
           if (guarded.response !== undefined)
             return writeNodeResponse(res, guarded.response, app.logger);
@@ -133,7 +135,7 @@ export function createExpressMiddleware(api: Conventions | ConventionsOptions): 
           req.body = guarded.body;
           next();
         };
-        const result = app.guard(settings, input, req.params as Record<string, string>);
+        const result = app.guard(route, input, req.params as Record<string, string>);
         if (result instanceof Promise) result.then(go, next);
         else go(result);
       };

@@ -1,6 +1,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { assertInteger, assertKnownKeys } from '../../src/core/internal/options.ts';
-import { type ConventionsOptions, conventions, type Logger } from '../../src/index.ts';
+import {
+  type ConventionsOptions,
+  conventions,
+  type Logger,
+  type RouteConfig,
+} from '../../src/index.ts';
 
 const known = ['bodyLimit', 'logger', 'maxAge', 'routes'];
 
@@ -173,5 +178,63 @@ describe('conventions() options', () => {
     const findings = warned.lint([{ method: 'GET', path: '/v1/userProfiles' }]);
     expect(findings.map((f) => f.rule)).toEqual(['lower-case']);
     expect(logger.warn).toHaveBeenCalledOnce();
+  });
+});
+
+describe('route settings are checked at start-up (STYLE.md rule 6)', () => {
+  const handler = () => ({});
+  const build = (config: object, plugins: ConventionsOptions['plugins'] = []) =>
+    conventions({
+      lint: 'off',
+      plugins,
+      routes: { '/v1/books': { POST: { handler, config: config as RouteConfig } } },
+    });
+
+  it.each([
+    [
+      { bodyLimt: 10 },
+      'Route "POST /v1/books" config: unknown option `bodyLimt`. Did you mean `bodyLimit`?',
+    ],
+    [
+      { accepts: ['xml'] },
+      'Route "POST /v1/books" config: `accepts` must list body formats from json, form.',
+    ],
+    [
+      { bodyLimit: -1 },
+      'Route "POST /v1/books" config: bodyLimit must be a whole number from 0 to 2147483648; got -1.',
+    ],
+    [
+      { body: { title: { type: 'text' } } },
+      'Route "POST /v1/books" config: body field "title" needs a `type`, one of string, integer, number, boolean, object, array, date-time; got text.',
+    ],
+    [
+      { body: { title: { type: 'string', requred: true } } },
+      'Route "POST /v1/books" config: body field "title": unknown option `requred`. Did you mean `required`?',
+    ],
+    [
+      { body: { title: { type: 'string', pattern: '^a' } } },
+      'Route "POST /v1/books" config: body field "title": `pattern` must be a RegExp.',
+    ],
+  ])('refuses %j with a TypeError that says how to fix it', (config, message) => {
+    expect(() => build(config)).toThrow(new TypeError(message));
+  });
+
+  it('accepts the keys a plugin declares it reads', () => {
+    expect(() => build({ scopes: ['books:write'] })).toThrow(TypeError);
+    expect(() =>
+      build({ scopes: ['books:write'] }, [{ name: 'auth', routeConfig: ['scopes'] }]),
+    ).not.toThrow();
+  });
+
+  it('checks the settings a host hands routeSettings()', () => {
+    const api = conventions({ lint: 'off' });
+    expect(api.routeSettings('POST', '/v1/notes', { bodyLimit: 64 })).toEqual({
+      method: 'POST',
+      pattern: '/v1/notes',
+      config: { bodyLimit: 64 },
+    });
+    expect(() =>
+      api.routeSettings('POST', '/v1/notes', { accept: ['json'] } as RouteConfig),
+    ).toThrow('Route "POST /v1/notes" config: unknown option `accept`. Did you mean `accepts`?');
   });
 });

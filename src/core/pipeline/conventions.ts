@@ -13,8 +13,9 @@ import {
   lintRoutes,
 } from '../lint/index.ts';
 import { assertLowerCasePath, hasUpperCase, splitTarget } from '../paths/check-path.ts';
+import { checkRouteConfig } from '../routing/check-config.ts';
 import { allowList, type Router } from '../routing/router.ts';
-import type { RouteInfo, RouteSettings } from '../routing/types.ts';
+import type { RouteConfig, RouteInfo, RouteSettings } from '../routing/types.ts';
 import { checkFields } from '../validation/check-fields.ts';
 import { RequestContext, type RequestInput } from './context.ts';
 import {
@@ -50,6 +51,7 @@ export class Conventions {
   private readonly onResponse: NonNullable<Plugin['onResponse']>[];
   private readonly lintMode: ResolvedConventionsOptions['lint'];
   private readonly lintOptions: LintOptions | undefined;
+  private readonly configKeys: readonly string[];
 
   constructor(options: ConventionsOptions = {}) {
     const resolved = resolveConventionsOptions(options);
@@ -61,6 +63,7 @@ export class Conventions {
     this.onResponse = resolved.onResponse;
     this.lintMode = resolved.lint;
     this.lintOptions = resolved.lintOptions;
+    this.configKeys = resolved.configKeys;
     this.lint(this.router.routes.map((r) => ({ method: r.method, path: r.pattern })));
   }
 
@@ -140,6 +143,17 @@ export class Conventions {
       if (ctx.method === 'OPTIONS') return allowAnswer(methods);
       throw methodNotAllowed(ctx.method, ctx.path, methods);
     });
+  }
+
+  /**
+   * For hosts with their own routes: checks a route's settings once, at start-up (a misspelt key
+   * or a bad value is a `TypeError`), and returns them as the {@link RouteSettings} that
+   * {@link Conventions.guard} takes.
+   */
+  routeSettings(method: string, pattern: string, config: RouteConfig): RouteSettings {
+    const frozen = Object.freeze({ ...config });
+    checkRouteConfig(`Route "${method} ${pattern}" config`, frozen, this.configKeys);
+    return Object.freeze({ method, pattern, config: frozen });
   }
 
   /**

@@ -29,6 +29,7 @@ export interface ConventionsOptions {
 /** {@link ConventionsOptions} checked and compiled: what the request path reads. */
 export interface ResolvedConventionsOptions {
   router: Router;
+  configKeys: string[];
   bodyLimit: number;
   logger: Logger;
   lint: 'warn' | 'throw' | 'off';
@@ -47,14 +48,18 @@ export function resolveConventionsOptions(options: ConventionsOptions): Resolved
   if (!['warn', 'throw', 'off'].includes(lint)) {
     throw new TypeError(`lint must be 'warn', 'throw' or 'off'; got ${String(options.lint)}.`);
   }
-  const router = new Router(options.routes);
   const plugins = options.plugins ?? [];
   for (const plugin of plugins) {
     if (typeof plugin?.name !== 'string') throw new TypeError('Every plugin needs a `name`.');
+  }
+  const configKeys = plugins.flatMap((p) => p.routeConfig ?? []);
+  const router = new Router(options.routes, configKeys);
+  for (const plugin of plugins) {
     if (plugin.onRoute) for (const route of router.routes) plugin.onRoute(route);
   }
   return {
     router,
+    configKeys,
     bodyLimit: assertInteger('bodyLimit', options.bodyLimit ?? 1_048_576, 0, 2 ** 31),
     logger: options.logger ?? consoleLogger,
     lint,

@@ -1,7 +1,7 @@
 /** The seams features plug into: checks before the handler, shaping after it. */
 import type { Reply } from '../http/reply.ts';
 import type { ApiResponse, OutgoingResponse, ResponseHeaders } from '../http/response.ts';
-import type { RouteInfo } from '../routing/types.ts';
+import type { RouteConfig, RouteInfo } from '../routing/types.ts';
 import type { RequestContext } from './context.ts';
 
 /**
@@ -41,6 +41,11 @@ export interface GuardPassed {
 export interface Plugin {
   /** A name for error messages and ordering. */
   readonly name: string;
+  /**
+   * The keys of {@link RouteConfig} this plugin reads, so that a misspelt route setting is a
+   * `TypeError` at start-up rather than a setting silently ignored.
+   */
+  readonly routeConfig?: readonly string[];
   /** Called once per route at start-up, so per-route settings are compiled before any request. */
   onRoute?(route: RouteInfo): void;
   /**

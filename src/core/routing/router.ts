@@ -4,6 +4,7 @@ import { ApiError } from '../errors/api-error.ts';
 import { ErrorCode } from '../errors/catalogue.ts';
 import { methodNotAllowed } from '../errors/helpers.ts';
 import { decodeParam } from '../paths/check-path.ts';
+import { checkRouteConfig } from './check-config.ts';
 import type { Handler, RouteConfig, RouteDefinition, RouteInfo, RouteTable } from './types.ts';
 
 const declarable = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
@@ -48,6 +49,7 @@ function isStatic(pattern: string): boolean {
 }
 
 function compileEntry(
+  configKeys: readonly string[],
   pattern: string,
   methods: Record<string, Handler | RouteDefinition | undefined>,
 ): PathEntry {
@@ -67,6 +69,7 @@ function compileEntry(
       throw new TypeError(`Route "${method} ${pattern}" needs a handler function.`);
     }
     const config: RouteConfig = Object.freeze({ ...definition.config });
+    checkRouteConfig(`Route "${method} ${pattern}" config`, config, configKeys);
     map.set(method, Object.freeze({ method, pattern, config, handler: definition.handler }));
   }
   const get = map.get('GET');
@@ -93,10 +96,18 @@ export class Router {
   private readonly exact = new Map<string, PathEntry>();
   private readonly dynamic: PathEntry[] = [];
 
-  constructor(table: RouteTable = {}) {
+  /**
+   * @param table - the route table
+   * @param configKeys - route-setting keys the plugins read, beside the built-in ones
+   */
+  constructor(table: RouteTable = {}, configKeys: readonly string[] = []) {
     const routes: RouteInfo[] = [];
     for (const [pattern, methods] of Object.entries(table)) {
-      const entry = compileEntry(pattern, methods as Record<string, Handler | RouteDefinition>);
+      const entry = compileEntry(
+        configKeys,
+        pattern,
+        methods as Record<string, Handler | RouteDefinition>,
+      );
       if (entry.matcher) this.dynamic.push(entry);
       else this.exact.set(pattern, entry);
       routes.push(...entry.methods.values());

@@ -1,0 +1,62 @@
+/** Checks per-route settings once, at start-up: a misspelt key or a bad value is a TypeError. */
+import { assertInteger, assertKnownKeys } from '../internal/options.ts';
+import type { RouteConfig } from './types.ts';
+
+const builtIn = ['accepts', 'bodyLimit', 'body', 'rejectUnknownFields'];
+const formats = ['json', 'form'];
+const types = ['string', 'integer', 'number', 'boolean', 'object', 'array', 'date-time'];
+const ruleKeys = ['type', 'required', 'nullable', 'min', 'max', 'pattern', 'enum'];
+
+function checkBodyRules(where: string, body: unknown): void {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new TypeError(
+      `${where}: \`body\` must map field names to rules such as { type: 'string' }.`,
+    );
+  }
+  for (const [field, rule] of Object.entries(body)) {
+    const at = `${where}: body field "${field}"`;
+    assertKnownKeys(at, rule, ruleKeys);
+    const { type, min, max, pattern, enum: values } = rule as Record<string, unknown>;
+    if (!types.includes(type as string)) {
+      throw new TypeError(
+        `${at} needs a \`type\`, one of ${types.join(', ')}; got ${String(type)}.`,
+      );
+    }
+    for (const [name, value] of [
+      ['min', min],
+      ['max', max],
+    ] as const) {
+      if (value !== undefined && (typeof value !== 'number' || Number.isNaN(value))) {
+        throw new TypeError(`${at}: \`${name}\` must be a number.`);
+      }
+    }
+    if (pattern !== undefined && !(pattern instanceof RegExp)) {
+      throw new TypeError(`${at}: \`pattern\` must be a RegExp.`);
+    }
+    if (values !== undefined && !Array.isArray(values)) {
+      throw new TypeError(`${at}: \`enum\` must be an array of the allowed values.`);
+    }
+  }
+}
+
+/**
+ * Checks a route's settings: every key known (the built-in ones and `extraKeys`, those the
+ * plugins read), and the built-in values well-formed. `where` names the route in the message.
+ */
+export function checkRouteConfig(
+  where: string,
+  config: RouteConfig,
+  extraKeys: readonly string[],
+): void {
+  assertKnownKeys(where, config, [...builtIn, ...extraKeys]);
+  if (config.accepts !== undefined) {
+    if (!Array.isArray(config.accepts) || config.accepts.some((f) => !formats.includes(f))) {
+      throw new TypeError(
+        `${where}: \`accepts\` must list body formats from ${formats.join(', ')}.`,
+      );
+    }
+  }
+  if (config.bodyLimit !== undefined)
+    assertInteger(`${where}: bodyLimit`, config.bodyLimit, 0, 2 ** 31);
+  if (config.body !== undefined) checkBodyRules(where, config.body);
+}
