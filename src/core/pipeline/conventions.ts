@@ -5,13 +5,7 @@ import { methodNotAllowed } from '../errors/helpers.ts';
 import { consoleLogger, errorToOutgoing, type Logger } from '../errors/to-response.ts';
 import { bodyFormat, parseBody } from '../http/parse-body.ts';
 import type { ApiResponse, OutgoingResponse } from '../http/response.ts';
-import {
-  formatFindings,
-  type LintFinding,
-  type LintOptions,
-  type LintRoute,
-  lintRoutes,
-} from '../lint/index.ts';
+import { formatFindings, type LintFinding, type LintRoute, lintRoutes } from '../lint/index.ts';
 import { assertLowerCasePath, hasUpperCase, splitTarget } from '../paths/check-path.ts';
 import { checkRouteConfig } from '../routing/check-config.ts';
 import { allowList, type Router } from '../routing/router.ts';
@@ -23,9 +17,9 @@ import {
   type ResolvedConventionsOptions,
   resolveConventionsOptions,
 } from './options.ts';
-import type { CheckResult, Guarded, Plugin } from './plugin.ts';
+import type { CheckResult, Guarded } from './plugin.ts';
 import { serialize } from './serialize.ts';
-import { andThen, type Check, isPromise, runChecks, type Step, toOutgoing } from './steps.ts';
+import { andThen, isPromise, runChecks, type Step, toOutgoing } from './steps.ts';
 
 const brand = Symbol.for('api-conventions.Conventions');
 
@@ -40,31 +34,26 @@ const defaultAccepts = ['json'] as const;
 export class Conventions {
   /** Marks a `Conventions`, for {@link isConventions} across copies of the package. */
   readonly [brand] = true;
-  /** The compiled route table. */
-  readonly router: Router;
-  /** The logger faults are reported to. */
-  readonly logger: Logger;
-  /** The default body limit in bytes. */
-  readonly bodyLimit: number;
-  private readonly onRequest: Check[];
-  private readonly beforeHandle: Check[];
-  private readonly onResponse: NonNullable<Plugin['onResponse']>[];
-  private readonly lintMode: ResolvedConventionsOptions['lint'];
-  private readonly lintOptions: LintOptions | undefined;
-  private readonly configKeys: readonly string[];
+  private readonly o: ResolvedConventionsOptions;
 
   constructor(options: ConventionsOptions = {}) {
-    const resolved = resolveConventionsOptions(options);
-    this.router = resolved.router;
-    this.logger = resolved.logger;
-    this.bodyLimit = resolved.bodyLimit;
-    this.onRequest = resolved.onRequest;
-    this.beforeHandle = resolved.beforeHandle;
-    this.onResponse = resolved.onResponse;
-    this.lintMode = resolved.lint;
-    this.lintOptions = resolved.lintOptions;
-    this.configKeys = resolved.configKeys;
+    this.o = resolveConventionsOptions(options);
     this.lint(this.router.routes.map((r) => ({ method: r.method, path: r.pattern })));
+  }
+
+  /** The compiled route table. */
+  get router(): Router {
+    return this.o.router;
+  }
+
+  /** The logger faults are reported to. */
+  get logger(): Logger {
+    return this.o.logger;
+  }
+
+  /** The default body limit in bytes. */
+  get bodyLimit(): number {
+    return this.o.bodyLimit;
   }
 
   /** Every declared route (HEAD included where GET is), in declaration order. */
@@ -78,11 +67,11 @@ export class Conventions {
    * own router call it with their routes. Returns the findings.
    */
   lint(routes: readonly LintRoute[]): LintFinding[] {
-    if (this.lintMode === 'off' || routes.length === 0) return [];
-    const findings = lintRoutes(routes, this.lintOptions);
+    if (this.o.lint === 'off' || routes.length === 0) return [];
+    const findings = lintRoutes(routes, this.o.lintOptions);
     if (findings.length === 0) return findings;
     const text = formatFindings(findings);
-    if (this.lintMode === 'throw') throw new TypeError(`The routes break the path rules:\n${text}`);
+    if (this.o.lint === 'throw') throw new TypeError(`The routes break the path rules:\n${text}`);
     (this.logger.warn ?? consoleLogger.warn)(`route lint:\n${text}`);
     return findings;
   }
@@ -152,7 +141,7 @@ export class Conventions {
    */
   routeSettings(method: string, pattern: string, config: RouteConfig): RouteSettings {
     const frozen = Object.freeze({ ...config });
-    checkRouteConfig(`Route "${method} ${pattern}" config`, frozen, this.configKeys);
+    checkRouteConfig(`Route "${method} ${pattern}" config`, frozen, this.o.configKeys);
     return Object.freeze({ method, pattern, config: frozen });
   }
 
@@ -163,8 +152,7 @@ export class Conventions {
    * to the checked `body` and the `headers` the checks added, for the host to go on with.
    */
   guard(route: RouteSettings, input: RequestInput, params: Record<string, string>): Step<Guarded> {
-    const { path, query } = splitTarget(input.url);
-    const ctx = new RequestContext(input, path, query);
+    const ctx = contextOf(input);
     ctx.route = route;
     ctx.params = params;
     const stop = (out: OutgoingResponse): Step<Guarded> =>
@@ -194,8 +182,7 @@ export class Conventions {
     input: RequestInput,
     step: (ctx: RequestContext) => Step<OutgoingResponse>,
   ): Step<ApiResponse> {
-    const { path, query } = splitTarget(input.url);
-    const ctx = new RequestContext(input, path, query);
+    const ctx = contextOf(input);
     let out: Step<OutgoingResponse>;
     try {
       out = step(ctx);
@@ -231,7 +218,7 @@ export class Conventions {
 
   /** Everything before a handler: checks, then the body and its field rules, then later checks. */
   private prepare(ctx: RequestContext, input: RequestInput): Step<CheckResult> {
-    return andThen(runChecks(this.onRequest, ctx), (early) =>
+    return andThen(runChecks(this.o.onRequest, ctx), (early) =>
       early === undefined ? andThen(this.readBody(ctx, input), () => this.checkBody(ctx)) : early,
     );
   }
@@ -260,14 +247,14 @@ export class Conventions {
         rejectUnknown: config.rejectUnknownFields ?? true,
       });
     }
-    return runChecks(this.beforeHandle, ctx);
+    return runChecks(this.o.beforeHandle, ctx);
   }
 
   private finish(ctx: RequestContext, out: OutgoingResponse): Step<ApiResponse> {
     if (ctx.responseHeaders) out.headers = { ...ctx.responseHeaders, ...out.headers };
     let pending: Step<void> | undefined;
     try {
-      for (const hook of this.onResponse) pending = andThen(pending, () => hook(ctx, out));
+      for (const hook of this.o.onResponse) pending = andThen(pending, () => hook(ctx, out));
     } catch (error) {
       return this.serialize(ctx, this.fail(ctx, error));
     }
@@ -289,6 +276,11 @@ export class Conventions {
       return serialize(this.fail(ctx, error), head);
     }
   }
+}
+
+function contextOf(input: RequestInput): RequestContext {
+  const { path, query } = splitTarget(input.url);
+  return new RequestContext(input, path, query);
 }
 
 /** RFC 9110 §9.3.7: OPTIONS on a path with no handler of its own answers with `Allow`. */
