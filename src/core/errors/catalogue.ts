@@ -22,6 +22,10 @@ export const ErrorCode = {
   MalformedPath: 40006,
   /** 400: the body is required but empty. */
   MissingBody: 40007,
+  /** 400: the last entry of an error body that was cut at its cap: it counts the problems left out. */
+  MoreErrors: 40008,
+  /** 400: a request header is malformed, or repeated where only one is allowed. */
+  MalformedHeader: 40009,
   /** 401: the caller is not identified (spec 5.8). */
   Unauthorized: 40100,
   /** 401: the access token is expired, revoked or malformed (spec 5.6, RFC 6750 §3.1). */
@@ -64,6 +68,8 @@ export const ErrorCode = {
   BareArray: 50001,
   /** 503: the service, or a store it needs, is temporarily unavailable. */
   Unavailable: 50300,
+  /** 503: a store the request needs failed or did not answer in time; nothing was decided without it. */
+  StoreUnavailable: 50301,
 } as const;
 
 /** One of the codes in {@link ErrorCode}. Services may add their own codes in the same scheme. */
