@@ -1,6 +1,7 @@
 /** Request-path rules that hold before any route is looked at (spec 4.1.3, 4.1.9). */
 import { ApiError } from '../errors/api-error.ts';
 import { ErrorCode } from '../errors/catalogue.ts';
+import { boundedEcho } from './echo.ts';
 
 const upper = /[A-Z]/;
 const percentEncoded = /%[0-9A-Fa-f]{2}/g;
@@ -17,27 +18,31 @@ export function hasUpperCase(path: string): boolean {
 
 /**
  * Throws a 404 for a path with upper-case letters: no redirect and no `Location` to the
- * lower-case path (spec 4.1.3).
+ * lower-case path (spec 4.1.3). The message repeats at most the first 100 characters of the path.
  */
 export function assertLowerCasePath(path: string): void {
   if (hasUpperCase(path)) {
     throw new ApiError(
       404,
       ErrorCode.UpperCasePath,
-      `Nothing found at ${path}: paths are entirely lower-case.`,
+      `Nothing found at ${boundedEcho(path)}: paths are entirely lower-case.`,
     );
   }
 }
 
 /** A request target split in two. */
 export interface RequestTarget {
-  /** The path, as received. */
+  /** The path: as received from {@link splitTarget}, normalized from `normalizeTarget`. */
   path: string;
   /** The query string without `?`; empty when there is none. */
   query: string;
 }
 
-/** Splits an origin-form request target into its path and its query string (without `?`). */
+/**
+ * Splits an origin-form request target into its path and its query string (without `?`), as
+ * received. `normalizeTarget` also handles the absolute form, fragments, dot segments and
+ * percent-encoded unreserved characters.
+ */
 export function splitTarget(target: string): RequestTarget {
   const q = target.indexOf('?');
   if (q === -1) return { path: target || '/', query: '' };

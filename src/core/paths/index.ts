@@ -1,4 +1,7 @@
-/** Request-path rules: lower-case paths, target splitting, safe parameter decoding (spec 4.1). */
+/**
+ * Request-path rules: lower-case paths, target splitting and normalization, safe parameter
+ * decoding, bounded echoes of paths in messages (spec 4.1).
+ */
 export {
   assertLowerCasePath,
   decodeParam,
@@ -6,3 +9,5 @@ export {
   type RequestTarget,
   splitTarget,
 } from './check-path.ts';
+export { boundedEcho, echoLimit } from './echo.ts';
+export { normalizeTarget } from './normalize-target.ts';
