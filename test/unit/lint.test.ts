@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   formatFindings,
+  hasErrors,
   type LintFinding,
   type LintRoute,
   lintPath,
@@ -48,7 +49,14 @@ describe('lintPath', () => {
     ['/v1/Books/:id', '/v1/books/:id'],
   ])('flags upper-case letters in %s (spec 4.1.3)', (pattern, fix) => {
     expect(lintPath(pattern)).toEqual([
-      { rule: 'lower-case', section: '4.1.3', path: pattern, message: expect.any(String), fix },
+      {
+        rule: 'lower-case',
+        severity: 'error',
+        section: '4.1.3',
+        path: pattern,
+        message: expect.any(String),
+        fix,
+      },
     ]);
   });
 
@@ -73,7 +81,14 @@ describe('lintPath', () => {
     ['/v1/user__profiles/:id', '/v1/user-profiles/:id'],
   ])('flags words in %s joined without a hyphen (spec 4.1.6)', (pattern, fix) => {
     expect(lintPath(pattern)).toEqual([
-      { rule: 'hyphen-words', section: '4.1.6', path: pattern, message: expect.any(String), fix },
+      {
+        rule: 'hyphen-words',
+        severity: 'warning',
+        section: '4.1.6',
+        path: pattern,
+        message: expect.any(String),
+        fix,
+      },
     ]);
   });
 
@@ -86,7 +101,14 @@ describe('lintPath', () => {
     ['/v1/cgi-bin/books', '/v1/books'],
   ])('flags the script name or extension in %s (spec 4.1.2)', (pattern, fix) => {
     expect(lintPath(pattern)).toEqual([
-      { rule: 'no-extension', section: '4.1.2', path: pattern, message: expect.any(String), fix },
+      {
+        rule: 'no-extension',
+        severity: 'warning',
+        section: '4.1.2',
+        path: pattern,
+        message: expect.any(String),
+        fix,
+      },
     ]);
   });
 
@@ -115,7 +137,14 @@ describe('lintPath', () => {
     ['/v1.2/books', '/v1/books', '9.4'],
   ])('flags %s for lacking a major version first segment (spec 9.1)', (pattern, fix, section) => {
     expect(lintPath(pattern)).toEqual([
-      { rule: 'version-prefix', section, path: pattern, message: expect.any(String), fix },
+      {
+        rule: 'version-prefix',
+        severity: 'warning',
+        section,
+        path: pattern,
+        message: expect.any(String),
+        fix,
+      },
     ]);
   });
 
@@ -136,6 +165,7 @@ describe('lintPath', () => {
   ])('flags the singular collection in %s (spec 4.1.4)', (pattern, fix) => {
     expect(lintPath(pattern)[0]).toEqual({
       rule: 'plural-collection',
+      severity: 'warning',
       section: '4.1.4',
       path: pattern,
       message: expect.any(String),
@@ -162,6 +192,7 @@ describe('lintPath', () => {
     expect(lintPath(pattern)).toEqual([
       {
         rule: 'required-in-path',
+        severity: 'warning',
         section: '4.1.8',
         path: pattern,
         message: expect.any(String),
@@ -193,7 +224,14 @@ describe('lintPath', () => {
     ['v1/books', '/v1/books'],
   ])('reports %s as an invalid pattern without throwing (spec 4.1)', (pattern, fix) => {
     expect(lintPath(pattern)).toEqual([
-      { rule: 'invalid-pattern', section: '4.1', path: pattern, message: expect.any(String), fix },
+      {
+        rule: 'invalid-pattern',
+        severity: 'error',
+        section: '4.1',
+        path: pattern,
+        message: expect.any(String),
+        fix,
+      },
     ]);
   });
 
@@ -297,6 +335,7 @@ describe('lintRoutes', () => {
     expect(findings).toEqual([
       {
         rule: 'uniform-structure',
+        severity: 'warning',
         section: '4.1.7',
         path: '/v1/books/:bookId/reviews',
         message: expect.stringContaining('`books/:bookId` → `:id`'),
@@ -354,6 +393,26 @@ describe('option validation', () => {
   });
 
   it.each([
+    [() => lintPath('/v1/books', { alow: [] } as never), 'lintPath'],
+    [() => lintPath('/v1/books', null as never), 'lintPath'],
+    [() => lintPath(42 as never), 'lintPath'],
+    [() => lintRoutes([], { requireVersion: 'no' } as never), 'lintRoutes'],
+    [() => lintRoutes('/v1/books' as never), 'lintRoutes'],
+  ])(
+    'names the function once at the start of a misuse TypeError (no `lintPath: lintPath:`)',
+    (call, name) => {
+      let message = '';
+      try {
+        call();
+      } catch (error) {
+        message = (error as TypeError).message;
+      }
+      expect(message.startsWith(`${name}: `)).toBe(true);
+      expect(message.split(`${name}:`)).toHaveLength(2);
+    },
+  );
+
+  it.each([
     [() => lintPath(42 as never), /lintPath: the pattern must be a string/],
     [() => lintRoutes('/v1/books' as never), /lintRoutes: routes must be an array/],
     [() => lintRoutes([{ path: '/v1/books' }] as never), /lintRoutes: routes\[0\] must be/],
@@ -369,26 +428,138 @@ describe('formatFindings', () => {
   it.each([
     [[], ''],
     [
-      [{ ...base, rule: 'lower-case', section: '4.1.3', fix: '/v1/user-profiles' }],
-      '4.1.3 lower-case /v1/userProfiles: upper-case letters → /v1/user-profiles',
+      [
+        {
+          ...base,
+          rule: 'lower-case',
+          severity: 'error',
+          section: '4.1.3',
+          fix: '/v1/user-profiles',
+        },
+      ],
+      'error 4.1.3 lower-case /v1/userProfiles: upper-case letters. Fix: declare it as /v1/user-profiles',
     ],
     [
       [
-        { ...base, rule: 'lower-case', section: '4.1.3' },
-        { ...base, rule: 'version-prefix', section: '9.1', message: 'no version' },
+        { ...base, rule: 'lower-case', severity: 'error', section: '4.1.3' },
+        {
+          ...base,
+          rule: 'version-prefix',
+          severity: 'warning',
+          section: '9.1',
+          message: 'no version',
+        },
       ],
-      '4.1.3 lower-case /v1/userProfiles: upper-case letters\n9.1 version-prefix /v1/userProfiles: no version',
+      'error 4.1.3 lower-case /v1/userProfiles: upper-case letters.\n' +
+        'warning 9.1 version-prefix /v1/userProfiles: no version.',
     ],
   ] satisfies [LintFinding[], string][])(
-    'prints one line per finding (spec 4.1)',
+    'prints one line per finding, severity first (spec 4.1)',
     (findings, text) => {
       expect(formatFindings(findings)).toBe(text);
     },
   );
 
-  it('prints real findings with the section first and the fix last (spec 4.1.3)', () => {
+  it('regression: a line did not say how to fix the route; it now ends with the corrected pattern', () => {
     expect(formatFindings(lintPath('/v1/userProfiles'))).toMatch(
-      /^4\.1\.3 lower-case \/v1\/userProfiles: .+ → \/v1\/user-profiles$/,
+      /^error 4\.1\.3 lower-case \/v1\/userProfiles: .+\. Fix: declare it as \/v1\/user-profiles$/,
     );
+  });
+
+  it('keeps the spec section of every rule on its line (spec 4.1, 9.1)', () => {
+    const lines = formatFindings(lintPath('/User_Profile.php/:id/')).split('\n');
+    expect(lines.map((line) => line.split(' ').slice(0, 3).join(' '))).toEqual([
+      'error 4.1.3 lower-case',
+      'error 4.1 trailing-slash',
+      'warning 4.1.4 plural-collection',
+      'warning 4.1.6 hyphen-words',
+      'warning 4.1.2 no-extension',
+      'warning 9.1 version-prefix',
+    ]);
+  });
+
+  it('says how to fix a finding that has no derivable fix (spec 4.1.7)', () => {
+    const [line] = formatFindings(lintPath('/v1/books/:id/:other')).split('\n');
+    expect(line).toMatch(/^warning 4\.1\.7 uniform-structure .+; name the collection between them/);
+    expect(line).not.toContain('Fix:');
+  });
+
+  it('says how to write a pattern path-to-regexp cannot parse (spec 4.1)', () => {
+    expect(formatFindings(lintPath('/v1/books/:id?'))).toMatch(
+      /^error 4\.1 invalid-pattern \/v1\/books\/:id\?: .+; write it in path-to-regexp v8 syntax/,
+    );
+  });
+});
+
+describe('severity', () => {
+  it('regression: an upper-case pattern was only a warning though no request can reach it (spec 4.1.3)', () => {
+    expect(lintPath('/v1/Books').map(({ rule, severity }) => `${rule} ${severity}`)).toEqual([
+      'lower-case error',
+    ]);
+    expect(hasErrors(lintPath('/v1/Books'))).toBe(true);
+  });
+
+  it.each([
+    ['/v1/books/', '/v1/books'],
+    ['/v1/books/:id/', '/v1/books/:id'],
+    ['/v1/', '/v1'],
+    ['/v1/books//', '/v1/books'],
+  ])(
+    'regression: %s passed the lint while its slash-less path got 404; it is an error fixed by dropping the slash (spec 4.1)',
+    (pattern, fix) => {
+      expect(lintPath(pattern)).toEqual([
+        {
+          rule: 'trailing-slash',
+          severity: 'error',
+          section: '4.1',
+          path: pattern,
+          message: expect.stringContaining('gets 404'),
+          fix,
+        },
+      ]);
+    },
+  );
+
+  it.each(['/', '/v1/books{/}'])('does not report %s as a trailing slash (spec 4.1)', (pattern) => {
+    const rules = lintPath(pattern, { requireVersion: false }).map(({ rule }) => rule);
+    expect(rules).not.toContain('trailing-slash');
+  });
+
+  it('reaches a clean pattern from an upper-case pattern with a trailing slash (spec 4.1)', () => {
+    expect(applyFixes('/v1/Books/:id/')).toBe('/v1/books/:id');
+  });
+
+  it.each([
+    ['/v1/my books', 'error'],
+    ['/v1/café', 'error'],
+    ['/v1/日本', 'error'],
+    ['/v1/books@home', 'warning'],
+    ['/v1/%20drafts', 'warning'],
+  ] as const)(
+    'makes %s an encoding %s by whether a request path can carry it unencoded (spec 4.1.5)',
+    (pattern, severity) => {
+      expect(lintPath(pattern).map((found) => `${found.rule} ${found.severity}`)).toEqual([
+        `no-encoding ${severity}`,
+      ]);
+    },
+  );
+
+  it.each([
+    ['/v1/book/:id', 'plural-collection'],
+    ['/v1/user_profiles', 'hyphen-words'],
+    ['/v1/books.php', 'no-extension'],
+    ['/books', 'version-prefix'],
+    ['/v1/books{/:id}', 'required-in-path'],
+    ['/v1/files/*path', 'uniform-structure'],
+  ])('reports the style rule broken by %s as a warning (spec 4.1)', (pattern, rule) => {
+    const findings = lintPath(pattern);
+    expect(findings.map((found) => `${found.rule} ${found.severity}`)).toEqual([`${rule} warning`]);
+    expect(hasErrors(findings)).toBe(false);
+  });
+
+  it('hasErrors tells a route table with an unreachable route from one with style warnings only', () => {
+    expect(hasErrors([])).toBe(false);
+    expect(hasErrors(lintRoutes(['/v1/book/:id', '/books']))).toBe(false);
+    expect(hasErrors(lintRoutes(['/v1/book/:id', '/v1/books/']))).toBe(true);
   });
 });

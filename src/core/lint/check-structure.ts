@@ -94,6 +94,22 @@ export function checkVersion(parsed: ParsedPattern): LintFinding | undefined {
   return finding('version-prefix', parsed.pattern, message, fix);
 }
 
+/**
+ * Reports a pattern that ends in `/`: the router never redirects and treats `/v1/books/` and
+ * `/v1/books` as different paths, so the slash-less path every client uses would get 404.
+ */
+export function checkTrailingSlash(parsed: ParsedPattern): LintFinding | undefined {
+  const { items } = parsed;
+  let end = items.length;
+  while (end > 0 && items[end - 1]!.type === 'slash') end--;
+  // The root `/` is the one path whose only character is its slash.
+  if (end === items.length || items.length === 1) return undefined;
+  const message =
+    'the pattern ends in `/`, so only requests with the trailing slash reach it, and the ' +
+    'path without it gets 404 (there is no redirect); declare it without the slash';
+  return finding('trailing-slash', parsed.pattern, message, printPattern(items.slice(0, end)));
+}
+
 /** Reports optional groups: what can be left out is a query parameter (spec 4.1.8). */
 export function checkRequired(parsed: ParsedPattern): LintFinding | undefined {
   if (parsed.groups.length === 0) return undefined;

@@ -19,6 +19,8 @@ type Verdict = { fix: string | null | undefined } | undefined;
 interface TextRule {
   check(value: string, place: Place): Verdict;
   explain(pieces: string): string;
+  /** The message when an offender can never be in a request path, which makes it an error. */
+  unreachable?(pieces: string): string;
 }
 
 // Implementation languages and servers (spec 4.1.2); format suffixes such as .json are allowed
@@ -98,6 +100,10 @@ const noExtension: TextRule = {
     `${pieces} names a script or an implementation file extension, which leaks server architecture`,
 };
 
+// Characters a request path never carries as such: clients percent-encode them (WHATWG URL,
+// path percent-encode set) or they end the path, so a route spelling them out is never reached.
+const neverInRequest = /[^\x21-\x7E]|["#<>?`{}]/u;
+
 // spec 4.1.5: only RFC 3986 unreserved characters go unencoded in every client.
 const noEncoding: TextRule = {
   check(value, place) {
@@ -116,6 +122,9 @@ const noEncoding: TextRule = {
   explain: (pieces) =>
     `${pieces} has characters that need percent-encoding in a URL; ` +
     "use only a-z, 0-9, '-', '.', '_' and '~'",
+  unreachable: (pieces) =>
+    `${pieces} has characters that need percent-encoding in a URL, and requests carry them ` +
+    "encoded, so none reaches the route; use only a-z, 0-9, '-', '.', '_' and '~'",
 };
 
 const textRules: Readonly<Record<TextLintRule, TextRule>> = {
@@ -155,10 +164,10 @@ export function checkText(parsed: ParsedPattern, rule: TextLintRule): LintFindin
   });
   if (offenders.length === 0) return undefined;
   const pieces = offenders.map((piece) => `\`${piece}\``).join(', ');
-  return finding(
-    rule,
-    parsed.pattern,
-    textRule.explain(pieces),
-    derivable ? printPattern(fixed) : undefined,
-  );
+  const fix = derivable ? printPattern(fixed) : undefined;
+  const unreachable = textRule.unreachable;
+  if (unreachable && offenders.some((piece) => neverInRequest.test(piece))) {
+    return finding(rule, parsed.pattern, unreachable(pieces), fix, undefined, 'error');
+  }
+  return finding(rule, parsed.pattern, textRule.explain(pieces), fix);
 }

@@ -2,7 +2,9 @@
 import type { LintFinding } from './lint-finding.ts';
 
 /**
- * Formats findings as one line each: `4.1.3 lower-case /v1/userProfiles: … → /v1/user-profiles`.
+ * Formats findings as one line each: severity, spec section, rule, pattern, what is wrong, and
+ * the corrected pattern when there is one, e.g. `error 4.1.3 lower-case /v1/userProfiles: …
+ * Fix: declare it as /v1/user-profiles`.
  * @example
  * const findings = lintRoutes(routes);
  * if (findings.length > 0) console.warn(formatFindings(findings));
@@ -10,8 +12,9 @@ import type { LintFinding } from './lint-finding.ts';
 export function formatFindings(findings: readonly LintFinding[]): string {
   return findings
     .map(
-      ({ section, rule, path, message, fix }) =>
-        `${section} ${rule} ${path}: ${message}${fix === undefined ? '' : ` → ${fix}`}`,
+      ({ severity, section, rule, path, message, fix }) =>
+        `${severity} ${section} ${rule} ${path}: ${message}.` +
+        (fix === undefined ? '' : ` Fix: declare it as ${fix}`),
     )
     .join('\n');
 }

@@ -3,6 +3,7 @@
 /** The name of one lint rule; the list is in report order. */
 export type LintRule =
   | 'lower-case'
+  | 'trailing-slash'
   | 'plural-collection'
   | 'hyphen-words'
   | 'no-extension'
@@ -12,10 +13,18 @@ export type LintRule =
   | 'uniform-structure'
   | 'invalid-pattern';
 
+/**
+ * How bad a finding is: `'error'` when the route can never be served as declared (every request
+ * for it gets 404), `'warning'` when it is served but breaks a style rule of the spec.
+ */
+export type LintSeverity = 'error' | 'warning';
+
 /** One broken rule in one route pattern, with the corrected pattern when one can be derived. */
 export interface LintFinding {
   /** The rule that is broken. */
   rule: LintRule;
+  /** `'error'` when no request can reach the route as declared, else `'warning'`. */
+  severity: LintSeverity;
   /** The spec section the rule comes from, e.g. `'4.1.3'`. */
   section: string;
   /** The route pattern as it was given. */
@@ -40,6 +49,7 @@ export interface LintRoute {
 /** The spec section each rule enforces. */
 export const ruleSections: Readonly<Record<LintRule, string>> = {
   'lower-case': '4.1.3',
+  'trailing-slash': '4.1',
   'plural-collection': '4.1.4',
   'hyphen-words': '4.1.6',
   'no-extension': '4.1.2',
@@ -50,6 +60,16 @@ export const ruleSections: Readonly<Record<LintRule, string>> = {
   'invalid-pattern': '4.1',
 };
 
+// A request never reaches these as declared: the path rule answers 404 to any upper-case letter
+// (spec 4.1.3), a trailing slash is a different path that is never redirected to (spec 4.1), and
+// an invalid pattern matches nothing. `no-encoding` is an error only for characters no request
+// path carries unencoded; check-text.ts decides that per finding.
+const errorRules: ReadonlySet<LintRule> = new Set([
+  'lower-case',
+  'trailing-slash',
+  'invalid-pattern',
+]);
+
 /** Builds a finding, leaving `fix` out when there is none so results compare cleanly. */
 export function finding(
   rule: LintRule,
@@ -57,8 +77,18 @@ export function finding(
   message: string,
   fix?: string,
   section: string = ruleSections[rule],
+  severity: LintSeverity = errorRules.has(rule) ? 'error' : 'warning',
 ): LintFinding {
   return fix === undefined
-    ? { rule, section, path, message }
-    : { rule, section, path, message, fix };
+    ? { rule, severity, section, path, message }
+    : { rule, severity, section, path, message, fix };
+}
+
+/**
+ * Tells whether any finding is an error: a route that no request can reach as declared.
+ * @example
+ * if (hasErrors(lintRoutes(routes))) process.exitCode = 1;
+ */
+export function hasErrors(findings: readonly LintFinding[]): boolean {
+  return findings.some((found) => found.severity === 'error');
 }

@@ -1,6 +1,12 @@
 /** Lints one route pattern against the path rules (spec 4.1, 9.1). */
 import { checkParamNames, type ParamNames } from './check-param-names.ts';
-import { checkPlural, checkRequired, checkStructure, checkVersion } from './check-structure.ts';
+import {
+  checkPlural,
+  checkRequired,
+  checkStructure,
+  checkTrailingSlash,
+  checkVersion,
+} from './check-structure.ts';
 import { checkText } from './check-text.ts';
 import { finding, type LintFinding } from './lint-finding.ts';
 import {
@@ -35,6 +41,7 @@ export function lintPattern(
   }
   return [
     checkText(parsed, 'lower-case'),
+    checkTrailingSlash(parsed),
     checkPlural(parsed, options.pluralExceptions, context.postTarget),
     checkText(parsed, 'hyphen-words'),
     checkText(parsed, 'no-extension'),

@@ -83,7 +83,11 @@ export function parsePattern(pattern: string): ParsedPattern | { error: string }
   } catch (error) {
     // path-to-regexp appends a help link after ';'; the part before it says what is wrong.
     const reason = error instanceof Error ? error.message.split(';')[0]! : String(error);
-    return { error: `path-to-regexp cannot parse it: ${reason}` };
+    return {
+      error:
+        `path-to-regexp cannot parse it: ${reason}; write it in path-to-regexp v8 syntax, as in ` +
+        '`/v1/books/:id`, with `\\` before a `(`, `)`, `[`, `]`, `?`, `+`, `!`, `{` or `}` meant literally',
+    };
   }
   const items: Item[] = [];
   const groups: string[] = [];
