@@ -8,7 +8,15 @@ const start = new Date('2026-01-31T09:00:00Z');
 const fakeClockStore = (options: MemoryStoreOptions = {}) =>
   new MemoryStore({ now: () => Date.now(), ...options });
 
+/** A memory store whose only room is taken by a live key, so every new key is refused. */
+const fullStore = () => {
+  const store = fakeClockStore({ maxKeys: 1 });
+  store.set('occupant', 'live');
+  return store;
+};
+
 storeContract('MemoryStore', () => fakeClockStore(), {
+  makeFailingStore: fullStore,
   setup: () => {
     vi.useFakeTimers({ now: start });
   },
@@ -37,41 +45,24 @@ describe('MemoryStore', () => {
   it('reads time through its now option', () => {
     let clock = 1_000;
     store = new MemoryStore({ now: () => clock });
-    expect(store.increment('k', 1, 500)).toEqual({ value: 1, expiresAt: 1_500 });
+    expect(store.hit([{ key: 'k', ttlMs: 500 }])).toEqual([{ value: 1, expiresAt: 1_500 }]);
     clock = 1_499;
     expect(store.get('k')).toBe('1');
     clock = 1_500;
     expect(store.get('k')).toBeUndefined();
   });
 
-  it('evicts the oldest key once maxKeys is passed', () => {
-    store = fakeClockStore({ maxKeys: 2 });
-    store.set('a', '1');
-    store.set('b', '2');
-    store.set('c', '3');
-    expect(store.size).toBe(2);
-    expect(store.get('a')).toBeUndefined();
-    expect(store.get('b')).toBe('2');
-    expect(store.get('c')).toBe('3');
-  });
-
-  it('counts a key written again as the newest', () => {
-    store = fakeClockStore({ maxKeys: 2 });
-    store.set('a', '1');
-    store.set('b', '2');
-    store.set('a', '1 again');
-    store.set('c', '3');
-    expect(store.get('a')).toBe('1 again');
-    expect(store.get('b')).toBeUndefined();
-  });
-
-  it('counts new counters toward maxKeys', () => {
-    store = fakeClockStore({ maxKeys: 1 });
-    store.increment('alice', 1, 1000);
-    store.increment('bob', 1, 1000);
-    expect(store.size).toBe(1);
-    expect(store.get('alice')).toBeUndefined();
-    expect(store.get('bob')).toBe('1');
+  it('answers every method synchronously, with no promise', () => {
+    store = fakeClockStore();
+    const answers = [
+      store.set('a', '1'),
+      store.get('a'),
+      store.hit([{ key: 'n', ttlMs: 10 }]),
+      store.add('b', '2', 10),
+      store.take('b'),
+      store.delete('a'),
+    ];
+    for (const answer of answers) expect(answer).not.toBeInstanceOf(Promise);
   });
 
   it('drops an expired key when it is read', () => {
@@ -88,7 +79,7 @@ describe('MemoryStore', () => {
     store.set('short', '1', 100);
     store.set('long', '2', 1000);
     store.set('forever', '3');
-    store.increment('counter', 1, 100);
+    store.hit([{ key: 'counter', ttlMs: 100 }]);
     vi.advanceTimersByTime(500);
     expect(store.size).toBe(4);
     store.sweep();

@@ -1,3 +1,4 @@
-/** The store interface shared by every stateful feature, and its in-memory default. */
+/** The store interface shared by every stateful feature, its in-memory default and its guard. */
+export { type GuardStoreOptions, guardStore } from './guard-store.ts';
 export { MemoryStore, type MemoryStoreOptions } from './memory-store.ts';
-export type { Counter, Store } from './store.ts';
+export type { Counter, HitWindow, Store } from './store.ts';

@@ -1,10 +1,14 @@
 /** The default in-process store: a bounded map with expiry and an unref'd sweep timer. */
 import { assertInteger, assertKnownKeys } from '../internal/options.ts';
-import type { Counter, Store } from './store.ts';
+import type { Counter, HitWindow, Store } from './store.ts';
 
 /** Options of {@link MemoryStore}. */
 export interface MemoryStoreOptions {
-  /** The most keys kept; past it the oldest are dropped first. @default 100000 */
+  /**
+   * The most keys held. When a new key would pass it, expired keys are dropped first; if every
+   * key is still live, the new key is refused (the call throws) and the live keys stay.
+   * @default 100000
+   */
   maxKeys?: number;
   /** How often expired keys are swept, in milliseconds. @default 60000 */
   sweepIntervalMs?: number;
@@ -13,19 +17,36 @@ export interface MemoryStoreOptions {
 }
 
 interface Entry {
-  value: string;
+  // A counter stays a number so that a hit costs no parsing; get() gives its decimal string.
+  value: string | number;
   expiresAt: number;
+}
+
+/** A counter's number, or `undefined` when a string is not a whole number in decimal. */
+function count(value: string | number): number | undefined {
+  if (typeof value === 'number') return value;
+  const n = Number(value);
+  return /^-?\d{1,16}$/.test(value) && Number.isSafeInteger(n) ? n : undefined;
 }
 
 /**
  * A {@link Store} in this process's memory: right for one instance; use the Redis store when
- * several instances share limits or tokens. Its timer never keeps the process alive.
+ * several instances share limits or tokens. Every method answers synchronously, and its sweep
+ * timer never keeps the process alive.
+ *
+ * When full, it refuses new keys rather than evict live ones: under a flood of new keys
+ * (an attacker cycling identities, say), evicting would wipe other callers' counters and
+ * tokens, so limits would fail open. Refusing makes the flood's own new keys fail (a 503
+ * through {@link guardStore}) while every existing key keeps working.
  */
 export class MemoryStore implements Store {
   private readonly entries = new Map<string, Entry>();
   private readonly maxKeys: number;
   private readonly now: () => number;
   private timer: ReturnType<typeof setInterval> | undefined;
+  // No entry expires before this time (a lower bound), so a full store sweeps only when a
+  // sweep can free something, not on every refused key.
+  private nextExpiry = Number.POSITIVE_INFINITY;
 
   constructor(options: MemoryStoreOptions = {}) {
     assertKnownKeys('MemoryStore', options, ['maxKeys', 'sweepIntervalMs', 'now']);
@@ -46,63 +67,98 @@ export class MemoryStore implements Store {
     return this.entries.size;
   }
 
-  private live(key: string): Entry | undefined {
+  private live(key: string, now: number): Entry | undefined {
     const entry = this.entries.get(key);
     if (entry === undefined) return undefined;
-    if (entry.expiresAt <= this.now()) {
+    if (entry.expiresAt <= now) {
       this.entries.delete(key);
       return undefined;
     }
     return entry;
   }
 
-  private put(key: string, entry: Entry): void {
-    this.entries.delete(key);
+  /** Makes room for `count` new keys or throws, before anything is written. */
+  private reserve(count: number, now: number): void {
+    if (this.entries.size + count <= this.maxKeys) return;
+    if (this.nextExpiry <= now) this.sweep();
+    if (this.entries.size + count <= this.maxKeys) return;
+    throw new Error(
+      `MemoryStore is full: its ${this.maxKeys} keys (maxKeys) are all live, so a new key was ` +
+        'refused and the existing keys were kept. Raise maxKeys or use a shared store.',
+    );
+  }
+
+  private write(key: string, value: string | number, expiresAt: number): Entry {
+    const entry = { value, expiresAt };
     this.entries.set(key, entry);
-    if (this.entries.size > this.maxKeys) {
-      // Map keeps insertion order, so the first key is the oldest written.
-      this.entries.delete(this.entries.keys().next().value!);
-    }
+    if (expiresAt < this.nextExpiry) this.nextExpiry = expiresAt;
+    return entry;
   }
 
   get(key: string): string | undefined {
-    return this.live(key)?.value;
+    const value = this.live(key, this.now())?.value;
+    return typeof value === 'number' ? String(value) : value;
   }
 
   set(key: string, value: string, ttlMs?: number): void {
-    const expiresAt = ttlMs === undefined ? Number.POSITIVE_INFINITY : this.now() + ttlMs;
-    this.put(key, { value, expiresAt });
+    const now = this.now();
+    if (!this.entries.has(key)) this.reserve(1, now);
+    this.write(key, value, ttlMs === undefined ? Number.POSITIVE_INFINITY : now + ttlMs);
   }
 
   delete(key: string): boolean {
-    return this.live(key) !== undefined && this.entries.delete(key);
+    return this.live(key, this.now()) !== undefined && this.entries.delete(key);
   }
 
-  increment(key: string, by: number, ttlMs: number): Counter {
-    const entry = this.live(key);
-    if (entry) {
-      // Like Redis INCRBY, a value written with set() counts on from its number.
-      const current = Number(entry.value);
-      if (!Number.isSafeInteger(current)) {
+  hit(windows: readonly HitWindow[], by = 1): Counter[] {
+    const now = this.now();
+    // Check every window before counting in any, so a refused or failed hit counts nothing.
+    let fresh = 0;
+    for (const { key } of windows) {
+      const entry = this.live(key, now);
+      if (entry === undefined) fresh++;
+      else if (count(entry.value) === undefined) {
+        // Like Redis INCRBY, which refuses a value that is not a whole number.
         throw new TypeError(`MemoryStore: the value at "${key}" is not a whole number.`);
       }
-      entry.value = String(current + by);
-      return { value: current + by, expiresAt: entry.expiresAt };
     }
-    const fresh = { value: String(by), expiresAt: this.now() + ttlMs };
-    this.put(key, fresh);
-    return { value: by, expiresAt: fresh.expiresAt };
+    if (fresh > 0) this.reserve(fresh, now);
+    return windows.map(({ key, ttlMs }) => {
+      const entry = this.live(key, now) ?? this.write(key, 0, now + ttlMs);
+      entry.value = count(entry.value)! + by;
+      return { value: entry.value, expiresAt: entry.expiresAt };
+    });
+  }
+
+  take(key: string): string | undefined {
+    const value = this.get(key);
+    if (value !== undefined) this.entries.delete(key);
+    return value;
+  }
+
+  add(key: string, value: string, ttlMs: number): boolean {
+    const now = this.now();
+    if (this.live(key, now) !== undefined) return false;
+    this.reserve(1, now);
+    this.write(key, value, now + ttlMs);
+    return true;
   }
 
   /** Drops every expired key now. */
   sweep(): void {
     const now = this.now();
-    for (const [key, entry] of this.entries) if (entry.expiresAt <= now) this.entries.delete(key);
+    let next = Number.POSITIVE_INFINITY;
+    for (const [key, entry] of this.entries) {
+      if (entry.expiresAt <= now) this.entries.delete(key);
+      else if (entry.expiresAt < next) next = entry.expiresAt;
+    }
+    this.nextExpiry = next;
   }
 
   close(): void {
     if (this.timer !== undefined) clearInterval(this.timer);
     this.timer = undefined;
     this.entries.clear();
+    this.nextExpiry = Number.POSITIVE_INFINITY;
   }
 }

@@ -1,0 +1,118 @@
+/** Wraps a store so that keys get a prefix and a failing or hanging store becomes a 503. */
+import { ApiError, isApiError } from '../errors/api-error.ts';
+import { ErrorCode } from '../errors/catalogue.ts';
+import { assertInteger, assertKnownKeys } from '../internal/options.ts';
+import type { Counter, HitWindow, Store } from './store.ts';
+
+/** Options of {@link guardStore}. */
+export interface GuardStoreOptions {
+  /**
+   * Put before every key, so that features sharing one store never meet (`rl:`, `csrf:`).
+   * @default ''
+   */
+  prefix?: string;
+  /**
+   * How long a call that answers with a promise may take, in milliseconds, before it fails
+   * with a 503. A synchronous answer never gets a timer. @default 1000
+   */
+  timeoutMs?: number;
+}
+
+const methods = ['get', 'set', 'delete', 'hit', 'take', 'add'] as const;
+
+/** The 503 for a store that failed; an error that already is one passes through unchanged. */
+function unavailable(cause: unknown, message: string): ApiError {
+  if (isApiError(cause) && cause.code === ErrorCode.StoreUnavailable) return cause;
+  return new ApiError(503, ErrorCode.StoreUnavailable, message, { cause });
+}
+
+const failed = 'A store this request needs failed, so the request was refused; try again later.';
+
+/**
+ * Wraps `store` so that every key gets `prefix` and every call fails closed: a call that throws,
+ * rejects or does not answer within `timeoutMs` becomes an {@link ApiError} 503 with the code
+ * {@link ErrorCode.StoreUnavailable}, the original failure kept as its `cause` for the logs.
+ * Nothing is decided without the store: no request passes a limit, and no token is accepted.
+ *
+ * A synchronous answer stays synchronous (no promise, no timer); only a pending promise gets a
+ * timer, and that timer never keeps the process alive. The guard has no `close`: whoever
+ * created the store closes it, since several guards may share one store.
+ *
+ * @example
+ * ```ts
+ * const store = new MemoryStore();
+ * const limits = guardStore(store, { prefix: 'rl:', timeoutMs: 200 });
+ * const [perSecond] = await limits.hit([{ key: 'alice:1s', ttlMs: 1000 }]); // key "rl:alice:1s"
+ * ```
+ */
+export function guardStore(store: Store, options: GuardStoreOptions = {}): Store {
+  assertKnownKeys('guardStore', options, ['prefix', 'timeoutMs']);
+  for (const method of methods) {
+    if (typeof store?.[method] !== 'function') {
+      throw new TypeError(
+        `guardStore: the store has no ${method}() method; pass a Store with get, set, delete, ` +
+          'hit, take and add (a MemoryStore, say).',
+      );
+    }
+  }
+  const prefix = options.prefix ?? '';
+  if (typeof prefix !== 'string') {
+    throw new TypeError(`guardStore: prefix must be a string such as "rl:"; got ${typeof prefix}.`);
+  }
+  // The longest delay setTimeout supports.
+  const timeoutMs = assertInteger(
+    'guardStore timeoutMs',
+    options.timeoutMs ?? 1000,
+    1,
+    2 ** 31 - 1,
+  );
+
+  function call<T>(method: string, run: () => Promise<T> | T): Promise<T> | T {
+    let answer: Promise<T> | T;
+    try {
+      answer = run();
+    } catch (error) {
+      throw unavailable(error, failed);
+    }
+    if (typeof (answer as { then?: unknown } | undefined)?.then !== 'function') return answer;
+    return new Promise<T>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        const late = new Error(`guardStore: ${method}() did not answer within ${timeoutMs} ms.`);
+        reject(
+          unavailable(
+            late,
+            `A store this request needs did not answer within ${timeoutMs} ms, so the request ` +
+              'was refused; try again later.',
+          ),
+        );
+      }, timeoutMs);
+      (timer as { unref?: () => void }).unref?.();
+      (answer as Promise<T>).then(
+        (value) => {
+          clearTimeout(timer);
+          resolve(value);
+        },
+        (error: unknown) => {
+          clearTimeout(timer);
+          reject(unavailable(error, failed));
+        },
+      );
+    });
+  }
+
+  const key = prefix === '' ? (k: string) => k : (k: string) => prefix + k;
+  return {
+    get: (k) => call('get', () => store.get(key(k))),
+    set: (k, value, ttlMs) => call('set', () => store.set(key(k), value, ttlMs)),
+    delete: (k) => call('delete', () => store.delete(key(k))),
+    hit: (windows: readonly HitWindow[], by?: number) =>
+      call<Counter[]>('hit', () =>
+        store.hit(
+          prefix === '' ? windows : windows.map((w) => ({ key: prefix + w.key, ttlMs: w.ttlMs })),
+          by,
+        ),
+      ),
+    take: (k) => call('take', () => store.take(key(k))),
+    add: (k, value, ttlMs) => call('add', () => store.add(key(k), value, ttlMs)),
+  };
+}
