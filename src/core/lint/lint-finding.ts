@@ -14,8 +14,8 @@ export type LintRule =
   | 'invalid-pattern';
 
 /**
- * How bad a finding is: `'error'` when the route can never be served as declared (every request
- * for it gets 404), `'warning'` when it is served but breaks a style rule of the spec.
+ * How bad a finding is: `'error'` when the route cannot be served as declared (requests for the
+ * path get 404), `'warning'` when it is served but breaks a style rule of the spec.
  */
 export type LintSeverity = 'error' | 'warning';
 
@@ -23,7 +23,7 @@ export type LintSeverity = 'error' | 'warning';
 export interface LintFinding {
   /** The rule that is broken. */
   rule: LintRule;
-  /** `'error'` when no request can reach the route as declared, else `'warning'`. */
+  /** `'error'` when requests for the declared path get 404, else `'warning'`. */
   severity: LintSeverity;
   /** The spec section the rule comes from, e.g. `'4.1.3'`. */
   section: string;
@@ -60,8 +60,8 @@ export const ruleSections: Readonly<Record<LintRule, string>> = {
   'invalid-pattern': '4.1',
 };
 
-// A request never reaches these as declared: the path rule answers 404 to any upper-case letter
-// (spec 4.1.3), a trailing slash is a different path that is never redirected to (spec 4.1), and
+// The declared path answers 404: the path rule rejects any upper-case letter (spec 4.1.3), a
+// trailing slash makes `/v1/books` a different path that is never redirected to (spec 4.1), and
 // an invalid pattern matches nothing. `no-encoding` is an error only for characters no request
 // path carries unencoded; check-text.ts decides that per finding.
 const errorRules: ReadonlySet<LintRule> = new Set([
@@ -85,7 +85,7 @@ export function finding(
 }
 
 /**
- * Tells whether any finding is an error: a route that no request can reach as declared.
+ * Tells whether any finding is an error: a route whose declared path answers 404.
  * @example
  * if (hasErrors(lintRoutes(routes))) process.exitCode = 1;
  */
