@@ -386,7 +386,7 @@ describe('option validation', () => {
     [{ requireVersion: 'no' }, /`requireVersion` must be true or false/],
     [{ pluralExceptions: [1] }, /`pluralExceptions` must be an array of strings/],
     [null, /options must be an object/],
-  ])('throws a TypeError for the lint options %j (STYLE.md rule 6)', (options, message) => {
+  ])('throws a TypeError that says how to fix the lint options %j', (options, message) => {
     expect(() => lintPath('/v1/books', options as never)).toThrow(TypeError);
     expect(() => lintPath('/v1/books', options as never)).toThrow(message);
     expect(() => lintRoutes([], options as never)).toThrow(message);
@@ -416,7 +416,7 @@ describe('option validation', () => {
     [() => lintPath(42 as never), /lintPath: the pattern must be a string/],
     [() => lintRoutes('/v1/books' as never), /lintRoutes: routes must be an array/],
     [() => lintRoutes([{ path: '/v1/books' }] as never), /lintRoutes: routes\[0\] must be/],
-  ])('throws a TypeError for a misused argument (STYLE.md rule 6)', (call, message) => {
+  ])('throws a TypeError that says how to fix a misused argument', (call, message) => {
     expect(call).toThrow(TypeError);
     expect(call).toThrow(message);
   });

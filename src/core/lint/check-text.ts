@@ -46,7 +46,7 @@ function splitExtension(value: string, place: Place): [stem: string, extension: 
 export type TextLintRule = 'lower-case' | 'hyphen-words' | 'no-extension' | 'no-encoding';
 
 // spec 4.1.3: a request that differs in case gets 404, so the route itself must be lower-case.
-// Percent-encoding hex is not a letter of the path (DESIGN.md, Paths).
+// Percent-encoding hex is not a letter of the path: the path rule ignores it too (docs/route-lint.md).
 const lowerCase: TextRule = {
   check: (value) =>
     /\p{Lu}/u.test(value.replace(/%[0-9A-Fa-f]{2}/g, ''))
