@@ -109,7 +109,10 @@ const bodyErrors: Record<string, (e: BodyParserError) => ApiError> = {
     ),
 };
 
-/** Body-parser's and Express's own 4xx errors as the core's errors; anything else as it is. */
+/**
+ * Body-parser's and Express's own 4xx errors as the core's errors; any other error goes to the
+ * core's one rule for errors that carry a status ({@link fromHttpError}), as on every adapter.
+ */
 export function fromExpressError(error: unknown): unknown {
   const e = error as BodyParserError | null;
   if (typeof e?.type === 'string' && Object.hasOwn(bodyErrors, e.type)) {

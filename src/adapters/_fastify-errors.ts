@@ -48,12 +48,22 @@ function describe(
   };
 }
 
-/** Fastify's own 4xx errors as the core's errors; anything else is left for a logged 500. */
-export function fromFastify(thrown: unknown, request: FastifyRequest): unknown {
+/**
+ * Fastify's own 4xx errors as the core's errors; anything else goes to the core's one rule for
+ * errors that carry a status ({@link fromHttpError}). `replyStatus` is `reply.statusCode` when
+ * the error handler runs: Fastify keeps a status set with `reply.code(404).send(error)` over the
+ * error's own, and so does this.
+ */
+export function fromFastify(
+  thrown: unknown,
+  request: FastifyRequest,
+  replyStatus?: number,
+): unknown {
   const error = thrown as Partial<FastifyError>;
   const status = error?.statusCode;
-  if (isApiError(thrown) || typeof status !== 'number' || status < 400 || status > 499) {
-    return thrown;
+  if (isApiError(thrown)) return thrown;
+  if (typeof status !== 'number' || status < 400 || status > 499) {
+    return fromHttpError(thrown, replyStatus);
   }
   if (error.validation?.length) {
     return invalidRequest(
@@ -81,5 +91,5 @@ export function fromFastify(thrown: unknown, request: FastifyRequest): unknown {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
       return malformedJson();
   }
-  return fromHttpError(thrown);
+  return fromHttpError(thrown, replyStatus);
 }

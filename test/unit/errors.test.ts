@@ -51,6 +51,76 @@ describe('ApiError', () => {
     expect(new ApiError(status, status * 100, 'x').status).toBe(status);
   });
 
+  it.each([
+    [404, 40400],
+    [404, 40499],
+    [409, 40950],
+    [503, 50301],
+  ])('accepts status %i with code %i: status × 100 + n (spec 7.1.5)', (status, code) => {
+    expect(new ApiError(status, code, 'x').code).toBe(code);
+  });
+
+  it.each([
+    [404, 40000],
+    [404, 40500],
+    [404, 404],
+    [409, 4090],
+    [400, 40000.5],
+    [400, Number.NaN],
+    [500, 40000],
+  ])('throws a TypeError for status %i with code %s, not status × 100 + n', (status, code) => {
+    const first = status * 100;
+    expect(() => new ApiError(status, code, 'x')).toThrow(
+      new TypeError(
+        `ApiError code must be status × 100 + n with n from 0 to 99 (${first} to ${first + 99} for status ${status}); got ${code}.`,
+      ),
+    );
+  });
+
+  it.each([400, 404, 405, 429, 499])(
+    'captures no stack frames for a %i: client errors are the flood path',
+    (status) => {
+      const error = new ApiError(status, status * 100, 'x');
+      expect(error.stack ?? '').not.toMatch(/\n\s+at /);
+    },
+  );
+
+  it.each([500, 503])('keeps the stack trace of a %i, a fault to debug', (status) => {
+    const error = new ApiError(status, status * 100, 'x');
+    expect(error.stack).toMatch(/\n\s+at /);
+  });
+
+  it('restores Error.stackTraceLimit after a client error, also when the constructor throws', () => {
+    const before = Error.stackTraceLimit;
+    new ApiError(404, 40400, 'x');
+    expect(Error.stackTraceLimit).toBe(before);
+    const symbol = Symbol('not a message') as unknown as string;
+    expect(() => new ApiError(404, 40400, symbol)).toThrow(TypeError);
+    expect(Error.stackTraceLimit).toBe(before);
+  });
+
+  it('works where Error.stackTraceLimit does not exist, without creating it', () => {
+    const descriptor = Object.getOwnPropertyDescriptor(Error, 'stackTraceLimit')!;
+    Reflect.deleteProperty(Error, 'stackTraceLimit');
+    try {
+      expect(new ApiError(404, 40400, 'x').status).toBe(404);
+      expect(Object.hasOwn(Error, 'stackTraceLimit')).toBe(false);
+    } finally {
+      Object.defineProperty(Error, 'stackTraceLimit', descriptor);
+    }
+  });
+
+  it('works where Error.stackTraceLimit cannot be written', () => {
+    const descriptor = Object.getOwnPropertyDescriptor(Error, 'stackTraceLimit')!;
+    Object.defineProperty(Error, 'stackTraceLimit', { ...descriptor, writable: false });
+    try {
+      expect(new ApiError(404, 40400, 'x').status).toBe(404);
+      expect(Error.stackTraceLimit).toBe(descriptor.value);
+    } finally {
+      Object.defineProperty(Error, 'stackTraceLimit', descriptor);
+    }
+  });
+
   it('carries status, code, message, name and one entry of its own by default (spec 7.1.5)', () => {
     const error = new ApiError(409, 40900, 'A book with id "dune" already exists.');
     expect(error).toBeInstanceOf(Error);
@@ -405,7 +475,8 @@ describe('toApiError', () => {
     ['a string', 'boom'],
     ['undefined', undefined],
     ['null', null],
-    ['an object', { status: 404 }],
+    ['an object whose status is not an error status', { status: 200 }],
+    ['an Error whose status is not an integer', Object.assign(new Error('x'), { status: '404' })],
   ])('turns %s into a generic 500 that keeps it as the cause', (_, thrown) => {
     const error = toApiError(thrown);
     expect(error.status).toBe(500);
@@ -462,11 +533,10 @@ describe('errorToResponse', () => {
       expect(response.body).not.toContain('hunter2');
       expect(response.body).not.toMatch(/\bat\s/);
       expect(logger.error).toHaveBeenCalledOnce();
-      expect(logger.error).toHaveBeenCalledWith('POST /v1/books failed', {
-        error: thrown,
-        method: 'POST',
-        path: '/v1/books',
-      });
+      expect(logger.error).toHaveBeenCalledWith(
+        { err: thrown, method: 'POST', path: '/v1/books' },
+        'POST /v1/books failed',
+      );
     },
   );
 
@@ -475,18 +545,17 @@ describe('errorToResponse', () => {
     const error = serviceUnavailable();
     const response = errorToResponse(error, logger, { method: 'GET', path: '/v1/me' });
     expect(response.status).toBe(503);
-    expect(logger.error).toHaveBeenCalledWith('GET /v1/me failed', {
-      error,
-      method: 'GET',
-      path: '/v1/me',
-    });
+    expect(logger.error).toHaveBeenCalledWith(
+      { err: error, method: 'GET', path: '/v1/me' },
+      'GET /v1/me failed',
+    );
   });
 
   it('logs "request failed" when it does not know where the failure happened', () => {
     const logger = fakeLogger();
     const thrown = new Error('x');
     errorToResponse(thrown, logger);
-    expect(logger.error).toHaveBeenCalledWith('request failed', { error: thrown });
+    expect(logger.error).toHaveBeenCalledWith({ err: thrown }, 'request failed');
   });
 
   it('writes to console.error by default', () => {
@@ -505,12 +574,12 @@ describe('errorToResponse', () => {
   it('errorToOutgoing gives the body as data and copies the error’s headers', () => {
     const error = tooManyRequests(2);
     const out = errorToOutgoing(error, fakeLogger());
-    expect(out).toEqual({
-      status: 429,
-      headers: { 'retry-after': '2' },
-      body: { errors: [{ message: 'Too many requests; slow down.', code: 42900 }] },
+    expect(out.status).toBe(429);
+    expect(out.headers.record).toEqual({ 'retry-after': '2' });
+    expect(out.body).toEqual({
+      errors: [{ message: 'Too many requests; slow down.', code: 42900 }],
     });
-    out.headers['x-extra'] = '1';
+    out.headers.set('x-extra', '1');
     expect(error.headers).toEqual({ 'retry-after': '2' });
   });
 });

@@ -1,4 +1,5 @@
 /** The one error type of the library: an HTTP status, integer codes and messages (spec 7). */
+import { assertStatusAndCode, restoreStack, skipStack } from './construction.ts';
 
 /** One entry of the error body's `errors` list (spec 7.1.5). */
 export interface ErrorEntry {
@@ -54,9 +55,12 @@ export class ApiError extends Error {
   readonly extra: Readonly<Record<string, string>> | undefined;
 
   constructor(status: number, code: number, message: string, options: ApiErrorOptions = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
-    if (!Number.isInteger(status) || status < 400 || status > 599) {
-      throw new TypeError(`ApiError status must be an integer from 400 to 599; got ${status}.`);
+    assertStatusAndCode(status, code);
+    const savedLimit = skipStack(status);
+    try {
+      super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    } finally {
+      restoreStack(savedLimit);
     }
     this.name = 'ApiError';
     this.status = status;

@@ -1,6 +1,6 @@
 /** Small constructors for the error statuses of the spec's table that a service raises (spec 7.2). */
-import { ApiError, type ApiErrorOptions, type ErrorEntry, isApiError } from './api-error.ts';
-import { ErrorCode, statusText } from './catalogue.ts';
+import { ApiError, type ApiErrorOptions, type ErrorEntry } from './api-error.ts';
+import { ErrorCode } from './catalogue.ts';
 
 /** 400 for a client error that fits no other code, such as wrong parameters (spec 7.1.4). */
 export function badRequest(
@@ -161,33 +161,4 @@ export function serviceUnavailable(
 export function malformedJson(detail?: string): ApiError {
   const suffix = detail ? `: ${detail.replace(/\.$/, '')}` : '';
   return new ApiError(400, ErrorCode.MalformedBody, `The request body is not valid JSON${suffix}.`);
-}
-
-/** The fields of a framework's HTTP error (http-errors, Fastify's errors) that the library reads. */
-export interface HttpErrorLike {
-  /** The status, as http-errors names it. */
-  status?: number;
-  /** The status, as Node and Fastify name it. */
-  statusCode?: number;
-  /** The error's message. */
-  message?: string;
-  /** Whether the message is safe to show the client (http-errors: true for 4xx). */
-  expose?: boolean;
-}
-
-/**
- * A framework's own 4xx error as an {@link ApiError}: the status is kept, the code is
- * status × 100, and the message is the error's own when it is marked safe to show, else the
- * status text. Anything else (an `ApiError`, a 5xx, a plain bug) is returned as it is, so that
- * it becomes a logged 500 with no detail in the body.
- */
-export function fromHttpError(error: unknown): unknown {
-  if (isApiError(error) || typeof error !== 'object' || error === null) return error;
-  const e = error as HttpErrorLike;
-  const status = e.status ?? e.statusCode;
-  if (typeof status !== 'number' || !Number.isInteger(status) || status < 400 || status > 499) {
-    return error;
-  }
-  const message = (e.expose !== false && e.message) || statusText[status] || 'Bad request.';
-  return new ApiError(status, status * 100, message, { cause: error });
 }

@@ -1,25 +1,12 @@
 /** Turns anything thrown during a request into the status, headers and body the client gets. */
+import { HeaderBag } from '../http/headers.ts';
 import type { ApiResponse, OutgoingResponse } from '../http/response.ts';
 import { ApiError, isApiError } from './api-error.ts';
 import { ErrorCode } from './catalogue.ts';
+import { fromHttpError, genericFaultMessage } from './from-http-error.ts';
+import { callLogger, consoleLogger, type FaultRecord, type Logger } from './logger.ts';
 
-/** Where the library reports faults that become a 5xx; the default writes to `console.error`. */
-export interface Logger {
-  /** Called with a one-line summary and the thrown value for every 5xx the library produces. */
-  error(message: string, details: { error: unknown; method?: string; path?: string }): void;
-  /** Called with warnings found at start-up, such as route-lint findings. @default console.warn */
-  warn?(message: string): void;
-}
-
-/** The default {@link Logger}: one `console.error` line per fault. */
-export const consoleLogger: Required<Logger> = {
-  error(message, details) {
-    console.error(`[api-conventions] ${message}`, details.error);
-  },
-  warn(message) {
-    console.warn(`[api-conventions] ${message}`);
-  },
-};
+export { consoleLogger, type FaultRecord, type Logger, resolveLogger } from './logger.ts';
 
 /** Where a failure happened, for the log line. */
 export interface FailurePlace {
@@ -29,39 +16,46 @@ export interface FailurePlace {
   path?: string;
 }
 
-/** Converts a thrown value to an {@link ApiError}; anything else becomes a generic 500. */
+/**
+ * Converts a thrown value to an {@link ApiError}. An `ApiError` is returned as it is; an error
+ * that carries an HTTP status the way http-errors, Koa and Fastify do keeps it, by the rule of
+ * {@link fromHttpError}; anything else becomes a generic 500.
+ */
 export function toApiError(error: unknown): ApiError {
-  if (isApiError(error)) return error;
-  return new ApiError(
-    500,
-    ErrorCode.Internal,
-    'Something went wrong on our side; it has been logged.',
-    {
-      cause: error,
-    },
-  );
+  const mapped = fromHttpError(error);
+  if (isApiError(mapped)) return mapped;
+  return new ApiError(500, ErrorCode.Internal, genericFaultMessage, { cause: error });
 }
 
 /**
  * The error response for a thrown value, before serialization. An {@link ApiError} keeps its
- * status, headers and entries; anything else becomes a 500 with a generic message. Every 5xx is
- * reported to `logger`, and no stack trace or internal message reaches the body (STYLE.md rule 7).
+ * status, headers and entries; another library's HTTP error keeps its status and headers;
+ * anything else becomes a 500 with a generic message. Every 5xx is reported to `logger`, and no
+ * stack trace or internal message reaches the body of a 5xx.
  */
 export function errorToOutgoing(
   error: unknown,
   logger: Logger,
   where: FailurePlace = {},
 ): OutgoingResponse {
-  const apiError = toApiError(error);
+  let apiError = toApiError(error);
+  let fault = error;
+  let headers: HeaderBag;
+  try {
+    headers = new HeaderBag(apiError.headers);
+  } catch (refused) {
+    // An ApiError built with a header that cannot be sent (a line break, say) is a fault of the
+    // code that built it: a logged 500, never a response split or a crash.
+    fault = refused;
+    apiError = toApiError(refused);
+    headers = new HeaderBag();
+  }
   if (apiError.status >= 500) {
     const summary = where.method ? `${where.method} ${where.path ?? ''} failed` : 'request failed';
-    logger.error(summary, { error, ...where });
+    const record: FaultRecord = { err: fault, ...where };
+    callLogger(() => logger.error(record, summary));
   }
-  return {
-    status: apiError.status,
-    headers: apiError.headers ? { ...apiError.headers } : {},
-    body: apiError.toJSON(),
-  };
+  return { status: apiError.status, headers, body: apiError.toJSON() };
 }
 
 /**
@@ -77,7 +71,7 @@ export function errorToResponse(
   return {
     status: out.status,
     headers: {
-      ...out.headers,
+      ...out.headers.record,
       'content-type': 'application/json',
       'x-content-type-options': 'nosniff',
     },
