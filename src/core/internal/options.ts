@@ -15,6 +15,20 @@ function distance(a: string, b: string): number {
   return row[b.length]!;
 }
 
+/** The entry of `known` closest to a misspelt `key` (at most two edits away), if any. */
+export function closestKey(key: string, known: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = 3;
+  for (const candidate of known) {
+    const d = distance(key.toLowerCase(), candidate.toLowerCase());
+    if (d < bestDistance) {
+      best = candidate;
+      bestDistance = d;
+    }
+  }
+  return best;
+}
+
 /**
  * Throws a `TypeError` naming any key of `options` that is not in `known`, with the closest
  * known key as a suggestion ("Did you mean `maxAge`?").
@@ -30,15 +44,7 @@ export function assertKnownKeys(
   }
   for (const key of Object.keys(options)) {
     if (known.includes(key)) continue;
-    let best: string | undefined;
-    let bestDistance = 3;
-    for (const candidate of known) {
-      const d = distance(key.toLowerCase(), candidate.toLowerCase());
-      if (d < bestDistance) {
-        best = candidate;
-        bestDistance = d;
-      }
-    }
+    const best = closestKey(key, known);
     const hint = best ? ` Did you mean \`${best}\`?` : ` Known options: ${known.join(', ')}.`;
     throw new TypeError(`${where}: unknown option \`${key}\`.${hint}`);
   }

@@ -2,7 +2,15 @@
 import { assertInteger, assertKnownKeys } from '../internal/options.ts';
 import type { RouteConfig } from './types.ts';
 
-const builtIn = ['accepts', 'bodyLimit', 'body', 'rejectUnknownFields'];
+/** The settings the library itself reads from a route's `config`. */
+export const builtInConfigKeys: readonly string[] = [
+  'accepts',
+  'bodyLimit',
+  'body',
+  'rejectUnknownFields',
+];
+/** Methods whose requests the library never reads a body of, so `body` rules there are a mistake. */
+const bodiless = ['GET', 'HEAD', 'DELETE'];
 const formats = ['json', 'form'];
 const types = ['string', 'integer', 'number', 'boolean', 'object', 'array', 'date-time'];
 const ruleKeys = ['type', 'required', 'nullable', 'min', 'max', 'pattern', 'enum'];
@@ -41,14 +49,22 @@ function checkBodyRules(where: string, body: unknown): void {
 
 /**
  * Checks a route's settings: every key known (the built-in ones and `extraKeys`, those the
- * plugins read), and the built-in values well-formed. `where` names the route in the message.
+ * plugins read), and the built-in values well-formed. `where` names the route in the message;
+ * with its `method`, `body` rules on a GET, HEAD or DELETE route are refused too.
  */
 export function checkRouteConfig(
   where: string,
   config: RouteConfig,
   extraKeys: readonly string[],
+  method?: string,
 ): void {
-  assertKnownKeys(where, config, [...builtIn, ...extraKeys]);
+  assertKnownKeys(where, config, [...builtInConfigKeys, ...extraKeys]);
+  if (config.body !== undefined && method !== undefined && bodiless.includes(method)) {
+    // The pipeline checks body rules only on POST, PUT and PATCH, so these would silently never run.
+    throw new TypeError(
+      `${where}: \`body\` rules are never read on ${method} requests; move them to the POST, PUT or PATCH route, or check the query in the handler.`,
+    );
+  }
   if (config.accepts !== undefined) {
     if (!Array.isArray(config.accepts) || config.accepts.some((f) => !formats.includes(f))) {
       throw new TypeError(

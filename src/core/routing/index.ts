@@ -1,5 +1,14 @@
 /** Route tables and the router (spec 4.1, 4.2). */
-export { allowList, type RouteMatch, Router } from './router.ts';
+export {
+  allowList,
+  type MethodNotFound,
+  type OptionsFound,
+  type PathNotFound,
+  type RouteFound,
+  type RouteLookup,
+  type RouteMatch,
+  Router,
+} from './router.ts';
 export {
   defineRoutes,
   type Handler,

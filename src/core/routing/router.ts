@@ -1,38 +1,54 @@
 /** Compiles a route table once and finds the route of each request: 404, 405 and OPTIONS (spec 4.1–4.2). */
-import { type MatchFunction, match } from 'path-to-regexp';
 import { ApiError } from '../errors/api-error.ts';
 import { ErrorCode } from '../errors/catalogue.ts';
 import { methodNotAllowed } from '../errors/helpers.ts';
 import { decodeParam } from '../paths/check-path.ts';
-import { checkRouteConfig } from './check-config.ts';
-import type { Handler, RouteConfig, RouteDefinition, RouteInfo, RouteTable } from './types.ts';
+import { compileEntry, kindOf, type PathEntry } from './compile-entry.ts';
+import { literalSegments, PrefixIndex } from './prefix-index.ts';
+import type { RouteInfo, RouteTable } from './types.ts';
 
-const declarable = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
-const allowOrder = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+export { allowList } from './compile-entry.ts';
 
-/**
- * The `Allow` list for the methods a path serves: in the spec's order, HEAD beside GET and
- * OPTIONS added (RFC 9110 §9.3.2, §9.3.7), other methods after; empty when there are none.
- * Hosts with their own router build their 405 and OPTIONS answers with it.
- */
-export function allowList(methods: Iterable<string>): string[] {
-  const all = new Set(methods);
-  if (all.size === 0) return [];
-  all.add('OPTIONS');
-  if (all.has('GET')) all.add('HEAD');
-  const known = allowOrder.filter((method) => all.has(method));
-  for (const method of all) if (!allowOrder.includes(method)) known.push(method);
-  return known;
-}
-
-interface PathEntry {
-  readonly pattern: string;
-  readonly methods: ReadonlyMap<string, RouteInfo>;
+/** {@link Router.lookup} found the route of the method on the path. */
+export interface RouteFound {
+  /** What was found. */
+  readonly kind: 'found';
+  /** The matched route. */
+  readonly route: RouteInfo;
+  /** Decoded path parameters. */
+  readonly params: Readonly<Record<string, string>>;
+  /** The methods the path allows, for `Allow`. */
   readonly allow: readonly string[];
-  readonly matcher: MatchFunction<Record<string, string | string[]>> | undefined;
 }
 
-/** The outcome of routing: a route with its decoded parameters, or the methods of the path. */
+/** {@link Router.lookup} found the path of an OPTIONS request that has no OPTIONS handler: 204 with `Allow`. */
+export interface OptionsFound {
+  /** What was found. */
+  readonly kind: 'options';
+  /** Decoded path parameters. */
+  readonly params: Readonly<Record<string, string>>;
+  /** The methods the path allows: the answer's `Allow`. */
+  readonly allow: readonly string[];
+}
+
+/** {@link Router.lookup} found the path but not the method: 405 with `Allow` (RFC 9110 §15.5.6). */
+export interface MethodNotFound {
+  /** What was found. */
+  readonly kind: 'methodNotAllowed';
+  /** The methods the path allows: the answer's `Allow`. */
+  readonly allow: readonly string[];
+}
+
+/** {@link Router.lookup} found no route with the path: 404. */
+export interface PathNotFound {
+  /** What was found. */
+  readonly kind: 'notFound';
+}
+
+/** The outcome of {@link Router.lookup}; `kind` tells which answer the request gets. */
+export type RouteLookup = RouteFound | OptionsFound | MethodNotFound | PathNotFound;
+
+/** The outcome of {@link Router.find}: a route with its decoded parameters, or the methods of the path. */
 export interface RouteMatch {
   /** The matched route; `undefined` for OPTIONS on a path with no OPTIONS handler. */
   route: RouteInfo | undefined;
@@ -43,117 +59,128 @@ export interface RouteMatch {
 }
 
 const noParams: Record<string, string> = Object.freeze({}) as Record<string, string>;
+const notFound: PathNotFound = Object.freeze({ kind: 'notFound' });
 
-function isStatic(pattern: string): boolean {
-  return !/[:*{}()\\]/.test(pattern);
+/** A static path's answers, built once: looking one up allocates nothing. */
+interface StaticEntry {
+  readonly found: ReadonlyMap<string, RouteFound>;
+  readonly options: OptionsFound;
+  readonly wrongMethod: MethodNotFound;
 }
 
-function compileEntry(
-  configKeys: readonly string[],
-  pattern: string,
-  methods: Record<string, Handler | RouteDefinition | undefined>,
-): PathEntry {
-  if (!pattern.startsWith('/')) {
-    throw new TypeError(`Route pattern "${pattern}" must start with "/".`);
+function staticEntry(entry: PathEntry): StaticEntry {
+  const { allow } = entry;
+  const found = new Map<string, RouteFound>();
+  for (const [method, route] of entry.methods) {
+    found.set(method, Object.freeze({ kind: 'found', route, params: noParams, allow }));
   }
-  const map = new Map<string, RouteInfo>();
-  for (const [method, value] of Object.entries(methods)) {
+  return {
+    found,
+    options: Object.freeze({ kind: 'options', params: noParams, allow }),
+    wrongMethod: Object.freeze({ kind: 'methodNotAllowed', allow }),
+  };
+}
+
+function decodeAll(raw: Record<string, string | string[] | undefined>): Record<string, string> {
+  const params: Record<string, string> = {};
+  for (const name in raw) {
+    const value = raw[name];
     if (value === undefined) continue;
-    if (!declarable.includes(method)) {
-      throw new TypeError(
-        `Route "${pattern}": "${method}" is not a method; use one of ${declarable.join(', ')} (upper-case).`,
-      );
-    }
-    const definition: RouteDefinition = typeof value === 'function' ? { handler: value } : value;
-    if (typeof definition?.handler !== 'function') {
-      throw new TypeError(`Route "${method} ${pattern}" needs a handler function.`);
-    }
-    const config: RouteConfig = Object.freeze({ ...definition.config });
-    checkRouteConfig(`Route "${method} ${pattern}" config`, config, configKeys);
-    map.set(method, Object.freeze({ method, pattern, config, handler: definition.handler }));
+    params[name] = Array.isArray(value)
+      ? value.map((part) => decodeParam(part, name)).join('/')
+      : decodeParam(value, name);
   }
-  const get = map.get('GET');
-  if (get && !map.has('HEAD')) map.set('HEAD', Object.freeze({ ...get, method: 'HEAD' }));
-  const allow = allowList(map.keys());
-  let matcher: PathEntry['matcher'];
-  if (!isStatic(pattern)) {
-    try {
-      matcher = match(pattern, { decode: false, trailing: false, sensitive: true });
-    } catch (error) {
-      throw new TypeError(`Route pattern "${pattern}" is not valid: ${(error as Error).message}`);
-    }
-  }
-  return { pattern, methods: map, allow, matcher };
+  return params;
 }
 
 /**
  * A compiled route table. Static paths are found with one map look-up; patterns with parameters
- * are tried in the order they were declared.
+ * are bucketed by their literal leading segments, and only the patterns that can match a path
+ * are tried, in the order they were declared.
  */
 export class Router {
   /** Every route, HEAD included where GET is declared, in declaration order. */
   readonly routes: readonly RouteInfo[];
-  private readonly exact = new Map<string, PathEntry>();
-  private readonly dynamic: PathEntry[] = [];
+  private readonly exact = new Map<string, StaticEntry>();
+  private readonly dynamic = new PrefixIndex<PathEntry>();
 
   /**
+   * Checks and compiles the table; a mistake in it is a `TypeError` that says how to fix it.
+   *
    * @param table - the route table
    * @param configKeys - route-setting keys the plugins read, beside the built-in ones
    */
   constructor(table: RouteTable = {}, configKeys: readonly string[] = []) {
+    if (typeof table !== 'object' || table === null || Array.isArray(table)) {
+      throw new TypeError(
+        `The route table must map path patterns to methods, such as { '/v1/books': { GET: listBooks } }; got ${kindOf(table)}.`,
+      );
+    }
     const routes: RouteInfo[] = [];
     for (const [pattern, methods] of Object.entries(table)) {
-      const entry = compileEntry(
-        configKeys,
-        pattern,
-        methods as Record<string, Handler | RouteDefinition>,
-      );
-      if (entry.matcher) this.dynamic.push(entry);
-      else this.exact.set(pattern, entry);
+      const entry = compileEntry(pattern, methods, configKeys);
+      if (entry.matcher) this.dynamic.add(literalSegments(pattern), entry);
+      else this.exact.set(pattern, staticEntry(entry));
       routes.push(...entry.methods.values());
     }
     this.routes = routes;
   }
 
   /**
-   * Finds the route for a method and a (lower-case) path. Throws a 404 that names the path when
-   * nothing is there, and a 405 with `Allow` when the path exists but the method does not. For
-   * OPTIONS on a path with no OPTIONS handler, `route` is undefined and `allow` is the answer.
+   * Finds what a request to `method` and a well-formed (normalised, lower-case) `path` gets,
+   * without throwing for a 404 or a 405: `kind` says which, with the `Allow` list where the
+   * path exists. Throws only the 400 for a parameter with malformed percent-encoding.
    */
-  find(method: string, path: string): RouteMatch {
-    let entry = this.exact.get(path);
-    let params = noParams;
-    if (entry === undefined) {
-      for (const candidate of this.dynamic) {
-        const result = candidate.matcher!(path);
-        if (result) {
-          entry = candidate;
-          params = {};
-          for (const [name, raw] of Object.entries(result.params)) {
-            if (raw === undefined) continue;
-            params[name] = Array.isArray(raw)
-              ? raw.map((part) => decodeParam(part, name)).join('/')
-              : decodeParam(raw, name);
-          }
-          break;
-        }
+  lookup(method: string, path: string): RouteLookup {
+    const known = this.exact.get(path);
+    if (known !== undefined) {
+      const found = known.found.get(method);
+      if (found !== undefined) return found;
+      return method === 'OPTIONS' ? known.options : known.wrongMethod;
+    }
+    for (const candidate of this.dynamic.candidates(path)) {
+      const result = candidate.matcher!(path);
+      if (!result) continue;
+      const route = candidate.methods.get(method);
+      const { allow } = candidate;
+      if (route !== undefined) {
+        return { kind: 'found', route, params: decodeAll(result.params), allow };
       }
+      if (method === 'OPTIONS') return { kind: 'options', params: decodeAll(result.params), allow };
+      return { kind: 'methodNotAllowed', allow };
     }
-    if (entry === undefined) {
-      throw new ApiError(404, ErrorCode.NoRoute, `Nothing found at ${path}.`);
-    }
-    const route = entry.methods.get(method);
-    if (route) return { route, params, allow: entry.allow };
-    if (method === 'OPTIONS') return { route: undefined, params, allow: entry.allow };
-    throw methodNotAllowed(method, path, entry.allow);
+    return notFound;
   }
 
-  /** The methods allowed on a path, or `undefined` when no route matches it. */
-  allowed(path: string): readonly string[] | undefined {
-    try {
-      return this.find('OPTIONS', path).allow;
-    } catch {
-      return undefined;
+  /**
+   * Like {@link Router.lookup}, but throws a 404 that names the path when nothing is there, and a
+   * 405 with `Allow` when the path exists but the method does not. For OPTIONS on a path with no
+   * OPTIONS handler, `route` is undefined and `allow` is the answer.
+   */
+  find(method: string, path: string): RouteMatch {
+    const found = this.lookup(method, path);
+    switch (found.kind) {
+      case 'found':
+        return { route: found.route, params: found.params, allow: found.allow };
+      case 'options':
+        return { route: undefined, params: found.params, allow: found.allow };
+      case 'methodNotAllowed':
+        throw methodNotAllowed(method, path, found.allow);
+      default:
+        throw new ApiError(404, ErrorCode.NoRoute, `Nothing found at ${path}.`);
     }
+  }
+
+  /**
+   * The methods allowed on a path, or `undefined` when no route matches it. Parameters are not
+   * decoded, so this never throws.
+   */
+  allowed(path: string): readonly string[] | undefined {
+    const known = this.exact.get(path);
+    if (known !== undefined) return known.options.allow;
+    for (const candidate of this.dynamic.candidates(path)) {
+      if (candidate.matcher!(path)) return candidate.allow;
+    }
+    return undefined;
   }
 }
