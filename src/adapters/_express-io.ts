@@ -1,23 +1,40 @@
-/** An Express request as the core's input: headers, and the body as a body parser left it. */
-import { payloadTooLarge, type RequestInput } from 'api-conventions';
+/** An Express request as the core's context: headers, origin, and the body as a body parser left it. */
+import type { Conventions, RequestContext, RequestInput } from 'api-conventions';
+import { payloadTooLarge } from 'api-conventions';
 import type { Request } from 'express';
-import { announcesBody, nodeHeaders, readNodeBody } from './_node-io.ts';
+import { announcesBody, nodeHeaders, readNodeBody, schemeOf } from './_node-io.ts';
+
+const contexts = new WeakMap<Request, RequestContext>();
 
 /** The core's input for an Express request, without its body. */
-export function inputOf(req: Request): RequestInput {
+function inputOf(req: Request): RequestInput {
   return {
     method: req.method,
     url: req.originalUrl,
-    headers: nodeHeaders(req.headers),
+    headers: nodeHeaders(req),
+    scheme: schemeOf(req),
     remoteAddress: req.socket.remoteAddress,
     native: req,
   };
 }
 
-/** Hands the body to the core: what a body parser already made of it, else the stream. */
+/** The request's context: the one `before` opened, or a new one when `before` did not run. */
+export function contextOf(conventions: Conventions, req: Request): RequestContext {
+  let ctx = contexts.get(req);
+  if (ctx === undefined) {
+    ctx = conventions.open(inputOf(req));
+    contexts.set(req, ctx);
+  }
+  return ctx;
+}
+
+/**
+ * Hands the body to the core: what a body parser already made of it, else the stream. Called
+ * when the route runs, since a body parser may have run after `before`.
+ */
 export function addBody(req: Request, input: RequestInput): void {
   if (!req.readableEnded) {
-    if (announcesBody(req)) input.readBody = (limit) => readNodeBody(req, limit);
+    if (announcesBody(req)) input.readBody = (limit, options) => readNodeBody(req, limit, options);
     return;
   }
   const body: unknown = req.body;

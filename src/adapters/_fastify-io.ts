@@ -1,20 +1,31 @@
 /** Fastify request in, core response out: the translation every part of the Fastify adapter uses. */
-import type { ApiResponse, RequestInput, Step } from 'api-conventions';
+import type { ApiResponse, Conventions, RequestContext, RequestInput, Step } from 'api-conventions';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { nodeHeaders } from './_node-io.ts';
+import { nodeHeaders, schemeOf } from './_node-io.ts';
 
 const asIs = (payload: unknown) => payload as string;
+const contexts = new WeakMap<FastifyRequest, RequestContext>();
 
 /** A Fastify request as the core's input; `body` is the raw bytes where Fastify kept them raw. */
-export function toInput(request: FastifyRequest, body?: Buffer): RequestInput {
+function toInput(request: FastifyRequest): RequestInput {
   return {
     method: request.method,
     url: request.url,
-    headers: nodeHeaders(request.headers),
-    readBody: body === undefined ? undefined : () => Promise.resolve(body),
+    headers: nodeHeaders(request.raw, request.headers),
+    scheme: schemeOf(request.raw),
     remoteAddress: request.socket.remoteAddress,
     native: request,
   };
+}
+
+/** The request's context: the one the `onRequest` hook opened, or a new one (framework errors). */
+export function contextOf(conventions: Conventions, request: FastifyRequest): RequestContext {
+  let ctx = contexts.get(request);
+  if (ctx === undefined) {
+    ctx = conventions.open(toInput(request));
+    contexts.set(request, ctx);
+  }
+  return ctx;
 }
 
 /** Writes a core response as it is: the identity serializer keeps Fastify from re-encoding it. */

@@ -1,16 +1,17 @@
-/** The app's own Fastify routes: route lint when ready, and `config.conventions` before handlers. */
-import type { Conventions, Guarded, LintRoute, RouteSettings } from 'api-conventions';
-import type { FastifyInstance, RouteOptions } from 'fastify';
-import { send, toInput } from './_fastify-io.ts';
+/** The app's own Fastify routes: lint, `config.conventions` before handlers, values through the response phases. */
+import type { Conventions, Guarded, HeaderInit, LintRoute, RouteSettings } from 'api-conventions';
+import type { FastifyInstance, preSerializationHookHandler, RouteOptions } from 'fastify';
+import { contextOf, send } from './_fastify-io.ts';
 
 /**
  * Watches the routes the app declares itself (not the table's, which `tableHandlers` holds):
- * lints their paths once the app is ready (spec 4.1), and runs the core's checks and body rules
- * before the handler of each route that has `config.conventions`.
+ * lints their paths once the app is ready (spec 4.1), runs the core's checks and body rules
+ * before the handler of each route that has `config.conventions`, and sends what their handlers
+ * return through the transform, serialize and send phases.
  */
 export function watchNativeRoutes(
   fastify: FastifyInstance,
-  api: Conventions,
+  conventions: Conventions,
   tableHandlers: WeakSet<object>,
 ): void {
   const native: LintRoute[] = [];
@@ -20,36 +21,57 @@ export function watchNativeRoutes(
     // Fastify's catch-all `*` is a named wildcard in the lint's path-to-regexp syntax.
     for (const method of methods) native.push({ method, path: route.url.replace(/\*$/, '*rest') });
     const config = route.config?.conventions;
-    if (config !== undefined) guardRoute(route, api, methods, config);
+    if (config !== undefined) guardRoute(route, conventions, methods, config);
+    route.preSerialization = [...[route.preSerialization ?? []].flat(), shapeValue(conventions)];
   });
   fastify.addHook('onReady', async () => {
-    api.lint(native);
+    conventions.lint(native);
   });
 }
 
-/** Adds a preHandler that runs `api.guard` with the route's settings, compiled once here. */
+/** A native handler's value through the response phases; Fastify then sends the bytes as they are. */
+function shapeValue(conventions: Conventions): preSerializationHookHandler<unknown> {
+  return (request, reply, payload, done) => {
+    const ctx = contextOf(conventions, request);
+    const headers = reply.getHeaders() as HeaderInit;
+    const result = conventions.respond(ctx, reply.statusCode, payload, headers);
+    const go = (response: {
+      status: number;
+      headers: Record<string, string | string[]>;
+      body: string | Uint8Array | null;
+    }) => {
+      for (const name of Object.keys(reply.getHeaders())) reply.removeHeader(name);
+      reply.code(response.status).headers(response.headers);
+      done(null, response.body ?? '');
+    };
+    if (result instanceof Promise) result.then(go, done);
+    else go(result);
+  };
+}
+
+/** Adds a preHandler that runs `conventions.guard` with the route's settings, compiled once here. */
 function guardRoute(
   route: RouteOptions,
-  api: Conventions,
+  conventions: Conventions,
   methods: string[],
   config: NonNullable<NonNullable<RouteOptions['config']>['conventions']>,
 ): void {
   const settings = new Map<string, RouteSettings>(
-    methods.map((method) => [method, api.routeSettings(method, route.url, config)]),
+    methods.map((method) => [method, conventions.routeSettings(method, route.url, config)]),
   );
   if (config.bodyLimit !== undefined) route.bodyLimit ??= config.bodyLimit;
   const guard: NonNullable<RouteOptions['preHandler']> = (request, reply, done) => {
     const own = settings.get(request.method);
     if (own === undefined) return done();
-    const input = toInput(request);
-    input.parsedBody = { value: request.body };
+    const ctx = contextOf(conventions, request);
+    ctx.input.parsedBody = { value: request.body };
     const go = (guarded: Guarded) => {
       if (guarded.response !== undefined) return send(reply, guarded.response);
-      reply.headers(guarded.headers);
+      if (ctx.hasResponseHeaders) reply.headers(ctx.responseHeaders.record);
       request.body = guarded.body;
       done();
     };
-    const result = api.guard(own, input, request.params as Record<string, string>);
+    const result = conventions.guard(ctx, own, request.params as Record<string, string>);
     if (result instanceof Promise) result.then(go, done);
     else go(result);
   };

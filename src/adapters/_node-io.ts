@@ -1,15 +1,35 @@
 /** Node request reading shared by the node, Express and Fastify adapters: headers and body in. */
 import type { IncomingMessage } from 'node:http';
-import { ApiError, ErrorCode, type HeaderReader, payloadTooLarge } from 'api-conventions';
+import {
+  ApiError,
+  ErrorCode,
+  type HeaderReader,
+  payloadTooLarge,
+  type ReadBodyOptions,
+  requestTimeout,
+} from 'api-conventions';
 
-/** Wraps Node's lower-cased header object as a {@link HeaderReader}; repeated values are joined. */
-export function nodeHeaders(headers: IncomingMessage['headers']): HeaderReader {
+/**
+ * Wraps Node's lower-cased header object as a {@link HeaderReader}; repeated values are joined.
+ * Node keeps only the first `Content-Type` of a request that sent two; the core is shown both,
+ * as a fetch host shows them, so that every host refuses the ambiguity alike.
+ */
+export function nodeHeaders(req: IncomingMessage, headers = req.headers): HeaderReader {
   return {
     get(name) {
+      if (name === 'content-type') {
+        const all = req.headersDistinct?.['content-type'];
+        if (all !== undefined && all.length > 1) return all.join(', ');
+      }
       const value = headers[name];
       return Array.isArray(value) ? value.join(', ') : value;
     },
   };
+}
+
+/** The scheme of the connection a request came on. */
+export function schemeOf(req: IncomingMessage): 'http' | 'https' {
+  return (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
 }
 
 /** Tells whether the request announces a body (RFC 9112 §6.3). */
@@ -19,16 +39,28 @@ export function announcesBody(req: IncomingMessage): boolean {
 }
 
 /**
- * Reads the whole body, rejecting with 413 as soon as it is known to pass `limit` bytes: at once
- * from `Content-Length`, or while the bytes arrive.
+ * Reads the whole body, rejecting with 413 as soon as it is known to pass `limit` bytes (at once
+ * from `Content-Length`, or while the bytes arrive), with 408 when it takes longer than the
+ * timeout, and with 400 when the client goes away before the end.
  */
-export function readNodeBody(req: IncomingMessage, limit: number): Promise<Uint8Array> {
+export function readNodeBody(
+  req: IncomingMessage,
+  limit: number,
+  options: ReadBodyOptions,
+): Promise<Uint8Array> {
   const declared = Number(req.headers['content-length']);
   if (declared > limit) return Promise.reject(payloadTooLarge(limit));
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let received = 0;
+    const stop = (error: ApiError) => {
+      cleanup();
+      req.pause();
+      reject(error);
+    };
+    const timer = setTimeout(() => stop(requestTimeout()), options.timeoutMs);
     const cleanup = () => {
+      clearTimeout(timer);
       req.off('data', onData);
       req.off('end', onEnd);
       req.off('error', onError);
@@ -36,24 +68,17 @@ export function readNodeBody(req: IncomingMessage, limit: number): Promise<Uint8
     };
     const onData = (chunk: Buffer) => {
       received += chunk.length;
-      if (received > limit) {
-        cleanup();
-        req.pause();
-        reject(payloadTooLarge(limit));
-        return;
-      }
+      if (received > limit) return stop(payloadTooLarge(limit));
       chunks.push(chunk);
     };
     const onEnd = () => {
       cleanup();
       resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, received));
     };
-    const onError = () => {
-      cleanup();
-      reject(
+    const onError = () =>
+      stop(
         new ApiError(400, ErrorCode.BadRequest, 'The request body was not received completely.'),
       );
-    };
     req.on('data', onData);
     req.on('end', onEnd);
     req.on('error', onError);

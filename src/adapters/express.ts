@@ -9,15 +9,23 @@ import {
   allowList,
   type Conventions,
   type ConventionsOptions,
-  type Guarded,
   type RouteConfig,
   type RouteInfo,
+  type Step,
   toConventions,
 } from 'api-conventions';
-import type { Application, ErrorRequestHandler, RequestHandler, Router } from 'express';
-import { addBody, inputOf } from './_express-io.ts';
+import type {
+  Application,
+  ErrorRequestHandler,
+  NextFunction,
+  Request,
+  RequestHandler,
+  Response,
+  Router,
+} from 'express';
+import { addBody, contextOf } from './_express-io.ts';
+import { copyContextHeaders, guardMiddleware, routeJson, sendTo } from './_express-native.ts';
 import { fromExpressError, isStrict, joinParams, routeMethods } from './_express-routes.ts';
-import { writeNodeResponse } from './_node-write.ts';
 
 /** What {@link createExpressMiddleware} gives: middleware for either end of the app, and the routes. */
 export interface ExpressConventions {
@@ -70,35 +78,45 @@ type Verb = 'get' | 'head' | 'post' | 'put' | 'patch' | 'delete' | 'options';
  * ```
  */
 export function createExpressMiddleware(api: Conventions | ConventionsOptions): ExpressConventions {
-  const app = toConventions(api);
-  const send = (res: Parameters<RequestHandler>[1], result: ApiResponse | Promise<ApiResponse>) => {
-    if (result instanceof Promise) result.then((r) => writeNodeResponse(res, r, app.logger));
-    else writeNodeResponse(res, result, app.logger);
-  };
+  const conventions = toConventions(api);
+  const { alwaysOnHeaders } = conventions;
+  const send = (res: Response, result: Step<ApiResponse | undefined>) =>
+    sendTo(conventions, res, result as Step<ApiResponse>);
 
   const route = (info: RouteInfo): RequestHandler => {
     const wildcard = info.pattern.includes('*');
-    return (req, res, next) => {
-      const input = inputOf(req);
-      addBody(req, input);
+    return (req, res) => {
+      const ctx = contextOf(conventions, req);
+      addBody(req, ctx.input);
       const params = wildcard ? joinParams(req.params) : (req.params as Record<string, string>);
-      const result = app.handleRoute(info, input, params);
-      if (!(result instanceof Promise)) return writeNodeResponse(res, result, app.logger);
-      result.then((r) => writeNodeResponse(res, r, app.logger)).catch(next);
+      send(res, conventions.handleRoute(ctx, info, params));
     };
+  };
+
+  const onward = (req: Request, res: Response, next: NextFunction) => {
+    const ctx = contextOf(conventions, req);
+    copyContextHeaders(ctx, res);
+    // Express routes on `req.url`: give it the normalised target, as every host routes on it.
+    const target = ctx.rawQuery ? `${ctx.path}?${ctx.rawQuery}` : ctx.path;
+    if (req.url !== target) req.url = target;
+    if (req.method !== 'OPTIONS') return next();
+    // A nested Router answers OPTIONS itself (200, text/plain) before `after` is reached, so
+    // OPTIONS is answered here, unless a route declares OPTIONS or no route has the path.
+    const methods = routeMethods(req.app, req.url);
+    if (methods.size === 0 || methods.has('OPTIONS')) return next();
+    send(res, conventions.handleUnmatched(ctx, allowList(methods)));
   };
 
   return {
     before(req, res, next) {
       res.removeHeader('x-powered-by');
-      const stop = app.screen(inputOf(req));
-      if (stop !== undefined) return send(res, stop);
-      if (req.method !== 'OPTIONS') return next();
-      // A nested Router answers OPTIONS itself (200, text/plain) before `after` is reached, so
-      // OPTIONS is answered here, unless a route declares OPTIONS or no route has the path.
-      const methods = routeMethods(req.app, req.url);
-      if (methods.size === 0 || methods.has('OPTIONS')) return next();
-      send(res, app.handleUnmatched(inputOf(req), allowList(methods)));
+      for (const name in alwaysOnHeaders) res.setHeader(name, alwaysOnHeaders[name]!);
+      warnIfLoose(conventions, req.app);
+      routeJson(conventions, req, res);
+      const stop = conventions.screen(contextOf(conventions, req));
+      if (stop === undefined) return onward(req, res, next);
+      if (!(stop instanceof Promise)) return send(res, stop);
+      stop.then((response) => (response ? send(res, response) : onward(req, res, next)), next);
     },
     mount(target) {
       if (!isStrict(target)) {
@@ -111,7 +129,7 @@ export function createExpressMiddleware(api: Conventions | ConventionsOptions): 
       let pattern: string | undefined;
       let native: ReturnType<Router['route']> | undefined;
       // A Set drops the repeat of GET's route under HEAD: Express answers HEAD with GET itself.
-      for (const info of new Set(app.routes)) {
+      for (const info of new Set(conventions.routes)) {
         // One Express route per pattern, so that a declared HEAD is not shadowed by GET's.
         if (info.pattern !== pattern) {
           pattern = info.pattern;
@@ -121,34 +139,29 @@ export function createExpressMiddleware(api: Conventions | ConventionsOptions): 
       }
     },
     route,
-    guard(settings) {
-      // Checked once here; the route's method and pattern are known only per request.
-      const { config } = app.routeSettings('ANY', 'guard()', settings);
-      return (req, res, next) => {
-        const input = inputOf(req);
-        addBody(req, input);
-        const route = { method: req.method, pattern: req.route?.path ?? req.path, config };
-        const go = (guarded: Guarded) => {
-          if (guarded.response !== undefined)
-            return writeNodeResponse(res, guarded.response, app.logger);
-          for (const [name, value] of Object.entries(guarded.headers)) res.setHeader(name, value);
-          req.body = guarded.body;
-          next();
-        };
-        const result = app.guard(route, input, req.params as Record<string, string>);
-        if (result instanceof Promise) result.then(go, next);
-        else go(result);
-      };
-    },
+    guard: (settings) => guardMiddleware(conventions, settings),
     after: [
       (req, res, next) => {
         if (res.headersSent) return next();
-        send(res, app.handleUnmatched(inputOf(req), allowList(routeMethods(req.app, req.url))));
+        const allow = allowList(routeMethods(req.app, req.url));
+        send(res, conventions.handleUnmatched(contextOf(conventions, req), allow));
       },
       (error, req, res, next) => {
         if (res.headersSent) return next(error);
-        send(res, app.handleError(inputOf(req), fromExpressError(error)));
+        send(res, conventions.handleError(contextOf(conventions, req), fromExpressError(error)));
       },
     ],
   };
+}
+
+const warnedApps = new WeakSet<object>();
+
+/** Native routes of an app without strict routing serve `/v1/books/` as `/v1/books`: say so once. */
+function warnIfLoose(conventions: Conventions, app: object): void {
+  if (warnedApps.has(app)) return;
+  warnedApps.add(app);
+  if (isStrict(app)) return;
+  conventions.logger.warn(
+    "Express serves /v1/books/ as /v1/books unless strict routing is on (spec 4.1 wants 404): call app.set('strict routing', true) before the first app.use().",
+  );
 }

@@ -5,8 +5,10 @@
  */
 
 import {
+  type ApiResponse,
   type Conventions,
   type ConventionsOptions,
+  normalizeTarget,
   type RouteConfig,
   toConventions,
 } from 'api-conventions';
@@ -20,7 +22,7 @@ import type {
 import fp from 'fastify-plugin';
 import { assertKnownKeys } from '../core/internal/options.ts';
 import { fromFastify } from './_fastify-errors.ts';
-import { answer, send, toInput } from './_fastify-io.ts';
+import { answer, contextOf, send } from './_fastify-io.ts';
 import { watchNativeRoutes } from './_fastify-native.ts';
 import { allowedOn, hasEmpty, paramsOf, toFastifyUrl } from './_fastify-routes.ts';
 
@@ -30,7 +32,13 @@ declare module 'fastify' {
      * The api-conventions settings of a route (`body`, `accepts`, `bodyLimit`, and what plugins
      * add). On the app's own routes they are applied before the handler, as on the table's.
      */
-    conventions?: Readonly<RouteConfig>;
+    // Both fastify.d.mts and fastify.d.cts declare this property, and TypeScript requires every
+    // declaration of it to have the same type (TS2717). Naming the ESM and the CJS RouteConfig in
+    // both makes it one type, which also sees a RouteConfig extension made from either side.
+    conventions?: Readonly<
+      import('api-conventions', { with: { 'resolution-mode': 'import' }}).RouteConfig &
+        import('api-conventions', { with: { 'resolution-mode': 'require' }}).RouteConfig
+    >;
   }
 }
 
@@ -54,10 +62,12 @@ function registerRoutes(fastify: FastifyInstance, api: Conventions): void {
   for (const route of new Set(api.routes)) {
     const { url, wildcard } = toFastifyUrl(route.pattern);
     const handler = (request: FastifyRequest, reply: FastifyReply) => {
-      const input = toInput(request, request.body as Buffer | undefined);
+      const ctx = contextOf(api, request);
+      const body = request.body as Buffer | undefined;
+      if (body !== undefined) ctx.input.readBody = () => Promise.resolve(body);
       const params = paramsOf(request, wildcard);
-      if (hasEmpty(params)) return answer(reply, api.handleUnmatched(input));
-      return answer(reply, api.handleRoute(route, input, params));
+      if (hasEmpty(params)) return answer(reply, api.handleUnmatched(ctx));
+      return answer(reply, api.handleRoute(ctx, route, params));
     };
     tableHandlers.add(handler);
     // Fastify's own HEAD route would answer Content-Length: 0; the core answers HEAD like GET
@@ -81,7 +91,8 @@ function answerError(
   request: FastifyRequest,
   reply: FastifyReply,
 ) {
-  return answer(reply, api.handleError(toInput(request), fromFastify(error, request)));
+  const ctx = contextOf(api, request);
+  return answer(reply, api.handleError(ctx, fromFastify(error, request, reply.statusCode)));
 }
 
 const plugin: FastifyPluginAsync<FastifyConventionsOptions> = async (fastify, options) => {
@@ -94,11 +105,18 @@ const plugin: FastifyPluginAsync<FastifyConventionsOptions> = async (fastify, op
   const api = toConventions(options.api);
   served.set(fastify, api);
   watchNativeRoutes(fastify, api, tableHandlers);
+  const { alwaysOnHeaders } = api;
   fastify.addHook('onRequest', (request, reply, next) => {
-    const early = api.screen(toInput(request));
-    if (early === undefined) next();
-    else if (early instanceof Promise) early.then((response) => send(reply, response)).catch(next);
-    else send(reply, early);
+    reply.headers(alwaysOnHeaders);
+    const ctx = contextOf(api, request);
+    const early = api.screen(ctx);
+    const go = (response: ApiResponse | undefined) => {
+      if (response !== undefined) return send(reply, response);
+      if (ctx.hasResponseHeaders) reply.headers(ctx.responseHeaders.record);
+      next();
+    };
+    if (early instanceof Promise) early.then(go, next);
+    else go(early);
   });
   fastify.setErrorHandler((error, request, reply) => answerError(api, error, request, reply));
   await fastify.register(async (raw) => {
@@ -108,7 +126,7 @@ const plugin: FastifyPluginAsync<FastifyConventionsOptions> = async (fastify, op
     raw.removeAllContentTypeParsers();
     raw.addContentTypeParser('*', { parseAs: 'buffer' }, keepBytes);
     raw.setNotFoundHandler((request, reply) =>
-      answer(reply, api.handleUnmatched(toInput(request), allowedOn(fastify, request.url))),
+      answer(reply, api.handleUnmatched(contextOf(api, request), allowedOn(fastify, request.url))),
     );
     if (options.routes ?? true) registerRoutes(raw, api);
   });
@@ -154,3 +172,37 @@ export function frameworkErrors(
   if (api === undefined) return reply.send(error);
   return answerError(api, error, request, reply);
 }
+
+/**
+ * Fastify's `rewriteUrl` server option: routes every request on its normalised target (dot
+ * segments removed, percent-encoded unreserved characters decoded, absolute form and fragment
+ * dropped), as the core and every other host do. A target that cannot be normalised is left as
+ * it is and answered 400 by the plugin.
+ */
+export function rewriteUrl(req: { url?: string }): string {
+  const url = req.url ?? '/';
+  try {
+    const { path, query } = normalizeTarget(url);
+    return query ? `${path}?${query}` : path;
+  } catch {
+    return url;
+  }
+}
+
+/**
+ * The Fastify server options the conventions need, to spread into `Fastify({ ... })`: the
+ * spec's error body for errors Fastify raises before any hook (`frameworkErrors`), one routing
+ * of every target (`rewriteUrl`), and path parameters bounded by the URI limit rather than
+ * Fastify's 100 characters (`maxParamLength`).
+ *
+ * @example
+ * ```ts
+ * const app = Fastify({ ...serverOptions, logger: true });
+ * await app.register(fastifyConventions, { api });
+ * ```
+ */
+export const serverOptions = {
+  frameworkErrors,
+  rewriteUrl,
+  maxParamLength: 8192,
+} as const;

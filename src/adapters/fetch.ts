@@ -12,6 +12,8 @@ import {
   errorToResponse,
   type Logger,
   payloadTooLarge,
+  type ReadBodyOptions,
+  requestTimeout,
   toConventions,
 } from 'api-conventions';
 import { assertKnownKeys } from '../core/internal/options.ts';
@@ -60,7 +62,7 @@ export function toFetchHandler<Context = unknown>(
   api: Conventions | ConventionsOptions,
   options: FetchHandlerOptions<Context> = {},
 ): FetchHandler<Context> {
-  const app = toConventions(api);
+  const conventions = toConventions(api);
   assertKnownKeys('toFetchHandler()', options, ['remoteAddress']);
   const { remoteAddress } = options;
   if (remoteAddress !== undefined && typeof remoteAddress !== 'function') {
@@ -68,21 +70,25 @@ export function toFetchHandler<Context = unknown>(
   }
   return (request, context) => {
     const method = request.method;
-    const result = app.handle({
+    const url = request.url;
+    const result = conventions.handle({
       method,
-      url: originForm(request.url),
+      url: originForm(url),
+      scheme: url.startsWith('https:') ? 'https' : 'http',
       // Read on demand: on Node, Hono builds `request.headers` from the raw headers on first use.
       headers: { get: (name) => request.headers.get(name) },
       // Fetch §5.4: GET and HEAD have no body. Not touching `body` keeps them cheap (on Node, Hono
       // builds a whole second Request the first time `body` is read).
       readBody:
-        method === 'GET' || method === 'HEAD' ? undefined : (limit) => readBody(request, limit),
+        method === 'GET' || method === 'HEAD'
+          ? undefined
+          : (limit, options) => readBody(request, limit, options),
       remoteAddress: remoteAddress?.(request, context as Context),
       native: request,
     });
     return result instanceof Promise
-      ? result.then((response) => toResponse(response, app.logger))
-      : toResponse(result, app.logger);
+      ? result.then((response) => toResponse(response, conventions.logger))
+      : toResponse(result, conventions.logger);
   };
 }
 
@@ -98,16 +104,38 @@ function originForm(url: string): string {
  * Reads the whole body, rejecting with 413 as soon as it is known to pass `limit` bytes: at once
  * from `Content-Length`, or at the chunk that passes it (the rest is never pulled).
  */
-async function readBody(request: Request, limit: number): Promise<Uint8Array> {
+async function readBody(
+  request: Request,
+  limit: number,
+  options: ReadBodyOptions,
+): Promise<Uint8Array> {
   if (Number(request.headers.get('content-length')) > limit) throw payloadTooLarge(limit);
   if (request.body === null) return new Uint8Array(0);
   const reader = request.body.getReader();
+  const timer = setTimeout(() => {
+    timedOut = true;
+    reader.cancel().catch(() => {});
+  }, options.timeoutMs);
+  let timedOut = false;
+  try {
+    return await readAll(reader, limit, () => timedOut);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function readAll(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  limit: number,
+  timedOut: () => boolean,
+): Promise<Uint8Array> {
   const chunks: Uint8Array[] = [];
   let received = 0;
   for (;;) {
     const chunk = await reader.read().catch(() => {
       throw badRequest('The request body was not received completely.');
     });
+    if (timedOut()) throw requestTimeout();
     if (chunk.done) break;
     received += chunk.value.byteLength;
     if (received > limit) {

@@ -4,13 +4,8 @@
  * @module api-conventions/node
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import {
-  type ApiResponse,
-  type Conventions,
-  type ConventionsOptions,
-  toConventions,
-} from 'api-conventions';
-import { announcesBody, nodeHeaders, readNodeBody } from './_node-io.ts';
+import { type Conventions, type ConventionsOptions, toConventions } from 'api-conventions';
+import { announcesBody, nodeHeaders, readNodeBody, schemeOf } from './_node-io.ts';
 import { writeNodeResponse } from './_node-write.ts';
 
 /** A listener for `http.createServer`. */
@@ -18,8 +13,8 @@ export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
 /**
  * Turns the conventions (or the options to build them) into a listener for
- * `http.createServer`. Bodies are read with the configured size limit; everything else is the
- * core's decision.
+ * `http.createServer`. Bodies are read with the configured size limit and timeout; everything
+ * else is the core's decision.
  *
  * @example
  * ```ts
@@ -32,20 +27,22 @@ export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void;
  * ```
  */
 export function toNodeHandler(api: Conventions | ConventionsOptions): NodeHandler {
-  const app = toConventions(api);
+  const conventions = toConventions(api);
+  const { logger } = conventions;
   return (req, res) => {
-    const result = app.handle({
+    const result = conventions.handle({
       method: req.method ?? 'GET',
       url: req.url ?? '/',
-      headers: nodeHeaders(req.headers),
-      readBody: announcesBody(req) ? (limit) => readNodeBody(req, limit) : undefined,
+      headers: nodeHeaders(req),
+      scheme: schemeOf(req),
+      readBody: announcesBody(req)
+        ? (limit, options) => readNodeBody(req, limit, options)
+        : undefined,
       remoteAddress: req.socket.remoteAddress,
       native: req,
     });
-    if (result instanceof Promise) {
-      result.then((response: ApiResponse) => writeNodeResponse(res, response, app.logger));
-    } else {
-      writeNodeResponse(res, result, app.logger);
-    }
+    if (result instanceof Promise)
+      result.then((response) => writeNodeResponse(res, response, logger));
+    else writeNodeResponse(res, result, logger);
   };
 }

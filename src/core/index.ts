@@ -2,6 +2,7 @@
 export * from './errors/index.ts';
 export * from './http/index.ts';
 export * from './lint/index.ts';
+export * from './origin/index.ts';
 export * from './paging/index.ts';
 export * from './paths/index.ts';
 export * from './pipeline/index.ts';

@@ -1,4 +1,11 @@
-/** HTTP building blocks: replies by method, body parsing and the plain response shape. */
+/** HTTP building blocks: replies by method, the header bag, body parsing and the response shapes. */
+export {
+  HeaderBag,
+  type HeaderInit,
+  type HeaderValue,
+  type ResponseHeaders,
+} from './headers.ts';
+export { stringifyJson } from './json.ts';
 export {
   type BodyFormat,
   type BodyType,
@@ -11,6 +18,6 @@ export {
   type ApiResponse,
   type HeaderReader,
   type OutgoingResponse,
-  type ResponseHeaders,
+  type SentResponse,
   utf8Length,
 } from './response.ts';

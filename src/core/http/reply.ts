@@ -1,4 +1,5 @@
 /** Success replies by method as plain data (spec 4.3): 200, 201 + Location, 202 + Location, 204. */
+import { HeaderBag, type HeaderInit } from './headers.ts';
 
 const brand = Symbol.for('api-conventions.Reply');
 
@@ -11,14 +12,14 @@ export interface Reply<T = unknown> {
   readonly [brand]: true;
   /** The success status. */
   status: number;
-  /** Headers of this reply, lower-case names. */
-  headers: Record<string, string>;
+  /** Headers of this reply: `set`, `append` and `vary` add to them. */
+  headers: HeaderBag;
   /** The data to serialize; `undefined` for no body. */
   body: T | undefined;
 }
 
-function reply<T>(status: number, body: T | undefined, headers: Record<string, string>): Reply<T> {
-  return { [brand]: true, status, headers, body };
+function reply<T>(status: number, body: T | undefined, headers: HeaderInit | undefined): Reply<T> {
+  return { [brand]: true, status, headers: new HeaderBag(headers), body };
 }
 
 /** Tells whether a handler's result is a {@link Reply} rather than plain data. */
@@ -26,11 +27,16 @@ export function isReply(value: unknown): value is Reply {
   return typeof value === 'object' && value !== null && (value as Reply)[brand] === true;
 }
 
+function withLocation<T>(r: Reply<T>, location: string): Reply<T> {
+  r.headers.set('location', location);
+  return r;
+}
+
 /**
  * 200 with the data: the answer to GET, and to PUT or PATCH with the changed resource (spec 4.3).
  * Returning the data itself from a handler does the same.
  */
-export function ok<T>(data: T, headers: Record<string, string> = {}): Reply<T> {
+export function ok<T>(data: T, headers?: HeaderInit): Reply<T> {
   return reply(200, data, headers);
 }
 
@@ -42,27 +48,19 @@ export function ok<T>(data: T, headers: Record<string, string> = {}): Reply<T> {
  * return created(`/v1/books/${book.id}`, book);
  * ```
  */
-export function created<T>(
-  location: string,
-  data: T,
-  headers: Record<string, string> = {},
-): Reply<T> {
-  return reply(201, data, { ...headers, location });
+export function created<T>(location: string, data: T, headers?: HeaderInit): Reply<T> {
+  return withLocation(reply(201, data, headers), location);
 }
 
 /**
  * 202: accepted for asynchronous processing, with the `Location` of a status resource the
  * client can poll (spec 4.3, RFC 9110 §15.3.3).
  */
-export function accepted<T>(
-  location: string,
-  data?: T,
-  headers: Record<string, string> = {},
-): Reply<T> {
-  return reply(202, data, { ...headers, location });
+export function accepted<T>(location: string, data?: T, headers?: HeaderInit): Reply<T> {
+  return withLocation(reply(202, data, headers), location);
 }
 
 /** 204 with an empty body: the answer to DELETE (spec 4.3). */
-export function noContent(headers: Record<string, string> = {}): Reply<never> {
+export function noContent(headers?: HeaderInit): Reply<never> {
   return reply<never>(204, undefined, headers);
 }

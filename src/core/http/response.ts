@@ -1,7 +1,5 @@
-/** The plain response the core hands to an adapter, and the reader it takes request headers through. */
-
-/** Response headers: lower-case names; an array value is sent as repeated header lines. */
-export type ResponseHeaders = Record<string, string | string[]>;
+/** The plain response shapes of the pipeline's phases, and the reader request headers come through. */
+import type { HeaderBag, ResponseHeaders } from './headers.ts';
 
 /**
  * A finished response as plain data: the adapter writes `status`, `headers` and `body` as they
@@ -10,23 +8,42 @@ export type ResponseHeaders = Record<string, string | string[]>;
 export interface ApiResponse {
   /** The HTTP status. */
   status: number;
-  /** Headers to send as they are. */
+  /** Headers to send as they are, by lower-case name. */
   headers: ResponseHeaders;
   /** The serialized body; `null` for none. */
   body: string | Uint8Array | null;
 }
 
 /**
- * The response on its way out, before serialization: plugins may change the status, add
- * headers, or reshape `body` (select fields, wrap, choose a format).
+ * The response in the transform phase, before serialization: hooks may change the status, add
+ * headers, reshape `body` (select fields, wrap, add links) or choose the media type it is
+ * serialized as.
  */
 export interface OutgoingResponse {
   /** The HTTP status. */
   status: number;
-  /** Lower-case names. */
-  headers: Record<string, string | string[]>;
+  /** The response headers. */
+  headers: HeaderBag;
   /** The value to serialize; `undefined` for no body. */
   body: unknown;
+  /**
+   * The media type the body is serialized as: a key of the serializer registry. `undefined`
+   * means JSON, unless the body is already a string or bytes with a `Content-Type` set.
+   */
+  type?: string | undefined;
+}
+
+/**
+ * The response in the send phase: its bytes are final and hooks see exactly what goes out, so
+ * they may hash them (an ETag), answer 304 instead, or add caching headers.
+ */
+export interface SentResponse {
+  /** The HTTP status. */
+  status: number;
+  /** The response headers. */
+  headers: HeaderBag;
+  /** The serialized body; `null` for none. */
+  body: string | Uint8Array | null;
 }
 
 /**

@@ -1,10 +1,16 @@
 /** The per-request context handed to plugins and handlers. */
-import type { HeaderReader, ResponseHeaders } from '../http/response.ts';
+import { HeaderBag } from '../http/headers.ts';
+import type { HeaderReader } from '../http/response.ts';
+import { type RequestOrigin, resolveOrigin } from '../origin/resolve-origin.ts';
+import type { TrustTest } from '../origin/trust-proxy.ts';
+import { splitTarget } from '../paths/check-path.ts';
+import { normalizeTarget } from '../paths/normalize-target.ts';
 import type { RouteSettings } from '../routing/types.ts';
+import type { Identity } from './identity.ts';
 
 /**
- * Per-request data that plugins and handlers share, e.g. the verified caller. Features add
- * their own fields by declaration merging.
+ * Per-request data that plugins and handlers share. Features add their own fields by
+ * declaration merging.
  *
  * @example
  * ```ts
@@ -22,19 +28,28 @@ export interface ParsedBody {
   value: unknown;
 }
 
+/** How long and until when the core lets a body arrive, handed to {@link RequestInput.readBody}. */
+export interface ReadBodyOptions {
+  /** Milliseconds the whole body may take; past them the read rejects with a 408 `ApiError`. */
+  timeoutMs: number;
+}
+
 /** What an adapter hands the core for one request: plain values only. */
 export interface RequestInput {
   /** The method, upper-case. */
   method: string;
-  /** The request target in origin form: path and query as received (`/v1/books?page=2`). */
+  /** The request target as received: origin form (`/v1/books?page=2`) or absolute form. */
   url: string;
   /** Request headers by lower-case name. */
   headers: HeaderReader;
+  /** The scheme of the connection. @default 'http' */
+  scheme?: 'http' | 'https' | undefined;
   /**
    * Reads the raw body, rejecting with a 413 {@link ApiError} once more than `limit` bytes
-   * arrive. Absent when the request has no body.
+   * arrive, and with a 408 when it takes longer than `options.timeoutMs`. Absent when the request
+   * has no body.
    */
-  readBody?: ((limit: number) => Promise<Uint8Array>) | undefined;
+  readBody?: ((limit: number, options: ReadBodyOptions) => Promise<Uint8Array>) | undefined;
   /**
    * The body as the host framework already parsed it, when it did (`{ value }`); the core then
    * skips `readBody` but still checks the media type.
@@ -50,41 +65,103 @@ export interface RequestInput {
 export class RequestContext {
   /** The method, upper-case. */
   readonly method: string;
-  /** The path, percent-encoded as received, without the query. */
+  /** The path, normalised (dot segments removed, unreserved characters decoded), without the query. */
   readonly path: string;
   /** The query string without `?`. */
   readonly rawQuery: string;
   /** Request headers. */
   readonly headers: HeaderReader;
-  /** The peer address, when known. */
-  readonly remoteAddress: string | undefined;
+  /** The peer address of the connection, before any proxy header is read. */
+  readonly peerAddress: string | undefined;
   /** The host's own request object. */
   readonly native: unknown;
   /** The matched route; `undefined` before routing or when nothing matched. */
   route: RouteSettings | undefined = undefined;
+  /** The methods the path serves (for `Allow`); empty when no route has the path. */
+  allowed: readonly string[] = [];
   /** Decoded path parameters of the matched route. */
   params: Readonly<Record<string, string>> = {};
   /** The parsed body, once read; `undefined` when there is none. */
   body: unknown = undefined;
+  /** Who is calling, once a plugin established it (a verified bearer token, say). */
+  identity: Identity | undefined = undefined;
   /** Data shared between plugins and the handler. */
   readonly state: RequestState = {};
-  /** Headers that plugins add to whatever response this request gets. */
-  responseHeaders: ResponseHeaders | undefined = undefined;
+  /** @internal The adapter's input, for the body. */
+  readonly input: RequestInput;
+  /** @internal Why the target cannot be routed (malformed percent-encoding), if it cannot. */
+  problem: unknown = undefined;
+  private bag: HeaderBag | undefined;
   private parsedQuery: URLSearchParams | undefined;
+  private resolved: RequestOrigin | undefined;
+  private readonly scheme0: 'http' | 'https';
+  private readonly trust: TrustTest;
 
-  constructor(input: RequestInput, path: string, rawQuery: string) {
+  /**
+   * @param input - the adapter's request
+   * @param path - the normalised path
+   * @param rawQuery - the query string without `?`
+   * @param trust - which proxies are trusted (compiled `trustProxy`)
+   */
+  constructor(input: RequestInput, path: string, rawQuery: string, trust: TrustTest) {
+    this.input = input;
     this.method = input.method;
     this.path = path;
     this.rawQuery = rawQuery;
     this.headers = input.headers;
-    this.remoteAddress = input.remoteAddress;
+    this.peerAddress = input.remoteAddress;
     this.native = input.native;
+    this.scheme0 = input.scheme ?? 'http';
+    this.trust = trust;
   }
 
   /** The query parameters, parsed on first use. */
   get query(): URLSearchParams {
     this.parsedQuery ??= new URLSearchParams(this.rawQuery);
     return this.parsedQuery;
+  }
+
+  /**
+   * Headers this request's response gets, whatever its outcome (rate-limit counters, `Vary`):
+   * reply and error headers are merged into them.
+   */
+  get responseHeaders(): HeaderBag {
+    this.bag ??= new HeaderBag();
+    return this.bag;
+  }
+
+  /** Tells whether a plugin added response headers, without creating the bag. */
+  get hasResponseHeaders(): boolean {
+    return this.bag !== undefined;
+  }
+
+  /** Where the request came from, through trusted proxies only; resolved on first use. */
+  get origin(): RequestOrigin {
+    this.resolved ??= resolveOrigin(
+      { scheme: this.scheme0, peerAddress: this.peerAddress, headers: this.headers },
+      this.trust,
+    );
+    return this.resolved;
+  }
+
+  /** `https` or `http`, as the client used it. */
+  get scheme(): 'http' | 'https' {
+    return this.origin.scheme;
+  }
+
+  /** Whether the client used HTTPS. */
+  get secure(): boolean {
+    return this.origin.secure;
+  }
+
+  /** The host (and port) the client asked for. */
+  get host(): string | undefined {
+    return this.origin.host;
+  }
+
+  /** The client's address: the peer, or the first untrusted hop behind trusted proxies. */
+  get remoteAddress(): string | undefined {
+    return this.origin.remoteAddress;
   }
 
   /** A path parameter of the matched route; a programming error when the route has none by that name. */
@@ -95,10 +172,26 @@ export class RequestContext {
     }
     return value;
   }
+}
 
-  /** Adds a header to this request's response, whatever its outcome (e.g. rate-limit counters). */
-  setResponseHeader(name: string, value: string | string[]): void {
-    this.responseHeaders ??= {};
-    this.responseHeaders[name.toLowerCase()] = value;
+/**
+ * The context of a request, its target normalised once (dot segments, absolute form, fragment,
+ * unreserved percent-encoding); a target that cannot be normalised is kept as received and its
+ * problem answered by the path rules, after the pre-routing hooks saw the request.
+ */
+export function openContext(input: RequestInput, trust: TrustTest): RequestContext {
+  try {
+    const { path, query } = normalizeTarget(input.url);
+    return new RequestContext(input, path, query, trust);
+  } catch (error) {
+    const { path, query } = splitTarget(input.url);
+    const ctx = new RequestContext(input, path, query, trust);
+    ctx.problem = error;
+    return ctx;
   }
+}
+
+/** The reason the request's target cannot be routed, if there is one. */
+export function targetProblem(ctx: RequestContext): unknown {
+  return ctx.problem;
 }

@@ -1,7 +1,8 @@
-/** The request pipeline: `conventions()`, the request context and the plugin seams. */
+/** The request pipeline: `conventions()`, the request context, identity and the plugin seams. */
 
 export {
   type ParsedBody,
+  type ReadBodyOptions,
   RequestContext,
   type RequestInput,
   type RequestState,
@@ -12,7 +13,15 @@ export {
   isConventions,
   toConventions,
 } from './conventions.ts';
+export { hasScopes, type Identity } from './identity.ts';
 export type { ConventionsOptions } from './options.ts';
-export type { CheckResult, Guarded, GuardPassed, GuardStopped, Plugin } from './plugin.ts';
-export { serialize } from './serialize.ts';
+export type {
+  CheckResult,
+  Guarded,
+  GuardPassed,
+  GuardStopped,
+  Plugin,
+  Serializer,
+} from './plugin.ts';
+export { jsonSerializer } from './serialize.ts';
 export type { Step } from './steps.ts';

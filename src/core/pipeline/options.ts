@@ -1,45 +1,93 @@
-/** The options of `conventions()` and their one-time resolution into plain data (STYLE.md rule 5). */
-import { consoleLogger, type Logger } from '../errors/to-response.ts';
+/** The options of `conventions()` and their one-time resolution into plain data. */
+import { type Logger, resolveLogger } from '../errors/to-response.ts';
+import { HeaderBag, type HeaderValue } from '../http/headers.ts';
 import { assertInteger, assertKnownKeys } from '../internal/options.ts';
 import type { LintOptions } from '../lint/index.ts';
+import { compileTrust, type TrustProxy, type TrustTest } from '../origin/trust-proxy.ts';
 import { Router } from '../routing/router.ts';
 import type { RouteTable } from '../routing/types.ts';
-import type { Plugin } from './plugin.ts';
-import type { Check } from './steps.ts';
+import type { RequestContext } from './context.ts';
+import type { CheckResult } from './plugin.ts';
+import { mergeRoutes, orderPlugins } from './plugins.ts';
+import type { ResponsePlan } from './respond.ts';
+import { SerializerRegistry } from './serialize.ts';
+import type { Step } from './steps.ts';
 
 /** Options of {@link conventions}. */
 export interface ConventionsOptions {
   /** The route table: path patterns mapped to methods and handlers. @default {} */
   routes?: RouteTable;
-  /** Features that take part in every request, in order. @default [] */
-  plugins?: readonly Plugin[];
+  /** Features that take part in every request, ordered by their `dependencies` and `before`. @default [] */
+  plugins?: readonly import('./plugin.ts').Plugin[];
   /** The largest request body read, in bytes; larger bodies get 413. @default 1048576 (1 MiB) */
   bodyLimit?: number;
-  /** Where 5xx faults and route-lint warnings are reported. @default console */
+  /** How long a request body may take to arrive, in milliseconds; slower bodies get 408. @default 30000 */
+  bodyTimeout?: number;
+  /**
+   * Which proxies in front of the service may say where a request came from (`X-Forwarded-*`,
+   * `Forwarded`): see {@link TrustProxy}. @default false (none)
+   */
+  trustProxy?: TrustProxy;
+  /**
+   * Where 5xx faults and start-up warnings go: `console`, a pino logger (Fastify's `app.log`), or
+   * any `{ error(obj, msg), warn?(msg) }`. @default console
+   */
   logger?: Logger;
   /**
    * What to do when the route table breaks a path rule (spec 4.1): report each finding through
-   * `logger.warn`, throw a `TypeError` listing them, or skip the check. @default 'warn'
+   * `logger.warn`, throw a `TypeError` listing them, or skip the check. Findings that make a
+   * route unreachable throw unless the check is off. @default 'warn'
    */
   lint?: 'warn' | 'throw' | 'off';
   /** Options of the route lint, e.g. patterns exempt from it. @default the lint's defaults */
   lintOptions?: LintOptions;
+  /**
+   * Development mode: warns about likely mistakes at run time (a POST handler that returns
+   * nothing). @default true unless `NODE_ENV` is `production`
+   */
+  development?: boolean;
 }
+
+type Check = (ctx: RequestContext) => Step<CheckResult>;
 
 /** {@link ConventionsOptions} checked and compiled: what the request path reads. */
 export interface ResolvedConventionsOptions {
   router: Router;
   configKeys: string[];
   bodyLimit: number;
-  logger: Logger;
+  bodyTimeout: number;
+  trust: TrustTest;
+  logger: Required<Logger>;
   lint: 'warn' | 'throw' | 'off';
   lintOptions: LintOptions | undefined;
+  development: boolean;
+  onRoute: ((route: import('../routing/types.ts').RouteInfo) => void)[];
   onRequest: Check[];
-  beforeHandle: Check[];
-  onResponse: NonNullable<Plugin['onResponse']>[];
+  preParsing: Check[];
+  preHandler: Check[];
+  response: ResponsePlan;
 }
 
-const known = ['routes', 'plugins', 'bodyLimit', 'logger', 'lint', 'lintOptions'];
+const known = [
+  'routes',
+  'plugins',
+  'bodyLimit',
+  'bodyTimeout',
+  'trustProxy',
+  'logger',
+  'lint',
+  'lintOptions',
+  'development',
+];
+
+// Every response says what it is and that browsers must not guess (spec 4.8).
+const builtInHeaders: Record<string, HeaderValue> = { 'x-content-type-options': 'nosniff' };
+
+function isProduction(): boolean {
+  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process
+    ?.env;
+  return env?.NODE_ENV === 'production';
+}
 
 /** Validates the options once, at creation: a mistake is a `TypeError` that says how to fix it. */
 export function resolveConventionsOptions(options: ConventionsOptions): ResolvedConventionsOptions {
@@ -48,24 +96,48 @@ export function resolveConventionsOptions(options: ConventionsOptions): Resolved
   if (!['warn', 'throw', 'off'].includes(lint)) {
     throw new TypeError(`lint must be 'warn', 'throw' or 'off'; got ${String(options.lint)}.`);
   }
-  const plugins = options.plugins ?? [];
-  for (const plugin of plugins) {
-    if (typeof plugin?.name !== 'string') throw new TypeError('Every plugin needs a `name`.');
-  }
+  const plugins = orderPlugins(options.plugins);
   const configKeys = plugins.flatMap((p) => p.routeConfig ?? []);
-  const router = new Router(options.routes, configKeys);
+  const router = new Router(mergeRoutes(options.routes, plugins), configKeys);
+  const onRoute = plugins.flatMap((p) => (p.onRoute ? [p.onRoute.bind(p)] : []));
+  for (const hook of onRoute) for (const route of router.routes) hook(route);
+  const serializers = new SerializerRegistry();
+  const alwaysOn = new HeaderBag(builtInHeaders);
   for (const plugin of plugins) {
-    if (plugin.onRoute) for (const route of router.routes) plugin.onRoute(route);
+    for (const [type, serializer] of Object.entries(plugin.serializers ?? {})) {
+      serializers.add(type, serializer, plugin.name);
+    }
+    if (plugin.headers) alwaysOn.merge(plugin.headers);
   }
+  const bind = <
+    K extends 'onRequest' | 'preParsing' | 'preHandler' | 'preSerialization' | 'onSend',
+  >(
+    key: K,
+  ) =>
+    plugins.flatMap((p) =>
+      p[key] ? [(p[key] as (...a: never[]) => unknown).bind(p)] : [],
+    ) as never[];
+  const logger = resolveLogger(options.logger);
   return {
     router,
     configKeys,
     bodyLimit: assertInteger('bodyLimit', options.bodyLimit ?? 1_048_576, 0, 2 ** 31),
-    logger: options.logger ?? consoleLogger,
+    bodyTimeout: assertInteger('bodyTimeout', options.bodyTimeout ?? 30_000, 1, 2 ** 31 - 1),
+    trust: compileTrust(options.trustProxy),
+    logger,
     lint,
     lintOptions: options.lintOptions,
-    onRequest: plugins.flatMap((p) => (p.onRequest ? [p.onRequest.bind(p)] : [])),
-    beforeHandle: plugins.flatMap((p) => (p.beforeHandle ? [p.beforeHandle.bind(p)] : [])),
-    onResponse: plugins.flatMap((p) => (p.onResponse ? [p.onResponse.bind(p)] : [])),
+    development: options.development ?? !isProduction(),
+    onRoute,
+    onRequest: bind('onRequest'),
+    preParsing: bind('preParsing'),
+    preHandler: bind('preHandler'),
+    response: {
+      transform: bind('preSerialization'),
+      send: bind('onSend'),
+      serializers,
+      alwaysOn: Object.freeze({ ...alwaysOn.record }),
+      logger,
+    },
   };
 }

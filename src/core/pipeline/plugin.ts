@@ -1,8 +1,10 @@
-/** The seams features plug into: checks before the handler, shaping after it. */
+/** The seams features plug into, named by the phase they run in and what they may touch. */
+import type { HeaderValue } from '../http/headers.ts';
 import type { Reply } from '../http/reply.ts';
-import type { ApiResponse, OutgoingResponse, ResponseHeaders } from '../http/response.ts';
-import type { RouteConfig, RouteInfo } from '../routing/types.ts';
+import type { ApiResponse, OutgoingResponse, SentResponse } from '../http/response.ts';
+import type { RouteConfig, RouteInfo, RouteTable } from '../routing/types.ts';
 import type { RequestContext } from './context.ts';
+import type { Step } from './steps.ts';
 
 /**
  * What a check may return: nothing to go on (a hook with no `return` is fine), or a reply that
@@ -10,6 +12,12 @@ import type { RequestContext } from './context.ts';
  */
 // biome-ignore lint/suspicious/noConfusingVoidType: a hook that returns nothing returns void
 export type CheckResult = undefined | void | Reply;
+
+/**
+ * Turns a response value into bytes for one media type. It may throw: the request then gets the
+ * error response, serialized as JSON.
+ */
+export type Serializer = (value: unknown, ctx: RequestContext) => string | Uint8Array;
 
 /**
  * What {@link Conventions.guard} gives a host whose own handler answers: the response that stops
@@ -29,35 +37,55 @@ export interface GuardPassed {
   response: undefined;
   /** The body, parsed and checked against the route's `body` rules. */
   body: unknown;
-  /** Headers the checks added, for the host to put on its response. */
-  headers: ResponseHeaders;
 }
 
 /**
- * A feature that takes part in every request. Each hook may be async, may throw an
- * {@link ApiError} to stop the request with that error, and a check may return a {@link Reply}
- * to answer early. Hooks that return no promise cost no asynchronous hop.
+ * A feature that takes part in every request. Hooks are named after the phase they run in (the
+ * table in docs/extending.md sets them beside Fastify's and Hono's). Each may be async, may throw
+ * an {@link ApiError} to stop the request with that error, and a check may return a
+ * {@link Reply} to answer early. A hook that returns no promise costs no asynchronous hop.
  */
 export interface Plugin {
-  /** A name for error messages and ordering. */
+  /** A unique name, for error messages, `dependencies` and `before`. */
   readonly name: string;
+  /** Plugins that must be present and that run before this one; a missing one is a `TypeError`. */
+  readonly dependencies?: readonly string[];
+  /** Plugins this one runs before, when they are present. */
+  readonly before?: readonly string[];
   /**
    * The keys of {@link RouteConfig} this plugin reads, so that a misspelt route setting is a
    * `TypeError` at start-up rather than a setting silently ignored.
    */
-  readonly routeConfig?: readonly string[];
-  /** Called once per route at start-up, so per-route settings are compiled before any request. */
+  readonly routeConfig?: readonly (keyof RouteConfig & string)[] | readonly string[];
+  /** Routes this plugin serves (a token endpoint, a status resource), beside the service's own. */
+  readonly routes?: RouteTable;
+  /** Serializers by media type (`application/xml`); JSON is built in. */
+  readonly serializers?: Readonly<Record<string, Serializer>>;
+  /**
+   * Headers on every response, errors and native routes included, checked once at start-up; a
+   * header a response already has is left as it is.
+   */
+  readonly headers?: Readonly<Record<string, HeaderValue>>;
+  /** Called once per route at start-up (contributed and guarded routes too): compile settings here. */
   onRoute?(route: RouteInfo): void;
   /**
-   * Runs after routing and before the body is read: identity, limits, access checks. May
-   * consult a store.
+   * Pre-routing: every request, matched or not (404, 405, OPTIONS, upper-case paths), before any
+   * answer of the router. `ctx.route` is the matched route or `undefined`; `ctx.allowed` the
+   * methods of the path. May answer early (a CORS preflight, HTTPS refused, a scan limited).
    */
-  onRequest?(ctx: RequestContext): CheckResult | Promise<CheckResult>;
-  /** Runs after the body is parsed and checked, just before the handler (e.g. CSRF in a form). */
-  beforeHandle?(ctx: RequestContext): CheckResult | Promise<CheckResult>;
+  onRequest?(ctx: RequestContext): Step<CheckResult>;
+  /** After a route matched, before the body is read: identity, limits, access checks. */
+  preParsing?(ctx: RequestContext): Step<CheckResult>;
+  /** After the body is parsed and checked, just before the handler (e.g. CSRF in a form). */
+  preHandler?(ctx: RequestContext): Step<CheckResult>;
   /**
-   * Runs on every response, errors included, before serialization: may add headers or reshape the
-   * body. `ctx.route` is undefined when no route matched.
+   * The transform phase, on every response, errors included: reshape the value (fields, views,
+   * links, envelopes), choose its media type, add headers. Never sees bytes.
    */
-  onResponse?(ctx: RequestContext, response: OutgoingResponse): void | Promise<void>;
+  preSerialization?(ctx: RequestContext, response: OutgoingResponse): Step<void>;
+  /**
+   * The send phase, on every response: the bytes and the final status (an ETag, a 304, caching
+   * headers). Never re-serializes. HEAD drops the body after this phase.
+   */
+  onSend?(ctx: RequestContext, response: SentResponse): Step<void>;
 }

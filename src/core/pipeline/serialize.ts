@@ -1,51 +1,65 @@
-/** Turns the outgoing response into bytes-ready plain data: JSON by default (spec 1, 4.6). */
-import type { ApiResponse, OutgoingResponse } from '../http/response.ts';
-import { utf8Length } from '../http/response.ts';
+/** The serialize phase: a response value into bytes, by a registry of serializers keyed by media type. */
+import { stringifyJson } from '../http/json.ts';
+import type { OutgoingResponse, SentResponse } from '../http/response.ts';
+import type { RequestContext } from './context.ts';
+import type { Serializer } from './plugin.ts';
 
-// RFC 9110 §5.5: a field value never holds CR, LF or NUL; one that does would split the response.
-const forbidden = /[\r\n\0]/;
+/** The JSON serializer: the default entry of every registry (spec 1, 4.6). */
+export const jsonSerializer: Serializer = (value) => stringifyJson(value) ?? 'null';
 
-// RFC 9110 §5.1, §5.6.2: a field name is a token.
-const token = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/** Serializers by media type, compiled once; `+json` and `+xml` types use their base type's. */
+export class SerializerRegistry {
+  private readonly byType = new Map<string, Serializer>([['application/json', jsonSerializer]]);
 
-function assertHeader(name: string, value: string | string[]): void {
-  if (!token.test(name)) throw new TypeError(`"${name}" is not a valid response header name.`);
-  const bad =
-    typeof value === 'string' ? forbidden.test(value) : value.some((v) => forbidden.test(v));
-  if (bad) throw new TypeError(`The response header "${name}" holds a line break or NUL.`);
-}
-
-/**
- * Serializes an outgoing response. A string or byte body whose Content-Type a plugin has set is
- * sent as it is; bytes without one go as `application/octet-stream`; any other value, strings
- * included, becomes JSON with `Content-Type: application/json`.
- * Every response carries `X-Content-Type-Options: nosniff` (spec 4.8). 204 and 304 never carry a
- * body; HEAD gets the headers of GET, with `Content-Length`, and no body (RFC 9110 §9.3.2).
- */
-export function serialize(out: OutgoingResponse, head: boolean): ApiResponse {
-  const headers = out.headers;
-  for (const name in headers) assertHeader(name, headers[name]!);
-  headers['x-content-type-options'] = 'nosniff';
-  let body: string | Uint8Array | null = null;
-  if (out.body !== undefined && out.status !== 204 && out.status !== 304) {
-    if (
-      headers['content-type'] !== undefined &&
-      (typeof out.body === 'string' || out.body instanceof Uint8Array)
-    ) {
-      body = out.body;
-    } else if (out.body instanceof Uint8Array) {
-      body = out.body;
-      headers['content-type'] = 'application/octet-stream';
-    } else {
-      body = JSON.stringify(out.body);
-      headers['content-type'] ??= 'application/json';
+  /** Adds a serializer; a media type served twice is a `TypeError` naming both owners. */
+  add(type: string, serializer: Serializer, owner: string): void {
+    const key = type.toLowerCase();
+    if (typeof serializer !== 'function') {
+      throw new TypeError(`Plugin "${owner}": the serializer for ${type} must be a function.`);
     }
+    if (this.byType.has(key) && key !== 'application/json') {
+      throw new TypeError(`Plugin "${owner}": another plugin already serializes ${type}.`);
+    }
+    this.byType.set(key, serializer);
   }
-  if (head && body !== null) {
-    headers['content-length'] = String(
-      typeof body === 'string' ? utf8Length(body) : body.byteLength,
-    );
-    body = null;
+
+  /** The media types served, JSON first. */
+  get types(): string[] {
+    return [...this.byType.keys()];
   }
-  return { status: out.status, headers, body };
+
+  /** The serializer of a media type; a vendor type (RFC 6839 §3) uses its suffix's base type. */
+  find(type: string): Serializer | undefined {
+    const exact = this.byType.get(type);
+    if (exact !== undefined) return exact;
+    const plus = type.lastIndexOf('+');
+    return plus === -1 ? undefined : this.byType.get(`application/${type.slice(plus + 1)}`);
+  }
+
+  /**
+   * Serializes a response: a string or bytes whose `Content-Type` is set go as they are; bytes
+   * without one as `application/octet-stream`; any other value by the serializer of its `type`
+   * (JSON when none), with that media type as its `Content-Type`. 204 and 304 never carry a body.
+   */
+  serialize(ctx: RequestContext, out: OutgoingResponse): SentResponse {
+    const { status, headers, body } = out;
+    if (body === undefined || status === 204 || status === 304) {
+      return { status, headers, body: null };
+    }
+    if (typeof body === 'string' || body instanceof Uint8Array) {
+      if (headers.has('content-type')) return { status, headers, body };
+      if (body instanceof Uint8Array) {
+        headers.set('content-type', 'application/octet-stream');
+        return { status, headers, body };
+      }
+    }
+    const type = out.type ?? 'application/json';
+    const serializer = this.find(type);
+    if (serializer === undefined) {
+      throw new TypeError(`No serializer is registered for ${type}; a plugin must provide it.`);
+    }
+    const bytes = serializer(body, ctx);
+    if (!headers.has('content-type')) headers.set('content-type', type);
+    return { status, headers, body: bytes };
+  }
 }

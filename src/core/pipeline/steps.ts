@@ -1,10 +1,4 @@
 /** Small steps of the pipeline that stay synchronous until something really is asynchronous. */
-import { ApiError } from '../errors/api-error.ts';
-import { ErrorCode } from '../errors/catalogue.ts';
-import { isReply } from '../http/reply.ts';
-import type { OutgoingResponse } from '../http/response.ts';
-import type { RequestContext } from './context.ts';
-import type { CheckResult } from './plugin.ts';
 
 /** A value now, or later. */
 export type Step<T> = T | Promise<T>;
@@ -19,43 +13,47 @@ export function andThen<T, U>(value: Step<T>, next: (v: T) => Step<U>): Step<U> 
   return isPromise<T>(value) ? value.then(next) : next(value);
 }
 
-/** A check hook, bound to its plugin. */
-export type Check = (ctx: RequestContext) => Step<CheckResult>;
+/**
+ * Runs `step`, turning a synchronous throw and a rejection alike into `recover`'s answer: one
+ * place for "whatever fails here becomes the error response".
+ */
+export function attempt<T>(step: () => Step<T>, recover: (error: unknown) => Step<T>): Step<T> {
+  let result: Step<T>;
+  try {
+    result = step();
+  } catch (error) {
+    return recover(error);
+  }
+  return isPromise<T>(result) ? result.then(undefined, recover) : result;
+}
 
-/** Runs checks in order until one answers early; awaits only checks that return a promise. */
-export function runChecks(
-  checks: readonly Check[],
-  ctx: RequestContext,
+/** Runs hooks in order until one returns something; awaits only hooks that return a promise. */
+export function runHooks<A, R>(
+  hooks: readonly ((arg: A) => Step<R | undefined>)[],
+  arg: A,
   from = 0,
-): Step<CheckResult> {
-  for (let i = from; i < checks.length; i++) {
-    const result = checks[i]!(ctx);
+): Step<R | undefined> {
+  for (let i = from; i < hooks.length; i++) {
+    const result = hooks[i]!(arg);
     if (result === undefined) continue;
-    if (isPromise<CheckResult>(result)) {
-      return result.then((r) => (r === undefined ? runChecks(checks, ctx, i + 1) : r));
+    if (isPromise<R | undefined>(result)) {
+      return result.then((r) => (r === undefined ? runHooks(hooks, arg, i + 1) : r));
     }
     return result;
   }
   return undefined;
 }
 
-/** Turns what a handler returned into the outgoing response: data is 200, nothing is 204. */
-export function toOutgoing(result: unknown): OutgoingResponse {
-  if (isReply(result))
-    return { status: result.status, headers: { ...result.headers }, body: result.body };
-  if (result === undefined) return { status: 204, headers: {}, body: undefined };
-  if (Array.isArray(result)) {
-    // spec 2.7: a list is wrapped in an object; a bare array is a programming error.
-    throw new ApiError(
-      500,
-      ErrorCode.BareArray,
-      'Something went wrong on our side; it has been logged.',
-      {
-        cause: new TypeError(
-          'A handler returned a bare top-level array; wrap lists in an object (spec 2.7).',
-        ),
-      },
-    );
+/** Runs every hook in order, each after the last settled; no async hop when none is async. */
+export function runAll<A, B>(
+  hooks: readonly ((a: A, b: B) => Step<void>)[],
+  a: A,
+  b: B,
+): Step<void> {
+  for (let i = 0; i < hooks.length; i++) {
+    const result = hooks[i]!(a, b);
+    if (isPromise<void>(result)) {
+      return result.then(() => runAll(hooks.slice(i + 1), a, b));
+    }
   }
-  return { status: 200, headers: {}, body: result };
 }

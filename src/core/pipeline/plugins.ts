@@ -1,0 +1,143 @@
+/** Plugins checked and put in order once, at start-up: unique names, dependencies, `before`, routes. */
+import { closestKey } from '../internal/options.ts';
+import type { RouteTable } from '../routing/types.ts';
+import type { Plugin } from './plugin.ts';
+
+const hookNames = [
+  'name',
+  'dependencies',
+  'before',
+  'routeConfig',
+  'routes',
+  'serializers',
+  'headers',
+  'onRoute',
+  'onRequest',
+  'preParsing',
+  'preHandler',
+  'preSerialization',
+  'onSend',
+];
+
+// Hooks of the first release, renamed by what they are: a plugin still using one is told where it went.
+const renamed: Readonly<Record<string, string>> = {
+  beforeHandle: 'preHandler',
+  onResponse: 'preSerialization (the transform phase) or onSend (the bytes)',
+};
+
+function checkPlugin(plugin: unknown, index: number): Plugin {
+  if (
+    typeof plugin !== 'object' ||
+    plugin === null ||
+    typeof (plugin as Plugin).name !== 'string'
+  ) {
+    throw new TypeError(
+      `plugins[${index}] needs a \`name\`: every plugin is an object with a name.`,
+    );
+  }
+  const { name } = plugin as Plugin;
+  for (const key of Object.keys(plugin)) {
+    if (renamed[key] !== undefined) {
+      throw new TypeError(`Plugin "${name}": \`${key}\` is now \`${renamed[key]}\`.`);
+    }
+    // A plugin may carry its own state; a function named almost like a hook is a misspelt hook.
+    const best = hookNames.includes(key) ? undefined : closestKey(key, hookNames);
+    if (best !== undefined && typeof (plugin as Record<string, unknown>)[key] === 'function') {
+      throw new TypeError(`Plugin "${name}": \`${key}\` is not a hook. Did you mean \`${best}\`?`);
+    }
+  }
+  for (const key of ['dependencies', 'before'] as const) {
+    const value = (plugin as Plugin)[key];
+    if (
+      value !== undefined &&
+      (!Array.isArray(value) || value.some((v) => typeof v !== 'string'))
+    ) {
+      throw new TypeError(`Plugin "${name}": \`${key}\` must be a list of plugin names.`);
+    }
+  }
+  return plugin as Plugin;
+}
+
+/**
+ * Checks the plugins and orders them: each runs after its `dependencies` and before the plugins
+ * its `before` names, otherwise in the order given. A missing dependency, a repeated name or a
+ * cycle is a `TypeError` that names the plugins.
+ */
+export function orderPlugins(plugins: unknown): Plugin[] {
+  if (plugins === undefined) return [];
+  if (!Array.isArray(plugins)) {
+    throw new TypeError('`plugins` must be an array of plugins, e.g. plugins: [cors(), limits()].');
+  }
+  const list = plugins.map(checkPlugin);
+  const byName = new Map<string, Plugin>();
+  for (const plugin of list) {
+    if (byName.has(plugin.name)) {
+      throw new TypeError(
+        `Two plugins are named "${plugin.name}"; names are unique, so register each plugin once.`,
+      );
+    }
+    byName.set(plugin.name, plugin);
+  }
+  // after.get(x): the plugins that must run before x.
+  const after = new Map<string, Set<string>>(list.map((p) => [p.name, new Set<string>()]));
+  for (const plugin of list) {
+    for (const needed of plugin.dependencies ?? []) {
+      if (!byName.has(needed)) {
+        throw new TypeError(
+          `Plugin "${plugin.name}" needs the plugin "${needed}"; add it to \`plugins\`.`,
+        );
+      }
+      after.get(plugin.name)!.add(needed);
+    }
+    for (const later of plugin.before ?? []) after.get(later)?.add(plugin.name);
+  }
+  const ordered: Plugin[] = [];
+  const placed = new Set<string>();
+  while (ordered.length < list.length) {
+    const next = list.find(
+      (p) => !placed.has(p.name) && [...after.get(p.name)!].every((n) => placed.has(n)),
+    );
+    if (next === undefined) {
+      const stuck = list.filter((p) => !placed.has(p.name)).map((p) => `"${p.name}"`);
+      throw new TypeError(
+        `The plugins ${stuck.join(', ')} wait for each other (dependencies and before form a cycle).`,
+      );
+    }
+    ordered.push(next);
+    placed.add(next.name);
+  }
+  return ordered;
+}
+
+/**
+ * The service's routes with those the plugins contribute. A plugin route on a path and method
+ * the service or another plugin already serves is a `TypeError` naming both.
+ */
+export function mergeRoutes(own: RouteTable | undefined, plugins: readonly Plugin[]): RouteTable {
+  if (!plugins.some((p) => p.routes) || typeof own !== 'object' || own === null) {
+    return own ?? {};
+  }
+  const merged: Record<string, Record<string, unknown>> = {};
+  const owner = new Map<string, string>();
+  const add = (table: RouteTable, who: string) => {
+    for (const [pattern, methods] of Object.entries(table)) {
+      merged[pattern] ??= {};
+      const into = merged[pattern];
+      if (typeof methods !== 'object' || methods === null) {
+        merged[pattern] = methods as never;
+        continue;
+      }
+      for (const [method, handler] of Object.entries(methods)) {
+        const key = `${method} ${pattern}`;
+        if (owner.has(key)) {
+          throw new TypeError(`${who} declares ${key}, which ${owner.get(key)} already serves.`);
+        }
+        owner.set(key, who);
+        into[method] = handler;
+      }
+    }
+  };
+  if (own !== undefined) add(own, 'the route table');
+  for (const plugin of plugins) if (plugin.routes) add(plugin.routes, `Plugin "${plugin.name}"`);
+  return merged as RouteTable;
+}

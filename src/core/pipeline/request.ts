@@ -1,0 +1,136 @@
+/** The request phases of a matched route: `preParsing` checks → body → field rules → `preHandler`. */
+import { ApiError } from '../errors/api-error.ts';
+import { ErrorCode } from '../errors/catalogue.ts';
+import type { Logger } from '../errors/to-response.ts';
+import { HeaderBag } from '../http/headers.ts';
+import { type BodyFormat, bodyFormat, parseBody } from '../http/parse-body.ts';
+import { isReply } from '../http/reply.ts';
+import type { OutgoingResponse } from '../http/response.ts';
+import type { RouteSettings } from '../routing/types.ts';
+import { compileFields, type FieldChecker } from '../validation/check-fields.ts';
+import type { RequestContext, RequestInput } from './context.ts';
+import type { CheckResult } from './plugin.ts';
+import { andThen, runHooks, type Step } from './steps.ts';
+
+type Check = (ctx: RequestContext) => Step<CheckResult>;
+
+/** What the request phases read, compiled once. */
+export interface RequestPlan {
+  preParsing: Check[];
+  preHandler: Check[];
+  bodyLimit: number;
+  bodyTimeout: number;
+  development: boolean;
+  logger: Required<Logger>;
+}
+
+/** A route's settings compiled for the request path: its field checker and body formats. */
+interface CompiledRoute {
+  check: FieldChecker | undefined;
+  accepts: readonly BodyFormat[];
+  readsBody: boolean;
+}
+
+const compiled = new WeakMap<RouteSettings, CompiledRoute>();
+const withBody = new Set(['POST', 'PUT', 'PATCH']);
+const defaultAccepts: readonly BodyFormat[] = ['json'];
+
+/** Compiles a route's settings once (table routes at start-up, guarded routes when declared). */
+export function compileRoute(route: RouteSettings): CompiledRoute {
+  let done = compiled.get(route);
+  if (done !== undefined) return done;
+  const { config, method } = route;
+  const rules = config.body;
+  // A DELETE body is read only when the route says what it holds (RFC 9110 §9.3.5).
+  const readsBody = withBody.has(method) || (method === 'DELETE' && rules !== undefined);
+  done = {
+    readsBody,
+    accepts: config.accepts ?? defaultAccepts,
+    check:
+      rules && readsBody
+        ? compileFields(rules, {
+            partial: method === 'PATCH',
+            rejectUnknown: config.rejectUnknownFields ?? true,
+          })
+        : undefined,
+  };
+  compiled.set(route, done);
+  return done;
+}
+
+/** Everything before a handler: checks, then the body and its field rules, then later checks. */
+export function prepare(
+  plan: RequestPlan,
+  ctx: RequestContext,
+  input: RequestInput,
+): Step<CheckResult> {
+  return andThen(runHooks(plan.preParsing, ctx), (early) =>
+    early === undefined ? andThen(readBody(plan, ctx, input), () => checkBody(plan, ctx)) : early,
+  );
+}
+
+function readBody(plan: RequestPlan, ctx: RequestContext, input: RequestInput): Step<void> {
+  const route = compileRoute(ctx.route!);
+  if (!route.readsBody) return;
+  if (input.parsedBody !== undefined) {
+    const { value } = input.parsedBody;
+    if (value !== undefined) bodyFormat(ctx.headers.get('content-type'), route.accepts);
+    ctx.body = value;
+    return;
+  }
+  if (input.readBody === undefined) return;
+  const limit = ctx.route!.config.bodyLimit ?? plan.bodyLimit;
+  return input.readBody(limit, { timeoutMs: plan.bodyTimeout }).then((bytes) => {
+    ctx.body = parseBody(bytes, ctx.headers.get('content-type'), route.accepts);
+  });
+}
+
+function checkBody(plan: RequestPlan, ctx: RequestContext): Step<CheckResult> {
+  const { check } = compileRoute(ctx.route!);
+  if (check !== undefined) ctx.body = check(ctx.body);
+  return runHooks(plan.preHandler, ctx);
+}
+
+const warned = new WeakSet<RouteSettings>();
+
+/**
+ * Turns what a handler (or a check) returned into the outgoing response: a reply as it says,
+ * data as 200, nothing as 204, and a bare top-level array as a 500 (spec 2.7). Headers the
+ * context gathered come first; the reply's are merged into them.
+ */
+export function toOutgoing(
+  plan: RequestPlan,
+  ctx: RequestContext,
+  result: unknown,
+): OutgoingResponse {
+  if (isReply(result)) {
+    const headers = ctx.hasResponseHeaders
+      ? new HeaderBag(ctx.responseHeaders).merge(result.headers)
+      : result.headers;
+    return { status: result.status, headers, body: result.body };
+  }
+  const headers = ctx.hasResponseHeaders ? new HeaderBag(ctx.responseHeaders) : new HeaderBag();
+  if (result === undefined) {
+    if (plan.development && ctx.method === 'POST' && ctx.route && !warned.has(ctx.route)) {
+      warned.add(ctx.route);
+      plan.logger.warn(
+        `${ctx.route.method} ${ctx.route.pattern} returned nothing, so it answered 204; return created(location, data) for a 201, or noContent() to say 204 on purpose.`,
+      );
+    }
+    return { status: 204, headers, body: undefined };
+  }
+  if (Array.isArray(result)) {
+    // spec 2.7: a list is wrapped in an object; a bare array is a programming error.
+    throw new ApiError(
+      500,
+      ErrorCode.BareArray,
+      'Something went wrong on our side; it has been logged.',
+      {
+        cause: new TypeError(
+          'A handler returned a bare top-level array; wrap lists in an object (spec 2.7).',
+        ),
+      },
+    );
+  }
+  return { status: 200, headers, body: result };
+}

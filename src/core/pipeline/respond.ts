@@ -1,0 +1,88 @@
+/** The response phases, in order: transform → serialize → send → always-on headers → HEAD. */
+import { errorToOutgoing, type Logger } from '../errors/to-response.ts';
+import { HeaderBag, type ResponseHeaders } from '../http/headers.ts';
+import type { ApiResponse, OutgoingResponse, SentResponse } from '../http/response.ts';
+import { utf8Length } from '../http/response.ts';
+import type { RequestContext } from './context.ts';
+import type { SerializerRegistry } from './serialize.ts';
+import { andThen, attempt, runAll, type Step } from './steps.ts';
+
+/** What the response phases run, compiled once from the plugins. */
+export interface ResponsePlan {
+  /** Transform hooks (`preSerialization`), in plugin order. */
+  transform: ((ctx: RequestContext, out: OutgoingResponse) => Step<void>)[];
+  /** Send hooks (`onSend`), in plugin order. */
+  send: ((ctx: RequestContext, sent: SentResponse) => Step<void>)[];
+  /** The serializers by media type. */
+  serializers: SerializerRegistry;
+  /** Headers on every response, checked at start-up. */
+  alwaysOn: Readonly<ResponseHeaders>;
+  /** Where 5xx faults go. */
+  logger: Logger;
+}
+
+/**
+ * The error response for a failure of this request, before serialization. It keeps the headers
+ * plugins added to the context (`Vary`, rate-limit counters) and adds the error's own.
+ */
+export function failure(ctx: RequestContext, error: unknown, logger: Logger): OutgoingResponse {
+  const { status, headers, body } = errorToOutgoing(error, logger, {
+    method: ctx.method,
+    path: ctx.path,
+  });
+  const bag = ctx.hasResponseHeaders ? new HeaderBag(ctx.responseHeaders) : new HeaderBag();
+  try {
+    bag.merge(headers as unknown as ResponseHeaders);
+  } catch {
+    // An error's header that cannot be sent is dropped: the error still gets its answer.
+  }
+  return { status, headers: bag, body, type: undefined };
+}
+
+/** Runs the response phases; never throws: a failing phase yields an error that runs the later ones. */
+export function respond(
+  plan: ResponsePlan,
+  ctx: RequestContext,
+  out: OutgoingResponse,
+): Step<ApiResponse> {
+  if (plan.transform.length === 0) return serialized(plan, ctx, out);
+  return attempt(
+    () => andThen(runAll(plan.transform, ctx, out), () => serialized(plan, ctx, out)),
+    (error) => serialized(plan, ctx, failure(ctx, error, plan.logger)),
+  );
+}
+
+function serialized(
+  plan: ResponsePlan,
+  ctx: RequestContext,
+  out: OutgoingResponse,
+): Step<ApiResponse> {
+  let sent: SentResponse;
+  try {
+    sent = plan.serializers.serialize(ctx, out);
+  } catch (error) {
+    // A body its serializer cannot represent (a cycle, a BigInt) is the handler's fault.
+    sent = plan.serializers.serialize(ctx, failure(ctx, error, plan.logger));
+  }
+  if (plan.send.length === 0) return finished(plan, ctx, sent);
+  return attempt(
+    () => andThen(runAll(plan.send, ctx, sent), () => finished(plan, ctx, sent)),
+    (error) =>
+      finished(plan, ctx, plan.serializers.serialize(ctx, failure(ctx, error, plan.logger))),
+  );
+}
+
+/** Always-on headers where the response has none of its own, then HEAD drops the body (RFC 9110 §9.3.2). */
+function finished(plan: ResponsePlan, ctx: RequestContext, sent: SentResponse): ApiResponse {
+  const headers = sent.headers.record;
+  const { alwaysOn } = plan;
+  for (const name in alwaysOn) if (headers[name] === undefined) headers[name] = alwaysOn[name]!;
+  let body = sent.body;
+  if (ctx.method === 'HEAD' && body !== null) {
+    headers['content-length'] = String(
+      typeof body === 'string' ? utf8Length(body) : body.byteLength,
+    );
+    body = null;
+  }
+  return { status: sent.status, headers, body };
+}
