@@ -7,7 +7,7 @@
  * each in its own process. Runs of a pair are interleaved round after round so that drift of the
  * machine hits both sides alike, and the report gives medians over the rounds.
  *
- * Speed is measured here, never asserted (STYLE.md rule 19): a ratio below the target is
+ * Speed is measured here, never asserted (CONTRIBUTING.md rule 19): a ratio below the target is
  * reported, and the exit code is non-zero only when the harness itself could not do its job.
  *
  * Usage: node bench/run.mjs [--quick] [--rounds N] [--seconds N] [--warmup N]

@@ -521,7 +521,7 @@ describe('errorToResponse', () => {
     ['undefined', undefined],
     ['a number', 42],
   ])(
-    'answers %s thrown with a generic 500, logged with method and path (STYLE.md rule 7)',
+    'answers %s thrown with a generic 500, logged with method and path (CONTRIBUTING.md rule 7)',
     (_, thrown) => {
       const logger = fakeLogger();
       const response = errorToResponse(thrown, logger, { method: 'POST', path: '/v1/books' });

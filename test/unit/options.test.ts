@@ -17,7 +17,7 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-describe('assertKnownKeys (STYLE.md rule 5)', () => {
+describe('assertKnownKeys (CONTRIBUTING.md rule 5)', () => {
   it.each([
     ['bodyLimt', 'bodyLimit'],
     ['bodylimit', 'bodyLimit'],
@@ -64,7 +64,7 @@ describe('assertKnownKeys (STYLE.md rule 5)', () => {
   });
 });
 
-describe('assertInteger (STYLE.md rule 6)', () => {
+describe('assertInteger (CONTRIBUTING.md rule 6)', () => {
   it.each([0, 1, 50, 100])('returns %i within [0, 100]', (value) => {
     expect(assertInteger('limit', value, 0, 100)).toBe(value);
   });
@@ -181,7 +181,7 @@ describe('conventions() options', () => {
   });
 });
 
-describe('route settings are checked at start-up (STYLE.md rule 6)', () => {
+describe('route settings are checked at start-up (CONTRIBUTING.md rule 6)', () => {
   const handler = () => ({});
   const build = (config: object, plugins: ConventionsOptions['plugins'] = []) =>
     conventions({

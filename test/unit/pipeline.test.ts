@@ -612,7 +612,7 @@ describe('handle(): handler results', () => {
     ],
     ['calls a missing parameter', (ctx: RequestContext) => ctx.param('hunter2')],
   ])(
-    'answers 500 with a generic message when the handler %s (STYLE.md rule 7)',
+    'answers 500 with a generic message when the handler %s (CONTRIBUTING.md rule 7)',
     async (_, handler) => {
       const { api, logger } = make({ routes: { '/v1/books': { GET: handler } } });
       const response = await api.handle(req('GET', '/v1/books'));
