@@ -151,7 +151,7 @@ describe('MemoryStore', () => {
       { sweepIntervalMs: 5 },
       'MemoryStore sweepIntervalMs must be a whole number from 10 to 2147483647; got 5.',
     ],
-  ])('throws a TypeError for the options %j (STYLE.md rule 6)', (options, message) => {
+  ])('throws a TypeError for the options %j', (options, message) => {
     expect(() => new MemoryStore(options as MemoryStoreOptions)).toThrow(new TypeError(message));
     expect(vi.getTimerCount()).toBe(0);
   });
