@@ -92,6 +92,15 @@ function answerError(
   reply: FastifyReply,
 ) {
   const ctx = contextOf(api, request);
+  const code = (error as FastifyError | undefined)?.code;
+  // A URL find-my-way cannot decode, and a body-carrying method (QUERY) on no route, are routing
+  // answers: the core gives them as on every host (400 naming the path, 404 or 405 with Allow).
+  if (code === 'FST_ERR_BAD_URL' && ctx.problem !== undefined) {
+    return answer(reply, api.handleUnmatched(ctx));
+  }
+  if (code === 'FST_ERR_ROUTE_MISSING_CONTENT_TYPE' && request.is404) {
+    return answer(reply, api.handleUnmatched(ctx, allowedOn(request.server, request.url)));
+  }
   return answer(reply, api.handleError(ctx, fromFastify(error, request, reply.statusCode)));
 }
 
