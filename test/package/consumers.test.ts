@@ -15,6 +15,15 @@ beforeAll(() => {
   mkdirSync(join(project, 'node_modules'));
   symlinkSync(root, join(project, 'node_modules', 'api-conventions'), 'dir');
   cpSync(fileURLToPath(new URL('./consumer', import.meta.url)), project, { recursive: true });
+  // The typed consumer imports fastify itself; link the one the package's declarations resolve.
+  symlinkSync(
+    join(root, 'node_modules', 'fastify'),
+    join(project, 'node_modules', 'fastify'),
+    'dir',
+  );
+  cpSync(fileURLToPath(new URL('./consumer-types', import.meta.url)), join(project, 'types'), {
+    recursive: true,
+  });
 });
 
 afterAll(() => {
@@ -28,6 +37,21 @@ function run(file: string): Record<string, unknown> {
     timeout: 15_000,
   });
   return JSON.parse(out.trim().split('\n').at(-1)!);
+}
+
+/** Type-checks the consumer in types/ with the project's TypeScript; returns its diagnostics. */
+function typecheck(): string {
+  const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+  try {
+    execFileSync(process.execPath, [tsc, '-p', 'types', '--pretty', 'false'], {
+      cwd: project,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    return '';
+  } catch (error) {
+    return String((error as { stdout?: string }).stdout || error);
+  }
 }
 
 describe('consumers of the built package', () => {
@@ -52,4 +76,11 @@ describe('consumers of the built package', () => {
       fastify: 'function',
     });
   });
+
+  // fastify.d.mts and fastify.d.cts each declared Fastify's config.conventions with their own
+  // RouteConfig; once a project extended RouteConfig the two differed: TS2717 with skipLibCheck
+  // off, and with it on an extension made in one module system unseen from the other.
+  it('type-checks Fastify route settings in a project mixing .mts and .cts that extends RouteConfig', () => {
+    expect(typecheck()).toBe('');
+  }, 60_000);
 });
