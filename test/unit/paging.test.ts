@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError, listOf, type PageOptions, parsePageParams } from '../../src/index.ts';
+import {
+  ApiError,
+  createPaging,
+  listOf,
+  type PageOptions,
+  parsePageParams,
+} from '../../src/index.ts';
 import { thrown } from './_thrown.ts';
 
 const q = (query: string) => new URLSearchParams(query);
@@ -79,6 +85,88 @@ describe('parsePageParams (spec 4.4)', () => {
 
   it('reads the first of a repeated parameter', () => {
     expect(parsePageParams(q('page=2&page=9'))).toEqual({ page: 2, perPage: 20, offset: 20 });
+  });
+});
+
+describe('createPaging (spec 4.4)', () => {
+  it('reads page and per_page with the options it was created with', () => {
+    const paging = createPaging({ defaultPerPage: 5, maxPerPage: 10 });
+    expect(paging.parse(q('page=3'))).toEqual({ page: 3, perPage: 5, offset: 10 });
+    expect(paging.parse(q('per_page=10'))).toEqual({ page: 1, perPage: 10, offset: 0 });
+    expect(thrown(() => paging.parse(q('per_page=11')))).toMatchObject({
+      status: 400,
+      code: 40005,
+      message: 'The query parameter "per_page" must be an integer from 1 to 10; got "11".',
+    });
+  });
+
+  it.each([
+    [{}, 20, 100],
+    [{ maxPerPage: 10 }, 10, 10],
+    [{ defaultPerPage: 50 }, 50, 100],
+  ] as [PageOptions, number, number][])(
+    'resolves %j to defaultPerPage %i and maxPerPage %i',
+    (options, defaultPerPage, maxPerPage) => {
+      expect(createPaging(options)).toMatchObject({ defaultPerPage, maxPerPage });
+    },
+  );
+
+  it('regression: page=abc&per_page=-1 reports both problems in one 400, not only the first', () => {
+    const error = thrown(() => createPaging().parse(q('page=abc&per_page=-1')));
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({
+      status: 400,
+      code: 40005,
+      errors: [
+        {
+          message: 'The query parameter "page" must be an integer from 1 to 999999999; got "abc".',
+          code: 40005,
+        },
+        {
+          message: 'The query parameter "per_page" must be an integer from 1 to 100; got "-1".',
+          code: 40005,
+        },
+      ],
+    });
+  });
+
+  it('reports both problems through parsePageParams too', () => {
+    const error = thrown(() => parsePageParams(q('per_page=0&page=0'), { maxPerPage: 50 }));
+    expect((error as ApiError).errors.map((e) => e.message)).toEqual([
+      'The query parameter "page" must be an integer from 1 to 999999999; got "0".',
+      'The query parameter "per_page" must be an integer from 1 to 50; got "0".',
+    ]);
+  });
+
+  it('reports one problem as a body of one entry', () => {
+    expect(thrown(() => createPaging().parse(q('page=2&per_page=abc')))).toMatchObject({
+      errors: [
+        {
+          message: 'The query parameter "per_page" must be an integer from 1 to 100; got "abc".',
+          code: 40005,
+        },
+      ],
+    });
+  });
+
+  it.each([
+    [{ maxPerPage: 0 }, 'maxPerPage must be a whole number from 1 to 999999999; got 0.'],
+    [{ maxPerPage: 2.5 }, 'maxPerPage must be a whole number from 1 to 999999999; got 2.5.'],
+    [
+      { maxPerPage: 1e10 },
+      'maxPerPage must be a whole number from 1 to 999999999; got 10000000000.',
+    ],
+    [
+      { defaultPerPage: 0 },
+      'defaultPerPage must be a whole number from 1 to maxPerPage (100); got 0.',
+    ],
+    [
+      { defaultPerPage: 30, maxPerPage: 25 },
+      'defaultPerPage must be a whole number from 1 to maxPerPage (25); got 30.',
+    ],
+    [{ maxPerpage: 50 }, 'Paging options: unknown option `maxPerpage`. Did you mean `maxPerPage`?'],
+  ])('refuses the options %j with a TypeError at creation', (options, message) => {
+    expect(() => createPaging(options as PageOptions)).toThrow(new TypeError(message));
   });
 });
 

@@ -1,10 +1,11 @@
 /** Page-number paging and the list envelope (spec 2.7, 2.8, 4.4). */
-import { ApiError } from '../errors/api-error.ts';
 import { ErrorCode } from '../errors/catalogue.ts';
+import { type FieldProblem, invalidRequest } from '../errors/helpers.ts';
+import { assertKnownKeys } from '../internal/options.ts';
 
-/** Options of {@link parsePageParams}. */
+/** Options of {@link createPaging} and {@link parsePageParams}. */
 export interface PageOptions {
-  /** Items per page when `per_page` is absent. @default 20 */
+  /** Items per page when `per_page` is absent. @default 20, or `maxPerPage` when smaller */
   defaultPerPage?: number;
   /** The largest `per_page` accepted. @default 100 */
   maxPerPage?: number;
@@ -20,44 +21,91 @@ export interface PageParams {
   offset: number;
 }
 
+/**
+ * Paging compiled once from its options by {@link createPaging}: reads each request's paging
+ * parameters without checking the options again.
+ */
+export interface Paging {
+  /** Items per page when `per_page` is absent. */
+  readonly defaultPerPage: number;
+  /** The largest `per_page` accepted. */
+  readonly maxPerPage: number;
+  /**
+   * Reads `page` (from 1) and `per_page` (1 to `maxPerPage`) from the query. Every wrong value
+   * is reported at once in one 400, one entry each with code `ErrorCode.InvalidParameter`,
+   * naming the parameter and its bounds.
+   */
+  parse(query: URLSearchParams): PageParams;
+}
+
+/** The largest `page` read: nine digits, so `offset` stays an exact integer. */
+const maxPage = 999_999_999;
+
+/** Reads one whole-number parameter; a wrong value is added to `problems` and `fallback` returned. */
 function readInteger(
   query: URLSearchParams,
   name: string,
   fallback: number,
-  min: number,
   max: number,
+  problems: FieldProblem[],
 ): number {
   const raw = query.get(name);
   if (raw === null) return fallback;
+  // Digits only: Number() would take '1e3', ' 1', '+1', '0x10' and 'Infinity'.
   const value = /^\d{1,9}$/.test(raw) ? Number(raw) : Number.NaN;
-  if (!(value >= min && value <= max)) {
-    throw new ApiError(
-      400,
-      ErrorCode.InvalidParameter,
-      `The query parameter "${name}" must be an integer from ${min} to ${max}; got "${raw}".`,
-    );
-  }
-  return value;
+  if (value >= 1 && value <= max) return value;
+  problems.push({
+    message: `The query parameter "${name}" must be an integer from 1 to ${max}; got "${raw}".`,
+    code: ErrorCode.InvalidParameter,
+  });
+  return fallback;
 }
 
 /**
- * Reads `page` (from 1) and `per_page` (1 to `maxPerPage`) from the query; an out-of-range or
- * non-integer value is a 400 naming the parameter and its bounds.
+ * Checks paging options once and returns the {@link Paging} that reads `page` and `per_page`
+ * (spec 4.4). Create it at start-up, beside the routes; a bad option is a `TypeError`.
+ *
+ * @example
+ * ```ts
+ * const paging = createPaging({ maxPerPage: 50 });
+ * // in a handler:
+ * const { offset, perPage } = paging.parse(ctx.query); // 400 naming each wrong parameter
+ * ```
  */
-export function parsePageParams(query: URLSearchParams, options: PageOptions = {}): PageParams {
+export function createPaging(options: PageOptions = {}): Paging {
+  assertKnownKeys('Paging options', options, ['defaultPerPage', 'maxPerPage']);
   const maxPerPage = options.maxPerPage ?? 100;
-  const defaultPerPage = options.defaultPerPage ?? Math.min(20, maxPerPage);
-  if (!(Number.isInteger(maxPerPage) && maxPerPage >= 1)) {
-    throw new TypeError(`maxPerPage must be a whole number of at least 1; got ${maxPerPage}.`);
-  }
-  if (!(Number.isInteger(defaultPerPage) && defaultPerPage >= 1 && defaultPerPage <= maxPerPage)) {
+  if (!(Number.isInteger(maxPerPage) && maxPerPage >= 1 && maxPerPage <= maxPage)) {
     throw new TypeError(
-      `defaultPerPage must be a whole number from 1 to maxPerPage (${maxPerPage}).`,
+      `maxPerPage must be a whole number from 1 to ${maxPage}; got ${String(maxPerPage)}.`,
     );
   }
-  const perPage = readInteger(query, 'per_page', defaultPerPage, 1, maxPerPage);
-  const page = readInteger(query, 'page', 1, 1, 999_999_999);
-  return { page, perPage, offset: (page - 1) * perPage };
+  const defaultPerPage = options.defaultPerPage ?? Math.min(20, maxPerPage);
+  if (!(Number.isInteger(defaultPerPage) && defaultPerPage >= 1 && defaultPerPage <= maxPerPage)) {
+    throw new TypeError(
+      `defaultPerPage must be a whole number from 1 to maxPerPage (${maxPerPage}); got ${String(defaultPerPage)}.`,
+    );
+  }
+  return Object.freeze({
+    defaultPerPage,
+    maxPerPage,
+    parse(query: URLSearchParams): PageParams {
+      const problems: FieldProblem[] = [];
+      const page = readInteger(query, 'page', 1, maxPage, problems);
+      const perPage = readInteger(query, 'per_page', defaultPerPage, maxPerPage, problems);
+      if (problems.length > 0) throw invalidRequest(problems);
+      return { page, perPage, offset: (page - 1) * perPage };
+    },
+  });
+}
+
+/**
+ * Reads `page` (from 1) and `per_page` (1 to `maxPerPage`) from the query; every out-of-range or
+ * non-integer value is reported at once in one 400 naming the parameter and its bounds. It checks
+ * `options` on every call: on a hot path, compile them once with {@link createPaging}.
+ */
+export function parsePageParams(query: URLSearchParams, options: PageOptions = {}): PageParams {
+  return createPaging(options).parse(query);
 }
 
 /** Extra members of a list envelope. */
