@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import {
   accepted,
+  conventions,
   created,
   isReply,
   noContent,
-  type OutgoingResponse,
   ok,
-  serialize,
+  type Plugin,
   utf8Length,
 } from '../../src/index.ts';
 
@@ -51,7 +51,7 @@ describe('replies (spec 4.3)', () => {
   ])('%s answers its status, headers and body', (_, reply, status, headers, body) => {
     expect(isReply(reply)).toBe(true);
     expect(reply.status).toBe(status);
-    expect(reply.headers).toEqual(headers);
+    expect({ ...reply.headers.record }).toEqual(headers);
     expect(reply.body).toEqual(body);
   });
 
@@ -83,9 +83,31 @@ describe('replies (spec 4.3)', () => {
   });
 });
 
-describe('serialize', () => {
-  const out = (status: number, body: unknown, headers: Record<string, string> = {}) =>
-    ({ status, headers: { ...headers }, body }) as OutgoingResponse;
+// The serialize phase (SerializerRegistry) and HEAD (the end of the response phases), through
+// the whole pipeline: a route returns `value`, a plugin may set the status and media type.
+describe('serialize phase', () => {
+  interface Setup {
+    method?: string;
+    status?: number;
+    type?: string;
+  }
+  const quiet = { error: () => {}, warn: () => {} };
+  const answer = async (value: unknown, { method = 'GET', status, type }: Setup = {}) => {
+    const shape: Plugin = {
+      name: 'shape',
+      preSerialization(_ctx, out) {
+        if (status !== undefined) out.status = status;
+        if (type !== undefined) out.type = type;
+      },
+    };
+    const api = conventions({
+      routes: { '/v1/things': { GET: () => value } },
+      plugins: [shape],
+      logger: quiet,
+    });
+    const response = await api.handle({ method, url: '/v1/things', headers: new Headers() });
+    return { ...response, headers: { ...response.headers } };
+  };
 
   it.each([
     [{ books: [], hasNext: false }, '{"books":[],"hasNext":false}'],
@@ -96,69 +118,63 @@ describe('serialize', () => {
     [false, 'false'],
   ])(
     'serializes the value %j as JSON with Content-Type application/json and nosniff (spec 4.6, 4.8)',
-    (value, text) => {
-      expect(serialize(out(200, value), false)).toEqual({
-        status: 200,
-        headers: jsonHeaders,
-        body: text,
-      });
+    async (value, text) => {
+      expect(await answer(value)).toEqual({ status: 200, headers: jsonHeaders, body: text });
     },
   );
 
-  it('keeps a Content-Type a plugin set, such as a +json vendor type (spec 4.6)', () => {
-    expect(
-      serialize(out(200, book, { 'content-type': 'application/vnd.acme.book+json' }), false),
-    ).toEqual({
+  it('keeps a Content-Type a plugin set, such as a +json vendor type (spec 4.6)', async () => {
+    expect(await answer(ok(book, { 'content-type': 'application/vnd.acme.book+json' }))).toEqual({
       status: 200,
       headers: { 'content-type': 'application/vnd.acme.book+json', ...nosniff },
       body: '{"id":"dune","title":"Dune"}',
     });
   });
 
-  it('sends a string body as it is, with the Content-Type a plugin set', () => {
-    expect(serialize(out(200, '<book/>', { 'content-type': 'application/xml' }), false)).toEqual({
+  it('sends a string body as it is, with the Content-Type a plugin set', async () => {
+    expect(await answer(ok('<book/>', { 'content-type': 'application/xml' }))).toEqual({
       status: 200,
       headers: { 'content-type': 'application/xml', ...nosniff },
       body: '<book/>',
     });
   });
 
-  it('sends a string a handler returned as JSON when no Content-Type was set (spec 4.6)', () => {
-    expect(serialize(out(200, 'hello'), false)).toEqual({
+  it('sends a string a handler returned as JSON when no Content-Type was set (spec 4.6)', async () => {
+    expect(await answer('hello')).toEqual({
       status: 200,
-      headers: { ...nosniff, 'content-type': 'application/json' },
+      headers: jsonHeaders,
       body: '"hello"',
     });
   });
 
-  it('sends untyped bytes as application/octet-stream', () => {
-    const response = serialize(out(200, new Uint8Array([1])), false);
+  it('sends untyped bytes as application/octet-stream', async () => {
+    const response = await answer(new Uint8Array([1]));
     expect(response.headers['content-type']).toBe('application/octet-stream');
   });
 
-  it('sends a byte body as it is', () => {
+  it('sends a byte body as it is', async () => {
     const bytes = new Uint8Array([1, 2, 3]);
-    const response = serialize(out(200, bytes, { 'content-type': 'image/png' }), false);
+    const response = await answer(ok(bytes, { 'content-type': 'image/png' }));
     expect(response.body).toBe(bytes);
     expect(response.headers).toEqual({ 'content-type': 'image/png', ...nosniff });
   });
 
-  it.each([204, 304])('never sends a body with %i (RFC 9110 §15.3.5, §15.4.5)', (status) => {
-    expect(serialize(out(status, book), false)).toEqual({ status, headers: nosniff, body: null });
-    expect(serialize(out(status, 'text'), true)).toEqual({ status, headers: nosniff, body: null });
-  });
-
-  it('sends no body and no Content-Type for an undefined body', () => {
-    expect(serialize(out(200, undefined), false)).toEqual({
-      status: 200,
+  it.each([204, 304])('never sends a body with %i (RFC 9110 §15.3.5, §15.4.5)', async (status) => {
+    expect(await answer(book, { status })).toEqual({ status, headers: nosniff, body: null });
+    expect(await answer('text', { status, method: 'HEAD' })).toEqual({
+      status,
       headers: nosniff,
       body: null,
     });
   });
 
-  it('serializes an error body with its status', () => {
+  it('sends no body and no Content-Type for an undefined body', async () => {
+    expect(await answer(ok(undefined))).toEqual({ status: 200, headers: nosniff, body: null });
+  });
+
+  it('serializes an error body with its status', async () => {
     const errors = { errors: [{ message: 'No book with id "x".', code: 40400 }] };
-    expect(serialize(out(404, errors), false)).toEqual({
+    expect(await answer(errors, { status: 404 })).toEqual({
       status: 404,
       headers: jsonHeaders,
       body: JSON.stringify(errors),
@@ -167,9 +183,9 @@ describe('serialize', () => {
 
   it.each(['plain ascii', 'Café crème', '日本語のタイトル', 'emoji 😀👍🏽', 'mixed é 日 😀 ✓', ''])(
     'answers HEAD with no body and the Content-Length of GET for %j (RFC 9110 §9.3.2)',
-    (title) => {
-      const get = serialize(out(200, { title }), false);
-      const head = serialize(out(200, { title }), true);
+    async (title) => {
+      const get = await answer({ title });
+      const head = await answer({ title }, { method: 'HEAD' });
       expect(head).toEqual({
         status: 200,
         headers: {
@@ -181,37 +197,59 @@ describe('serialize', () => {
     },
   );
 
-  it('answers HEAD on a string body with its UTF-8 byte length', () => {
+  it('answers HEAD on a string body with its UTF-8 byte length', async () => {
     const text = 'naïve 😀';
     const typed = { 'content-type': 'text/plain; charset=utf-8' };
-    expect(serialize({ status: 200, headers: { ...typed }, body: text }, true)).toEqual({
+    expect(await answer(ok(text, typed), { method: 'HEAD' })).toEqual({
       status: 200,
       headers: { ...typed, ...nosniff, 'content-length': String(Buffer.byteLength(text)) },
       body: null,
     });
   });
 
-  it('answers HEAD on a byte body with its byte length', () => {
-    expect(serialize(out(200, new Uint8Array(7)), true)).toEqual({
+  it('answers HEAD on a byte body with its byte length', async () => {
+    expect(await answer(new Uint8Array(7), { method: 'HEAD' })).toEqual({
       status: 200,
       headers: { ...nosniff, 'content-type': 'application/octet-stream', 'content-length': '7' },
       body: null,
     });
   });
 
-  it('answers HEAD with no Content-Length when GET has no body', () => {
-    expect(serialize(out(204, undefined), true)).toEqual({
+  it('answers HEAD with no Content-Length when GET has no body', async () => {
+    expect(await answer(noContent(), { method: 'HEAD' })).toEqual({
       status: 204,
       headers: nosniff,
       body: null,
     });
   });
 
-  it('throws for a body JSON cannot represent, for the pipeline to turn into a 500', () => {
+  it('answers a body JSON cannot represent (a BigInt, a cycle) with a 500 and no internals', async () => {
     const cycle: Record<string, unknown> = {};
     cycle['self'] = cycle;
-    expect(() => serialize(out(200, { n: 1n }), false)).toThrow(TypeError);
-    expect(() => serialize(out(200, cycle), false)).toThrow(TypeError);
+    for (const value of [{ n: 1n }, cycle]) {
+      const response = await answer(value);
+      expect(response.status).toBe(500);
+      expect(response.headers).toEqual(jsonHeaders);
+      expect(JSON.parse(response.body as string)).toEqual({
+        errors: [{ message: expect.any(String), code: 50000 }],
+      });
+      expect(response.body).not.toMatch(/BigInt|circular/i);
+    }
+  });
+
+  it('serializes a vendor +json type with the JSON serializer (RFC 6839 §3)', async () => {
+    expect(await answer(book, { type: 'application/vnd.acme.book+json' })).toEqual({
+      status: 200,
+      headers: { 'content-type': 'application/vnd.acme.book+json', ...nosniff },
+      body: '{"id":"dune","title":"Dune"}',
+    });
+  });
+
+  it('answers a media type no serializer handles with a 500 as JSON', async () => {
+    const response = await answer(book, { type: 'application/xml' });
+    expect(response.status).toBe(500);
+    expect(response.headers).toEqual(jsonHeaders);
+    expect(JSON.parse(response.body as string).errors[0].code).toBe(50000);
   });
 });
 
