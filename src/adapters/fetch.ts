@@ -5,18 +5,15 @@
  * @module api-conventions/fetch
  */
 import {
-  type ApiResponse,
-  badRequest,
   type Conventions,
   type ConventionsOptions,
-  errorToResponse,
-  type Logger,
-  payloadTooLarge,
-  type ReadBodyOptions,
-  requestTimeout,
+  type RequestContext,
+  type RequestInput,
   toConventions,
 } from 'api-conventions';
 import { assertKnownKeys } from '../core/internal/options.ts';
+import { originForm, readBody, toResponse } from './_fetch-io.ts';
+import { methodsOfRoutes, type NativeRoute } from './_fetch-native.ts';
 
 /**
  * A Web-standard request handler. `context` is whatever the host passes second (Deno's
@@ -38,6 +35,43 @@ export interface FetchHandlerOptions<Context = unknown> {
    * @default undefined (no address: rate limits fall back to other identities)
    */
   remoteAddress?: ((request: Request, context: Context) => string | undefined) | undefined;
+  /**
+   * The host's own routes beside the table, read on demand (Hono: `() => app.routes`), so that a
+   * wrong method on one of them is 405 with `Allow` and OPTIONS lists its methods, as on every
+   * host. @default none
+   */
+  routes?: (() => readonly NativeRoute[]) | undefined;
+}
+
+/** A Hono-style middleware: runs before the host's routes and may replace `c.res` after them. */
+export type FetchMiddleware = (
+  c: { req: { raw: Request }; res: Response },
+  next: () => Promise<void>,
+) => Promise<Response | undefined>;
+
+const opened = new WeakMap<Request, RequestContext>();
+
+function inputOf<Context>(
+  request: Request,
+  context: Context,
+  remoteAddress: FetchHandlerOptions<Context>['remoteAddress'],
+): RequestInput {
+  const { method, url } = request;
+  return {
+    method,
+    url: originForm(url),
+    scheme: url.startsWith('https:') ? 'https' : 'http',
+    // Read on demand: on Node, Hono builds `request.headers` from the raw headers on first use.
+    headers: { get: (name) => request.headers.get(name) },
+    // Fetch §5.4: GET and HEAD have no body. Not touching `body` keeps them cheap (on Node, Hono
+    // builds a whole second Request the first time `body` is read).
+    readBody:
+      method === 'GET' || method === 'HEAD'
+        ? undefined
+        : (limit, options) => readBody(request, limit, options),
+    remoteAddress: remoteAddress?.(request, context),
+    native: request,
+  };
 }
 
 /**
@@ -63,121 +97,69 @@ export function toFetchHandler<Context = unknown>(
   options: FetchHandlerOptions<Context> = {},
 ): FetchHandler<Context> {
   const conventions = toConventions(api);
-  assertKnownKeys('toFetchHandler()', options, ['remoteAddress']);
-  const { remoteAddress } = options;
-  if (remoteAddress !== undefined && typeof remoteAddress !== 'function') {
-    throw new TypeError('toFetchHandler(): `remoteAddress` must be a function.');
+  assertKnownKeys('toFetchHandler()', options, ['remoteAddress', 'routes']);
+  const { remoteAddress, routes } = options;
+  for (const name of ['remoteAddress', 'routes'] as const) {
+    if (options[name] !== undefined && typeof options[name] !== 'function') {
+      throw new TypeError(`toFetchHandler(): \`${name}\` must be a function.`);
+    }
   }
+  const methodsOf = routes === undefined ? undefined : methodsOfRoutes(routes);
   return (request, context) => {
-    const method = request.method;
-    const url = request.url;
-    const result = conventions.handle({
-      method,
-      url: originForm(url),
-      scheme: url.startsWith('https:') ? 'https' : 'http',
-      // Read on demand: on Node, Hono builds `request.headers` from the raw headers on first use.
-      headers: { get: (name) => request.headers.get(name) },
-      // Fetch §5.4: GET and HEAD have no body. Not touching `body` keeps them cheap (on Node, Hono
-      // builds a whole second Request the first time `body` is read).
-      readBody:
-        method === 'GET' || method === 'HEAD'
-          ? undefined
-          : (limit, options) => readBody(request, limit, options),
-      remoteAddress: remoteAddress?.(request, context as Context),
-      native: request,
-    });
+    const input = inputOf(request, context as Context, remoteAddress);
+    const result = conventions.handle(input, { context: opened.get(request), methodsOf });
     return result instanceof Promise
       ? result.then((response) => toResponse(response, conventions.logger))
       : toResponse(result, conventions.logger);
   };
 }
 
-/** The path and query of an absolute URL as serialized (case and percent-encoding kept). */
-function originForm(url: string): string {
-  const start = url.indexOf('/', url.indexOf('//') + 2);
-  if (start === -1) return '/';
-  const hash = url.indexOf('#', start);
-  return hash === -1 ? url.slice(start) : url.slice(start, hash);
-}
-
 /**
- * Reads the whole body, rejecting with 413 as soon as it is known to pass `limit` bytes: at once
- * from `Content-Length`, or at the chunk that passes it (the rest is never pulled).
+ * Middleware for the host's own routes (Hono's `app.use('*', …)`, registered before them): the
+ * pre-routing phase and the path rules run on every request, once (the handler of
+ * {@link toFetchHandler} does not run them again), and every response the host's routes give gets
+ * the always-on headers (`nosniff`, and the security set as features add it). A native route's
+ * response is finished bytes, so the transform and send phases do not reach it.
+ *
+ * @example
+ * ```ts
+ * import { Hono } from 'hono';
+ * import { conventions } from 'api-conventions';
+ * import { toFetchHandler, toFetchMiddleware } from 'api-conventions/fetch';
+ *
+ * const api = conventions({ routes: { '/v1/books': { GET: () => ({ books: [], hasNext: false }) } } });
+ * const app = new Hono();
+ * app.use('*', toFetchMiddleware(api));
+ * app.get('/v1/health', (c) => c.json({ status: 'ok' }));
+ * const handle = toFetchHandler(api, { routes: () => app.routes });
+ * app.all('*', (c) => handle(c.req.raw));
+ * ```
  */
-async function readBody(
-  request: Request,
-  limit: number,
-  options: ReadBodyOptions,
-): Promise<Uint8Array> {
-  if (Number(request.headers.get('content-length')) > limit) throw payloadTooLarge(limit);
-  if (request.body === null) return new Uint8Array(0);
-  const reader = request.body.getReader();
-  const timer = setTimeout(() => {
-    timedOut = true;
-    reader.cancel().catch(() => {});
-  }, options.timeoutMs);
-  let timedOut = false;
-  try {
-    return await readAll(reader, limit, () => timedOut);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-async function readAll(
-  reader: ReadableStreamDefaultReader<Uint8Array>,
-  limit: number,
-  timedOut: () => boolean,
-): Promise<Uint8Array> {
-  const chunks: Uint8Array[] = [];
-  let received = 0;
-  for (;;) {
-    const chunk = await reader.read().catch(() => {
-      throw badRequest('The request body was not received completely.');
-    });
-    if (timedOut()) throw requestTimeout();
-    if (chunk.done) break;
-    received += chunk.value.byteLength;
-    if (received > limit) {
-      reader.cancel().catch(() => {});
-      throw payloadTooLarge(limit);
+export function toFetchMiddleware<Context = unknown>(
+  api: Conventions | ConventionsOptions,
+  options: Pick<FetchHandlerOptions<Context>, 'remoteAddress'> = {},
+): FetchMiddleware {
+  const conventions = toConventions(api);
+  const { alwaysOnHeaders, logger } = conventions;
+  return async (c, next) => {
+    const request = c.req.raw;
+    const ctx = conventions.open(inputOf(request, c as Context, options.remoteAddress));
+    opened.set(request, ctx);
+    const early = await conventions.screen(ctx);
+    if (early !== undefined) return toResponse(early, logger);
+    await next();
+    let headers = c.res.headers;
+    for (const name in alwaysOnHeaders) {
+      if (headers.has(name)) continue;
+      try {
+        headers.set(name, String(alwaysOnHeaders[name]));
+      } catch {
+        // A Response from fetch() has immutable headers: copy it once, then set.
+        c.res = new Response(c.res.body, c.res);
+        headers = c.res.headers;
+        headers.set(name, String(alwaysOnHeaders[name]));
+      }
     }
-    chunks.push(chunk.value);
-  }
-  if (chunks.length === 1) return chunks[0]!;
-  const bytes = new Uint8Array(received);
-  received = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, received);
-    received += chunk.byteLength;
-  }
-  return bytes;
-}
-
-/**
- * A core response as a Fetch `Response`; an array value becomes repeated header lines. The core
- * has already refused header names and values a host cannot send; should the runtime still
- * refuse the response, that becomes a logged 500.
- */
-function toResponse({ status, headers, body }: ApiResponse, logger: Logger): Response {
-  let lists = false;
-  for (const name in headers) if (typeof headers[name] !== 'string') lists = true;
-  let init = headers as Record<string, string> | Headers;
-  if (lists) {
-    init = new Headers();
-    for (const [name, value] of Object.entries(headers)) {
-      for (const item of typeof value === 'string' ? [value] : value) init.append(name, item);
-    }
-  }
-  try {
-    return new Response(body as BodyInit | null, { status, headers: init });
-  } catch (error) {
-    return failed(error, logger);
-  }
-}
-
-/** The spec's 500 for a response that could not be built; the fault is logged. */
-function failed(error: unknown, logger: Logger): Response {
-  const { status, headers, body } = errorToResponse(error, logger);
-  return new Response(body as string, { status, headers: headers as Record<string, string> });
+    return undefined;
+  };
 }

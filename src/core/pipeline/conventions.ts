@@ -23,6 +23,17 @@ import { andThen, attempt, runHooks, type Step } from './steps.ts';
 
 const brand = Symbol.for('api-conventions.Conventions');
 
+// Contexts whose pre-routing phase a host already ran through `screen`: it never runs twice.
+const screened = new WeakSet<RequestContext>();
+
+/** What a host with routes of its own beside the table tells {@link Conventions.handle}. */
+export interface HostRouting {
+  /** The context the host opened and screened already, so pre-routing hooks do not run twice. */
+  context?: RequestContext | undefined;
+  /** The methods the host's own routes serve on a path the table does not know (for 405 and OPTIONS). */
+  methodsOf?: ((path: string) => readonly string[]) | undefined;
+}
+
 /**
  * Everything an adapter needs, compiled once from {@link ConventionsOptions}. `handle` answers a
  * request end to end; hosts that route by themselves (Express, Fastify) use the host seams
@@ -89,8 +100,8 @@ export class Conventions {
    * OPTIONS), checks, body, handler, then the response phases. Never throws: every failure becomes
    * its error response. Returns synchronously when nothing on the way is asynchronous.
    */
-  handle(input: RequestInput): Step<ApiResponse> {
-    const ctx = this.open(input);
+  handle(input: RequestInput, host: HostRouting = {}): Step<ApiResponse> {
+    const ctx = host.context ?? this.open(input);
     return this.run(ctx, () => {
       const found =
         targetProblem(ctx) || hasUpperCase(ctx.path)
@@ -103,9 +114,14 @@ export class Conventions {
           ctx.params = found.params;
         }
       }
-      return andThen(this.preRouting(ctx), (early): Step<OutgoingResponse> => {
+      const pre = screened.has(ctx) ? this.pathRules(ctx) : this.preRouting(ctx);
+      return andThen(pre, (early): Step<OutgoingResponse> => {
         if (early !== undefined) return early;
-        if (found === undefined || found.kind === 'notFound') return noRoute(ctx);
+        if (found === undefined || found.kind === 'notFound') {
+          const methods = found && host.methodsOf ? allowList(host.methodsOf(ctx.path)) : [];
+          if (methods.length === 0) return noRoute(ctx);
+          return ctx.method === 'OPTIONS' ? allowAnswer(ctx, methods) : wrongMethod(ctx, methods);
+        }
         if (found.kind === 'options') return allowAnswer(ctx, found.allow);
         if (found.kind === 'methodNotAllowed') return wrongMethod(ctx, found.allow);
         return this.runRoute(ctx, found.route);
@@ -125,8 +141,10 @@ export class Conventions {
    */
   screen(ctx: RequestContext): Step<ApiResponse | undefined> {
     if (this.settings.onRequest.length === 0 && !targetProblem(ctx) && !hasUpperCase(ctx.path)) {
+      screened.add(ctx);
       return undefined;
     }
+    screened.add(ctx);
     const early = attempt(
       () => this.preRouting(ctx),
       (error) => failure(ctx, error, this.logger),

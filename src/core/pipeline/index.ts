@@ -10,6 +10,7 @@ export {
 export {
   Conventions,
   conventions,
+  type HostRouting,
   isConventions,
   toConventions,
 } from './conventions.ts';

@@ -1,0 +1,100 @@
+/** Web-standard request in, core response out: body reading with limits, `Response` building. */
+import {
+  type ApiResponse,
+  badRequest,
+  errorToResponse,
+  type Logger,
+  payloadTooLarge,
+  type ReadBodyOptions,
+  requestTimeout,
+} from 'api-conventions';
+
+/** The path and query of an absolute URL as serialized (case and percent-encoding kept). */
+export function originForm(url: string): string {
+  const start = url.indexOf('/', url.indexOf('//') + 2);
+  if (start === -1) return '/';
+  const hash = url.indexOf('#', start);
+  return hash === -1 ? url.slice(start) : url.slice(start, hash);
+}
+
+/**
+ * Reads the whole body, rejecting with 413 as soon as it is known to pass `limit` bytes: at once
+ * from `Content-Length`, or at the chunk that passes it (the rest is never pulled).
+ */
+export async function readBody(
+  request: Request,
+  limit: number,
+  options: ReadBodyOptions,
+): Promise<Uint8Array> {
+  if (Number(request.headers.get('content-length')) > limit) throw payloadTooLarge(limit);
+  if (request.body === null) return new Uint8Array(0);
+  const reader = request.body.getReader();
+  const timer = setTimeout(() => {
+    timedOut = true;
+    reader.cancel().catch(() => {});
+  }, options.timeoutMs);
+  let timedOut = false;
+  try {
+    return await readAll(reader, limit, () => timedOut);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function readAll(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  limit: number,
+  timedOut: () => boolean,
+): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  let received = 0;
+  for (;;) {
+    const chunk = await reader.read().catch(() => {
+      throw badRequest('The request body was not received completely.');
+    });
+    if (timedOut()) throw requestTimeout();
+    if (chunk.done) break;
+    received += chunk.value.byteLength;
+    if (received > limit) {
+      reader.cancel().catch(() => {});
+      throw payloadTooLarge(limit);
+    }
+    chunks.push(chunk.value);
+  }
+  if (chunks.length === 1) return chunks[0]!;
+  const bytes = new Uint8Array(received);
+  received = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, received);
+    received += chunk.byteLength;
+  }
+  return bytes;
+}
+
+/**
+ * A core response as a Fetch `Response`; an array value becomes repeated header lines. The core
+ * has already refused header names and values a host cannot send; should the runtime still
+ * refuse the response, that becomes a logged 500.
+ */
+export function toResponse({ status, headers, body }: ApiResponse, logger: Logger): Response {
+  let lists = false;
+  for (const name in headers) if (typeof headers[name] !== 'string') lists = true;
+  let init = headers as Record<string, string> | Headers;
+  if (lists) {
+    init = new Headers();
+    for (const [name, value] of Object.entries(headers)) {
+      for (const item of typeof value === 'string' ? [value] : value) init.append(name, item);
+    }
+  }
+  try {
+    return new Response(body as BodyInit | null, { status, headers: init });
+  } catch (error) {
+    return failed(error, logger);
+  }
+}
+
+/** The spec's 500 for a response that could not be built; the fault is logged. */
+function failed(error: unknown, logger: Logger): Response {
+  const { status, headers, body } = errorToResponse(error, logger);
+  return new Response(body as string, { status, headers: headers as Record<string, string> });
+}
