@@ -121,7 +121,7 @@ describe('conventions() options', () => {
 
   it('throws a TypeError for a plugin without a name', () => {
     expect(() => conventions({ plugins: [{} as { name: string }] })).toThrow(
-      new TypeError('Every plugin needs a `name`.'),
+      new TypeError('plugins[0] needs a `name`: every plugin is an object with a name.'),
     );
   });
 
@@ -130,28 +130,45 @@ describe('conventions() options', () => {
       conventions({ lint: 'throw', routes: { '/v1/userProfiles': { GET() {} } } });
     expect(create).toThrow(TypeError);
     expect(create).toThrow(
-      /^The routes break the path rules:\n4\.1\.3 lower-case \/v1\/userProfiles: /,
+      /^The routes break the path rules:\nerror 4\.1\.3 lower-case \/v1\/userProfiles: /,
     );
-    expect(create).toThrow('→ /v1/user-profiles');
+    expect(create).toThrow('Fix: declare it as /v1/user-profiles');
   });
+
+  it.each([
+    ['/v1/userProfiles', 'lower-case', '/v1/user-profiles'],
+    ['/v1/books/', 'trailing-slash', '/v1/books'],
+  ])(
+    "lint 'warn' throws for %s, which no request can reach (%s), naming the fix",
+    (pattern, rule, fix) => {
+      const logger = fakeLogger();
+      const create = () => conventions({ logger, routes: { [pattern]: { GET() {} } } });
+      expect(create).toThrow(TypeError);
+      expect(create).toThrow(
+        new RegExp(`^The routes break the path rules:\\nerror [\\d.]+ ${rule} `),
+      );
+      expect(create).toThrow(`Fix: declare it as ${fix}`);
+      expect(logger.warn).not.toHaveBeenCalled();
+    },
+  );
 
   it("lint 'warn' (the default) reports every finding through one logger.warn call", () => {
     const logger = fakeLogger();
     conventions({
       logger,
-      routes: { '/v1/userProfiles': { GET() {}, POST() {} }, '/v1/bookImports': { POST() {} } },
+      routes: { '/v1/book/:id': { GET() {}, POST() {} }, '/v1/person/:id': { POST() {} } },
     });
     expect(logger.warn).toHaveBeenCalledOnce();
     const [text] = logger.warn.mock.calls[0]!;
-    expect(text).toMatch(/^route lint:\n/);
-    expect(text).toContain('/v1/userProfiles');
-    expect(text).toContain('/v1/bookImports');
+    expect(text).toMatch(/^route lint:\nwarning 4\.1\.4 plural-collection /);
+    expect(text).toContain('Fix: declare it as /v1/books/:id');
+    expect(text).toContain('Fix: declare it as /v1/people/:id');
     expect(logger.error).not.toHaveBeenCalled();
   });
 
   it("lint 'warn' falls back to console.warn when the logger has no warn", () => {
     const spy = vi.spyOn(console, 'warn').mockImplementation(() => {});
-    conventions({ logger: { error() {} }, routes: { '/v1/userProfiles': { GET() {} } } });
+    conventions({ logger: { error() {} }, routes: { '/v1/book/:id': { GET() {} } } });
     expect(spy).toHaveBeenCalledOnce();
     expect(spy.mock.calls[0]?.[0]).toMatch(/^\[api-conventions\] route lint:\n/);
   });
@@ -172,11 +189,13 @@ describe('conventions() options', () => {
 
   it('lint() returns the findings for routes a host declares itself', () => {
     const api = conventions({ lint: 'off' });
-    expect(api.lint([{ method: 'GET', path: '/v1/userProfiles' }])).toEqual([]);
+    expect(api.lint([{ method: 'GET', path: '/v1/book/:id' }])).toEqual([]);
     const logger = fakeLogger();
     const warned = conventions({ logger });
-    const findings = warned.lint([{ method: 'GET', path: '/v1/userProfiles' }]);
-    expect(findings.map((f) => f.rule)).toEqual(['lower-case']);
+    const findings = warned.lint([{ method: 'GET', path: '/v1/book/:id' }]);
+    expect(findings.map((f) => [f.severity, f.rule, f.fix])).toEqual([
+      ['warning', 'plural-collection', '/v1/books/:id'],
+    ]);
     expect(logger.warn).toHaveBeenCalledOnce();
   });
 });
