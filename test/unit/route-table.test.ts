@@ -45,7 +45,7 @@ describe('Route-table mistakes fail at start-up', () => {
     );
   });
 
-  it.each(['GET', 'HEAD', 'DELETE'])(
+  it.each(['GET', 'HEAD', 'DELETE', 'OPTIONS'])(
     'body rules on a %s route, which are never read, are a TypeError',
     (method) => {
       expect(

@@ -9,8 +9,8 @@ export const builtInConfigKeys: readonly string[] = [
   'body',
   'rejectUnknownFields',
 ];
-/** Methods whose requests the library never reads a body of, so `body` rules there are a mistake. */
-const bodiless = ['GET', 'HEAD', 'DELETE'];
+/** Methods the pipeline never applies `body` rules on, so rules declared there are a mistake. */
+const bodiless = ['GET', 'HEAD', 'DELETE', 'OPTIONS'];
 const formats = ['json', 'form'];
 const types = ['string', 'integer', 'number', 'boolean', 'object', 'array', 'date-time'];
 const ruleKeys = ['type', 'required', 'nullable', 'min', 'max', 'pattern', 'enum'];
@@ -50,7 +50,7 @@ function checkBodyRules(where: string, body: unknown): void {
 /**
  * Checks a route's settings: every key known (the built-in ones and `extraKeys`, those the
  * plugins read), and the built-in values well-formed. `where` names the route in the message;
- * with its `method`, `body` rules on a GET, HEAD or DELETE route are refused too.
+ * with its `method`, `body` rules on a GET, HEAD, DELETE or OPTIONS route are refused too.
  */
 export function checkRouteConfig(
   where: string,
