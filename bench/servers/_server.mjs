@@ -1,12 +1,24 @@
 /**
- * What every bench server shares: which port to listen on, how to announce it, and when to stop.
+ * What every bench server shares: which port to listen on, what to answer, how to announce it,
+ * and when to stop.
  */
+import { payloadKinds } from './_payload.mjs';
 
 /** Only loopback is ever used: the bench must not be reachable from elsewhere. */
 export const HOST = '127.0.0.1';
 
 /** `PORT` from the environment, or 0 to let the OS pick a free port (the harness does that). */
 export const PORT = Number.parseInt(process.env.PORT ?? '0', 10) || 0;
+
+const kind = process.env.PAYLOAD ?? 'books';
+if (!Object.hasOwn(payloadKinds, kind)) {
+  throw new TypeError(
+    `PAYLOAD must be one of ${Object.keys(payloadKinds).join(', ')} (the harness sets it), got "${kind}"`,
+  );
+}
+
+/** The body for `GET /v1/books`: the payload kind named by `PAYLOAD` (the harness sets it), `books` when unset. */
+export const payload = payloadKinds[kind]();
 
 /**
  * Prints the `ready <port>` line the harness waits for before it sends any request.

@@ -2,8 +2,7 @@
  * express-bare: Express 5 with its defaults and its idiomatic `res.json()` reply.
  */
 import express from 'express';
-import { payload } from './_payload.mjs';
-import { HOST, PORT, ready } from './_server.mjs';
+import { HOST, PORT, payload, ready } from './_server.mjs';
 
 const app = express();
 app.get('/v1/books', (_req, res) => {

@@ -10,8 +10,7 @@
 import express from 'express';
 import { createExpressMiddleware } from '../../dist/express.mjs';
 import { conventions } from '../../dist/index.mjs';
-import { payload } from './_payload.mjs';
-import { HOST, PORT, ready } from './_server.mjs';
+import { HOST, PORT, payload, ready } from './_server.mjs';
 
 const api = conventions({ routes: { '/v1/books': { GET: () => payload } } });
 const c = createExpressMiddleware(api);

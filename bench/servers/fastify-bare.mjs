@@ -5,8 +5,7 @@
  * would switch it to a precompiled serializer and measure a different thing.
  */
 import Fastify from 'fastify';
-import { payload } from './_payload.mjs';
-import { HOST, PORT, ready } from './_server.mjs';
+import { HOST, PORT, payload, ready } from './_server.mjs';
 
 const app = Fastify({ logger: false });
 app.get('/v1/books', async () => payload);

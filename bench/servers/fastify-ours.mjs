@@ -7,8 +7,7 @@
 import Fastify from 'fastify';
 import { fastifyConventions } from '../../dist/fastify.mjs';
 import { conventions } from '../../dist/index.mjs';
-import { payload } from './_payload.mjs';
-import { HOST, PORT, ready } from './_server.mjs';
+import { HOST, PORT, payload, ready } from './_server.mjs';
 
 const api = conventions({ routes: { '/v1/books': { GET: () => payload } } });
 

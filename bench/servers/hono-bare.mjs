@@ -3,8 +3,7 @@
  */
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
-import { payload } from './_payload.mjs';
-import { HOST, PORT, ready } from './_server.mjs';
+import { HOST, PORT, payload, ready } from './_server.mjs';
 
 const app = new Hono();
 app.get('/v1/books', (c) => c.json(payload));

@@ -8,8 +8,7 @@ import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { toFetchHandler } from '../../dist/fetch.mjs';
 import { conventions } from '../../dist/index.mjs';
-import { payload } from './_payload.mjs';
-import { HOST, PORT, ready } from './_server.mjs';
+import { HOST, PORT, payload, ready } from './_server.mjs';
 
 const api = conventions({ routes: { '/v1/books': { GET: () => payload } } });
 const handle = toFetchHandler(api);

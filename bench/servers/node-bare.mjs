@@ -5,8 +5,7 @@
  * a cached string would measure a different thing.
  */
 import http from 'node:http';
-import { payload } from './_payload.mjs';
-import { HOST, PORT, ready } from './_server.mjs';
+import { HOST, PORT, payload, ready } from './_server.mjs';
 
 const server = http.createServer((req, res) => {
   if (req.method === 'GET' && req.url === '/v1/books') {

@@ -4,8 +4,7 @@
 import http from 'node:http';
 import { conventions } from '../../dist/index.mjs';
 import { toNodeHandler } from '../../dist/node.mjs';
-import { payload } from './_payload.mjs';
-import { HOST, PORT, ready } from './_server.mjs';
+import { HOST, PORT, payload, ready } from './_server.mjs';
 
 const api = conventions({ routes: { '/v1/books': { GET: () => payload } } });
 const server = http.createServer(toNodeHandler(api));
