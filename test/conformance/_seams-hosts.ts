@@ -1,0 +1,144 @@
+/**
+ * The four hosts of the plugin-seams suite, each on a real server on port 0, built as the
+ * bookshelf's hosts are, plus native routes of the framework's own beside the route table:
+ * `/v1/native-things` goes through the adapter's guard (Express `c.guard`, Fastify
+ * `config.conventions`), `/v1/native-plain` does not, `/v1/native-failures` throws.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createAdaptorServer } from '@hono/node-server';
+import type { Conventions } from 'api-conventions';
+import { createExpressMiddleware } from 'api-conventions/express';
+import { fastifyConventions, serverOptions } from 'api-conventions/fastify';
+import { toFetchHandler } from 'api-conventions/fetch';
+import { toNodeHandler } from 'api-conventions/node';
+import express from 'express';
+import Fastify from 'fastify';
+import { Hono } from 'hono';
+import { afterAll, beforeAll, describe } from 'vitest';
+import { type AdapterName, listen, type Running } from '../../examples/bookshelf/hosts/host.ts';
+import { hosts } from './_matrix.ts';
+import { createSeamsApi, type SeamsApi } from './_seams-plugin.ts';
+
+const where = { port: 0, host: '127.0.0.1' };
+
+/** What every native route answers: the same value on every host, so answers compare. */
+const thing = (host: AdapterName) => ({ thing: 'native', host });
+
+/** node:http has no router of its own: the table is all there is. */
+function serveNode(api: Conventions): Promise<Running> {
+  return listen(createServer(toNodeHandler(api)), where.port, where.host);
+}
+
+/** Express 5: `before`, the table, native routes (one guarded), `after`; strict routing. */
+function serveExpress(api: Conventions): Promise<Running> {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('case sensitive routing', true);
+  app.set('strict routing', true);
+  const c = createExpressMiddleware(api);
+  app.use(c.before);
+  c.mount(app);
+  app.get('/v1/native-things', c.guard({}), (_req, res) => {
+    res.json(thing('express'));
+  });
+  app.get('/v1/native-plain', (_req, res) => {
+    res.json(thing('express'));
+  });
+  app.get('/v1/native-failures', () => {
+    throw new Error('a native route failed on purpose');
+  });
+  app.use(c.after);
+  return listen(createServer(app), where.port, where.host);
+}
+
+/** Fastify 5: the plugin, then native routes (one with `config.conventions`). */
+async function serveFastify(api: Conventions): Promise<Running> {
+  const app = Fastify({ ...serverOptions, forceCloseConnections: true });
+  await app.register(fastifyConventions, { api });
+  app.get('/v1/native-things', { config: { conventions: {} } }, async () => thing('fastify'));
+  app.get('/v1/native-plain', async () => thing('fastify'));
+  app.get('/v1/native-failures', async () => {
+    throw new Error('a native route failed on purpose');
+  });
+  await app.listen(where);
+  return { port: (app.server.address() as AddressInfo).port, close: () => app.close() };
+}
+
+/**
+ * Hono on @hono/node-server: native routes first, then everything else to the fetch handler.
+ * Hono has no seam for the conventions around its own routes, so none is added here.
+ */
+function serveFetch(api: Conventions): Promise<Running> {
+  const handle = toFetchHandler(api);
+  const app = new Hono();
+  app.get('/v1/native-things', (c) => c.json(thing('fetch')));
+  app.get('/v1/native-plain', (c) => c.json(thing('fetch')));
+  app.get('/v1/native-failures', () => {
+    throw new Error('a native route failed on purpose');
+  });
+  app.all('*', (c) => handle(c.req.raw));
+  const server = createAdaptorServer({ fetch: app.fetch, hostname: where.host }) as Server;
+  return listen(server, where.port, where.host);
+}
+
+/** Starts `api` on `adapter` with the native routes above; resolves once it listens. */
+export function serveSeams(adapter: AdapterName, api: Conventions): Promise<Running> {
+  switch (adapter) {
+    case 'node':
+      return serveNode(api);
+    case 'express':
+      return serveExpress(api);
+    case 'fastify':
+      return serveFastify(api);
+    case 'fetch':
+      return serveFetch(api);
+  }
+}
+
+/** A seams server under test: its adapter, its API's store and faults, and `fetch` against it. */
+export interface SeamsServed {
+  /** The adapter's name. */
+  readonly adapter: AdapterName;
+  /** The API it serves, with the plugin's store and the logged faults. */
+  readonly seams: SeamsApi;
+  /** `fetch` against the running server, with a path; redirects are not followed. */
+  fetch(path: string, init?: RequestInit): Promise<Response>;
+}
+
+/**
+ * Declares `suite` once per adapter of `only` (every host by default), each against a fresh
+ * seams API on its own server.
+ */
+export function describeSeams(
+  title: string,
+  suite: (served: SeamsServed) => void,
+  only: readonly AdapterName[] = hosts,
+): void {
+  for (const adapter of hosts.filter((name) => only.includes(name))) {
+    describe(`${title} [${adapter}]`, () => {
+      let running: Running | undefined;
+      let seams: SeamsApi | undefined;
+      const served: SeamsServed = {
+        adapter,
+        get seams() {
+          if (!seams) throw new Error('server not started');
+          return seams;
+        },
+        fetch: (path, init) => {
+          if (!running) throw new Error('server not started');
+          return fetch(`http://127.0.0.1:${running.port}${path}`, { redirect: 'manual', ...init });
+        },
+      };
+      beforeAll(async () => {
+        seams = createSeamsApi();
+        running = await serveSeams(adapter, seams.api);
+      });
+      afterAll(async () => {
+        await running?.close();
+        seams?.store.close();
+      });
+      suite(served);
+    });
+  }
+}
