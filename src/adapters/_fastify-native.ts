@@ -14,19 +14,35 @@ export function watchNativeRoutes(
   conventions: Conventions,
   tableHandlers: WeakSet<object>,
 ): void {
-  const native: LintRoute[] = [];
+  const tableUrls = new Set<string>();
   fastify.addHook('onRoute', (route) => {
-    if (tableHandlers.has(route.handler)) return;
+    if (tableHandlers.has(route.handler)) {
+      tableUrls.add(route.url);
+      return;
+    }
     const methods = [route.method].flat().filter((method) => method !== 'HEAD');
-    // Fastify's catch-all `*` is a named wildcard in the lint's path-to-regexp syntax.
-    for (const method of methods) native.push({ method, path: route.url.replace(/\*$/, '*rest') });
     const config = route.config?.conventions;
     if (config !== undefined) guardRoute(route, conventions, methods, config);
     route.preSerialization = [...[route.preSerialization ?? []].flat(), shapeValue(conventions)];
   });
+  // Every route of the app, those declared before the plugin or after a register() that was not
+  // awaited included: Fastify lists them all once it is ready.
   fastify.addHook('onReady', async () => {
-    conventions.lint(native);
+    conventions.lint(listedRoutes(fastify.printRoutes({ commonPrefix: false }), tableUrls));
   });
+}
+
+/** The app's own routes from Fastify's route listing, one line per path: `/v1/things/:id (GET, HEAD)`. */
+export function listedRoutes(listing: string, skip: ReadonlySet<string>): LintRoute[] {
+  const routes: LintRoute[] = [];
+  for (const [, path, methods] of listing.matchAll(/(\/\S*) \(([A-Z, ]+)\)/g)) {
+    if (skip.has(path!)) continue;
+    for (const method of methods!.split(', ')) {
+      // Fastify's catch-all `*` is a named wildcard in the lint's path-to-regexp syntax.
+      if (method !== 'HEAD') routes.push({ method, path: path!.replace(/\*$/, '*rest') });
+    }
+  }
+  return routes;
 }
 
 /** A native handler's value through the response phases; Fastify then sends the bytes as they are. */

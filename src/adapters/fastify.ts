@@ -111,6 +111,11 @@ const plugin: FastifyPluginAsync<FastifyConventionsOptions> = async (fastify, op
       'fastifyConventions needs `api`: the conventions() to serve, or their options.',
     );
   }
+  if (served.has(fastify)) {
+    throw new TypeError(
+      'api-conventions is registered twice on this Fastify app: register fastifyConventions once, before your routes.',
+    );
+  }
   const api = toConventions(options.api);
   served.set(fastify, api);
   watchNativeRoutes(fastify, api, tableHandlers);

@@ -213,7 +213,12 @@ export class Conventions {
    */
   routeSettings(method: string, pattern: string, config: RouteConfig): RouteSettings {
     const frozen = Object.freeze({ ...config });
-    checkRouteConfig(`Route "${method} ${pattern}" config`, frozen, this.settings.configKeys);
+    checkRouteConfig(
+      `Route "${method} ${pattern}" config`,
+      frozen,
+      this.settings.configKeys,
+      method,
+    );
     const settings: RouteSettings = Object.freeze({ method, pattern, config: frozen });
     compileRoute(settings);
     for (const hook of this.settings.onRoute) hook(settings as RouteInfo);

@@ -41,8 +41,9 @@ export function compileRoute(route: RouteSettings): CompiledRoute {
   if (done !== undefined) return done;
   const { config, method } = route;
   const rules = config.body;
-  // A DELETE body is read only when the route says what it holds (RFC 9110 §9.3.5).
-  const readsBody = withBody.has(method) || (method === 'DELETE' && rules !== undefined);
+  // A DELETE body has no defined meaning (RFC 9110 §9.3.5) and routes cannot declare body rules
+  // for it, so it is never read; nor are GET's and HEAD's.
+  const readsBody = withBody.has(method);
   done = {
     readsBody,
     accepts: config.accepts ?? defaultAccepts,
