@@ -1,11 +1,16 @@
 import { describe, expect, it } from 'vitest';
+import { maxErrorEntries } from '../../src/core/errors/api-error.ts';
 import {
   ApiError,
   type CheckFieldsOptions,
   checkFields,
+  compileFields,
+  ErrorCode,
   type FieldRule,
   type FieldSchema,
+  invalidRequest,
 } from '../../src/index.ts';
+import { thrown } from './_thrown.ts';
 
 /** The entries of the 400 that `checkFields` throws, or `[]` when the body fits. */
 function problems(body: unknown, schema: FieldSchema, options?: CheckFieldsOptions) {
@@ -71,7 +76,9 @@ describe('checkFields: types', () => {
 
   it('throws a TypeError for a rule of unknown type: a programming error', () => {
     expect(() => checkFields({ f: 1 }, { f: { type: 'uuid' as FieldRule['type'] } })).toThrow(
-      new TypeError('Field "f" has an unknown type "uuid".'),
+      new TypeError(
+        'Field "f" has an unknown type "uuid"; use one of string, integer, number, boolean, object, array, date-time.',
+      ),
     );
   });
 });
@@ -214,6 +221,8 @@ describe('checkFields: bounds, pattern and enum', () => {
     [{ type: 'string', min: 2, max: 3 }, 'ab'],
     [{ type: 'string', min: 2, max: 3 }, 'abc'],
     [{ type: 'string', max: 1 }, 'é'],
+    [{ type: 'string', max: 1 }, '😀'],
+    [{ type: 'string', min: 1, max: 1 }, '\u{1F600}'],
     [{ type: 'array', min: 1, max: 1 }, ['x']],
     [{ type: 'string', pattern: /^[a-z-]+$/ }, 'book-imports'],
     [{ type: 'string', enum: ['draft', 'published'] }, 'draft'],
@@ -306,5 +315,207 @@ describe('checkFields: unknown fields and body shape', () => {
         message: 'The field "a" is required.',
       });
     }
+  });
+});
+
+describe('checkFields: string lengths count characters (code points)', () => {
+  const emoji = (n: number) => '😀'.repeat(n);
+
+  it('regression: accepts 150 emoji under max 150, which UTF-16 counted as 300', () => {
+    expect(one(emoji(150), { type: 'string', max: 150 })).toEqual([]);
+  });
+
+  it('rejects 151 emoji under max 150', () => {
+    expect(one(emoji(151), { type: 'string', max: 150 })).toEqual([
+      { message: 'The field "f" must be at most 150 characters.', code: 40002 },
+    ]);
+  });
+
+  it('regression: rejects 1 emoji under min 2, which UTF-16 counted as 2', () => {
+    expect(one(emoji(1), { type: 'string', min: 2 })).toEqual([
+      { message: 'The field "f" must be at least 2 characters.', code: 40002 },
+    ]);
+  });
+
+  it('counts a lone surrogate as one character', () => {
+    expect(one('\uD800\uD800', { type: 'string', max: 2 })).toEqual([]);
+    expect(one('\uD800\uD800', { type: 'string', max: 1 })).toEqual([
+      { message: 'The field "f" must be at most 1 characters.', code: 40002 },
+    ]);
+  });
+
+  it('counts items of an array, not the characters inside them', () => {
+    expect(one([emoji(3), 'ab'], { type: 'array', max: 2 })).toEqual([]);
+  });
+});
+
+describe('checkFields: a bounded error body (spec 7.1.5)', () => {
+  const manyUnknown = (n: number) =>
+    Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, i]));
+
+  it('regression: a body with 91,919 unknown keys gives 101 entries and a bounded body, not 91,919', () => {
+    const entries = problems(manyUnknown(91_919), { title: { type: 'string' } });
+    expect(entries).toHaveLength(maxErrorEntries + 1);
+    expect(entries.slice(0, maxErrorEntries)).toEqual(
+      Array.from({ length: maxErrorEntries }, (_, i) => ({
+        message: `The field "k${i}" is not known.`,
+        code: 40004,
+      })),
+    );
+    expect(entries[maxErrorEntries]).toEqual({
+      message: 'More problems were found; fix these and send the request again.',
+      code: ErrorCode.MoreErrors,
+    });
+    expect(JSON.stringify({ errors: entries }).length).toBeLessThan(8_000);
+  });
+
+  it('stops reading the body once the cap is reached', () => {
+    let reads = 0;
+    const body = new Proxy(manyUnknown(5_000), {
+      getOwnPropertyDescriptor(target, key) {
+        reads++;
+        return Reflect.getOwnPropertyDescriptor(target, key);
+      },
+    });
+    problems(body, {});
+    // Two reads a key (own and enumerable) up to the cap, not 5,000 or more.
+    expect(reads).toBeLessThan(1_000);
+  });
+
+  it('lists exactly maxErrorEntries problems in full, with no closing entry', () => {
+    const entries = problems(manyUnknown(maxErrorEntries), {});
+    expect(entries).toHaveLength(maxErrorEntries);
+    expect(entries.some((e) => e.code === ErrorCode.MoreErrors)).toBe(false);
+  });
+
+  it('counts schema problems toward the cap before unknown fields', () => {
+    const schema: FieldSchema = Object.fromEntries(
+      Array.from({ length: 150 }, (_, i) => [`f${i}`, { type: 'string', required: true }]),
+    );
+    const entries = problems({ extra: 1 }, schema);
+    expect(entries).toHaveLength(maxErrorEntries + 1);
+    expect(entries[99]).toEqual({ message: 'The field "f99" is required.', code: 40003 });
+    expect(entries[100]?.code).toBe(ErrorCode.MoreErrors);
+  });
+});
+
+describe('ApiError: the entry cap applies to every list (spec 7.1.5)', () => {
+  const list = (n: number) =>
+    Array.from({ length: n }, (_, i) => ({ message: `Problem ${i}.`, code: 40002 }));
+
+  it('regression: cuts invalidRequest with 91,922 problems to 100 and one entry counting the rest', () => {
+    const error = invalidRequest(list(91_922));
+    expect(error.errors).toHaveLength(maxErrorEntries + 1);
+    expect(error.errors[99]).toEqual({ message: 'Problem 99.', code: 40002 });
+    expect(error.errors[100]).toEqual({
+      message: '…and 91,822 more problems.',
+      code: ErrorCode.MoreErrors,
+    });
+    expect(error).toMatchObject({ code: 40002, message: 'Problem 0.' });
+  });
+
+  it('counts one left-out problem in the singular', () => {
+    const error = new ApiError(400, 40002, 'Problem 0.', { errors: list(101) });
+    expect(error.errors[100]).toEqual({ message: '…and 1 more problem.', code: 40008 });
+  });
+
+  it('keeps a list of maxErrorEntries entries as it is', () => {
+    const errors = list(maxErrorEntries);
+    expect(new ApiError(400, 40002, 'Problem 0.', { errors }).errors).toEqual(errors);
+  });
+
+  it('keeps the closing entry of a list its producer already cut', () => {
+    const errors = [...list(maxErrorEntries), { message: 'And then some.', code: 40008 }];
+    expect(new ApiError(400, 40002, 'Problem 0.', { errors }).errors).toEqual(errors);
+  });
+
+  it('does not count a left-out part that holds an uncounted closing entry', () => {
+    const errors = [...list(120), { message: 'And then some.', code: 40008 }];
+    const error = new ApiError(400, 40002, 'Problem 0.', { errors });
+    expect(error.errors).toHaveLength(maxErrorEntries + 1);
+    expect(error.errors[100]).toEqual({
+      message: 'More problems were found; fix these and send the request again.',
+      code: 40008,
+    });
+  });
+});
+
+describe('compileFields', () => {
+  const schema: FieldSchema = {
+    title: { type: 'string', required: true, max: 5 },
+    slug: { type: 'string', pattern: /^[a-z]+$/g },
+  };
+
+  it('returns a checker that returns the body itself when it fits', () => {
+    const check = compileFields(schema);
+    const body = { title: 'Dune', slug: 'dune' };
+    expect(check(body)).toBe(body);
+  });
+
+  it('gives the same 400 entries as checkFields', () => {
+    const body = { title: 'Too long', slug: 'Dune', colour: 'red' };
+    const check = compileFields(schema);
+    const fromCompiled = (thrown(() => check(body)) as ApiError).toJSON();
+    expect(fromCompiled).toEqual({ errors: problems(body, schema) });
+    expect(fromCompiled.errors).toHaveLength(3);
+  });
+
+  it('checks a /g pattern the same way on every call', () => {
+    const check = compileFields(schema);
+    for (let i = 0; i < 3; i++) expect(check({ title: 'a', slug: 'dune' })).toBeTruthy();
+  });
+
+  it('applies partial and rejectUnknown given at compile time', () => {
+    const check = compileFields(schema, { partial: true, rejectUnknown: false });
+    const body = { colour: 'red' };
+    expect(check(body)).toBe(body);
+  });
+
+  it('reads the schema once: a later change to it is not seen', () => {
+    const mutable: Record<string, FieldRule> = { title: { type: 'string' } };
+    const check = compileFields(mutable);
+    mutable['year'] = { type: 'integer', required: true };
+    expect(check({ title: 'Dune' })).toEqual({ title: 'Dune' });
+  });
+
+  it.each([
+    [{ f: { type: 'string', min: '1' } }, 'Field "f": `min` must be a number.'],
+    [{ f: { type: 'string', max: Number.NaN } }, 'Field "f": `max` must be a number.'],
+    [{ f: { type: 'string', pattern: '^a$' } }, 'Field "f": `pattern` must be a RegExp.'],
+    [
+      { f: { type: 'string', enum: 'a' } },
+      'Field "f": `enum` must be an array of the allowed values.',
+    ],
+    [{ f: 'string' }, 'Field "f" needs a rule object such as { type: \'string\' }.'],
+    [
+      { f: { type: 'string', maxLength: 3 } },
+      'Field "f" has an unknown rule key "maxLength"; use type, required, nullable, min, max, pattern, enum.',
+    ],
+  ])('throws a TypeError at compile time for the schema %o', (bad, message) => {
+    expect(() => compileFields(bad as unknown as FieldSchema)).toThrow(new TypeError(message));
+  });
+
+  it('throws a TypeError at compile time for a rule of unknown type, even before any body', () => {
+    expect(() => compileFields({ f: { type: 'uuid' as FieldRule['type'] } })).toThrow(TypeError);
+  });
+
+  it.each([
+    [{ partial: 'yes' }, 'checkFields: `partial` must be true or false; got yes.'],
+    [
+      { rejectUnknow: false },
+      'checkFields: unknown option `rejectUnknow`. Did you mean `rejectUnknown`?',
+    ],
+  ])('throws a TypeError for the options %o', (options, message) => {
+    expect(() => compileFields({}, options as CheckFieldsOptions)).toThrow(new TypeError(message));
+  });
+
+  it('regression: reports a required field named like an Object.prototype member as missing', () => {
+    const schema = {
+      constructor: { type: 'string', required: true },
+      toString: { type: 'string' },
+    } as const satisfies FieldSchema;
+    expect(problems({}, schema)).toEqual([
+      { message: 'The field "constructor" is required.', code: 40003 },
+    ]);
   });
 });

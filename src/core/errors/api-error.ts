@@ -1,4 +1,5 @@
 /** The one error type of the library: an HTTP status, integer codes and messages (spec 7). */
+import { ErrorCode } from './catalogue.ts';
 import { assertStatusAndCode, restoreStack, skipStack } from './construction.ts';
 
 /** One entry of the error body's `errors` list (spec 7.1.5). */
@@ -23,7 +24,10 @@ export interface ErrorBody {
 export interface ApiErrorOptions {
   /** Response headers that belong to this error, e.g. `Allow` on 405 or `Retry-After` on 429. */
   headers?: Record<string, string>;
-  /** Further entries when several things are wrong at once (each invalid field). */
+  /**
+   * Further entries when several things are wrong at once (each invalid field); past
+   * `maxErrorEntries`, the rest is summed up in one closing entry.
+   */
   errors?: readonly ErrorEntry[];
   /** The underlying error, kept for logs and never sent to the client. */
   cause?: unknown;
@@ -32,6 +36,45 @@ export interface ApiErrorOptions {
 }
 
 const brand = Symbol.for('api-conventions.ApiError');
+
+/**
+ * The most problem entries one error body lists. A longer list keeps its first
+ * `maxErrorEntries` entries and ends with one `ErrorCode.MoreErrors` entry about the rest,
+ * so a request with thousands of problems cannot make a response, or the work, thousands of
+ * entries long.
+ */
+export const maxErrorEntries = 100;
+
+/** `1234567` as `1,234,567`, without depending on the locale data of the runtime. */
+function grouped(count: number): string {
+  return String(count).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
+/**
+ * The closing `ErrorCode.MoreErrors` entry of a cut list: it counts the problems left
+ * out, or, when the checker stopped without counting them (`undefined`), says more were found.
+ */
+export function moreErrorsEntry(count: number | undefined): ErrorEntry {
+  const message =
+    count === undefined
+      ? 'More problems were found; fix these and send the request again.'
+      : `…and ${grouped(count)} more problem${count === 1 ? '' : 's'}.`;
+  return { message, code: ErrorCode.MoreErrors };
+}
+
+/** `errors` cut to `maxErrorEntries` entries plus one that stands for the rest. */
+function capped(errors: readonly ErrorEntry[]): readonly ErrorEntry[] {
+  if (errors.length <= maxErrorEntries) return errors;
+  const last = errors[maxErrorEntries]!;
+  // Already cut by the code that produced it (checkFields stops at the cap): keep its summary.
+  if (errors.length === maxErrorEntries + 1 && last.code === ErrorCode.MoreErrors) return errors;
+  let uncounted = false;
+  for (let i = maxErrorEntries; i < errors.length && !uncounted; i++) {
+    uncounted = errors[i]!.code === ErrorCode.MoreErrors;
+  }
+  const rest = uncounted ? undefined : errors.length - maxErrorEntries;
+  return [...errors.slice(0, maxErrorEntries), moreErrorsEntry(rest)];
+}
 
 /**
  * An error that becomes an HTTP response: its status states the outcome and its body is the
@@ -65,7 +108,7 @@ export class ApiError extends Error {
     this.name = 'ApiError';
     this.status = status;
     this.code = code;
-    this.errors = options.errors?.length ? options.errors : [{ message, code }];
+    this.errors = options.errors?.length ? capped(options.errors) : [{ message, code }];
     this.headers = options.headers;
     this.extra = options.extra;
     Object.defineProperty(this, brand, { value: true });

@@ -20,7 +20,8 @@ export interface FieldProblem {
 
 /**
  * 400 that lists every problem at once, one entry each (each invalid field), so a client can fix
- * them all in one round trip (spec 2.11).
+ * them all in one round trip (spec 2.11). Past `maxErrorEntries` problems the body keeps the
+ * first ones and one `ErrorCode.MoreErrors` entry that counts the rest, so its size is bounded.
  */
 export function invalidRequest(problems: readonly FieldProblem[]): ApiError {
   if (problems.length === 0) throw new TypeError('invalidRequest needs at least one problem.');

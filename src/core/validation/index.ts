@@ -2,6 +2,8 @@
 export {
   type CheckFieldsOptions,
   checkFields,
+  compileFields,
+  type FieldChecker,
   type FieldRule,
   type FieldSchema,
   type FieldType,
