@@ -117,16 +117,105 @@ describe('parseBody', () => {
     },
   );
 
-  it.each(['json', '/', 'application/json;', 'application/json; charset', 'text/plain;;'])(
-    'answers the malformed Content-Type %j with 400 (spec 7.1.4)',
+  const malformedHeader = {
+    status: 400,
+    code: 40009,
+    message:
+      'The Content-Type header is malformed or was sent more than once; send one media type, such as application/json.',
+  };
+
+  it.each([
+    'json',
+    '/',
+    'application/',
+    '/json',
+    'application/json; charset',
+    'application/json; charset=',
+    'application/json; =utf-8',
+    'application/json; charset=utf 8',
+    'application/json; charset="utf-8',
+    'application/json charset=utf-8',
+    'application/json; charset=utf-8; charset=latin1',
+    'application/json; CHARSET=utf-8; charset=utf-8',
+    'appli cation/json',
+    'application/json\x00',
+  ])('answers the malformed Content-Type %j with 400 code 40009 (RFC 9110 §8.3.1)', (type) => {
+    expect(thrown(() => parseBody(bytes('{}'), type, json))).toMatchObject(malformedHeader);
+  });
+
+  it.each([
+    'application/json, application/json',
+    'application/json,application/json',
+    'application/json; charset=utf-8, application/json',
+    'text/plain, application/json',
+  ])(
+    'answers the Content-Type %j, a header sent twice and joined by a fetch host, with 400 code 40009 (RFC 9110 §5.3)',
     (type) => {
-      expect(thrown(() => parseBody(bytes('{}'), type, json))).toMatchObject({
-        status: 400,
-        code: 40000,
-        message: `The Content-Type header "${type}" is malformed.`,
-      });
+      expect(thrown(() => parseBody(bytes('{}'), type, json))).toMatchObject(malformedHeader);
     },
   );
+
+  it('answers a malformed Content-Type without repeating the client’s value', () => {
+    const error = thrown(() => parseBody(bytes('{}'), '<script>x</script>', json)) as ApiError;
+    expect(error).toMatchObject(malformedHeader);
+    expect(error.message).not.toContain('<script>');
+  });
+
+  it.each([
+    'application/json;',
+    'application/json; ',
+    'application/json ;',
+    'application/json;\t',
+    'application/json;;',
+    'application/json; ; charset=utf-8',
+    'application/json;charset=utf-8;',
+    '\tapplication/json; charset=utf-8 ',
+  ])(
+    'regression: reads %j, with an empty parameter or trailing ";", as JSON and not as malformed (RFC 9110 §5.6.6)',
+    (type) => {
+      expect(parseBody(bytes('{"a":1}'), type, json)).toEqual({ a: 1 });
+    },
+  );
+
+  it('answers text/plain;; with 415 now that empty parameters parse (RFC 9110 §5.6.6)', () => {
+    expect(thrown(() => parseBody(bytes('{}'), 'text/plain;;', json))).toMatchObject({
+      status: 415,
+      code: 41500,
+      message: 'Content-Type "text/plain" is not supported; send one of: application/json.',
+    });
+  });
+
+  it.each([
+    'application/json; charset=utf8',
+    'application/json; charset=UTF8',
+    'application/json; charset="UTF-8"',
+    'application/json; charset="utf8"',
+    'application/json; Charset=Utf-8',
+    'application/json; charset = utf-8',
+    'application/json; charset="utf\\-8"',
+  ])('regression: reads %j as UTF-8 rather than answering 415 (RFC 8259 §8.1)', (type) => {
+    expect(parseBody(bytes('{"title":"Café"}'), type, json)).toEqual({ title: 'Café' });
+  });
+
+  it.each([
+    ['application/json; charset=utf-16', 'utf-16'],
+    ['application/json; charset="latin1"', 'latin1'],
+    ['application/json; charset=""', ''],
+    ['application/json; charset=utf-8x', 'utf-8x'],
+    ['application/json; charset="utf-8,latin1"', 'utf-8,latin1'],
+  ])('still answers %s with 415: only UTF-8 is read', (type, charset) => {
+    expect(thrown(() => parseBody(bytes('{}'), type, json))).toMatchObject({
+      status: 415,
+      code: 41500,
+      message: `Charset "${charset}" is not supported; send the body as UTF-8.`,
+    });
+  });
+
+  it('reads other parameters, quoted or not, and ignores them', () => {
+    expect(
+      parseBody(bytes('{"a":1}'), 'application/json; profile="https://x.test/a;b"; v=1', json),
+    ).toEqual({ a: 1 });
+  });
 
   it.each(['{"a":', '{a:1}', "{'a':1}", '{"a":1,}', 'undefined', '{"a":1}{'])(
     'answers the malformed JSON %s with 400 code 40001 saying where it broke',
@@ -171,9 +260,21 @@ describe('bodyFormat', () => {
     expect(bodyFormat(type, accepts)).toEqual(expected);
   });
 
+  it.each([
+    ['application/json; charset="UTF-8"', 'UTF-8'],
+    ['application/json;charset=utf8;', 'utf8'],
+    ['application/json; charset="a\\"b"', 'a"b'],
+  ])('reads the charset of %s as %j, unquoted', (type, charset) => {
+    expect(bodyFormat(type, json)).toEqual({ format: 'json', charset });
+  });
+
   it('answers an unlisted type with 415 and a malformed one with 400', () => {
     expect(thrown(() => bodyFormat('text/plain', json))).toMatchObject({ status: 415 });
-    expect(thrown(() => bodyFormat('json', json))).toMatchObject({ status: 400 });
+    expect(thrown(() => bodyFormat('json', json))).toMatchObject({ status: 400, code: 40009 });
+    expect(thrown(() => bodyFormat('application/json, application/json', json))).toMatchObject({
+      status: 400,
+      code: 40009,
+    });
     expect(thrown(() => bodyFormat(undefined, json))).toMatchObject({ status: 415 });
   });
 });

@@ -1,8 +1,7 @@
 /** Turns the raw bytes of a request body into a value, by its Content-Type (spec 4.6). */
-import contentType from 'content-type';
 import { ApiError } from '../errors/api-error.ts';
 import { ErrorCode } from '../errors/catalogue.ts';
-import { badRequest, malformedJson, unsupportedMediaType } from '../errors/helpers.ts';
+import { malformedJson, unsupportedMediaType } from '../errors/helpers.ts';
 
 /** The body media types a route can read. `json` also covers `+json` vendor types (spec 4.6). */
 export type BodyFormat = 'json' | 'form';
@@ -19,6 +18,62 @@ export function mediaTypesOf(formats: readonly BodyFormat[]): string[] {
 
 const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
+// RFC 9110 §5.6.2 token, §5.6.4 quoted-string (qdtext and quoted-pair), §5.6.3 OWS.
+const token = "[!#$%&'*+.^_`|~0-9A-Za-z-]+";
+const quoted =
+  '"(?:[\\t \\x21\\x23-\\x5b\\x5d-\\x7e\\x80-\\xff]|\\\\[\\t \\x21-\\x7e\\x80-\\xff])*"';
+const mediaTypePattern = new RegExp(`^[ \\t]*(${token}/${token})`, 'y');
+// RFC 9110 §5.6.6: parameters = *( OWS ";" OWS [ parameter ] ), so `type/sub;` and `;;` are
+// well-formed. OWS around "=" is not in the grammar; it is tolerated, as the parser used before.
+const parameterPattern = new RegExp(
+  `[ \\t]*;[ \\t]*(?:(${token})[ \\t]*=[ \\t]*(${token}|${quoted}))?`,
+  'y',
+);
+const trailingSpace = /[ \t]*$/y;
+
+/** The one 400 for a Content-Type that does not parse, including two joined by a comma. */
+function malformedContentType(): ApiError {
+  // A repeated header reaches fetch hosts joined by ", " (RFC 9110 §5.3), which no media type
+  // grammar allows; the message names both causes and never repeats the client's value.
+  return new ApiError(
+    400,
+    ErrorCode.MalformedHeader,
+    'The Content-Type header is malformed or was sent more than once; send one media type, such as application/json.',
+  );
+}
+
+/** RFC 9110 §8.3.1: the lower-case `type/subtype` and the `charset` parameter of a header. */
+function parseMediaType(header: string): { type: string; charset: string | undefined } {
+  mediaTypePattern.lastIndex = 0;
+  const head = mediaTypePattern.exec(header);
+  if (!head) throw malformedContentType();
+  let at = mediaTypePattern.lastIndex;
+  const seen = new Set<string>();
+  let charset: string | undefined;
+  for (;;) {
+    parameterPattern.lastIndex = at;
+    const m = parameterPattern.exec(header);
+    if (!m) break;
+    at = parameterPattern.lastIndex;
+    if (m[1] === undefined) continue;
+    const name = m[1].toLowerCase();
+    // A parameter given twice has no one meaning (`charset=utf-8; charset=latin1`).
+    if (seen.has(name)) throw malformedContentType();
+    seen.add(name);
+    if (name === 'charset') {
+      const raw = m[2]!;
+      charset = raw.startsWith('"') ? raw.slice(1, -1).replace(/\\(.)/g, '$1') : raw;
+    }
+  }
+  trailingSpace.lastIndex = at;
+  trailingSpace.exec(header);
+  if (trailingSpace.lastIndex !== header.length) throw malformedContentType();
+  return { type: head[1]!.toLowerCase(), charset };
+}
+
+// RFC 8259 §8.1: JSON is UTF-8. `utf8` is the WHATWG Encoding label clients also send.
+const utf8Labels = new Set(['utf-8', 'utf8']);
+
 function formatOf(type: string, accepts: readonly BodyFormat[]): BodyFormat | undefined {
   for (const format of accepts) {
     if (type === mediaTypes[format]) return format;
@@ -30,7 +85,7 @@ function formatOf(type: string, accepts: readonly BodyFormat[]): BodyFormat | un
 
 function decodeText(bytes: Uint8Array, charset: string | undefined): string {
   // RFC 8259 §8.1: JSON is UTF-8; form bodies are read as UTF-8 as well (WHATWG URL §5.1).
-  if (charset !== undefined && charset.toLowerCase() !== 'utf-8') {
+  if (charset !== undefined && !utf8Labels.has(charset.toLowerCase())) {
     throw new ApiError(
       415,
       ErrorCode.UnsupportedMediaType,
@@ -54,22 +109,18 @@ export interface BodyType {
 
 /**
  * The format of a request body from its `Content-Type`: a media type not in `accepts` is 415, a
- * malformed header is 400. Also used when the host framework has already parsed the body.
+ * malformed header, or one sent twice, is 400 (`ErrorCode.MalformedHeader`). Also used when the
+ * host framework has already parsed the body.
  */
 export function bodyFormat(
   contentTypeHeader: string | null | undefined,
   accepts: readonly BodyFormat[],
 ): BodyType {
   if (!contentTypeHeader) throw unsupportedMediaType(undefined, mediaTypesOf(accepts));
-  let parsed: contentType.ParsedMediaType;
-  try {
-    parsed = contentType.parse(contentTypeHeader);
-  } catch {
-    throw badRequest(`The Content-Type header "${contentTypeHeader}" is malformed.`);
-  }
-  const format = formatOf(parsed.type, accepts);
-  if (format === undefined) throw unsupportedMediaType(parsed.type, mediaTypesOf(accepts));
-  return { format, charset: parsed.parameters['charset'] };
+  const { type, charset } = parseMediaType(contentTypeHeader);
+  const format = formatOf(type, accepts);
+  if (format === undefined) throw unsupportedMediaType(type, mediaTypesOf(accepts));
+  return { format, charset };
 }
 
 /**
