@@ -5,12 +5,12 @@ import {
   type ConventionsOptions,
   conventions,
   created,
+  createPaging,
   defineRoutes,
   type FieldSchema,
   listOf,
   noContent,
   notFound,
-  parsePageParams,
   type RequestContext,
 } from 'api-conventions';
 import { type Book, seedBooks, slugify } from './data.ts';
@@ -28,6 +28,9 @@ type BookFields = Pick<Book, 'title' | 'authorId' | 'year'> &
   Partial<Pick<Book, 'language' | 'pages'>>;
 
 const idPattern = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+
+// Paging options checked once, at start-up.
+const paging = createPaging({ defaultPerPage: 20, maxPerPage: 100 });
 
 /** Settings of one bookshelf instance; every field has a default. */
 export interface BookshelfOptions {
@@ -47,7 +50,7 @@ export function createBookshelf(options: BookshelfOptions = {}): Conventions {
   };
 
   const listBooks = (ctx: RequestContext) => {
-    const { offset, perPage } = parsePageParams(ctx.query);
+    const { offset, perPage } = paging.parse(ctx.query);
     const authorId = ctx.query.get('authorId');
     const year = ctx.query.get('year');
     if (year !== null && !/^-?\d{1,4}$/.test(year)) {
