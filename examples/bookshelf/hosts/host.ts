@@ -15,7 +15,7 @@ export interface Running {
 export type Host = (api: Conventions, where: { port: number; host: string }) => Promise<Running>;
 
 /** The adapters the bookshelf runs on, one host file each beside this one. */
-export const adapters = ['node', 'express', 'fastify', 'fetch'] as const;
+export const adapters = ['node', 'express', 'express4', 'fastify', 'fetch'] as const;
 
 /** One of {@link adapters}. */
 export type AdapterName = (typeof adapters)[number];
@@ -27,6 +27,8 @@ export async function loadHost(name: AdapterName): Promise<Host> {
       return (await import('./node.ts')).serve;
     case 'express':
       return (await import('./express.ts')).serve;
+    case 'express4':
+      return (await import('./express4.ts')).serve;
     case 'fastify':
       return (await import('./fastify.ts')).serve;
     case 'fetch':
