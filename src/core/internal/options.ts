@@ -1,4 +1,4 @@
-/** Shared checks for option objects, run once when a feature is created (STYLE.md rule 5). */
+/** Shared checks for option objects, run once when a feature is created (CONTRIBUTING.md rule 5). */
 
 /** Edit distance, to suggest the option a misspelt key was meant to be. */
 function distance(a: string, b: string): number {
