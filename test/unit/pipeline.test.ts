@@ -63,7 +63,16 @@ describe('handle(): synchronous and asynchronous paths', () => {
   it('returns synchronously, not a Promise, when the handler and hooks are sync', () => {
     const { api } = make({
       routes: { '/v1/books': { GET: () => books } },
-      plugins: [{ name: 'sync', onRequest: () => undefined, onResponse: () => {} }],
+      plugins: [
+        {
+          name: 'sync',
+          onRequest: () => undefined,
+          preParsing: () => undefined,
+          preHandler: () => undefined,
+          preSerialization: () => {},
+          onSend: () => {},
+        },
+      ],
     });
     const response = api.handle(req('GET', '/v1/books'));
     expect(isPromise(response)).toBe(false);
@@ -72,8 +81,10 @@ describe('handle(): synchronous and asynchronous paths', () => {
 
   it.each<[string, Plugin]>([
     ['an onRequest check', { name: 'p', onRequest: async () => undefined }],
-    ['a beforeHandle check', { name: 'p', beforeHandle: async () => undefined }],
-    ['an onResponse hook', { name: 'p', onResponse: async () => {} }],
+    ['a preParsing check', { name: 'p', preParsing: async () => undefined }],
+    ['a preHandler check', { name: 'p', preHandler: async () => undefined }],
+    ['a preSerialization hook', { name: 'p', preSerialization: async () => {} }],
+    ['an onSend hook', { name: 'p', onSend: async () => {} }],
   ])('returns a Promise when %s is async', async (_, plugin) => {
     const { api } = make({ routes: { '/v1/books': { GET: () => books } }, plugins: [plugin] });
     const response = api.handle(req('GET', '/v1/books'));
@@ -111,12 +122,20 @@ describe('handle(): plugins', () => {
         seen.push(`${name}.onRequest`);
         return async ? Promise.resolve(undefined) : undefined;
       },
-      beforeHandle: () => {
-        seen.push(`${name}.beforeHandle`);
+      preParsing: () => {
+        seen.push(`${name}.preParsing`);
         return async ? Promise.resolve(undefined) : undefined;
       },
-      onResponse: () => {
-        seen.push(`${name}.onResponse`);
+      preHandler: () => {
+        seen.push(`${name}.preHandler`);
+        return async ? Promise.resolve(undefined) : undefined;
+      },
+      preSerialization: () => {
+        seen.push(`${name}.preSerialization`);
+        return async ? Promise.resolve() : undefined;
+      },
+      onSend: () => {
+        seen.push(`${name}.onSend`);
         return async ? Promise.resolve() : undefined;
       },
     });
@@ -136,13 +155,19 @@ describe('handle(): plugins', () => {
       'a.onRequest',
       'b.onRequest',
       'c.onRequest',
-      'a.beforeHandle',
-      'b.beforeHandle',
-      'c.beforeHandle',
+      'a.preParsing',
+      'b.preParsing',
+      'c.preParsing',
+      'a.preHandler',
+      'b.preHandler',
+      'c.preHandler',
       'handler',
-      'a.onResponse',
-      'b.onResponse',
-      'c.onResponse',
+      'a.preSerialization',
+      'b.preSerialization',
+      'c.preSerialization',
+      'a.onSend',
+      'b.onSend',
+      'c.onSend',
     ]);
   });
 
@@ -151,7 +176,7 @@ describe('handle(): plugins', () => {
       name: 'bound',
       header: 'x-bound',
       onRequest(this: { header: string }, ctx: RequestContext) {
-        ctx.setResponseHeader(this.header, 'yes');
+        ctx.responseHeaders.set(this.header, 'yes');
         return undefined;
       },
     };
@@ -163,17 +188,17 @@ describe('handle(): plugins', () => {
     ['sync', (reply: ReturnType<typeof ok>) => reply],
     ['async', (reply: ReturnType<typeof ok>) => Promise.resolve(reply)],
   ])(
-    'answers early when an onRequest check returns a Reply (%s): later checks and the handler do not run',
+    'answers early when a preParsing check returns a Reply (%s): later checks and the handler do not run',
     async (_, wrap) => {
       const handler = vi.fn(() => books);
       const later = vi.fn(() => undefined);
       const before = vi.fn(() => undefined);
-      const onResponse = vi.fn();
+      const preSerialization = vi.fn();
       const { api } = make({
         routes: { '/v1/books': { GET: handler } },
         plugins: [
-          { name: 'cache', onRequest: () => wrap(ok({ cached: true }, { 'x-cache': 'hit' })) },
-          { name: 'later', onRequest: later, beforeHandle: before, onResponse },
+          { name: 'cache', preParsing: () => wrap(ok({ cached: true }, { 'x-cache': 'hit' })) },
+          { name: 'later', preParsing: later, preHandler: before, preSerialization },
         ],
       });
       expect(await api.handle(req('GET', '/v1/books'))).toEqual({
@@ -184,14 +209,17 @@ describe('handle(): plugins', () => {
       expect(handler).not.toHaveBeenCalled();
       expect(later).not.toHaveBeenCalled();
       expect(before).not.toHaveBeenCalled();
-      expect(onResponse).toHaveBeenCalledOnce();
+      expect(preSerialization).toHaveBeenCalledOnce();
     },
   );
 
-  it('does not read the body when an onRequest check answers early', async () => {
+  it.each<[string, Plugin]>([
+    ['onRequest', { name: 'p', onRequest: () => noContent() }],
+    ['preParsing', { name: 'p', preParsing: () => noContent() }],
+  ])('does not read the body when a check in %s answers early', async (_, plugin) => {
     const { api } = make({
       routes: { '/v1/books': { POST: () => books } },
-      plugins: [{ name: 'p', onRequest: () => noContent() }],
+      plugins: [plugin],
     });
     const input = req('POST', '/v1/books', {
       headers: { 'content-type': 'application/json' },
@@ -201,11 +229,11 @@ describe('handle(): plugins', () => {
     expect(input.readBody).not.toHaveBeenCalled();
   });
 
-  it('answers early when a beforeHandle check returns a Reply', async () => {
+  it('answers early when a preHandler check returns a Reply', async () => {
     const handler = vi.fn(() => books);
     const { api } = make({
       routes: { '/v1/books': { GET: handler } },
-      plugins: [{ name: 'p', beforeHandle: () => noContent({ 'x-early': '1' }) }],
+      plugins: [{ name: 'p', preHandler: () => noContent({ 'x-early': '1' }) }],
     });
     expect(await api.handle(req('GET', '/v1/books'))).toEqual({
       status: 204,
@@ -227,19 +255,29 @@ describe('handle(): plugins', () => {
     ],
     ['onRequest rejects', { name: 'p', onRequest: () => Promise.reject(forbidden()) }],
     [
-      'beforeHandle throws',
+      'preParsing throws',
       {
         name: 'p',
-        beforeHandle: () => {
+        preParsing: () => {
+          throw forbidden();
+        },
+      },
+    ],
+    ['preParsing rejects', { name: 'p', preParsing: () => Promise.reject(forbidden()) }],
+    [
+      'preHandler throws',
+      {
+        name: 'p',
+        preHandler: () => {
           throw forbidden();
         },
       },
     ],
     [
-      'beforeHandle rejects',
+      'preHandler rejects',
       {
         name: 'p',
-        beforeHandle: async () => {
+        preHandler: async () => {
           throw forbidden();
         },
       },
@@ -266,8 +304,8 @@ describe('handle(): plugins', () => {
     const plugin: Plugin = {
       name: 'limits',
       onRequest(ctx) {
-        ctx.setResponseHeader('X-RateLimit-Limit', '10');
-        ctx.setResponseHeader('Vary', ['Accept', 'Origin']);
+        ctx.responseHeaders.set('X-RateLimit-Limit', '10');
+        ctx.responseHeaders.vary('Accept', 'Origin');
         return undefined;
       },
     };
@@ -282,7 +320,7 @@ describe('handle(): plugins', () => {
       },
       plugins: [plugin],
     });
-    const extra = { 'x-ratelimit-limit': '10', vary: ['Accept', 'Origin'] };
+    const extra = { 'x-ratelimit-limit': '10', vary: 'Accept, Origin' };
     expect(await api.handle(req('GET', '/v1/books'))).toEqual({
       status: 200,
       headers: { ...extra, ...jsonHeaders },
@@ -297,32 +335,45 @@ describe('handle(): plugins', () => {
 
   it.each([
     [
-      'onResponse throws',
+      'preSerialization throws',
       () => books,
-      () => {
-        throw new Error('x');
+      {
+        preSerialization: () => {
+          throw new Error('x');
+        },
       },
     ],
-    ['the body cannot be serialized', () => ({ n: 1n }), undefined],
-  ] as [string, () => unknown, Plugin['onResponse']][])(
+    [
+      'onSend throws',
+      () => books,
+      {
+        onSend: () => {
+          throw new Error('x');
+        },
+      },
+    ],
+    ['the body cannot be serialized', () => ({ n: 1n }), {}],
+  ] as [string, () => unknown, Partial<Plugin>][])(
     'keeps headers set on the context on the 500 when %s',
-    (_, handler, onResponse) => {
+    (_, handler, hooks) => {
       const { api } = make({
         routes: { '/v1/books': { GET: handler } },
         plugins: [
           {
             name: 'limits',
             onRequest(ctx) {
-              ctx.setResponseHeader('X-RateLimit-Remaining', '9');
+              ctx.responseHeaders.set('X-RateLimit-Remaining', '9');
               return undefined;
             },
-            onResponse,
+            ...hooks,
           },
         ],
       });
       const response = api.handle(req('GET', '/v1/books')) as ApiResponse;
       expect(response.status).toBe(500);
       expect(response.headers['x-ratelimit-remaining']).toBe('9');
+      expect(response.headers).toMatchObject(jsonHeaders);
+      expect(response.body).toBe(errorBody(generic, 50000));
     },
   );
 
@@ -333,7 +384,7 @@ describe('handle(): plugins', () => {
         {
           name: 'p',
           onRequest(ctx) {
-            ctx.setResponseHeader('Cache-Control', 'public');
+            ctx.responseHeaders.set('Cache-Control', 'public');
             return undefined;
           },
         },
@@ -344,16 +395,16 @@ describe('handle(): plugins', () => {
     );
   });
 
-  it('lets onResponse change the status, body and headers', () => {
+  it('lets preSerialization change the status, body and headers', () => {
     const { api } = make({
       routes: { '/v1/books': { GET: () => books } },
       plugins: [
         {
           name: 'shape',
-          onResponse(_ctx, out) {
+          preSerialization(_ctx, out) {
             out.status = 203;
             out.body = { wrapped: out.body };
-            out.headers['x-shaped'] = 'yes';
+            out.headers.set('x-shaped', 'yes');
           },
         },
       ],
@@ -370,16 +421,16 @@ describe('handle(): plugins', () => {
     ['DELETE', '/v1/books', 405, 'GET, HEAD, OPTIONS'],
     ['GET', '/v1/Books', 404, undefined],
     ['OPTIONS', '/v1/books', 204, 'GET, HEAD, OPTIONS'],
-  ])('runs onResponse for %s %s (%i) too, with no route', (method, url, status, allow) => {
+  ])('runs preSerialization for %s %s (%i) too, with no route', (method, url, status, allow) => {
     const seen: { status: number; route: RouteSettings | undefined }[] = [];
     const { api } = make({
       routes: { '/v1/books': { GET: () => books } },
       plugins: [
         {
           name: 'p',
-          onResponse(ctx, out) {
+          preSerialization(ctx, out) {
             seen.push({ status: out.status, route: ctx.route });
-            out.headers['x-seen'] = '1';
+            out.headers.set('x-seen', '1');
           },
         },
       ],
@@ -399,12 +450,12 @@ describe('handle(): plugins', () => {
       },
     ],
     ['rejects', () => Promise.reject(new Error('hook broke: secret'))],
-  ] as [string, Plugin['onResponse']][])(
-    'answers 500, logged, when onResponse %s',
-    async (_, onResponse) => {
+  ] as [string, Plugin['preSerialization']][])(
+    'answers 500, logged, when preSerialization %s',
+    async (_, preSerialization) => {
       const { api, logger } = make({
         routes: { '/v1/books': { GET: () => books } },
-        plugins: [{ name: 'p', onResponse }],
+        plugins: [{ name: 'p', preSerialization }],
       });
       const response = await api.handle(req('GET', '/v1/books'));
       expect(response).toEqual({
@@ -413,11 +464,14 @@ describe('handle(): plugins', () => {
         body: errorBody(generic, 50000),
       });
       expect(logger.error).toHaveBeenCalledOnce();
-      expect(logger.error).toHaveBeenCalledWith('GET /v1/books failed', {
-        error: expect.objectContaining({ message: 'hook broke: secret' }),
-        method: 'GET',
-        path: '/v1/books',
-      });
+      expect(logger.error).toHaveBeenCalledWith(
+        {
+          err: expect.objectContaining({ message: 'hook broke: secret' }),
+          method: 'GET',
+          path: '/v1/books',
+        },
+        'GET /v1/books failed',
+      );
     },
   );
 
@@ -513,13 +567,25 @@ describe('handle(): routing and paths (spec 4.1, 4.2)', () => {
     });
   });
 
-  it.each(['/v1/books/%e0%a4%a', '/v1/books/%', '/v1/books/%zz'])(
-    'answers malformed percent-encoding in %s with 400 code 40006, not 500',
-    (url) => {
+  // A "%" without two hex digits breaks the whole target (RFC 3986 §2.1), so the path rules answer
+  // before routing; well-formed escapes that are not UTF-8 break only the parameter they decode to.
+  it.each([
+    ['/v1/books/%e0%a4%a', 'the path'],
+    ['/v1/books/%', 'the path'],
+    ['/v1/books/%zz', 'the path'],
+    ['/v1/books/%ff', 'the parameter'],
+    ['/v1/books/%e0%a4', 'the parameter'],
+  ])(
+    'answers malformed percent-encoding in %s with 400 code 40006 naming %s, not 500',
+    (url, what) => {
+      const message =
+        what === 'the path'
+          ? `The path ${url} has malformed percent-encoding: each "%" must be followed by two hexadecimal digits.`
+          : 'The path parameter "id" has malformed percent-encoding.';
       expect(api.handle(req('GET', url))).toEqual({
         status: 400,
         headers: jsonHeaders,
-        body: errorBody('The path parameter "id" has malformed percent-encoding.', 40006),
+        body: errorBody(message, 40006),
       });
     },
   );
@@ -563,11 +629,11 @@ describe('handle(): handler results', () => {
         body: errorBody(generic, 50001),
       });
       expect(logger.error).toHaveBeenCalledOnce();
-      const [summary, details] = logger.error.mock.calls[0]!;
+      const [record, summary] = logger.error.mock.calls[0]!;
       expect(summary).toBe('GET /v1/books failed');
-      expect(details).toMatchObject({ method: 'GET', path: '/v1/books', error: { code: 50001 } });
-      expect((details.error as Error).cause).toBeInstanceOf(TypeError);
-      expect(((details.error as Error).cause as Error).message).toContain('spec 2.7');
+      expect(record).toMatchObject({ method: 'GET', path: '/v1/books', err: { code: 50001 } });
+      expect((record.err as Error).cause).toBeInstanceOf(TypeError);
+      expect(((record.err as Error).cause as Error).message).toContain('spec 2.7');
     },
   );
 
@@ -589,10 +655,10 @@ describe('handle(): handler results', () => {
       body: errorBody(generic, 50000),
     });
     expect(logger.error).toHaveBeenCalledOnce();
-    expect(logger.error.mock.calls[0]![1]).toMatchObject({
+    expect(logger.error.mock.calls[0]![0]).toMatchObject({
       method: 'GET',
       path: '/v1/books',
-      error: expect.any(TypeError),
+      err: expect.any(TypeError),
     });
   });
 
@@ -648,7 +714,7 @@ describe('handle(): handler results', () => {
 describe('handle(): request bodies (spec 4.6)', () => {
   const json = { 'content-type': 'application/json' };
 
-  it('hands the parsed body to beforeHandle and the handler', async () => {
+  it('hands the parsed body to preHandler and the handler', async () => {
     const seen: unknown[] = [];
     const { api } = make({
       routes: {
@@ -662,8 +728,8 @@ describe('handle(): request bodies (spec 4.6)', () => {
       plugins: [
         {
           name: 'p',
-          beforeHandle(ctx) {
-            seen.push(['beforeHandle', ctx.body]);
+          preHandler(ctx) {
+            seen.push(['preHandler', ctx.body]);
             return undefined;
           },
         },
@@ -671,7 +737,7 @@ describe('handle(): request bodies (spec 4.6)', () => {
     });
     await api.handle(req('POST', '/v1/books', { headers: json, body: '{"title":"Dune"}' }));
     expect(seen).toEqual([
-      ['beforeHandle', { title: 'Dune' }],
+      ['preHandler', { title: 'Dune' }],
       ['handler', { title: 'Dune' }],
     ]);
   });
@@ -689,7 +755,7 @@ describe('handle(): request bodies (spec 4.6)', () => {
       });
       const input = req('POST', '/v1/books', { headers: json, body: '{}' });
       await api.handle(input);
-      expect(input.readBody).toHaveBeenCalledExactlyOnceWith(limit);
+      expect(input.readBody).toHaveBeenCalledExactlyOnceWith(limit, { timeoutMs: 30_000 });
     },
   );
 
@@ -766,7 +832,7 @@ describe('handle(): request bodies (spec 4.6)', () => {
         '/v1/books/:id': {
           PUT: { handler: update, config: { body } },
           PATCH: { handler: update, config: { body } },
-          DELETE: { handler: () => undefined, config: { body } },
+          DELETE: () => undefined,
         },
         '/v1/notes': { POST: { handler: update, config: { body, rejectUnknownFields: false } } },
       },
@@ -820,9 +886,19 @@ describe('handle(): request bodies (spec 4.6)', () => {
       ]);
     });
 
-    it('does not check a DELETE body', async () => {
-      const response = await api.handle(req('DELETE', '/v1/books/dune'));
+    it('does not read or check a DELETE body', async () => {
+      const input = req('DELETE', '/v1/books/dune', { headers: json, body: '{"title":5}' });
+      const response = await api.handle(input);
       expect(response.status).toBe(204);
+      expect(input.readBody).not.toHaveBeenCalled();
+    });
+
+    it('refuses body rules on a DELETE route at start-up, since they would never run', () => {
+      expect(() =>
+        make({
+          routes: { '/v1/books/:id': { DELETE: { handler: () => undefined, config: { body } } } },
+        }),
+      ).toThrow(/`body` rules are never read on DELETE requests/);
     });
 
     it('accepts unknown fields when rejectUnknownFields is false', async () => {
@@ -905,12 +981,14 @@ describe('host seams', () => {
   it.each(['/v1/books', '/v1/books/caf%C3%A9', '/v1/books?Q=X'])(
     'screen() lets %s go on',
     (url) => {
-      expect(make2().api.screen(req('GET', url))).toBeUndefined();
+      const { api } = make2();
+      expect(api.screen(api.open(req('GET', url)))).toBeUndefined();
     },
   );
 
   it('screen() answers an upper-case path with 404 before routing (spec 4.1.3)', () => {
-    expect(make2().api.screen(req('GET', '/v1/Books?page=2'))).toEqual({
+    const { api } = make2();
+    expect(api.screen(api.open(req('GET', '/v1/Books?page=2')))).toEqual({
       status: 404,
       headers: jsonHeaders,
       body: errorBody('Nothing found at /v1/Books: paths are entirely lower-case.', 40402),
@@ -919,14 +997,14 @@ describe('host seams', () => {
 
   it('screen() answers synchronously when every hook is synchronous', () => {
     const { api } = make2();
-    const response = api.screen(req('GET', '/v1/Books'));
+    const response = api.screen(api.open(req('GET', '/v1/Books')));
     expect(isPromise(response)).toBe(false);
     expect((response as ApiResponse).status).toBe(404);
   });
 
-  it('screen() answers with a promise when an onResponse hook is async', async () => {
-    const { api } = make2([{ name: 'p', onResponse: async () => {} }]);
-    const response = api.screen(req('GET', '/v1/Books'));
+  it('screen() answers with a promise when a preSerialization hook is async', async () => {
+    const { api } = make2([{ name: 'p', preSerialization: async () => {} }]);
+    const response = api.screen(api.open(req('GET', '/v1/Books')));
     expect(isPromise(response)).toBe(true);
     expect((await response)?.status).toBe(404);
   });
@@ -934,7 +1012,8 @@ describe('host seams', () => {
   it('handleRoute() runs a route the host matched, with the host’s params', () => {
     const { api } = make2();
     const route = api.routes.find((r) => r.pattern === '/v1/books/:id')!;
-    expect(api.handleRoute(route, req('GET', '/v1/books/x'), { id: 'from-host' })).toEqual({
+    const ctx = api.open(req('GET', '/v1/books/x'));
+    expect(api.handleRoute(ctx, route, { id: 'from-host' })).toEqual({
       status: 200,
       headers: jsonHeaders,
       body: '{"id":"from-host"}',
@@ -942,17 +1021,17 @@ describe('host seams', () => {
   });
 
   it('handleRoute() runs the plugins and checks the parsed body’s media type', async () => {
-    const onRequest = vi.fn(() => undefined);
+    const preParsing = vi.fn(() => undefined);
     const { api } = make({
       routes: { '/v1/books': { POST: (ctx) => ctx.body } },
-      plugins: [{ name: 'p', onRequest }],
+      plugins: [{ name: 'p', preParsing }],
     });
     const route = api.routes.find((r) => r.method === 'POST')!;
     const good = req('POST', '/v1/books', {
       headers: { 'content-type': 'application/json' },
       parsedBody: { value: { a: 1 } },
     });
-    expect(await api.handleRoute(route, good, {})).toEqual({
+    expect(await api.handleRoute(api.open(good), route, {})).toEqual({
       status: 200,
       headers: jsonHeaders,
       body: '{"a":1}',
@@ -961,8 +1040,8 @@ describe('host seams', () => {
       headers: { 'content-type': 'application/xml' },
       parsedBody: { value: '<a/>' },
     });
-    expect((await api.handleRoute(route, bad, {})).status).toBe(415);
-    expect(onRequest).toHaveBeenCalledTimes(2);
+    expect((await api.handleRoute(api.open(bad), route, {})).status).toBe(415);
+    expect(preParsing).toHaveBeenCalledTimes(2);
   });
 
   it.each([
@@ -989,7 +1068,8 @@ describe('host seams', () => {
   ])(
     'handleUnmatched() answers %s %s with allow %j: %i',
     (method, url, allow, status, message, code, allowHeader) => {
-      const response = make2().api.handleUnmatched(req(method, url), allow) as ApiResponse;
+      const { api } = make2();
+      const response = api.handleUnmatched(api.open(req(method, url)), allow) as ApiResponse;
       expect(response).toEqual({
         status,
         headers: allowHeader ? { allow: allowHeader, ...jsonHeaders } : jsonHeaders,
@@ -999,8 +1079,9 @@ describe('host seams', () => {
   );
 
   it('handleUnmatched() answers OPTIONS with 204 and Allow (RFC 9110 §9.3.7)', () => {
+    const { api } = make2();
     expect(
-      make2().api.handleUnmatched(req('OPTIONS', '/v1/books'), ['GET', 'HEAD', 'OPTIONS']),
+      api.handleUnmatched(api.open(req('OPTIONS', '/v1/books')), ['GET', 'HEAD', 'OPTIONS']),
     ).toEqual({
       status: 204,
       headers: { allow: 'GET, HEAD, OPTIONS', ...nosniff },
@@ -1010,7 +1091,7 @@ describe('host seams', () => {
 
   it('handleError() answers an ApiError with its status, unlogged', () => {
     const { api, logger } = make2();
-    expect(api.handleError(req('GET', '/v1/books'), forbidden('No.'))).toEqual({
+    expect(api.handleError(api.open(req('GET', '/v1/books')), forbidden('No.'))).toEqual({
       status: 403,
       headers: jsonHeaders,
       body: errorBody('No.', 40300),
@@ -1021,25 +1102,27 @@ describe('host seams', () => {
   it('handleError() answers anything else with a generic 500, logged with method and path', () => {
     const { api, logger } = make2();
     const error = new Error('secret');
-    expect(api.handleError(req('PUT', '/v1/books/x?y=1'), error)).toEqual({
+    expect(api.handleError(api.open(req('PUT', '/v1/books/x?y=1')), error)).toEqual({
       status: 500,
       headers: jsonHeaders,
       body: errorBody(generic, 50000),
     });
-    expect(logger.error).toHaveBeenCalledWith('PUT /v1/books/x failed', {
-      error,
-      method: 'PUT',
-      path: '/v1/books/x',
-    });
+    expect(logger.error).toHaveBeenCalledWith(
+      { err: error, method: 'PUT', path: '/v1/books/x' },
+      'PUT /v1/books/x failed',
+    );
   });
 
-  it('the seams run onResponse as handle() does', () => {
-    const onResponse = vi.fn();
-    const { api } = make2([{ name: 'p', onResponse }]);
-    api.screen(req('GET', '/v1/Books'));
-    api.handleUnmatched(req('GET', '/v1/x'));
-    api.handleError(req('GET', '/v1/x'), new Error('x'));
-    expect(onResponse).toHaveBeenCalledTimes(3);
+  it('the seams run preSerialization and onSend as handle() does', () => {
+    const preSerialization = vi.fn();
+    const onSend = vi.fn();
+    const { api } = make2([{ name: 'p', preSerialization, onSend }]);
+    api.screen(api.open(req('GET', '/v1/Books')));
+    api.handleUnmatched(api.open(req('GET', '/v1/x')));
+    api.handleError(api.open(req('GET', '/v1/x')), new Error('x'));
+    api.respond(api.open(req('GET', '/v1/native')), 200, { native: true });
+    expect(preSerialization).toHaveBeenCalledTimes(4);
+    expect(onSend).toHaveBeenCalledTimes(4);
   });
 });
 
@@ -1053,25 +1136,29 @@ describe('guard(): the checks before a handler the host runs itself', () => {
 
   it('lets a valid body through with the headers the checks added', () => {
     const { api } = make({
-      plugins: [{ name: 'p', onRequest: (ctx) => ctx.setResponseHeader('x-checked', 'yes') }],
+      plugins: [
+        {
+          name: 'p',
+          preParsing: (ctx) => {
+            ctx.responseHeaders.set('x-checked', 'yes');
+          },
+        },
+      ],
     });
-    const guarded = api.guard(
-      settings,
+    const ctx = api.open(
       req('POST', '/v1/notes', { headers: json, parsedBody: { value: { text: 'hi' } } }),
-      {},
     );
-    expect(guarded).toEqual({
-      response: undefined,
-      body: { text: 'hi' },
-      headers: { 'x-checked': 'yes' },
-    });
+    expect(api.guard(ctx, settings, {})).toEqual({ response: undefined, body: { text: 'hi' } });
+    expect({ ...ctx.responseHeaders.record }).toEqual({ 'x-checked': 'yes' });
   });
 
   it('stops an invalid body with 400 listing every problem (spec 7.1.5)', () => {
     const { api } = make();
     const guarded = api.guard(
+      api.open(
+        req('POST', '/v1/notes', { headers: json, parsedBody: { value: { text: 5, extra: 1 } } }),
+      ),
       settings,
-      req('POST', '/v1/notes', { headers: json, parsedBody: { value: { text: 5, extra: 1 } } }),
       {},
     ) as { response: ApiResponse };
     expect(guarded.response.status).toBe(400);
@@ -1083,11 +1170,13 @@ describe('guard(): the checks before a handler the host runs itself', () => {
   it('stops a body of a media type the route does not read with 415 (spec 4.6)', () => {
     const { api } = make();
     const guarded = api.guard(
+      api.open(
+        req('POST', '/v1/notes', {
+          headers: { 'content-type': 'text/plain' },
+          parsedBody: { value: 'hi' },
+        }),
+      ),
       settings,
-      req('POST', '/v1/notes', {
-        headers: { 'content-type': 'text/plain' },
-        parsedBody: { value: 'hi' },
-      }),
       {},
     ) as { response: ApiResponse };
     expect(guarded.response.status).toBe(415);
@@ -1096,16 +1185,16 @@ describe('guard(): the checks before a handler the host runs itself', () => {
   it('answers with a check’s early reply, through the response hooks', async () => {
     const { api } = make({
       plugins: [
-        { name: 'early', onRequest: async () => ok({ early: true }) },
+        { name: 'early', preParsing: async () => ok({ early: true }) },
         {
           name: 'mark',
-          onResponse: (_ctx, out) => {
-            out.headers['x-mark'] = '1';
+          preSerialization: (_ctx, out) => {
+            out.headers.set('x-mark', '1');
           },
         },
       ],
     });
-    const guarded = (await api.guard(settings, req('POST', '/v1/notes'), {})) as {
+    const guarded = (await api.guard(api.open(req('POST', '/v1/notes')), settings, {})) as {
       response: ApiResponse;
     };
     expect(guarded.response.status).toBe(200);
