@@ -2,7 +2,8 @@
  * The four hosts of the plugin-seams suite, each on a real server on port 0, built as the
  * bookshelf's hosts are, plus native routes of the framework's own beside the route table:
  * `/v1/native-things` goes through the adapter's guard (Express `c.guard`, Fastify
- * `config.conventions`), `/v1/native-plain` does not, `/v1/native-failures` throws.
+ * `config.conventions`), `/v1/native-plain` does not, `/v1/native-failures` throws, and
+ * `/v1/teapots` is one the plugin's pre-routing hook answers first.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -10,9 +11,9 @@ import { createAdaptorServer } from '@hono/node-server';
 import type { Conventions } from 'api-conventions';
 import { createExpressMiddleware } from 'api-conventions/express';
 import { fastifyConventions, serverOptions } from 'api-conventions/fastify';
-import { toFetchHandler } from 'api-conventions/fetch';
+import { toFetchHandler, toFetchMiddleware } from 'api-conventions/fetch';
 import { toNodeHandler } from 'api-conventions/node';
-import express from 'express';
+import express, { type Application } from 'express';
 import Fastify from 'fastify';
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe } from 'vitest';
@@ -30,9 +31,16 @@ function serveNode(api: Conventions): Promise<Running> {
   return listen(createServer(toNodeHandler(api)), where.port, where.host);
 }
 
-/** Express 5: `before`, the table, native routes (one guarded), `after`; strict routing. */
-function serveExpress(api: Conventions): Promise<Running> {
-  const app = express();
+/**
+ * Express 5 (or 4, from `create`): `before`, the table, native routes (one guarded), `after`;
+ * strict routing.
+ */
+function serveExpress(
+  api: Conventions,
+  name: AdapterName,
+  create: () => Application = express,
+): Promise<Running> {
+  const app = create();
   app.disable('x-powered-by');
   app.set('case sensitive routing', true);
   app.set('strict routing', true);
@@ -40,10 +48,13 @@ function serveExpress(api: Conventions): Promise<Running> {
   app.use(c.before);
   c.mount(app);
   app.get('/v1/native-things', c.guard({}), (_req, res) => {
-    res.json(thing('express'));
+    res.json(thing(name));
   });
   app.get('/v1/native-plain', (_req, res) => {
-    res.json(thing('express'));
+    res.json(thing(name));
+  });
+  app.get('/v1/teapots', (_req, res) => {
+    res.json(thing(name));
   });
   app.get('/v1/native-failures', () => {
     throw new Error('a native route failed on purpose');
@@ -58,6 +69,7 @@ async function serveFastify(api: Conventions): Promise<Running> {
   await app.register(fastifyConventions, { api });
   app.get('/v1/native-things', { config: { conventions: {} } }, async () => thing('fastify'));
   app.get('/v1/native-plain', async () => thing('fastify'));
+  app.get('/v1/teapots', async () => thing('fastify'));
   app.get('/v1/native-failures', async () => {
     throw new Error('a native route failed on purpose');
   });
@@ -66,17 +78,19 @@ async function serveFastify(api: Conventions): Promise<Running> {
 }
 
 /**
- * Hono on @hono/node-server: native routes first, then everything else to the fetch handler.
- * Hono has no seam for the conventions around its own routes, so none is added here.
+ * Hono on @hono/node-server: the conventions' middleware first, then native routes, then
+ * everything else to the fetch handler, which reads Hono's routes for 405 and OPTIONS.
  */
 function serveFetch(api: Conventions): Promise<Running> {
-  const handle = toFetchHandler(api);
   const app = new Hono();
+  app.use('*', toFetchMiddleware(api));
   app.get('/v1/native-things', (c) => c.json(thing('fetch')));
   app.get('/v1/native-plain', (c) => c.json(thing('fetch')));
+  app.get('/v1/teapots', (c) => c.json(thing('fetch')));
   app.get('/v1/native-failures', () => {
     throw new Error('a native route failed on purpose');
   });
+  const handle = toFetchHandler(api, { routes: () => app.routes });
   app.all('*', (c) => handle(c.req.raw));
   const server = createAdaptorServer({ fetch: app.fetch, hostname: where.host }) as Server;
   return listen(server, where.port, where.host);
@@ -88,7 +102,12 @@ export function serveSeams(adapter: AdapterName, api: Conventions): Promise<Runn
     case 'node':
       return serveNode(api);
     case 'express':
-      return serveExpress(api);
+      return serveExpress(api, adapter);
+    case 'express4':
+      // Loaded only when host.ts lists Express 4; its app takes Express 5's types (see express4.ts).
+      return import('express4').then(({ default: express4 }) =>
+        serveExpress(api, adapter, () => express4() as unknown as Application),
+      );
     case 'fastify':
       return serveFastify(api);
     case 'fetch':

@@ -3,7 +3,7 @@
  * transform, a serializer, a send-phase header, a store, always-on headers) gives the same
  * answers on every host, for the route table and for the framework's own routes beside it.
  */
-import { expect, it } from 'vitest';
+import { expect, it, vi } from 'vitest';
 import { describeSeams } from './_seams-hosts.ts';
 
 const allow = 'GET, HEAD, OPTIONS';
@@ -29,9 +29,10 @@ function expectSeamed(res: Response, text: string): void {
 
 const error = (code: number, message: string) => ({ errors: [{ message, code }] });
 
-describeSeams('plugin seams on the route table', (served) => {
-  const as = (user: string, init: RequestInit = {}) => ({ ...init, headers: { 'x-user': user } });
+/** Request options as the caller `user`: the plugin reads its identity from `x-user`. */
+const as = (user: string, init: RequestInit = {}) => ({ ...init, headers: { 'x-user': user } });
 
+describeSeams('plugin seams on the route table', (served) => {
   it('gives a table handler the identity set before routing, and runs the transform and send phases', async () => {
     const res = await served.fetch('/v1/whoami', as('ada'));
     const { text, body } = await read(res);
@@ -144,3 +145,194 @@ describeSeams('plugin seams on the route table', (served) => {
     expect(head.headers.get('vary')).toBe('Origin');
   });
 });
+
+// Every host with a router of its own: Express 5 and 4 (`before`, `c.guard`, `after`), Fastify
+// (the plugin and `config.conventions`), Hono (`toFetchMiddleware` before its routes, the handler
+// with `routes: () => app.routes` after them).
+describeSeams(
+  'plugin seams around native routes',
+  (served) => {
+    // fetch: toFetchMiddleware adds the always-on headers to a native Hono route's response but
+    // drops the headers the pre-routing hooks put on ctx.responseHeaders (Vary here), which
+    // Express (copyContextHeaders) and Fastify (reply.headers) keep.
+    const dropsContextHeaders = served.adapter === 'fetch' ? it.fails : it;
+
+    it('answers a native route’s path in the pre-routing phase when a hook says so', async () => {
+      const res = await served.fetch('/v1/teapots', as('pat'));
+      const { text, body } = await read(res);
+      expect(res.status).toBe(410);
+      expect(body).toEqual(error(41000, 'Teapots were retired; brew elsewhere.'));
+      expectSeamed(res, text);
+    });
+
+    it('adds the always-on headers to a native route’s answer', async () => {
+      const res = await served.fetch('/v1/native-plain');
+      expect(res.status).toBe(200);
+      expect(res.headers.get('x-seams')).toBe('on');
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    });
+
+    dropsContextHeaders(
+      'keeps the headers a pre-routing hook added on a native route’s answer',
+      async () => {
+        const res = await served.fetch('/v1/native-plain');
+        expect(res.status).toBe(200);
+        expect(res.headers.get('vary')).toBe('Origin');
+      },
+    );
+
+    it('answers DELETE on a native route 405 with Allow and every seam header', async () => {
+      const res = await served.fetch('/v1/native-things', { method: 'DELETE' });
+      const { text, body } = await read(res);
+      expect(res.status).toBe(405);
+      expect(res.headers.get('allow')).toBe(allow);
+      expect(body).toEqual(
+        error(40500, `DELETE is not allowed on /v1/native-things; allowed: ${allow}.`),
+      );
+      expectSeamed(res, text);
+    });
+
+    it('answers OPTIONS on a native route 204 with Allow and every seam header', async () => {
+      const res = await served.fetch('/v1/native-things', { method: 'OPTIONS' });
+      expect(res.status).toBe(204);
+      expect(res.headers.get('allow')).toBe(allow);
+      expectSeamed(res, await res.text());
+    });
+
+    it('answers a native route’s path in upper case 404 (spec 4.1.3)', async () => {
+      const res = await served.fetch('/v1/Native-Things');
+      const { text, body } = await read(res);
+      expect(res.status).toBe(404);
+      expect(body).toEqual(
+        error(40402, 'Nothing found at /v1/Native-Things: paths are entirely lower-case.'),
+      );
+      expectSeamed(res, text);
+    });
+  },
+  ['express', 'express4', 'fastify', 'fetch'],
+);
+
+// Express's `res.json(value)` and Fastify's returned value go through the response phases; a
+// route guarded by `c.guard(...)` or `config.conventions` also runs preParsing and preHandler.
+describeSeams(
+  'plugin seams in the response phases of native routes',
+  (served) => {
+    // Fastify: shapeValue (src/adapters/_fastify-native.ts) hands Fastify the core's bytes from
+    // its preSerialization hook, and Fastify JSON-encodes them again (reply.js
+    // preSerializationHookEnd); Fastify's default `application/json; charset=utf-8` is already set
+    // then, so the serializer the transform picks never sets Content-Type.
+    const encodedTwice = served.adapter === 'fastify' ? it.fails : it;
+    // Fastify: the HEAD route Fastify exposes for a GET reaches guardRoute with no methods
+    // (watchNativeRoutes filters HEAD out), so HEAD skips preParsing and preHandler.
+    const headUnguarded = served.adapter === 'fastify' ? it.fails : it;
+    // Fastify: its HEAD onSend hook sets Content-Length from the empty payload, over the core's.
+    const headLength = served.adapter === 'fastify' ? it.fails : it;
+    const thing = { thing: 'native', host: served.adapter };
+
+    encodedTwice(
+      'sends a guarded native route’s value through the transform, serialize and send phases once',
+      async () => {
+        const res = await served.fetch('/v1/native-things', as('jo'));
+        const { text, body } = await read(res);
+        expect(res.status).toBe(200);
+        expect(res.headers.get('content-type')).toBe('application/json');
+        expect(body).toEqual({ ...thing, servedTo: 'jo' });
+        expect(res.headers.get('content-length')).toBe(String(Buffer.byteLength(text)));
+        expect(res.headers.get('x-request-count')).toBe('1');
+        expectSeamed(res, text);
+      },
+    );
+
+    encodedTwice(
+      'serializes a native route’s value with the serializer the transform picks',
+      async () => {
+        const res = await served.fetch('/v1/native-things?format=csv', as('kit'));
+        const { text } = await read(res);
+        expect(res.status).toBe(200);
+        expect(res.headers.get('content-type')).toBe('text/csv');
+        expect(text).toBe(`thing,host,servedTo\nnative,${served.adapter},kit\n`);
+        expectSeamed(res, text);
+      },
+    );
+
+    encodedTwice(
+      'runs every seam but the route hooks on a native route without the guard',
+      async () => {
+        const res = await served.fetch('/v1/native-plain', as('lu'));
+        const { text, body } = await read(res);
+        expect(res.status).toBe(200);
+        expect(body).toEqual({ ...thing, servedTo: 'lu' });
+        expect(res.headers.has('x-request-count')).toBe(false);
+        expect(served.seams.store.get('hits:lu')).toBeUndefined();
+        expectSeamed(res, text);
+      },
+    );
+
+    headUnguarded('runs the guard’s route hooks on HEAD of a guarded native route', async () => {
+      const res = await served.fetch('/v1/native-things', as('mo', { method: 'HEAD' }));
+      expect(res.status).toBe(200);
+      expect(res.headers.get('x-request-count')).toBe('1');
+      expect(served.seams.store.get('hits:mo')).toBe('1');
+    });
+
+    headLength(
+      'answers HEAD of a native route with GET’s Content-Length (RFC 9110 §9.3.2)',
+      async () => {
+        const get = await served.fetch('/v1/native-plain', as('ned'));
+        const length = get.headers.get('content-length');
+        expect(length).toBe(String(Buffer.byteLength(await get.text())));
+        const head = await served.fetch('/v1/native-plain', as('ned', { method: 'HEAD' }));
+        expect(head.status).toBe(200);
+        expect(await head.text()).toBe('');
+        expect(head.headers.get('content-length')).toBe(length);
+        expect(head.headers.get('x-body-length')).toBe(length);
+        expect(head.headers.get('x-seams')).toBe('on');
+        expect(head.headers.get('vary')).toBe('Origin');
+      },
+    );
+
+    it('answers a native route’s thrown error 500 with the spec’s body and every seam header', async () => {
+      const res = await served.fetch('/v1/native-failures', as('oz'));
+      const { text, body } = await read(res);
+      expect(res.status).toBe(500);
+      expect(body).toEqual(error(50000, 'Something went wrong on our side; it has been logged.'));
+      expectSeamed(res, text);
+      expect(served.seams.faults).toContainEqual(new Error('a native route failed on purpose'));
+    });
+  },
+  ['express', 'express4', 'fastify'],
+);
+
+// A native Hono route returns a finished Response: the middleware adds the always-on headers to
+// it, and nothing else of the pipeline reaches it.
+describeSeams(
+  'plugin seams beside native Hono routes',
+  (served) => {
+    it('leaves a native Hono route’s body, type and length to Hono: no route hook, no transform, serializer or send phase', async () => {
+      const res = await served.fetch('/v1/native-things?format=csv', as('pia'));
+      const { body } = await read(res);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('application/json');
+      expect(body).toEqual({ thing: 'native', host: 'fetch' });
+      expect(res.headers.has('x-body-length')).toBe(false);
+      expect(res.headers.has('x-request-count')).toBe(false);
+      expect(served.seams.store.get('hits:pia')).toBeUndefined();
+    });
+
+    it('leaves a native Hono route’s thrown error to Hono: a text/plain 500 with the always-on headers, not logged by the conventions', async () => {
+      const console = vi.spyOn(globalThis.console, 'error').mockImplementation(() => {});
+      try {
+        const res = await served.fetch('/v1/native-failures');
+        expect(res.status).toBe(500);
+        expect(res.headers.get('content-type')).toBe('text/plain; charset=UTF-8');
+        expect(await res.text()).toBe('Internal Server Error');
+        expect(res.headers.get('x-seams')).toBe('on');
+        expect(console).toHaveBeenCalledWith(new Error('a native route failed on purpose'));
+      } finally {
+        console.mockRestore();
+      }
+      expect(served.seams.faults).toEqual([]);
+    });
+  },
+  ['fetch'],
+);
