@@ -201,7 +201,7 @@ describe('createExpressMiddleware', () => {
     });
     expect(text).not.toMatch(/hunter2|at .*\.ts/);
     expect(logged).toHaveBeenCalledOnce();
-    expect((logged.mock.calls[0]![1].error as Error).message).toBe('database password is hunter2');
+    expect((logged.mock.calls[0]![0].err as Error).message).toBe('database password is hunter2');
   });
 
   it('answers a rejected async native handler with 500 (spec 7.1.5)', async () => {
@@ -303,7 +303,14 @@ describe('guard(): route settings on Express’s own routes', () => {
   beforeAll(async () => {
     const c = createExpressMiddleware({
       logger: { error() {}, warn() {} },
-      plugins: [{ name: 'mark', onRequest: (ctx) => ctx.setResponseHeader('x-checked', '1') }],
+      plugins: [
+        {
+          name: 'mark',
+          preParsing: (ctx) => {
+            ctx.responseHeaders.set('x-checked', '1');
+          },
+        },
+      ],
     });
     const app = express();
     app.set('strict routing', true);
