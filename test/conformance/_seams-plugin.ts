@@ -21,6 +21,16 @@ export interface SeamsApi {
   store: MemoryStore;
   /** The errors the logger received, in order. */
   faults: unknown[];
+  /** How many times each hook of the plugin ran, all requests together. */
+  calls: HookCalls;
+}
+
+/** How many times each request hook of the plugin ran. */
+export interface HookCalls {
+  onRequest: number;
+  preParsing: number;
+  preSerialization: number;
+  onSend: number;
 }
 
 const encoder = new TextEncoder();
@@ -56,7 +66,7 @@ async function countOf(store: Store, ctx: RequestContext): Promise<number> {
 }
 
 /** The plugin under test: each hook is one seam, each leaves a trace a client can see. */
-export function seamsPlugin(store: Store): Plugin {
+export function seamsPlugin(store: Store, calls: HookCalls): Plugin {
   return {
     name: 'seams',
     headers: { 'x-seams': 'on' },
@@ -68,6 +78,7 @@ export function seamsPlugin(store: Store): Plugin {
     },
     // Pre-routing: every request, matched or not, gets Vary and its identity; teapots are gone.
     onRequest(ctx) {
+      calls.onRequest++;
       ctx.responseHeaders.vary('Origin');
       const user = ctx.headers.get('x-user');
       if (user) ctx.identity = { subject: user, scopes: new Set(), via: 'x-user' };
@@ -75,18 +86,21 @@ export function seamsPlugin(store: Store): Plugin {
     },
     // After a route matched: one request more for this identity, through the store's get/set.
     async preParsing(ctx) {
+      calls.preParsing++;
       const count = (await countOf(store, ctx)) + 1;
       await store.set(countKey(ctx), String(count));
       ctx.responseHeaders.set('x-request-count', count);
     },
     // The transform: success objects say whom they were served to; ?format=csv picks CSV.
     preSerialization(ctx, out) {
+      calls.preSerialization++;
       if (out.status >= 400 || !isPlainObject(out.body)) return;
       out.body = { ...out.body, servedTo: ctx.identity?.subject ?? 'anonymous' };
       if (ctx.query.get('format') === 'csv') out.type = 'text/csv';
     },
     // The send phase sees the final bytes, errors and bodiless answers included.
     onSend(_ctx, sent) {
+      calls.onSend++;
       sent.headers.set('x-body-length', byteLength(sent.body));
     },
   };
@@ -96,6 +110,7 @@ export function seamsPlugin(store: Store): Plugin {
 export function createSeamsApi(): SeamsApi {
   const store = new MemoryStore();
   const faults: unknown[] = [];
+  const calls: HookCalls = { onRequest: 0, preParsing: 0, preSerialization: 0, onSend: 0 };
   const api = conventions({
     routes: {
       '/v1/whoami': {
@@ -107,8 +122,8 @@ export function createSeamsApi(): SeamsApi {
         },
       },
     },
-    plugins: [seamsPlugin(store)],
+    plugins: [seamsPlugin(store, calls)],
     logger: { error: (record) => faults.push(record.err), warn() {} },
   });
-  return { api, store, faults };
+  return { api, store, faults, calls };
 }

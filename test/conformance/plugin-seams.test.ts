@@ -4,7 +4,8 @@
  * answers on every host, for the route table and for the framework's own routes beside it.
  */
 import { expect, it, vi } from 'vitest';
-import { describeSeams } from './_seams-hosts.ts';
+import { describeSeams, type SeamsServed } from './_seams-hosts.ts';
+import type { HookCalls } from './_seams-plugin.ts';
 
 const allow = 'GET, HEAD, OPTIONS';
 
@@ -28,6 +29,27 @@ function expectSeamed(res: Response, text: string): void {
 }
 
 const error = (code: number, message: string) => ({ errors: [{ message, code }] });
+
+/** How many times each hook ran for one request: the plugin's counts after it minus before. */
+async function hookRuns(served: SeamsServed, path: string, method = 'GET'): Promise<HookCalls> {
+  const before = { ...served.seams.calls };
+  await (await served.fetch(path, { method })).arrayBuffer();
+  const { calls } = served.seams;
+  return {
+    onRequest: calls.onRequest - before.onRequest,
+    preParsing: calls.preParsing - before.preParsing,
+    preSerialization: calls.preSerialization - before.preSerialization,
+    onSend: calls.onSend - before.onSend,
+  };
+}
+
+/** Hook runs as `[onRequest, preParsing, preSerialization, onSend]`. */
+const runs = ([onRequest, preParsing, preSerialization, onSend]: number[]): HookCalls => ({
+  onRequest: onRequest!,
+  preParsing: preParsing!,
+  preSerialization: preSerialization!,
+  onSend: onSend!,
+});
 
 /** Request options as the caller `user`: the plugin reads its identity from `x-user`. */
 const as = (user: string, init: RequestInit = {}) => ({ ...init, headers: { 'x-user': user } });
@@ -144,6 +166,23 @@ describeSeams('plugin seams on the route table', (served) => {
     expect(head.headers.get('x-seams')).toBe('on');
     expect(head.headers.get('vary')).toBe('Origin');
   });
+
+  it.each([
+    ['GET', '/v1/whoami', [1, 1, 1, 1]],
+    ['HEAD', '/v1/whoami', [1, 1, 1, 1]],
+    ['GET', '/v1/plugin-status', [1, 1, 1, 1]],
+    ['GET', '/v1/failures', [1, 1, 1, 1]],
+    ['GET', '/v1/teapots', [1, 0, 1, 1]],
+    ['GET', '/v1/nothing-here', [1, 0, 1, 1]],
+    ['DELETE', '/v1/whoami', [1, 0, 1, 1]],
+    ['OPTIONS', '/v1/whoami', [1, 0, 1, 1]],
+    ['GET', '/v1/WhoAmI', [1, 0, 1, 1]],
+  ])(
+    'runs pre-routing and the response phases once for %s %s, preParsing only on a matched route',
+    async (method, path, expected) => {
+      expect(await hookRuns(served, path, method)).toEqual(runs(expected));
+    },
+  );
 });
 
 // Every host with a router of its own: Express 5 and 4 (`before`, `c.guard`, `after`), Fastify
@@ -208,6 +247,22 @@ describeSeams(
       );
       expectSeamed(res, text);
     });
+
+    // A native Hono route's Response is finished bytes: only pre-routing reaches it.
+    const phases = served.adapter === 'fetch' ? 0 : 1;
+    it.each([
+      ['GET', '/v1/native-things', [1, phases, phases, phases]],
+      ['GET', '/v1/native-plain', [1, 0, phases, phases]],
+      ['GET', '/v1/teapots', [1, 0, 1, 1]],
+      ['DELETE', '/v1/native-things', [1, 0, 1, 1]],
+      ['OPTIONS', '/v1/native-things', [1, 0, 1, 1]],
+      ['GET', '/v1/Native-Things', [1, 0, 1, 1]],
+    ])(
+      'runs each phase that reaches %s %s once, beside native routes',
+      async (method, path, expected) => {
+        expect(await hookRuns(served, path, method)).toEqual(runs(expected));
+      },
+    );
   },
   ['express', 'express4', 'fastify', 'fetch'],
 );
