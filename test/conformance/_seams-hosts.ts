@@ -1,6 +1,6 @@
 /**
- * The four hosts of the plugin-seams suite, each on a real server on port 0, built as the
- * bookshelf's hosts are, plus native routes of the framework's own beside the route table:
+ * The hosts of the plugin-seams suite (every adapter host.ts lists), each on a real server on
+ * port 0, built as the bookshelf's hosts are, plus native routes beside the route table:
  * `/v1/native-things` goes through the adapter's guard (Express `c.guard`, Fastify
  * `config.conventions`), `/v1/native-plain` does not, `/v1/native-failures` throws, and
  * `/v1/teapots` is one the plugin's pre-routing hook answers first.
