@@ -603,6 +603,11 @@ function takeSnapshot() {
   if (existsSync(path.join(ROOT, 'dist'))) {
     cpSync(path.join(ROOT, 'dist'), path.join(SNAPSHOT, 'dist'), { recursive: true });
   }
+  // The adapters import the core as `api-conventions`, which Node resolves through the nearest
+  // package.json of that name: with this copy beside the snapshot's dist/, they load the
+  // snapshot's core, the one the "ours" servers load too, not the repository's dist/ (which a
+  // rebuild may empty mid-run, and which would be a second copy of the core).
+  cpSync(path.join(ROOT, 'package.json'), path.join(SNAPSHOT, 'package.json'));
 }
 
 function missingFile(target) {
