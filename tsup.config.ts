@@ -7,6 +7,7 @@ export default defineConfig({
     express: 'src/adapters/express.ts',
     fastify: 'src/adapters/fastify.ts',
     fetch: 'src/adapters/fetch.ts',
+    host: 'src/host.ts',
   },
   format: ['esm', 'cjs'],
   dts: true,

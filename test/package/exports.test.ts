@@ -1,8 +1,16 @@
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
+import tsup from '../../tsup.config.ts';
 
 const require = createRequire(import.meta.url);
-const subpaths = ['index', 'node', 'express', 'fastify', 'fetch'] as const;
+const readJson = (file: string) =>
+  JSON.parse(readFileSync(new URL(`../../${file}`, import.meta.url), 'utf8'));
+
+// Every subpath of package.json "exports" but ./package.json, by its build name: `.` is index.
+const subpaths = Object.keys(readJson('package.json').exports)
+  .filter((key) => key !== './package.json')
+  .map((key) => (key === '.' ? 'index' : key.slice(2)));
 
 async function namesOf(file: string): Promise<string[]> {
   const module = await import(
@@ -12,6 +20,12 @@ async function namesOf(file: string): Promise<string[]> {
 }
 
 describe('package surface', () => {
+  it('builds and documents every subpath of "exports", and nothing else', () => {
+    const entry = (tsup as { entry: Record<string, string> }).entry;
+    expect(Object.keys(entry).sort()).toEqual([...subpaths].sort());
+    expect([...readJson('typedoc.json').entryPoints].sort()).toEqual(Object.values(entry).sort());
+  });
+
   it.each(subpaths)('exports the same names from ESM and CJS builds of %s', async (name) => {
     const esm = await namesOf(`${name}.mjs`);
     const cjs = Object.keys(require(`../../dist/${name}.cjs`)).sort();
