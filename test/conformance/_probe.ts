@@ -48,7 +48,7 @@ export function createProbe(logged: Logged): Conventions {
     routes,
     lintOptions: { pluralExceptions: ['bad-headers'], allow: ['/v1/files/*'] },
     logger: {
-      error: (message, details) => logged.errors.push({ message, error: details.error }),
+      error: (record, message) => logged.errors.push({ message, error: record.err }),
       warn() {},
     },
   });
