@@ -63,6 +63,7 @@ describe('consumers of the built package', () => {
       isApiError: true,
       express: 'function',
       fastify: 'function',
+      host: 'object',
     });
   });
 
@@ -74,6 +75,7 @@ describe('consumers of the built package', () => {
       isApiError: true,
       express: 'function',
       fastify: 'function',
+      host: 'object',
     });
   });
 

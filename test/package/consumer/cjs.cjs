@@ -4,6 +4,7 @@ const { toNodeHandler } = require('api-conventions/node');
 const { createExpressMiddleware } = require('api-conventions/express');
 const { fastifyConventions } = require('api-conventions/fastify');
 const { toFetchHandler } = require('api-conventions/fetch');
+const host = require('api-conventions/host');
 
 const api = conventions({
   routes: { '/v1/books': { GET: () => ({ books: [], hasNext: false }) } },
@@ -18,6 +19,7 @@ Promise.resolve(toFetchHandler(api)(new Request('http://x/v1/books'))).then(asyn
       isApiError: isApiError(notFound('x')),
       express: typeof createExpressMiddleware,
       fastify: typeof fastifyConventions,
+      host: typeof host,
     }),
   );
 });

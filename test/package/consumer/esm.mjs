@@ -4,6 +4,7 @@ import { conventions, isApiError, notFound } from 'api-conventions';
 import { createExpressMiddleware } from 'api-conventions/express';
 import { fastifyConventions } from 'api-conventions/fastify';
 import { toFetchHandler } from 'api-conventions/fetch';
+import * as host from 'api-conventions/host';
 import { toNodeHandler } from 'api-conventions/node';
 
 const api = conventions({
@@ -23,5 +24,6 @@ console.log(
     isApiError: isApiError(notFound('x')),
     express: typeof createExpressMiddleware,
     fastify: typeof fastifyConventions,
+    host: typeof host,
   }),
 );
