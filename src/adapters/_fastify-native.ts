@@ -1,6 +1,18 @@
 /** The app's own Fastify routes: lint, `config.conventions` before handlers, values through the response phases. */
-import type { Conventions, Guarded, HeaderInit, LintRoute, RouteSettings } from 'api-conventions';
-import type { FastifyInstance, preSerializationHookHandler, RouteOptions } from 'fastify';
+import type {
+  ApiResponse,
+  Conventions,
+  Guarded,
+  HeaderValue,
+  LintRoute,
+  RouteSettings,
+} from 'api-conventions';
+import type {
+  FastifyInstance,
+  onSendHookHandler,
+  preSerializationHookHandler,
+  RouteOptions,
+} from 'fastify';
 import { contextOf, send } from './_fastify-io.ts';
 
 /**
@@ -15,15 +27,23 @@ export function watchNativeRoutes(
   tableHandlers: WeakSet<object>,
 ): void {
   const tableUrls = new Set<string>();
+  const shape = shapeValue(conventions);
   fastify.addHook('onRoute', (route) => {
     if (tableHandlers.has(route.handler)) {
       tableUrls.add(route.url);
       return;
     }
-    const methods = [route.method].flat().filter((method) => method !== 'HEAD');
-    const config = route.config?.conventions;
-    if (config !== undefined) guardRoute(route, conventions, methods, config);
-    route.preSerialization = [...[route.preSerialization ?? []].flat(), shapeValue(conventions)];
+    const methods = [route.method].flat();
+    const shaping = [route.preSerialization ?? []].flat();
+    // Fastify builds a GET route's HEAD route from the GET route's options, hooks included.
+    if (!shaping.includes(shape)) {
+      const config = route.config?.conventions;
+      if (methods.includes('GET') && !methods.includes('HEAD')) methods.push('HEAD');
+      if (config !== undefined) guardRoute(route, conventions, methods, config);
+      route.preSerialization = [...shaping, shape];
+    }
+    // After Fastify's own HEAD handler, which counts the empty payload: GET's length is the answer.
+    if (methods.includes('HEAD')) route.onSend = [...[route.onSend ?? []].flat(), restoreLength];
   });
   // Every route of the app, those declared before the plugin or after a register() that was not
   // awaited included: Fastify lists them all once it is ready.
@@ -45,25 +65,37 @@ export function listedRoutes(listing: string, skip: ReadonlySet<string>): LintRo
   return routes;
 }
 
+const headLengths = new WeakMap<object, string>();
+
+// Fastify's default for an object payload; the core's serializer chooses the media type instead.
+const fastifyJson = 'application/json; charset=utf-8';
+
 /** A native handler's value through the response phases; Fastify then sends the bytes as they are. */
 function shapeValue(conventions: Conventions): preSerializationHookHandler<unknown> {
   return (request, reply, payload, done) => {
     const ctx = contextOf(conventions, request);
-    const headers = reply.getHeaders() as HeaderInit;
-    const result = conventions.respond(ctx, reply.statusCode, payload, headers);
-    const go = (response: {
-      status: number;
-      headers: Record<string, string | string[]>;
-      body: string | Uint8Array | null;
-    }) => {
+    const headers = { ...reply.getHeaders() } as Record<string, HeaderValue>;
+    if (headers['content-type'] === fastifyJson) delete headers['content-type'];
+    const go = (response: ApiResponse) => {
       for (const name of Object.keys(reply.getHeaders())) reply.removeHeader(name);
-      reply.code(response.status).headers(response.headers);
+      reply.code(response.status).headers(response.headers).serializer(asIs);
+      const length = response.headers['content-length'];
+      if (request.method === 'HEAD' && typeof length === 'string') headLengths.set(request, length);
       done(null, response.body ?? '');
     };
+    const result = conventions.respond(ctx, reply.statusCode, payload, headers);
     if (result instanceof Promise) result.then(go, done);
     else go(result);
   };
 }
+
+const restoreLength: onSendHookHandler<unknown> = (request, reply, payload, done) => {
+  const length = headLengths.get(request);
+  if (length !== undefined) reply.header('content-length', length);
+  done(null, payload);
+};
+
+const asIs = (payload: unknown) => payload as string;
 
 /** Adds a preHandler that runs `conventions.guard` with the route's settings, compiled once here. */
 function guardRoute(

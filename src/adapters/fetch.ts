@@ -7,6 +7,7 @@
 import {
   type Conventions,
   type ConventionsOptions,
+  HeaderBag,
   type RequestContext,
   type RequestInput,
   toConventions,
@@ -148,18 +149,42 @@ export function toFetchMiddleware<Context = unknown>(
     const early = await conventions.screen(ctx);
     if (early !== undefined) return toResponse(early, logger);
     await next();
-    let headers = c.res.headers;
-    for (const name in alwaysOnHeaders) {
-      if (headers.has(name)) continue;
-      try {
-        headers.set(name, String(alwaysOnHeaders[name]));
-      } catch {
-        // A Response from fetch() has immutable headers: copy it once, then set.
-        c.res = new Response(c.res.body, c.res);
-        headers = c.res.headers;
-        headers.set(name, String(alwaysOnHeaders[name]));
-      }
-    }
+    c.res = withHeaders(
+      c.res,
+      alwaysOnHeaders,
+      ctx.hasResponseHeaders ? ctx.responseHeaders : undefined,
+    );
     return undefined;
   };
+}
+
+/**
+ * A native route's response with the always-on headers it lacks and the headers the pre-routing
+ * phase gathered (`Vary` merged, `Set-Cookie` and `Link` added). A response from `fetch()` has
+ * immutable headers, so it is copied once.
+ */
+function withHeaders(
+  response: Response,
+  alwaysOn: Readonly<Record<string, string | string[]>>,
+  gathered: HeaderBag | undefined,
+): Response {
+  let copy = response;
+  try {
+    response.headers.set('x-probe-mutable', '');
+    response.headers.delete('x-probe-mutable');
+  } catch {
+    copy = new Response(response.body, response);
+  }
+  const { headers } = copy;
+  if (gathered !== undefined) {
+    const merged = new HeaderBag({ vary: headers.get('vary') ?? undefined }).merge(gathered);
+    for (const [name, value] of Object.entries(merged.record)) {
+      if (name === 'vary') headers.set(name, String(value));
+      else if (name === 'set-cookie' || name === 'link') {
+        for (const item of [value].flat()) headers.append(name, item);
+      } else if (!headers.has(name)) headers.set(name, [value].flat().join(', '));
+    }
+  }
+  for (const name in alwaysOn) if (!headers.has(name)) headers.set(name, String(alwaysOn[name]));
+  return copy;
 }

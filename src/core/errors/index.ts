@@ -5,6 +5,7 @@ export {
   type ErrorBody,
   type ErrorEntry,
   isApiError,
+  maxErrorEntries,
 } from './api-error.ts';
 export { ErrorCode, type ErrorCodeValue, statusText } from './catalogue.ts';
 export { fromHttpError, type HttpErrorLike } from './from-http-error.ts';
