@@ -188,3 +188,31 @@ function withHeaders(
   for (const name in alwaysOn) if (!headers.has(name)) headers.set(name, String(alwaysOn[name]));
   return copy;
 }
+
+/**
+ * An error handler for the host's own routes (Hono's `app.onError`): what they throw gets the
+ * spec's error body and status, reported to the conventions' logger, as on every other host.
+ *
+ * @example
+ * ```ts
+ * import { Hono } from 'hono';
+ * import { conventions } from 'api-conventions';
+ * import { toFetchErrorHandler } from 'api-conventions/fetch';
+ *
+ * const app = new Hono();
+ * app.onError(toFetchErrorHandler(conventions({})));
+ * ```
+ */
+export function toFetchErrorHandler(
+  api: Conventions | ConventionsOptions,
+): (error: unknown, c: { req: { raw: Request } }) => Response | Promise<Response> {
+  const conventions = toConventions(api);
+  return (error, c) => {
+    const request = c.req.raw;
+    const ctx = opened.get(request) ?? conventions.open(inputOf(request, c, undefined));
+    const result = conventions.handleError(ctx, error);
+    return result instanceof Promise
+      ? result.then((response) => toResponse(response, conventions.logger))
+      : toResponse(result, conventions.logger);
+  };
+}

@@ -11,7 +11,7 @@ import { createAdaptorServer } from '@hono/node-server';
 import type { Conventions } from 'api-conventions';
 import { createExpressMiddleware } from 'api-conventions/express';
 import { fastifyConventions, serverOptions } from 'api-conventions/fastify';
-import { toFetchHandler, toFetchMiddleware } from 'api-conventions/fetch';
+import { toFetchErrorHandler, toFetchHandler, toFetchMiddleware } from 'api-conventions/fetch';
 import { toNodeHandler } from 'api-conventions/node';
 import express, { type Application } from 'express';
 import Fastify from 'fastify';
@@ -84,6 +84,7 @@ async function serveFastify(api: Conventions): Promise<Running> {
 function serveFetch(api: Conventions): Promise<Running> {
   const app = new Hono();
   app.use('*', toFetchMiddleware(api));
+  app.onError(toFetchErrorHandler(api));
   app.get('/v1/native-things', (c) => c.json(thing('fetch')));
   app.get('/v1/native-plain', (c) => c.json(thing('fetch')));
   app.get('/v1/teapots', (c) => c.json(thing('fetch')));

@@ -344,19 +344,15 @@ describeSeams(
       expect(served.seams.store.get('hits:pia')).toBeUndefined();
     });
 
-    it('leaves a native Hono route’s thrown error to Hono: a text/plain 500 with the always-on headers, not logged by the conventions', async () => {
-      const console = vi.spyOn(globalThis.console, 'error').mockImplementation(() => {});
-      try {
-        const res = await served.fetch('/v1/native-failures');
-        expect(res.status).toBe(500);
-        expect(res.headers.get('content-type')).toBe('text/plain; charset=UTF-8');
-        expect(await res.text()).toBe('Internal Server Error');
-        expect(res.headers.get('x-seams')).toBe('on');
-        expect(console).toHaveBeenCalledWith(new Error('a native route failed on purpose'));
-      } finally {
-        console.mockRestore();
-      }
-      expect(served.seams.faults).toEqual([]);
+    it('answers a native Hono route’s thrown error with the spec’s 500 through app.onError, logged by the conventions (spec 7.2)', async () => {
+      const res = await served.fetch('/v1/native-failures');
+      expect(res.status).toBe(500);
+      expect(res.headers.get('content-type')).toBe('application/json');
+      expect(res.headers.get('x-seams')).toBe('on');
+      const body = await res.json();
+      expect(body.errors[0].code).toBe(50000);
+      expect(JSON.stringify(body)).not.toContain('on purpose');
+      expect(served.seams.faults.length).toBe(1);
     });
   },
   ['fetch'],
