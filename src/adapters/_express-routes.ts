@@ -32,6 +32,12 @@ function appRouter(app: unknown): RouterLike | undefined {
   return a._router;
 }
 
+/** Tells whether an app or a Router is Express 4's: its app builds the router lazily, its Router keeps `_params`. */
+export function isExpress4(target: unknown): boolean {
+  const t = target as { lazyrouter?: unknown; _params?: unknown };
+  return typeof t.lazyrouter === 'function' || Array.isArray(t._params);
+}
+
 /** Tells whether a router, or an app's router, tells `/a/` from `/a` (Express's `strict` option). */
 export function isStrict(target: unknown): boolean {
   const router = Array.isArray((target as RouterLike).stack)

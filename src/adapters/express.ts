@@ -25,7 +25,13 @@ import type {
 } from 'express';
 import { addBody, contextOf } from './_express-io.ts';
 import { copyContextHeaders, guardMiddleware, routeJson, sendTo } from './_express-native.ts';
-import { fromExpressError, isStrict, joinParams, routeMethods } from './_express-routes.ts';
+import {
+  fromExpressError,
+  isExpress4,
+  isStrict,
+  joinParams,
+  routeMethods,
+} from './_express-routes.ts';
 
 /** What {@link createExpressMiddleware} gives: middleware for either end of the app, and the routes. */
 export interface ExpressConventions {
@@ -133,7 +139,7 @@ export function createExpressMiddleware(api: Conventions | ConventionsOptions): 
         // One Express route per pattern, so that a declared HEAD is not shadowed by GET's.
         if (info.pattern !== pattern) {
           pattern = info.pattern;
-          native = target.route(pattern);
+          native = target.route(expressPattern(pattern, target));
         }
         native![info.method.toLowerCase() as Verb](route(info));
       }
@@ -152,6 +158,21 @@ export function createExpressMiddleware(api: Conventions | ConventionsOptions): 
       },
     ],
   };
+}
+
+/**
+ * The table's pattern for Express's router. Express 4 reads patterns with path-to-regexp 0.1,
+ * where `*path` is an unnamed wildcard followed by the text `path`: a named wildcard becomes
+ * `:path(.+)` there, and groups and escapes, which it cannot read, are a `TypeError`.
+ */
+function expressPattern(pattern: string, target: Application | Router): string {
+  if (!isExpress4(target)) return pattern;
+  if (/[{}()\\]/.test(pattern)) {
+    throw new TypeError(
+      `Route "${pattern}": Express 4 has no optional groups or escapes; declare each path as its own route, or use Express 5.`,
+    );
+  }
+  return pattern.replace(/\*(\w+)/g, ':$1(.+)');
 }
 
 const warnedApps = new WeakSet<object>();
