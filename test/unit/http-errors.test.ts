@@ -188,6 +188,13 @@ describe('logging errors of other libraries', () => {
     );
   });
 
+  it('logs the other library’s error, not the ApiError made from it, when an adapter converted it first', () => {
+    const logger = fakeLogger();
+    const thrown = createError(502, 'upstream 10.0.0.3 closed');
+    errorToOutgoing(fromHttpError(thrown), logger);
+    expect(logger.error.mock.calls[0]![0].err).toBe(thrown);
+  });
+
   it('answers a logged 500 when an ApiError carries a header that cannot be sent, instead of throwing', () => {
     const logger = fakeLogger();
     const thrown = new ApiError(401, 40100, 'x', { headers: { 'www-authenticate': 'a\r\nb' } });

@@ -32,6 +32,14 @@ const bodyHeaders = new Set([
   'transfer-encoding',
 ]);
 
+// The ApiErrors made here: a fault is logged with the error the other library threw.
+const converted = new WeakSet<object>();
+
+/** The value to log for a fault: the other library's error behind an ApiError made from it. */
+export function originalError(error: unknown): unknown {
+  return isApiError(error) && converted.has(error) ? error.cause : error;
+}
+
 function isErrorStatus(value: unknown): value is number {
   return typeof value === 'number' && Number.isInteger(value) && value >= 400 && value <= 599;
 }
@@ -82,12 +90,12 @@ export function fromHttpError(error: unknown, status?: number): unknown {
   const own = typeof e.message === 'string' && e.message.trim() !== '' ? e.message : undefined;
   const message = exposed && own !== undefined ? own : fallbackMessage(kept);
   const headers = sendableHeaders(e.headers);
-  return new ApiError(
-    kept,
-    kept * 100,
-    message,
-    headers ? { cause: error, headers } : { cause: error },
-  );
+  const made = new ApiError(kept, kept * 100, message, {
+    cause: error,
+    ...(headers && { headers }),
+  });
+  converted.add(made);
+  return made;
 }
 
 /** The sentence of an error whose own message is hidden or empty. */

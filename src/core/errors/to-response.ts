@@ -3,7 +3,7 @@ import { HeaderBag } from '../http/headers.ts';
 import type { ApiResponse, OutgoingResponse } from '../http/response.ts';
 import { ApiError, isApiError } from './api-error.ts';
 import { ErrorCode } from './catalogue.ts';
-import { fromHttpError, genericFaultMessage } from './from-http-error.ts';
+import { fromHttpError, genericFaultMessage, originalError } from './from-http-error.ts';
 import { callLogger, consoleLogger, type FaultRecord, type Logger } from './logger.ts';
 
 export { consoleLogger, type FaultRecord, type Logger, resolveLogger } from './logger.ts';
@@ -39,7 +39,7 @@ export function errorToOutgoing(
   where: FailurePlace = {},
 ): OutgoingResponse {
   let apiError = toApiError(error);
-  let fault = error;
+  let fault = originalError(error);
   let headers: HeaderBag;
   try {
     headers = new HeaderBag(apiError.headers);
