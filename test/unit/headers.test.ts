@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  type ApiResponse,
-  conventions,
-  HeaderBag,
-  type HeaderInit,
-  ok,
-  type Plugin,
-} from '../../src/index.ts';
+import type { ApiResponse } from '../../src/host.ts';
+import { conventions, HeaderBag, type HeaderInit, ok, type Plugin } from '../../src/index.ts';
 
 /** The record as a plain object, for `toEqual` against literals. */
 const plain = (bag: HeaderBag) => ({ ...bag.record });

@@ -1,14 +1,12 @@
 import { describe, expect, it, vi } from 'vitest';
+import { type ApiResponse, compileTrust, resolveOrigin } from '../../src/host.ts';
 import {
-  type ApiResponse,
-  compileTrust,
   conventions,
   formatIp,
   inRange,
   parseIp,
   parseRange,
   type RequestOrigin,
-  resolveOrigin,
   type TrustProxy,
 } from '../../src/index.ts';
 

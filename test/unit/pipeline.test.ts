@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { isPromise } from '../../src/core/pipeline/steps.ts';
+import type { ApiResponse, RequestInput } from '../../src/host.ts';
 import {
-  type ApiResponse,
   type ConventionsOptions,
   conventions,
   created,
@@ -13,7 +13,6 @@ import {
   type Plugin,
   payloadTooLarge,
   type RequestContext,
-  type RequestInput,
   type RouteInfo,
   type RouteSettings,
 } from '../../src/index.ts';

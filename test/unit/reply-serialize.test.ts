@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { utf8Length } from '../../src/host.ts';
 import {
   accepted,
   conventions,
@@ -7,7 +8,6 @@ import {
   noContent,
   ok,
   type Plugin,
-  utf8Length,
 } from '../../src/index.ts';
 
 const book = { id: 'dune', title: 'Dune' };
