@@ -8,6 +8,8 @@ export default defineConfig({
     fastify: 'src/adapters/fastify.ts',
     fetch: 'src/adapters/fetch.ts',
     host: 'src/host.ts',
+    // The one copy of the core that every subpath re-exports or imports (package.json "imports").
+    core: 'src/core/index.ts',
   },
   format: ['esm', 'cjs'],
   dts: true,
@@ -17,9 +19,10 @@ export default defineConfig({
   platform: 'node',
   splitting: false,
   treeshake: true,
-  // The adapters import the core by the package's own name, so every subpath shares one copy of
-  // it (one ApiError class, one Conventions class) instead of bundling its own.
-  external: ['api-conventions'],
+  // Entries import the core through `#core` and the adapters import the public subpaths by the
+  // package's own name, so every subpath shares one copy of the core (one ApiError class, one
+  // Conventions class) instead of bundling its own.
+  external: ['#core', 'api-conventions', 'api-conventions/host'],
   outExtension: ({ format }) =>
     format === 'cjs' ? { js: '.cjs', dts: '.d.cts' } : { js: '.mjs', dts: '.d.mts' },
 });

@@ -6,6 +6,7 @@ const src = (p: string) => fileURLToPath(new URL(`./src/${p}`, import.meta.url))
 export default defineConfig({
   resolve: {
     alias: [
+      { find: /^#core$/, replacement: src('core/index.ts') },
       { find: /^api-conventions\/host$/, replacement: src('host.ts') },
       { find: /^api-conventions\/(.+)$/, replacement: src('adapters/$1.ts') },
       { find: /^api-conventions$/, replacement: src('index.ts') },

@@ -1,6 +1,51 @@
 /**
- * `api-conventions/host`: what a host needs to serve the conventions on a framework of its own.
+ * `api-conventions/host`: what a host needs to serve the conventions on a framework of its own —
+ * the router, request targets and path rules, body parsing, error responses, the request's origin,
+ * and the plain shapes an adapter translates to and from. Services do not need it.
  *
  * @module api-conventions/host
  */
-export {};
+export {
+  type ApiResponse,
+  allowList,
+  assertKnownKeys,
+  assertLowerCasePath,
+  type BodyType,
+  bodyFormat,
+  type ConnectionFacts,
+  compileTrust,
+  decodeParam,
+  errorToOutgoing,
+  errorToResponse,
+  type FailurePlace,
+  fromHttpError,
+  type Guarded,
+  type GuardPassed,
+  type GuardStopped,
+  type HeaderReader,
+  type HostRouting,
+  type HttpErrorLike,
+  hasUpperCase,
+  isConventions,
+  type MethodNotFound,
+  mediaTypesOf,
+  normalizeTarget,
+  type OptionsFound,
+  type ParsedBody,
+  type PathNotFound,
+  parseBody,
+  type ReadBodyOptions,
+  type RequestInput,
+  type RequestTarget,
+  type RouteFound,
+  type RouteLookup,
+  type RouteMatch,
+  Router,
+  resolveOrigin,
+  type Step,
+  splitTarget,
+  type TrustTest,
+  toApiError,
+  toConventions,
+  utf8Length,
+} from '#core';

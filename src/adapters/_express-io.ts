@@ -1,6 +1,6 @@
 /** An Express request as the core's context: headers, origin, and the body as a body parser left it. */
-import type { Conventions, RequestContext, RequestInput } from 'api-conventions';
-import { payloadTooLarge } from 'api-conventions';
+import { type Conventions, payloadTooLarge, type RequestContext } from 'api-conventions';
+import type { RequestInput } from 'api-conventions/host';
 import type { Request } from 'express';
 import { announcesBody, nodeHeaders, readNodeBody, schemeOf } from './_node-io.ts';
 

@@ -1,14 +1,12 @@
 /** The app's own Express routes in the pipeline: `guard(settings)` and `res.json` through the response phases. */
 import type {
-  ApiResponse,
   Conventions,
-  Guarded,
   HeaderInit,
   RequestContext,
   RouteConfig,
   RouteSettings,
-  Step,
 } from 'api-conventions';
+import type { ApiResponse, Guarded, Step } from 'api-conventions/host';
 import type { RequestHandler, Response } from 'express';
 import { addBody, contextOf } from './_express-io.ts';
 import { writeNodeResponse } from './_node-write.ts';

@@ -1,12 +1,6 @@
 /** What the Express adapter reads from Express itself: its routing table and its errors. */
-import {
-  ApiError,
-  ErrorCode,
-  fromHttpError,
-  type HttpErrorLike,
-  malformedJson,
-  payloadTooLarge,
-} from 'api-conventions';
+import { ApiError, ErrorCode, malformedJson, payloadTooLarge } from 'api-conventions';
+import { fromHttpError, type HttpErrorLike } from 'api-conventions/host';
 
 /** The parts of an Express 4 or 5 router layer this walk reads. */
 interface Layer {

@@ -4,12 +4,12 @@ import {
   ApiError,
   ErrorCode,
   type FieldProblem,
-  fromHttpError,
   invalidRequest,
   isApiError,
   malformedJson,
   payloadTooLarge,
 } from 'api-conventions';
+import { fromHttpError } from 'api-conventions/host';
 import type { FastifyError, FastifyRequest, FastifySchemaValidationError } from 'fastify';
 
 const where = {

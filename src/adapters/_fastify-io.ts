@@ -1,5 +1,6 @@
 /** Fastify request in, core response out: the translation every part of the Fastify adapter uses. */
-import type { ApiResponse, Conventions, RequestContext, RequestInput, Step } from 'api-conventions';
+import type { Conventions, RequestContext } from 'api-conventions';
+import type { ApiResponse, RequestInput, Step } from 'api-conventions/host';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { nodeHeaders, schemeOf } from './_node-io.ts';
 

@@ -1,12 +1,6 @@
 /** The app's own Fastify routes: lint, `config.conventions` before handlers, values through the response phases. */
-import type {
-  ApiResponse,
-  Conventions,
-  Guarded,
-  HeaderValue,
-  LintRoute,
-  RouteSettings,
-} from 'api-conventions';
+import type { Conventions, HeaderValue, LintRoute, RouteSettings } from 'api-conventions';
+import type { ApiResponse, Guarded } from 'api-conventions/host';
 import type {
   FastifyInstance,
   onSendHookHandler,

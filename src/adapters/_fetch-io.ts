@@ -1,13 +1,6 @@
 /** Web-standard request in, core response out: body reading with limits, `Response` building. */
-import {
-  type ApiResponse,
-  badRequest,
-  errorToResponse,
-  type Logger,
-  payloadTooLarge,
-  type ReadBodyOptions,
-  requestTimeout,
-} from 'api-conventions';
+import { badRequest, type Logger, payloadTooLarge, requestTimeout } from 'api-conventions';
+import { type ApiResponse, errorToResponse, type ReadBodyOptions } from 'api-conventions/host';
 
 /** The path and query of an absolute URL as serialized (case and percent-encoding kept). */
 export function originForm(url: string): string {

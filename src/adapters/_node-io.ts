@@ -1,13 +1,7 @@
 /** Node request reading shared by the node, Express and Fastify adapters: headers and body in. */
 import type { IncomingMessage } from 'node:http';
-import {
-  ApiError,
-  ErrorCode,
-  type HeaderReader,
-  payloadTooLarge,
-  type ReadBodyOptions,
-  requestTimeout,
-} from 'api-conventions';
+import { ApiError, ErrorCode, payloadTooLarge, requestTimeout } from 'api-conventions';
+import type { HeaderReader, ReadBodyOptions } from 'api-conventions/host';
 
 /**
  * Wraps Node's lower-cased header object as a {@link HeaderReader}; repeated values are joined.

@@ -1,6 +1,7 @@
 /** Writes a core response to a Node `ServerResponse`: shared by the node and Express adapters. */
 import type { ServerResponse } from 'node:http';
-import { type ApiResponse, errorToResponse, type Logger } from 'api-conventions';
+import type { Logger } from 'api-conventions';
+import { type ApiResponse, errorToResponse } from 'api-conventions/host';
 
 /**
  * Writes a core response to a Node response, with `Content-Length` when there is a body. A

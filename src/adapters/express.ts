@@ -5,15 +5,13 @@
  */
 
 import {
-  type ApiResponse,
-  allowList,
   type Conventions,
   type ConventionsOptions,
+  conventions,
   type RouteConfig,
   type RouteInfo,
-  type Step,
-  toConventions,
 } from 'api-conventions';
+import { type ApiResponse, allowList, type Step, toConventions } from 'api-conventions/host';
 import type {
   Application,
   ErrorRequestHandler,
@@ -68,8 +66,7 @@ type Verb = 'get' | 'head' | 'post' | 'put' | 'patch' | 'delete' | 'options';
  * @example
  * ```ts
  * import express from 'express';
- * import { conventions } from 'api-conventions';
- * import { createExpressMiddleware } from 'api-conventions/express';
+ *  * import { createExpressMiddleware } from 'api-conventions/express';
  *
  * const api = conventions({ routes: { '/v1/books': { GET: () => ({ books: [], hasNext: false }) } } });
  * const app = express();

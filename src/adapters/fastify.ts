@@ -5,13 +5,17 @@
  */
 
 import {
-  type ApiResponse,
   type Conventions,
   type ConventionsOptions,
-  normalizeTarget,
+  conventions,
   type RouteConfig,
-  toConventions,
 } from 'api-conventions';
+import {
+  type ApiResponse,
+  assertKnownKeys,
+  normalizeTarget,
+  toConventions,
+} from 'api-conventions/host';
 import type {
   FastifyError,
   FastifyInstance,
@@ -20,7 +24,6 @@ import type {
   FastifyRequest,
 } from 'fastify';
 import fp from 'fastify-plugin';
-import { assertKnownKeys } from '../core/internal/options.ts';
 import { fromFastify } from './_fastify-errors.ts';
 import { answer, contextOf, send } from './_fastify-io.ts';
 import { watchNativeRoutes } from './_fastify-native.ts';
@@ -155,8 +158,7 @@ const plugin: FastifyPluginAsync<FastifyConventionsOptions> = async (fastify, op
  * @example
  * ```ts
  * import Fastify from 'fastify';
- * import { conventions } from 'api-conventions';
- * import { fastifyConventions } from 'api-conventions/fastify';
+ *  * import { fastifyConventions } from 'api-conventions/fastify';
  *
  * const api = conventions({ routes: { '/v1/books': { GET: () => ({ books: [], hasNext: false }) } } });
  * const app = Fastify();

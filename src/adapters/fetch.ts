@@ -7,12 +7,11 @@
 import {
   type Conventions,
   type ConventionsOptions,
+  conventions,
   HeaderBag,
   type RequestContext,
-  type RequestInput,
-  toConventions,
 } from 'api-conventions';
-import { assertKnownKeys } from '../core/internal/options.ts';
+import { assertKnownKeys, type RequestInput, toConventions } from 'api-conventions/host';
 import { originForm, readBody, toResponse } from './_fetch-io.ts';
 import { methodsOfRoutes, type NativeRoute } from './_fetch-native.ts';
 
@@ -83,8 +82,7 @@ function inputOf<Context>(
  * @example
  * ```ts
  * import { Hono } from 'hono';
- * import { conventions } from 'api-conventions';
- * import { toFetchHandler } from 'api-conventions/fetch';
+ *  * import { toFetchHandler } from 'api-conventions/fetch';
  *
  * const api = conventions({ routes: { '/v1/books': { GET: () => ({ books: [], hasNext: false }) } } });
  * const handle = toFetchHandler(api);
@@ -125,8 +123,7 @@ export function toFetchHandler<Context = unknown>(
  * @example
  * ```ts
  * import { Hono } from 'hono';
- * import { conventions } from 'api-conventions';
- * import { toFetchHandler, toFetchMiddleware } from 'api-conventions/fetch';
+ *  * import { toFetchHandler, toFetchMiddleware } from 'api-conventions/fetch';
  *
  * const api = conventions({ routes: { '/v1/books': { GET: () => ({ books: [], hasNext: false }) } } });
  * const app = new Hono();
@@ -196,8 +193,7 @@ function withHeaders(
  * @example
  * ```ts
  * import { Hono } from 'hono';
- * import { conventions } from 'api-conventions';
- * import { toFetchErrorHandler } from 'api-conventions/fetch';
+ *  * import { toFetchErrorHandler } from 'api-conventions/fetch';
  *
  * const app = new Hono();
  * app.onError(toFetchErrorHandler(conventions({})));

@@ -4,7 +4,8 @@
  * @module api-conventions/node
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { type Conventions, type ConventionsOptions, toConventions } from 'api-conventions';
+import { type Conventions, type ConventionsOptions, conventions } from 'api-conventions';
+import { toConventions } from 'api-conventions/host';
 import { announcesBody, nodeHeaders, readNodeBody, schemeOf } from './_node-io.ts';
 import { writeNodeResponse } from './_node-write.ts';
 
@@ -19,8 +20,7 @@ export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void;
  * @example
  * ```ts
  * import { createServer } from 'node:http';
- * import { conventions } from 'api-conventions';
- * import { toNodeHandler } from 'api-conventions/node';
+ *  * import { toNodeHandler } from 'api-conventions/node';
  *
  * const api = conventions({ routes: { '/v1/books': { GET: () => ({ books: [], hasNext: false }) } } });
  * createServer(toNodeHandler(api)).listen(3000);

@@ -1,6 +1,7 @@
 /** The framework-neutral core: pure functions and plain data, no Node or framework imports. */
 export * from './errors/index.ts';
 export * from './http/index.ts';
+export { assertKnownKeys } from './internal/options.ts';
 export * from './lint/index.ts';
 export * from './origin/index.ts';
 export * from './paging/index.ts';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError, type BodyFormat, bodyFormat, mediaTypesOf, parseBody } from '../../src/index.ts';
+import { bodyFormat, mediaTypesOf, parseBody } from '../../src/host.ts';
+import { ApiError, type BodyFormat } from '../../src/index.ts';
 import { thrown } from './_thrown.ts';
 
 const bytes = (text: string) => new TextEncoder().encode(text);

@@ -1,12 +1,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { errorToOutgoing, errorToResponse, toApiError } from '../../src/host.ts';
 import {
   ApiError,
   badRequest,
   conflict,
   consoleLogger,
   ErrorCode,
-  errorToOutgoing,
-  errorToResponse,
   forbidden,
   gone,
   invalidRequest,
@@ -20,7 +19,6 @@ import {
   requestTimeout,
   serviceUnavailable,
   statusText,
-  toApiError,
   tooManyRequests,
   unauthorized,
   unsupportedMediaType,

@@ -1,15 +1,8 @@
 /** The one core rule for errors of other libraries that carry an HTTP status (http-errors, Koa, Fastify). */
 import createError from 'http-errors';
 import { describe, expect, it, vi } from 'vitest';
-import {
-  ApiError,
-  errorToOutgoing,
-  fromHttpError,
-  isApiError,
-  type Logger,
-  notFound,
-  toApiError,
-} from '../../src/index.ts';
+import { errorToOutgoing, fromHttpError, toApiError } from '../../src/host.ts';
+import { ApiError, isApiError, type Logger, notFound } from '../../src/index.ts';
 
 const generic = 'Something went wrong on our side; it has been logged.';
 

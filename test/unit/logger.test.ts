@@ -3,13 +3,8 @@ import { Writable } from 'node:stream';
 import Fastify from 'fastify';
 import pino from 'pino';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import {
-  consoleLogger,
-  errorToOutgoing,
-  errorToResponse,
-  type Logger,
-  resolveLogger,
-} from '../../src/index.ts';
+import { errorToOutgoing, errorToResponse } from '../../src/host.ts';
+import { consoleLogger, type Logger, resolveLogger } from '../../src/index.ts';
 
 afterEach(() => {
   vi.restoreAllMocks();

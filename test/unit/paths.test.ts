@@ -1,13 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import {
-  ApiError,
   assertLowerCasePath,
-  boundedEcho,
   decodeParam,
   hasUpperCase,
   normalizeTarget,
   splitTarget,
-} from '../../src/index.ts';
+} from '../../src/host.ts';
+import { ApiError, boundedEcho } from '../../src/index.ts';
 import { thrown } from './_thrown.ts';
 
 describe('hasUpperCase (spec 4.1.3)', () => {

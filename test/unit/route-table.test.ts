@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type Handler, Router, type RouteTable } from '../../src/index.ts';
+import { Router } from '../../src/host.ts';
+import type { Handler, RouteTable } from '../../src/index.ts';
 
 const listBooks: Handler = () => ({ books: [], hasNext: false });
 const createBook: Handler = () => ({});

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError, type Handler, Router, type RouteTable } from '../../src/index.ts';
+import { Router } from '../../src/host.ts';
+import { ApiError, type Handler, type RouteTable } from '../../src/index.ts';
 import { thrown } from './_thrown.ts';
 
 const listBooks: Handler = () => ({ books: [], hasNext: false });
