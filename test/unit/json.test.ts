@@ -1,0 +1,190 @@
+import { describe, expect, it } from 'vitest';
+import { stringifyJson } from '../../src/index.ts';
+
+// fast-check drives the property test; without it that test is skipped, saying why.
+const fc = await import('fast-check').catch(() => undefined);
+
+/** What `JSON.stringify` gives, or the class of the error it throws. */
+function builtIn(value: unknown): string | undefined {
+  try {
+    return JSON.stringify(value);
+  } catch (error) {
+    return `throws ${(error as Error).constructor.name}`;
+  }
+}
+
+function ours(value: unknown): string | undefined {
+  try {
+    return stringifyJson(value);
+  } catch (error) {
+    return `throws ${(error as Error).constructor.name}`;
+  }
+}
+
+const sparse: unknown[] = [1];
+sparse[3] = 4;
+
+// Each value is built fresh per test, so a toJSON that records its calls starts clean.
+const table: [string, () => unknown][] = [
+  ['a Date', () => new Date('2026-01-31T09:00:00Z')],
+  ['the epoch', () => new Date(0)],
+  ['a Date before 1970 with milliseconds', () => new Date(-1)],
+  ['a Date past year 9999', () => new Date(Date.UTC(10000, 0, 1))],
+  ['a Date before year 0', () => new Date(Date.UTC(-1, 0, 1))],
+  ['an invalid Date', () => new Date(Number.NaN)],
+  [
+    'Dates in an object and an array',
+    () => ({ at: new Date(0), list: [new Date(1), new Date('x')] }),
+  ],
+  ['a toJSON', () => ({ toJSON: () => ({ a: 1 }) })],
+  ['a nested toJSON', () => ({ a: { toJSON: () => ({ b: { toJSON: () => [1, { c: 2 }] } }) } })],
+  [
+    'toJSON with the key',
+    () => ({ k: { toJSON: (key: string) => key }, list: [{ toJSON: (key: string) => key }] }),
+  ],
+  ['toJSON at the root, with the empty key', () => ({ toJSON: (key: string) => `root:${key}` })],
+  ['toJSON on the prototype', () => Object.create({ toJSON: () => 'from the prototype' })],
+  [
+    'toJSON returning undefined',
+    () => ({ a: { toJSON: () => undefined }, b: [{ toJSON: () => undefined }] }),
+  ],
+  ['toJSON returning a function', () => ({ a: { toJSON: () => () => 1 } })],
+  ['a URL (its toJSON)', () => new URL('https://example.com/v1/books?page=2')],
+  ['a Buffer (its toJSON)', () => Buffer.from('hi')],
+  ['an array with holes', () => sparse],
+  ['new Array(3)', () => new Array(3)],
+  ['an array with undefined, functions and symbols', () => [undefined, () => 1, Symbol('s'), null]],
+  [
+    'an object with undefined, functions and symbols',
+    () => ({ a: undefined, b: () => 1, c: Symbol('s'), d: null }),
+  ],
+  ['symbol keys', () => ({ [Symbol('s')]: 1, a: 2 })],
+  ['integer-like keys, in the order JSON.stringify walks them', () => ({ b: 1, 2: 2, a: 3, 1: 4 })],
+  ['keys that need escaping', () => ({ 'a"b': 1, '\n': 2, '\\': 3, '\ud800': 4 })],
+  ['a lone high surrogate', () => 'a\ud800b'],
+  ['a lone low surrogate', () => '\udc00'],
+  ['a surrogate pair', () => '😀'],
+  ['a reversed surrogate pair', () => '\ude00\ud83d'],
+  ['control characters', () => '\u0000\u0001\b\t\n\f\r\u001f'],
+  ['DEL, U+2028 and U+2029, which JSON leaves as they are', () => '\u007f\u2028\u2029'],
+  ['quotes and backslashes', () => '"\\/'],
+  ['-0', () => -0],
+  [
+    'NaN and the infinities',
+    () => [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY],
+  ],
+  ['small and large numbers', () => [1e-7, 1e21, 0.1 + 0.2, Number.MAX_SAFE_INTEGER, 5e-324]],
+  [
+    'boxed primitives',
+    () => [new Number(3), new String('s'), new Boolean(false), Object(Symbol('s'))],
+  ],
+  ['a Map and a Set', () => ({ map: new Map([['a', 1]]), set: new Set([1]) })],
+  ['a typed array', () => new Uint8Array([1, 2])],
+  ['an object without a prototype', () => Object.assign(Object.create(null), { a: 1 })],
+  [
+    'a getter',
+    () => ({
+      get g() {
+        return 1;
+      },
+    }),
+  ],
+  ['a non-enumerable property', () => Object.defineProperty({ a: 1 }, 'hidden', { value: 2 })],
+  [
+    'a class instance',
+    () =>
+      new (class {
+        x = 1;
+        method() {}
+      })(),
+  ],
+  ['undefined at the root', () => undefined],
+  ['a function at the root', () => () => 1],
+  ['a symbol at the root', () => Symbol('s')],
+  ['a BigInt, which throws', () => ({ n: 1n })],
+  ['a deep value', () => Array.from({ length: 200 }).reduce((inner) => ({ inner: [inner] }), 0)],
+];
+
+describe('stringifyJson', () => {
+  it.each(table)('writes %s as JSON.stringify does', (_, make) => {
+    expect(ours(make())).toBe(builtIn(make()));
+  });
+
+  // Known differences, each a bug in stringifyJson (src/core/http/json.ts): they pass once it
+  // writes what JSON.stringify writes; then move the row to the table above.
+  it.fails.each<[string, () => unknown]>([
+    // A Date is written by its ISO form before any toJSON of its own or its subclass is asked.
+    ['a Date with its own toJSON', () => Object.assign(new Date(0), { toJSON: () => 'own' })],
+    [
+      'a Date subclass with its own toJSON',
+      () =>
+        new (class extends Date {
+          override toJSON() {
+            return 'custom';
+          }
+        })(0),
+    ],
+    // An array is written as an array before its toJSON is asked.
+    ['an array with a toJSON', () => Object.assign([1], { toJSON: () => 'array' })],
+    // JSON.stringify calls toJSON once; a Date it returns is then an object without own keys.
+    ['a toJSON that returns a Date', () => ({ toJSON: () => new Date(0) })],
+    // A boxed BigInt throws in JSON.stringify; it is written as {}.
+    ['a boxed BigInt, which throws', () => Object(1n)],
+    // A cycle throws JSON.stringify's TypeError; stringifyJson recurses until the stack overflows
+    // (a RangeError), after thousands of frames.
+    [
+      'a cycle, which throws a TypeError',
+      () => {
+        const cycle: Record<string, unknown> = {};
+        cycle['self'] = cycle;
+        return cycle;
+      },
+    ],
+  ])('writes %s as JSON.stringify does', (_, make) => {
+    expect(ours(make())).toBe(builtIn(make()));
+  });
+
+  it('calls a toJSON once per value, as JSON.stringify does', () => {
+    let calls = 0;
+    const value = {
+      a: {
+        toJSON() {
+          calls++;
+          return 1;
+        },
+      },
+    };
+    stringifyJson(value);
+    expect(calls).toBe(1);
+  });
+
+  describe.skipIf(fc === undefined)(
+    fc === undefined ? 'property (skipped: install fast-check)' : 'property',
+    () => {
+      it('writes any JSON value, with Dates among it, as JSON.stringify does', () => {
+        const f = fc!;
+        const date = f.date({ min: new Date(-8.64e15), max: new Date(8.64e15) });
+        const withDates = f.letrec((tie) => ({
+          value: f.oneof(
+            { depthSize: 'small', withCrossShrink: true },
+            f.jsonValue({ maxDepth: 2 }),
+            date,
+            f.constant(new Date(Number.NaN)),
+            f.string({ unit: 'binary' }),
+            f.string({
+              unit: f.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c)),
+            }),
+            f.array(tie('value'), { maxLength: 5 }),
+            f.dictionary(f.string(), tie('value'), { maxKeys: 5 }),
+          ),
+        })).value;
+        f.assert(
+          f.property(withDates, (value) => {
+            expect(stringifyJson(value)).toBe(JSON.stringify(value));
+          }),
+          { numRuns: 300 },
+        );
+      });
+    },
+  );
+});
