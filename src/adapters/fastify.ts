@@ -217,8 +217,15 @@ export function rewriteUrl(req: { url?: string }): string {
  * await app.register(fastifyConventions, { api });
  * ```
  */
-export const serverOptions = {
+export const serverOptions: {
+  /** Fastify's own early errors answered with the spec's error body. */
+  readonly frameworkErrors: typeof frameworkErrors;
+  /** Every request routed on its normalised target. */
+  readonly rewriteUrl: typeof rewriteUrl;
+  /** Path parameters as long as the URI allows, not Fastify's 100 characters. */
+  readonly maxParamLength: 8192;
+} = {
   frameworkErrors,
   rewriteUrl,
   maxParamLength: 8192,
-} as const;
+};

@@ -15,6 +15,8 @@ import { assertKnownKeys, type RequestInput, toConventions } from 'api-conventio
 import { originForm, readBody, toResponse } from './_fetch-io.ts';
 import { methodsOfRoutes, type NativeRoute } from './_fetch-native.ts';
 
+export type { NativeRoute } from './_fetch-native.ts';
+
 /**
  * A Web-standard request handler. `context` is whatever the host passes second (Deno's
  * `ServeHandlerInfo`, Bun's `Server`, a Hono `Context`); only `remoteAddress` reads it. It returns

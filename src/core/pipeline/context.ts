@@ -45,7 +45,7 @@ export interface RequestInput {
   /** The scheme of the connection. @default 'http' */
   scheme?: 'http' | 'https' | undefined;
   /**
-   * Reads the raw body, rejecting with a 413 {@link ApiError} once more than `limit` bytes
+   * Reads the raw body, rejecting with a 413 `ApiError` once more than `limit` bytes
    * arrive, and with a 408 when it takes longer than `options.timeoutMs`. Absent when the request
    * has no body.
    */

@@ -20,7 +20,7 @@ export type CheckResult = undefined | void | Reply;
 export type Serializer = (value: unknown, ctx: RequestContext) => string | Uint8Array;
 
 /**
- * What {@link Conventions.guard} gives a host whose own handler answers: the response that stops
+ * What `Conventions.guard` gives a host whose own handler answers: the response that stops
  * the request, or the checked body and the headers the checks added.
  */
 export type Guarded = GuardStopped | GuardPassed;
