@@ -118,7 +118,7 @@ describe('plugin order', () => {
         marker(s, 'audit'),
         marker(s, 'auth'),
       ]),
-    ).toEqual(['audit', 'auth', 'limits']);
+    ).toEqual(['auth', 'limits', 'audit']);
   });
 
   it('runs a plugin before the plugins its `before` names', () => {
@@ -127,7 +127,8 @@ describe('plugin order', () => {
       marker(s, 'log'),
       marker(s, 'cors', { before: ['cache'] }),
     ]);
-    expect([...seen].sort()).toEqual(['cache', 'cors', 'log']);
+    // cors is pulled forward just before cache; the rest keeps the order given.
+    expect(seen).toEqual(['cors', 'cache', 'log']);
     expect(seen.indexOf('cors')).toBeLessThan(seen.indexOf('cache'));
   });
 
@@ -211,10 +212,7 @@ describe('routes a plugin contributes', () => {
     );
   });
 
-  // Known bug: mergeRoutes (src/core/pipeline/plugins.ts) returns the service's table as it is
-  // when `routes` is left out, so the plugins' routes are dropped. Drop `.fails` once it merges
-  // them into an empty table.
-  it.fails('serves them when the service declares no route table', () => {
+  it('serves them when the service declares no route table', () => {
     const api = make({ plugins: [status] });
     expect(api.routes.map((r) => `${r.method} ${r.pattern}`)).toContain('GET /v1/status');
     expect(get(api, '/v1/status')).toMatchObject({ status: 200, body: '{"up":true}' });

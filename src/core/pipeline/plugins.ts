@@ -91,21 +91,26 @@ export function orderPlugins(plugins: unknown): Plugin[] {
     }
     for (const later of plugin.before ?? []) after.get(later)?.add(plugin.name);
   }
+  // Each plugin is placed right after what it waits for, pulled forward as late as possible, so
+  // the order given holds wherever no constraint says otherwise.
   const ordered: Plugin[] = [];
   const placed = new Set<string>();
-  while (ordered.length < list.length) {
-    const next = list.find(
-      (p) => !placed.has(p.name) && [...after.get(p.name)!].every((n) => placed.has(n)),
-    );
-    if (next === undefined) {
-      const stuck = list.filter((p) => !placed.has(p.name)).map((p) => `"${p.name}"`);
+  const visiting: string[] = [];
+  const place = (plugin: Plugin) => {
+    if (placed.has(plugin.name)) return;
+    if (visiting.includes(plugin.name)) {
+      const loop = visiting.slice(visiting.indexOf(plugin.name)).sort();
       throw new TypeError(
-        `The plugins ${stuck.join(', ')} wait for each other (dependencies and before form a cycle).`,
+        `The plugins ${loop.map((n) => `"${n}"`).join(', ')} wait for each other (dependencies and before form a cycle).`,
       );
     }
-    ordered.push(next);
-    placed.add(next.name);
-  }
+    visiting.push(plugin.name);
+    for (const name of after.get(plugin.name)!) place(byName.get(name)!);
+    visiting.pop();
+    placed.add(plugin.name);
+    ordered.push(plugin);
+  };
+  for (const plugin of list) place(plugin);
   return ordered;
 }
 
@@ -114,7 +119,11 @@ export function orderPlugins(plugins: unknown): Plugin[] {
  * the service or another plugin already serves is a `TypeError` naming both.
  */
 export function mergeRoutes(own: RouteTable | undefined, plugins: readonly Plugin[]): RouteTable {
-  if (!plugins.some((p) => p.routes) || typeof own !== 'object' || own === null) {
+  // A table that is not an object is left for the router to refuse with its own message.
+  if (
+    !plugins.some((p) => p.routes) ||
+    (own !== undefined && (typeof own !== 'object' || own === null))
+  ) {
     return own ?? {};
   }
   const merged: Record<string, Record<string, unknown>> = {};
