@@ -116,7 +116,7 @@ export function createExpressMiddleware(api: Conventions | ConventionsOptions): 
       for (const name in alwaysOnHeaders) res.setHeader(name, alwaysOnHeaders[name]!);
       warnIfLoose(conventions, req.app);
       routeJson(conventions, req, res);
-      const stop = conventions.screen(contextOf(conventions, req));
+      const stop = conventions.beforeRouting(contextOf(conventions, req));
       if (stop === undefined) return onward(req, res, next);
       if (!(stop instanceof Promise)) return send(res, stop);
       stop.then((response) => (response ? send(res, response) : onward(req, res, next)), next);

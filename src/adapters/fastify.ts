@@ -126,7 +126,7 @@ const plugin: FastifyPluginAsync<FastifyConventionsOptions> = async (fastify, op
   fastify.addHook('onRequest', (request, reply, next) => {
     reply.headers(alwaysOnHeaders);
     const ctx = contextOf(api, request);
-    const early = api.screen(ctx);
+    const early = api.beforeRouting(ctx);
     const go = (response: ApiResponse | undefined) => {
       if (response !== undefined) return send(reply, response);
       if (ctx.hasResponseHeaders) reply.headers(ctx.responseHeaders.record);

@@ -145,7 +145,7 @@ export function toFetchMiddleware<Context = unknown>(
     const request = c.req.raw;
     const ctx = conventions.open(inputOf(request, c as Context, options.remoteAddress));
     opened.set(request, ctx);
-    const early = await conventions.screen(ctx);
+    const early = await conventions.beforeRouting(ctx);
     if (early !== undefined) return toResponse(early, logger);
     await next();
     c.res = withHeaders(

@@ -989,32 +989,32 @@ describe('host seams', () => {
     });
 
   it.each(['/v1/books', '/v1/books/caf%C3%A9', '/v1/books?Q=X'])(
-    'screen() lets %s go on',
+    'beforeRouting() lets %s go on',
     (url) => {
       const { api } = make2();
-      expect(api.screen(api.open(req('GET', url)))).toBeUndefined();
+      expect(api.beforeRouting(api.open(req('GET', url)))).toBeUndefined();
     },
   );
 
-  it('screen() answers an upper-case path with 404 before routing (spec 4.1.3)', () => {
+  it('beforeRouting() answers an upper-case path with 404 before routing (spec 4.1.3)', () => {
     const { api } = make2();
-    expect(api.screen(api.open(req('GET', '/v1/Books?page=2')))).toEqual({
+    expect(api.beforeRouting(api.open(req('GET', '/v1/Books?page=2')))).toEqual({
       status: 404,
       headers: jsonHeaders,
       body: errorBody('Nothing found at /v1/Books: paths are entirely lower-case.', 40402),
     });
   });
 
-  it('screen() answers synchronously when every hook is synchronous', () => {
+  it('beforeRouting() answers synchronously when every hook is synchronous', () => {
     const { api } = make2();
-    const response = api.screen(api.open(req('GET', '/v1/Books')));
+    const response = api.beforeRouting(api.open(req('GET', '/v1/Books')));
     expect(isPromise(response)).toBe(false);
     expect((response as ApiResponse).status).toBe(404);
   });
 
-  it('screen() answers with a promise when a preSerialization hook is async', async () => {
+  it('beforeRouting() answers with a promise when a preSerialization hook is async', async () => {
     const { api } = make2([{ name: 'p', preSerialization: async () => {} }]);
-    const response = api.screen(api.open(req('GET', '/v1/Books')));
+    const response = api.beforeRouting(api.open(req('GET', '/v1/Books')));
     expect(isPromise(response)).toBe(true);
     expect((await response)?.status).toBe(404);
   });
@@ -1127,7 +1127,7 @@ describe('host seams', () => {
     const preSerialization = vi.fn();
     const onSend = vi.fn();
     const { api } = make2([{ name: 'p', preSerialization, onSend }]);
-    api.screen(api.open(req('GET', '/v1/Books')));
+    api.beforeRouting(api.open(req('GET', '/v1/Books')));
     api.handleUnmatched(api.open(req('GET', '/v1/x')));
     api.handleError(api.open(req('GET', '/v1/x')), new Error('x'));
     api.respond(api.open(req('GET', '/v1/native')), 200, { native: true });

@@ -1,43 +1,40 @@
-/** `conventions(options)`: compiles everything once and answers each request through one pipeline. */
+/** `conventions(options)`: compiles everything once; its methods are the seams adapters use. */
 import type { Logger } from '../errors/to-response.ts';
-import type { HeaderInit, ResponseHeaders } from '../http/headers.ts';
-import { HeaderBag } from '../http/headers.ts';
-import type { ApiResponse, OutgoingResponse } from '../http/response.ts';
+import { HeaderBag, type HeaderInit, type ResponseHeaders } from '../http/headers.ts';
+import type { ApiResponse } from '../http/response.ts';
 import { formatFindings, type LintFinding, type LintRoute, lintRoutes } from '../lint/index.ts';
-import { hasUpperCase } from '../paths/check-path.ts';
 import { checkRouteConfig } from '../routing/check-config.ts';
-import type { Router } from '../routing/router.ts';
-import { allowList } from '../routing/router.ts';
+import { allowList, type Router } from '../routing/router.ts';
 import type { RouteConfig, RouteInfo, RouteSettings } from '../routing/types.ts';
-import { allowAnswer, noRoute, startHeaders, upperCasePath, wrongMethod } from './answers.ts';
-import { openContext, type RequestContext, type RequestInput, targetProblem } from './context.ts';
+import { startHeaders } from './answers.ts';
+import { openContext, type RequestContext, type RequestInput } from './context.ts';
+import {
+  beforeRouting,
+  guardRoute,
+  type HostRouting,
+  pathRules,
+  routeRequest,
+  run,
+  runRoute,
+  unmatched,
+} from './dispatch.ts';
 import {
   type ConventionsOptions,
   type ResolvedConventionsOptions,
   resolveConventionsOptions,
 } from './options.ts';
-import type { CheckResult, Guarded } from './plugin.ts';
-import { compileRoute, prepare, toOutgoing } from './request.ts';
-import { failure, respond } from './respond.ts';
-import { andThen, attempt, runHooks, type Step } from './steps.ts';
+import type { Guarded } from './plugin.ts';
+import { compileRoute } from './request.ts';
+import type { Step } from './steps.ts';
+
+export type { HostRouting } from './dispatch.ts';
 
 const brand = Symbol.for('api-conventions.Conventions');
-
-// Contexts whose pre-routing phase a host already ran through `screen`: it never runs twice.
-const screened = new WeakSet<RequestContext>();
-
-/** What a host with routes of its own beside the table tells {@link Conventions.handle}. */
-export interface HostRouting {
-  /** The context the host opened and screened already, so pre-routing hooks do not run twice. */
-  context?: RequestContext | undefined;
-  /** The methods the host's own routes serve on a path the table does not know (for 405 and OPTIONS). */
-  methodsOf?: ((path: string) => readonly string[]) | undefined;
-}
 
 /**
  * Everything an adapter needs, compiled once from {@link ConventionsOptions}. `handle` answers a
  * request end to end; hosts that route by themselves (Express, Fastify) use the host seams
- * (`open`, `screen`, `handleRoute`, `handleUnmatched`, `handleError`, `guard`, `respond`) around
+ * (`open`, `beforeRouting`, `handleRoute`, `handleUnmatched`, `handleError`, `guard`, `respond`) around
  * their own router.
  */
 export class Conventions {
@@ -102,31 +99,7 @@ export class Conventions {
    */
   handle(input: RequestInput, host: HostRouting = {}): Step<ApiResponse> {
     const ctx = host.context ?? this.open(input);
-    return this.run(ctx, () => {
-      const found =
-        targetProblem(ctx) || hasUpperCase(ctx.path)
-          ? undefined
-          : this.router.lookup(ctx.method, ctx.path);
-      if (found !== undefined && found.kind !== 'notFound') {
-        ctx.allowed = found.allow;
-        if (found.kind === 'found') {
-          ctx.route = found.route;
-          ctx.params = found.params;
-        }
-      }
-      const pre = screened.has(ctx) ? this.pathRules(ctx) : this.preRouting(ctx);
-      return andThen(pre, (early): Step<OutgoingResponse> => {
-        if (early !== undefined) return early;
-        if (found === undefined || found.kind === 'notFound') {
-          const methods = found && host.methodsOf ? allowList(host.methodsOf(ctx.path)) : [];
-          if (methods.length === 0) return noRoute(ctx);
-          return ctx.method === 'OPTIONS' ? allowAnswer(ctx, methods) : wrongMethod(ctx, methods);
-        }
-        if (found.kind === 'options') return allowAnswer(ctx, found.allow);
-        if (found.kind === 'methodNotAllowed') return wrongMethod(ctx, found.allow);
-        return this.runRoute(ctx, found.route);
-      });
-    });
+    return run(this.settings, ctx, () => routeRequest(this.settings, ctx, host));
   }
 
   /** Host seam: the context of a request the host received, its target normalised once. */
@@ -137,21 +110,10 @@ export class Conventions {
   /**
    * Host seam, the pre-routing phase for hosts with their own router: the `onRequest` hooks, then
    * the path rules (malformed percent-encoding is 400, an upper-case path 404, spec 4.1.3).
-   * Returns the response that stops the request, or `undefined` to go on.
+   * Returns the response that stops the request, or `undefined` to go on to the host's router.
    */
-  screen(ctx: RequestContext): Step<ApiResponse | undefined> {
-    if (this.settings.onRequest.length === 0 && !targetProblem(ctx) && !hasUpperCase(ctx.path)) {
-      screened.add(ctx);
-      return undefined;
-    }
-    screened.add(ctx);
-    const early = attempt(
-      () => this.preRouting(ctx),
-      (error) => failure(ctx, error, this.logger),
-    );
-    return andThen(early, (out) =>
-      out === undefined ? undefined : respond(this.settings.response, ctx, out),
-    );
+  beforeRouting(ctx: RequestContext): Step<ApiResponse | undefined> {
+    return beforeRouting(this.settings, ctx);
   }
 
   /** Host seam: answers a request the host matched to `route`, with the host's decoded `params`. */
@@ -160,30 +122,24 @@ export class Conventions {
     route: RouteInfo,
     params: Record<string, string>,
   ): Step<ApiResponse> {
-    return this.run(ctx, () => {
+    return run(this.settings, ctx, () => {
       ctx.params = params;
-      return this.runRoute(ctx, route);
+      return runRoute(this.settings, ctx, route);
     });
   }
 
   /**
    * Host seam: answers a request no route matched. With the methods the path does serve (in any
-   * order; {@link allowList} orders them), that is 405 with `Allow`, or 204 with `Allow` for
-   * OPTIONS; without, 404 naming the path.
+   * order; `allowList` orders them), that is 405 with `Allow`, or 204 with `Allow` for OPTIONS;
+   * without, 404 naming the path.
    */
   handleUnmatched(ctx: RequestContext, allow?: readonly string[]): Step<ApiResponse> {
-    return this.run(ctx, () => {
-      if (targetProblem(ctx) || hasUpperCase(ctx.path)) return this.pathRules(ctx)!;
-      const methods = allowList(allow ?? []);
-      if (methods.length === 0) return noRoute(ctx);
-      if (ctx.method === 'OPTIONS') return allowAnswer(ctx, methods);
-      return wrongMethod(ctx, methods);
-    });
+    return run(this.settings, ctx, () => pathRules(ctx) ?? unmatched(ctx, allowList(allow ?? [])));
   }
 
   /** Host seam: the spec's error response for anything thrown while the host handled `ctx`. */
   handleError(ctx: RequestContext, error: unknown): Step<ApiResponse> {
-    return this.run(ctx, () => {
+    return run(this.settings, ctx, () => {
       throw error;
     });
   }
@@ -200,7 +156,7 @@ export class Conventions {
     body: unknown,
     headers?: HeaderInit,
   ): Step<ApiResponse> {
-    return this.run(ctx, () => ({
+    return run(this.settings, ctx, () => ({
       status,
       headers: headers === undefined ? startHeaders(ctx) : new HeaderBag(headers),
       body,
@@ -231,54 +187,7 @@ export class Conventions {
    * to `{ response }` when the request must stop there, else to the checked `body`.
    */
   guard(ctx: RequestContext, route: RouteSettings, params: Record<string, string>): Step<Guarded> {
-    ctx.route = route;
-    ctx.params = params;
-    const stop = (out: OutgoingResponse): Step<Guarded> =>
-      andThen(respond(this.settings.response, ctx, out), (response) => ({ response }));
-    return attempt(
-      () =>
-        andThen(
-          prepare(this.settings, ctx, ctx.input),
-          (early: CheckResult): Step<Guarded> =>
-            early === undefined
-              ? { response: undefined, body: ctx.body }
-              : stop(toOutgoing(this.settings, ctx, early)),
-        ),
-      (error) => stop(failure(ctx, error, this.logger)),
-    );
-  }
-
-  private preRouting(ctx: RequestContext): Step<OutgoingResponse | undefined> {
-    const { onRequest } = this.settings;
-    const rules = () => this.pathRules(ctx);
-    if (onRequest.length === 0) return rules();
-    return andThen(runHooks(onRequest, ctx), (early) =>
-      early === undefined ? rules() : toOutgoing(this.settings, ctx, early),
-    );
-  }
-
-  /** The path rules that hold before routing: well-formed encoding (400), lower case (404). */
-  private pathRules(ctx: RequestContext): OutgoingResponse | undefined {
-    const problem = targetProblem(ctx);
-    if (problem !== undefined) throw problem;
-    return hasUpperCase(ctx.path) ? upperCasePath(ctx) : undefined;
-  }
-
-  private runRoute(ctx: RequestContext, route: RouteInfo): Step<OutgoingResponse> {
-    ctx.route = route;
-    return andThen(prepare(this.settings, ctx, ctx.input), (early) =>
-      early === undefined
-        ? andThen(route.handler(ctx), (result) => toOutgoing(this.settings, ctx, result))
-        : toOutgoing(this.settings, ctx, early),
-    );
-  }
-
-  private run(ctx: RequestContext, step: () => Step<OutgoingResponse>): Step<ApiResponse> {
-    const plan = this.settings.response;
-    return andThen(
-      attempt(step, (error) => failure(ctx, error, this.logger)),
-      (out) => respond(plan, ctx, out),
-    );
+    return guardRoute(this.settings, ctx, route, params);
   }
 }
 
