@@ -1,6 +1,13 @@
-/** What the Express adapter reads from Express itself: its routing table and its errors. */
-import { ApiError, ErrorCode, malformedJson, payloadTooLarge } from 'api-conventions';
+/** What the Express adapter reads from Express itself: its version, routing table and errors. */
+import {
+  ApiError,
+  type Conventions,
+  ErrorCode,
+  malformedJson,
+  payloadTooLarge,
+} from 'api-conventions';
 import { fromHttpError, type HttpErrorLike } from 'api-conventions/host';
+import type { Application, Router } from 'express';
 
 /** The parts of an Express 4 or 5 router layer this walk reads. */
 interface Layer {
@@ -127,4 +134,31 @@ export function fromExpressError(error: unknown): unknown {
     );
   }
   return fromHttpError(error);
+}
+
+/**
+ * The table's pattern for Express's router. Express 4 reads patterns with path-to-regexp 0.1,
+ * where `*path` is an unnamed wildcard followed by the text `path`: a named wildcard becomes
+ * `:path(.+)` there, and groups and escapes, which it cannot read, are a `TypeError`.
+ */
+export function expressPattern(pattern: string, target: Application | Router): string {
+  if (!isExpress4(target)) return pattern;
+  if (/[{}()\\]/.test(pattern)) {
+    throw new TypeError(
+      `Route "${pattern}": Express 4 has no optional groups or escapes; declare each path as its own route, or use Express 5.`,
+    );
+  }
+  return pattern.replace(/\*(\w+)/g, ':$1(.+)');
+}
+
+const warnedApps = new WeakSet<object>();
+
+/** Native routes of an app without strict routing serve `/v1/books/` as `/v1/books`: say so once. */
+export function warnIfLoose(conventions: Conventions, app: object): void {
+  if (warnedApps.has(app)) return;
+  warnedApps.add(app);
+  if (isStrict(app)) return;
+  conventions.logger.warn(
+    "Express serves /v1/books/ as /v1/books unless strict routing is on (spec 4.1 wants 404): call app.set('strict routing', true) before the first app.use().",
+  );
 }

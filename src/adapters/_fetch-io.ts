@@ -1,6 +1,23 @@
 /** Web-standard request in, core response out: body reading with limits, `Response` building. */
-import { badRequest, type Logger, payloadTooLarge, requestTimeout } from 'api-conventions';
-import { type ApiResponse, errorToResponse, type ReadBodyOptions } from 'api-conventions/host';
+import {
+  badRequest,
+  type Logger,
+  payloadTooLarge,
+  type RequestContext,
+  requestTimeout,
+} from 'api-conventions';
+import {
+  type ApiResponse,
+  errorToResponse,
+  type ReadBodyOptions,
+  type RequestInput,
+} from 'api-conventions/host';
+
+/** Reads the client address from the host, which a `Request` does not carry. */
+export type RemoteAddress<Context> = (request: Request, context: Context) => string | undefined;
+
+/** The contexts the middleware opened, for the handler to go on with (pre-routing runs once). */
+export const opened = new WeakMap<Request, RequestContext>();
 
 /** The path and query of an absolute URL as serialized (case and percent-encoding kept). */
 export function originForm(url: string): string {
@@ -90,4 +107,28 @@ export function toResponse({ status, headers, body }: ApiResponse, logger: Logge
 function failed(error: unknown, logger: Logger): Response {
   const { status, headers, body } = errorToResponse(error, logger);
   return new Response(body as string, { status, headers: headers as Record<string, string> });
+}
+
+/** The core's input for a Web-standard request. */
+export function inputOf<Context>(
+  request: Request,
+  context: Context,
+  remoteAddress: RemoteAddress<Context> | undefined,
+): RequestInput {
+  const { method, url } = request;
+  return {
+    method,
+    url: originForm(url),
+    scheme: url.startsWith('https:') ? 'https' : 'http',
+    // Read on demand: on Node, Hono builds `request.headers` from the raw headers on first use.
+    headers: { get: (name) => request.headers.get(name) },
+    // Fetch §5.4: GET and HEAD have no body. Not touching `body` keeps them cheap (on Node, Hono
+    // builds a whole second Request the first time `body` is read).
+    readBody:
+      method === 'GET' || method === 'HEAD'
+        ? undefined
+        : (limit, options) => readBody(request, limit, options),
+    remoteAddress: remoteAddress?.(request, context),
+    native: request,
+  };
 }

@@ -4,13 +4,7 @@
  * @module api-conventions/express
  */
 
-import {
-  type Conventions,
-  type ConventionsOptions,
-  conventions,
-  type RouteConfig,
-  type RouteInfo,
-} from 'api-conventions';
+import type { Conventions, ConventionsOptions, RouteConfig, RouteInfo } from 'api-conventions';
 import { type ApiResponse, allowList, type Step, toConventions } from 'api-conventions/host';
 import type {
   Application,
@@ -24,11 +18,12 @@ import type {
 import { addBody, contextOf } from './_express-io.ts';
 import { copyContextHeaders, guardMiddleware, routeJson, sendTo } from './_express-native.ts';
 import {
+  expressPattern,
   fromExpressError,
-  isExpress4,
   isStrict,
   joinParams,
   routeMethods,
+  warnIfLoose,
 } from './_express-routes.ts';
 
 /** What {@link createExpressMiddleware} gives: middleware for either end of the app, and the routes. */
@@ -66,7 +61,8 @@ type Verb = 'get' | 'head' | 'post' | 'put' | 'patch' | 'delete' | 'options';
  * @example
  * ```ts
  * import express from 'express';
- *  * import { createExpressMiddleware } from 'api-conventions/express';
+ * import { conventions } from 'api-conventions';
+ * import { createExpressMiddleware } from 'api-conventions/express';
  *
  * const api = conventions({ routes: { '/v1/books': { GET: () => ({ books: [], hasNext: false }) } } });
  * const app = express();
@@ -155,31 +151,4 @@ export function createExpressMiddleware(api: Conventions | ConventionsOptions): 
       },
     ],
   };
-}
-
-/**
- * The table's pattern for Express's router. Express 4 reads patterns with path-to-regexp 0.1,
- * where `*path` is an unnamed wildcard followed by the text `path`: a named wildcard becomes
- * `:path(.+)` there, and groups and escapes, which it cannot read, are a `TypeError`.
- */
-function expressPattern(pattern: string, target: Application | Router): string {
-  if (!isExpress4(target)) return pattern;
-  if (/[{}()\\]/.test(pattern)) {
-    throw new TypeError(
-      `Route "${pattern}": Express 4 has no optional groups or escapes; declare each path as its own route, or use Express 5.`,
-    );
-  }
-  return pattern.replace(/\*(\w+)/g, ':$1(.+)');
-}
-
-const warnedApps = new WeakSet<object>();
-
-/** Native routes of an app without strict routing serve `/v1/books/` as `/v1/books`: say so once. */
-function warnIfLoose(conventions: Conventions, app: object): void {
-  if (warnedApps.has(app)) return;
-  warnedApps.add(app);
-  if (isStrict(app)) return;
-  conventions.logger.warn(
-    "Express serves /v1/books/ as /v1/books unless strict routing is on (spec 4.1 wants 404): call app.set('strict routing', true) before the first app.use().",
-  );
 }

@@ -4,30 +4,16 @@
  * @module api-conventions/fastify
  */
 
-import {
-  type Conventions,
-  type ConventionsOptions,
-  conventions,
-  type RouteConfig,
-} from 'api-conventions';
-import {
-  type ApiResponse,
-  assertKnownKeys,
-  normalizeTarget,
-  toConventions,
-} from 'api-conventions/host';
-import type {
-  FastifyError,
-  FastifyInstance,
-  FastifyPluginAsync,
-  FastifyReply,
-  FastifyRequest,
-} from 'fastify';
+import type { Conventions, ConventionsOptions } from 'api-conventions';
+import { type ApiResponse, assertKnownKeys, toConventions } from 'api-conventions/host';
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { fromFastify } from './_fastify-errors.ts';
 import { answer, contextOf, send } from './_fastify-io.ts';
 import { watchNativeRoutes } from './_fastify-native.ts';
 import { allowedOn, hasEmpty, paramsOf, toFastifyUrl } from './_fastify-routes.ts';
+import { answerError, served } from './_fastify-server.ts';
+
+export { frameworkErrors, rewriteUrl, serverOptions } from './_fastify-server.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -54,7 +40,6 @@ export interface FastifyConventionsOptions {
 }
 
 const knownOptions = ['api', 'routes'];
-const served = new WeakMap<object, Conventions>();
 // The table's route handlers, so that the native-route watch can tell them apart.
 const tableHandlers = new WeakSet<object>();
 const keepBytes = (_request: FastifyRequest, body: Buffer, done: (e: null, b: Buffer) => void) =>
@@ -86,25 +71,6 @@ function registerRoutes(fastify: FastifyInstance, api: Conventions): void {
       handler,
     });
   }
-}
-
-function answerError(
-  api: Conventions,
-  error: unknown,
-  request: FastifyRequest,
-  reply: FastifyReply,
-) {
-  const ctx = contextOf(api, request);
-  const code = (error as FastifyError | undefined)?.code;
-  // A URL find-my-way cannot decode, and a body-carrying method (QUERY) on no route, are routing
-  // answers: the core gives them as on every host (400 naming the path, 404 or 405 with Allow).
-  if (code === 'FST_ERR_BAD_URL' && ctx.problem !== undefined) {
-    return answer(reply, api.handleUnmatched(ctx));
-  }
-  if (code === 'FST_ERR_ROUTE_MISSING_CONTENT_TYPE' && request.is404) {
-    return answer(reply, api.handleUnmatched(ctx, allowedOn(request.server, request.url)));
-  }
-  return answer(reply, api.handleError(ctx, fromFastify(error, request, reply.statusCode)));
 }
 
 const plugin: FastifyPluginAsync<FastifyConventionsOptions> = async (fastify, options) => {
@@ -158,7 +124,8 @@ const plugin: FastifyPluginAsync<FastifyConventionsOptions> = async (fastify, op
  * @example
  * ```ts
  * import Fastify from 'fastify';
- *  * import { fastifyConventions } from 'api-conventions/fastify';
+ * import { conventions } from 'api-conventions';
+ * import { fastifyConventions } from 'api-conventions/fastify';
  *
  * const api = conventions({ routes: { '/v1/books': { GET: () => ({ books: [], hasNext: false }) } } });
  * const app = Fastify();
@@ -167,65 +134,3 @@ const plugin: FastifyPluginAsync<FastifyConventionsOptions> = async (fastify, op
  * ```
  */
 export const fastifyConventions = fp(plugin, { fastify: '5.x', name: 'api-conventions' });
-
-/**
- * Fastify's `frameworkErrors` server option: answers the errors Fastify raises before any hook
- * runs (a malformed percent-encoded URL, a path parameter past `maxParamLength`) with the spec's
- * error body of the conventions registered on that server, instead of Fastify's own body.
- *
- * @example
- * ```ts
- * const app = Fastify({ frameworkErrors });
- * await app.register(fastifyConventions, { api });
- * ```
- */
-export function frameworkErrors(
-  error: FastifyError,
-  request: FastifyRequest,
-  reply: FastifyReply,
-): unknown {
-  const api = served.get(request.server);
-  if (api === undefined) return reply.send(error);
-  return answerError(api, error, request, reply);
-}
-
-/**
- * Fastify's `rewriteUrl` server option: routes every request on its normalised target (dot
- * segments removed, percent-encoded unreserved characters decoded, absolute form and fragment
- * dropped), as the core and every other host do. A target that cannot be normalised is left as
- * it is and answered 400 by the plugin.
- */
-export function rewriteUrl(req: { url?: string }): string {
-  const url = req.url ?? '/';
-  try {
-    const { path, query } = normalizeTarget(url);
-    return query ? `${path}?${query}` : path;
-  } catch {
-    return url;
-  }
-}
-
-/**
- * The Fastify server options the conventions need, to spread into `Fastify({ ... })`: the
- * spec's error body for errors Fastify raises before any hook (`frameworkErrors`), one routing
- * of every target (`rewriteUrl`), and path parameters bounded by the URI limit rather than
- * Fastify's 100 characters (`maxParamLength`).
- *
- * @example
- * ```ts
- * const app = Fastify({ ...serverOptions, logger: true });
- * await app.register(fastifyConventions, { api });
- * ```
- */
-export const serverOptions: {
-  /** Fastify's own early errors answered with the spec's error body. */
-  readonly frameworkErrors: typeof frameworkErrors;
-  /** Every request routed on its normalised target. */
-  readonly rewriteUrl: typeof rewriteUrl;
-  /** Path parameters as long as the URI allows, not Fastify's 100 characters. */
-  readonly maxParamLength: 8192;
-} = {
-  frameworkErrors,
-  rewriteUrl,
-  maxParamLength: 8192,
-};

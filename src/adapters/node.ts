@@ -4,7 +4,7 @@
  * @module api-conventions/node
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { type Conventions, type ConventionsOptions, conventions } from 'api-conventions';
+import type { Conventions, ConventionsOptions } from 'api-conventions';
 import { toConventions } from 'api-conventions/host';
 import { announcesBody, nodeHeaders, readNodeBody, schemeOf } from './_node-io.ts';
 import { writeNodeResponse } from './_node-write.ts';
@@ -20,7 +20,8 @@ export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void;
  * @example
  * ```ts
  * import { createServer } from 'node:http';
- *  * import { toNodeHandler } from 'api-conventions/node';
+ * import { conventions } from 'api-conventions';
+ * import { toNodeHandler } from 'api-conventions/node';
  *
  * const api = conventions({ routes: { '/v1/books': { GET: () => ({ books: [], hasNext: false }) } } });
  * createServer(toNodeHandler(api)).listen(3000);

@@ -1,0 +1,92 @@
+/** Fastify's server options and error handling: what happens before and around the plugin's hooks. */
+import type { Conventions } from 'api-conventions';
+import { normalizeTarget } from 'api-conventions/host';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { fromFastify } from './_fastify-errors.ts';
+import { answer, contextOf } from './_fastify-io.ts';
+import { allowedOn } from './_fastify-routes.ts';
+
+/** The conventions registered on each Fastify app, for the server options that run before hooks. */
+export const served = new WeakMap<object, Conventions>();
+
+/** Answers an error Fastify or a handler raised with the spec's error body. */
+export function answerError(
+  api: Conventions,
+  error: unknown,
+  request: FastifyRequest,
+  reply: FastifyReply,
+) {
+  const ctx = contextOf(api, request);
+  const code = (error as FastifyError | undefined)?.code;
+  // A URL find-my-way cannot decode, and a body-carrying method (QUERY) on no route, are routing
+  // answers: the core gives them as on every host (400 naming the path, 404 or 405 with Allow).
+  if (code === 'FST_ERR_BAD_URL' && ctx.problem !== undefined) {
+    return answer(reply, api.handleUnmatched(ctx));
+  }
+  if (code === 'FST_ERR_ROUTE_MISSING_CONTENT_TYPE' && request.is404) {
+    return answer(reply, api.handleUnmatched(ctx, allowedOn(request.server, request.url)));
+  }
+  return answer(reply, api.handleError(ctx, fromFastify(error, request, reply.statusCode)));
+}
+
+/**
+ * Fastify's `frameworkErrors` server option: answers the errors Fastify raises before any hook
+ * runs (a malformed percent-encoded URL, a path parameter past `maxParamLength`) with the spec's
+ * error body of the conventions registered on that server, instead of Fastify's own body.
+ *
+ * @example
+ * ```ts
+ * const app = Fastify({ frameworkErrors });
+ * await app.register(fastifyConventions, { api });
+ * ```
+ */
+export function frameworkErrors(
+  error: FastifyError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): unknown {
+  const api = served.get(request.server);
+  if (api === undefined) return reply.send(error);
+  return answerError(api, error, request, reply);
+}
+
+/**
+ * Fastify's `rewriteUrl` server option: routes every request on its normalised target (dot
+ * segments removed, percent-encoded unreserved characters decoded, absolute form and fragment
+ * dropped), as the core and every other host do. A target that cannot be normalised is left as
+ * it is and answered 400 by the plugin.
+ */
+export function rewriteUrl(req: { url?: string }): string {
+  const url = req.url ?? '/';
+  try {
+    const { path, query } = normalizeTarget(url);
+    return query ? `${path}?${query}` : path;
+  } catch {
+    return url;
+  }
+}
+
+/**
+ * The Fastify server options the conventions need, to spread into `Fastify({ ... })`: the
+ * spec's error body for errors Fastify raises before any hook (`frameworkErrors`), one routing
+ * of every target (`rewriteUrl`), and path parameters bounded by the URI limit rather than
+ * Fastify's 100 characters (`maxParamLength`).
+ *
+ * @example
+ * ```ts
+ * const app = Fastify({ ...serverOptions, logger: true });
+ * await app.register(fastifyConventions, { api });
+ * ```
+ */
+export const serverOptions: {
+  /** Fastify's own early errors answered with the spec's error body. */
+  readonly frameworkErrors: typeof frameworkErrors;
+  /** Every request routed on its normalised target. */
+  readonly rewriteUrl: typeof rewriteUrl;
+  /** Path parameters as long as the URI allows, not Fastify's 100 characters. */
+  readonly maxParamLength: 8192;
+} = {
+  frameworkErrors,
+  rewriteUrl,
+  maxParamLength: 8192,
+};
