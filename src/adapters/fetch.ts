@@ -4,13 +4,8 @@
  *
  * @module api-conventions/fetch
  */
-import {
-  type Conventions,
-  type ConventionsOptions,
-  HeaderBag,
-  type RequestContext,
-} from 'api-conventions';
-import { assertKnownKeys, type RequestInput, toConventions } from 'api-conventions/host';
+import type { Conventions, ConventionsOptions } from 'api-conventions';
+import { assertKnownKeys, toConventions } from 'api-conventions/host';
 import { inputOf, opened, type RemoteAddress, toResponse } from './_fetch-io.ts';
 import { methodsOfRoutes, type NativeRoute } from './_fetch-native.ts';
 
