@@ -3,7 +3,7 @@
  * transform, a serializer, a send-phase header, a store, always-on headers) gives the same
  * answers on every host, for the route table and for the framework's own routes beside it.
  */
-import { expect, it, vi } from 'vitest';
+import { expect, it } from 'vitest';
 import { describeSeams, type SeamsServed } from './_seams-hosts.ts';
 import type { HookCalls } from './_seams-plugin.ts';
 
