@@ -2,7 +2,11 @@
 import { ErrorCode } from './catalogue.ts';
 import { assertStatusAndCode, restoreStack, skipStack } from './construction.ts';
 
-/** One entry of the error body's `errors` list (spec 7.1.5). */
+/**
+ * One entry of the error body's `errors` list (spec 7.1.5).
+ *
+ * @category Errors
+ */
 export interface ErrorEntry {
   /** A sentence for the developer calling the API; it says what was wrong. */
   message: string;
@@ -10,7 +14,11 @@ export interface ErrorEntry {
   code: number;
 }
 
-/** The body every failure answers with: `{ "errors": [ { "message", "code" } ] }`. */
+/**
+ * The body every failure answers with: `{ "errors": [ { "message", "code" } ] }`.
+ *
+ * @category Errors
+ */
 export interface ErrorBody {
   /** One entry per problem; never empty. */
   errors: ErrorEntry[];
@@ -20,7 +28,11 @@ export interface ErrorBody {
   error_description?: string;
 }
 
-/** Options of {@link ApiError} beyond status, code and message. */
+/**
+ * Options of {@link ApiError} beyond status, code and message.
+ *
+ * @category Errors
+ */
 export interface ApiErrorOptions {
   /** Response headers that belong to this error, e.g. `Allow` on 405 or `Retry-After` on 429. */
   headers?: Record<string, string>;
@@ -42,6 +54,8 @@ const brand = Symbol.for('api-conventions.ApiError');
  * `maxErrorEntries` entries and ends with one `ErrorCode.MoreErrors` entry about the rest,
  * so a request with thousands of problems cannot make a response, or the work, thousands of
  * entries long.
+ *
+ * @category Errors
  */
 export const maxErrorEntries = 100;
 
@@ -53,6 +67,8 @@ function grouped(count: number): string {
 /**
  * The closing `ErrorCode.MoreErrors` entry of a cut list: it counts the problems left
  * out, or, when the checker stopped without counting them (`undefined`), says more were found.
+ *
+ * @category Errors
  */
 export function moreErrorsEntry(count: number | undefined): ErrorEntry {
   const message =
@@ -84,6 +100,8 @@ function capped(errors: readonly ErrorEntry[]): readonly ErrorEntry[] {
  * ```ts
  * throw new ApiError(409, ErrorCode.Conflict, 'A book with id "dune" already exists.');
  * ```
+ *
+ * @category Start here
  */
 export class ApiError extends Error {
   /** The HTTP status, 400–599. */
@@ -124,6 +142,8 @@ export class ApiError extends Error {
 /**
  * Tells whether a value is an {@link ApiError}, also across realms and duplicate copies of the
  * package, where `instanceof` fails.
+ *
+ * @category Errors
  */
 export function isApiError(value: unknown): value is ApiError {
   return (

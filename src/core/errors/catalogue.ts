@@ -4,6 +4,8 @@
  * Every error code the library emits, by name. A code is `status * 100 + n`, so the status can
  * always be read back from it (`Math.floor(code / 100)`). Codes are stable: a code's meaning
  * never changes once released. `docs/errors.md` lists them with their messages.
+ *
+ * @category Errors
  */
 export const ErrorCode = {
   /** 400: a client error that fits no other code (spec 7.1.4). */
@@ -72,10 +74,18 @@ export const ErrorCode = {
   StoreUnavailable: 50301,
 } as const;
 
-/** One of the codes in {@link ErrorCode}. Services may add their own codes in the same scheme. */
+/**
+ * One of the codes in {@link ErrorCode}. Services may add their own codes in the same scheme.
+ *
+ * @category Errors
+ */
 export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];
 
-/** The reason phrase of each status the spec's table lists (spec 7.2). */
+/**
+ * The reason phrase of each status the spec's table lists (spec 7.2).
+ *
+ * @category Errors
+ */
 export const statusText: Readonly<Record<number, string>> = {
   200: 'OK',
   201: 'Created',

@@ -2,7 +2,11 @@
 import { ApiError, isApiError } from './api-error.ts';
 import { statusText } from './catalogue.ts';
 
-/** The fields of another library's HTTP error (http-errors, Koa, Fastify) that the rule reads. */
+/**
+ * The fields of another library's HTTP error (http-errors, Koa, Fastify) that the rule reads.
+ *
+ * @category Errors
+ */
 export interface HttpErrorLike {
   /** The status, as http-errors and Koa name it. */
   status?: number;
@@ -16,7 +20,11 @@ export interface HttpErrorLike {
   headers?: Record<string, string | number>;
 }
 
-/** The body of every 5xx whose message is not marked safe to show. */
+/**
+ * The body of every 5xx whose message is not marked safe to show.
+ *
+ * @category Errors
+ */
 export const genericFaultMessage = 'Something went wrong on our side; it has been logged.';
 
 // RFC 9110 §5.1, §5.6.2: a field name is a token.
@@ -35,7 +43,11 @@ const bodyHeaders = new Set([
 // The ApiErrors made here: a fault is logged with the error the other library threw.
 const converted = new WeakSet<object>();
 
-/** The value to log for a fault: the other library's error behind an ApiError made from it. */
+/**
+ * The value to log for a fault: the other library's error behind an ApiError made from it.
+ *
+ * @category Errors
+ */
 export function originalError(error: unknown): unknown {
   return isApiError(error) && converted.has(error) ? error.cause : error;
 }
@@ -75,6 +87,8 @@ function sendableHeaders(headers: unknown): Record<string, string> | undefined {
  * const error = fromHttpError(createError(429, 'Slow down.', { headers: { 'Retry-After': '5' } }));
  * // ApiError 429, code 42900, "Slow down.", headers { 'retry-after': '5' }
  * ```
+ *
+ * @category Errors
  */
 export function fromHttpError(error: unknown, status?: number): unknown {
   if (isApiError(error) || typeof error !== 'object' || error === null) return error;

@@ -2,7 +2,11 @@
 import { ApiError, type ApiErrorOptions, type ErrorEntry } from './api-error.ts';
 import { ErrorCode } from './catalogue.ts';
 
-/** 400 for a client error that fits no other code, such as wrong parameters (spec 7.1.4). */
+/**
+ * 400 for a client error that fits no other code, such as wrong parameters (spec 7.1.4).
+ *
+ * @category Errors
+ */
 export function badRequest(
   message = 'The request is not valid.',
   options?: ApiErrorOptions,
@@ -10,7 +14,11 @@ export function badRequest(
   return new ApiError(400, ErrorCode.BadRequest, message, options);
 }
 
-/** One problem with one field or parameter, for {@link invalidRequest}. */
+/**
+ * One problem with one field or parameter, for {@link invalidRequest}.
+ *
+ * @category Errors
+ */
 export interface FieldProblem {
   /** The sentence naming the field and what is wrong with it. */
   message: string;
@@ -22,6 +30,8 @@ export interface FieldProblem {
  * 400 that lists every problem at once, one entry each (each invalid field), so a client can fix
  * them all in one round trip (spec 2.11). Past `maxErrorEntries` problems the body keeps the
  * first ones and one `ErrorCode.MoreErrors` entry that counts the rest, so its size is bounded.
+ *
+ * @category Errors
  */
 export function invalidRequest(problems: readonly FieldProblem[]): ApiError {
   if (problems.length === 0) throw new TypeError('invalidRequest needs at least one problem.');
@@ -33,7 +43,11 @@ export function invalidRequest(problems: readonly FieldProblem[]): ApiError {
   return new ApiError(400, first.code, first.message, { errors });
 }
 
-/** 401: the caller is not identified (spec 5.8). Sends `WWW-Authenticate: Bearer` by default. */
+/**
+ * 401: the caller is not identified (spec 5.8). Sends `WWW-Authenticate: Bearer` by default.
+ *
+ * @category Errors
+ */
 export function unauthorized(
   message = 'Authentication is required.',
   options: ApiErrorOptions = {},
@@ -44,7 +58,11 @@ export function unauthorized(
   });
 }
 
-/** 403: the caller is identified but not allowed (spec 5.8). */
+/**
+ * 403: the caller is identified but not allowed (spec 5.8).
+ *
+ * @category Errors
+ */
 export function forbidden(
   message = 'You are not allowed to do this.',
   options?: ApiErrorOptions,
@@ -59,12 +77,18 @@ export function forbidden(
  * ```ts
  * throw notFound(`No book with id "${id}".`);
  * ```
+ *
+ * @category Start here
  */
 export function notFound(message: string, options?: ApiErrorOptions): ApiError {
   return new ApiError(404, ErrorCode.NotFound, message, options);
 }
 
-/** 405 with the `Allow` header listing the methods the path does support (RFC 9110 §15.5.6). */
+/**
+ * 405 with the `Allow` header listing the methods the path does support (RFC 9110 §15.5.6).
+ *
+ * @category Errors
+ */
 export function methodNotAllowed(method: string, path: string, allow: readonly string[]): ApiError {
   return new ApiError(
     405,
@@ -74,29 +98,49 @@ export function methodNotAllowed(method: string, path: string, allow: readonly s
   );
 }
 
-/** 406: the requested format is not supported (spec 4.5). */
+/**
+ * 406: the requested format is not supported (spec 4.5).
+ *
+ * @category Errors
+ */
 export function notAcceptable(message = 'None of the accepted formats can be produced.'): ApiError {
   return new ApiError(406, ErrorCode.NotAcceptable, message);
 }
 
-/** 408: the request took too long to arrive. Sends `Connection: close`. */
+/**
+ * 408: the request took too long to arrive. Sends `Connection: close`.
+ *
+ * @category Errors
+ */
 export function requestTimeout(message = 'The request took too long to arrive.'): ApiError {
   return new ApiError(408, ErrorCode.RequestTimeout, message, {
     headers: { connection: 'close' },
   });
 }
 
-/** 409: the request conflicts with the resource, e.g. a duplicate identifier. */
+/**
+ * 409: the request conflicts with the resource, e.g. a duplicate identifier.
+ *
+ * @category Errors
+ */
 export function conflict(message: string, options?: ApiErrorOptions): ApiError {
   return new ApiError(409, ErrorCode.Conflict, message, options);
 }
 
-/** 410: the resource existed and is gone. */
+/**
+ * 410: the resource existed and is gone.
+ *
+ * @category Errors
+ */
 export function gone(message: string, options?: ApiErrorOptions): ApiError {
   return new ApiError(410, ErrorCode.Gone, message, options);
 }
 
-/** 412: a precondition such as `If-Match` failed. */
+/**
+ * 412: a precondition such as `If-Match` failed.
+ *
+ * @category Errors
+ */
 export function preconditionFailed(
   message = 'The resource has changed since you read it.',
   options?: ApiErrorOptions,
@@ -104,7 +148,11 @@ export function preconditionFailed(
   return new ApiError(412, ErrorCode.PreconditionFailed, message, options);
 }
 
-/** 413: the body is larger than `limit` bytes. */
+/**
+ * 413: the body is larger than `limit` bytes.
+ *
+ * @category Errors
+ */
 export function payloadTooLarge(limit: number): ApiError {
   return new ApiError(
     413,
@@ -114,7 +162,11 @@ export function payloadTooLarge(limit: number): ApiError {
   );
 }
 
-/** 414: the URI is longer than `limit` characters. */
+/**
+ * 414: the URI is longer than `limit` characters.
+ *
+ * @category Errors
+ */
 export function uriTooLong(limit: number): ApiError {
   return new ApiError(
     414,
@@ -123,7 +175,11 @@ export function uriTooLong(limit: number): ApiError {
   );
 }
 
-/** 415: the body's media type is not one the endpoint reads (spec 4.6). */
+/**
+ * 415: the body's media type is not one the endpoint reads (spec 4.6).
+ *
+ * @category Errors
+ */
 export function unsupportedMediaType(
   contentType: string | undefined,
   supported: readonly string[],
@@ -138,7 +194,11 @@ export function unsupportedMediaType(
   );
 }
 
-/** 429: the rate limit is exceeded (spec 8.2); `retryAfter` is whole seconds. */
+/**
+ * 429: the rate limit is exceeded (spec 8.2); `retryAfter` is whole seconds.
+ *
+ * @category Errors
+ */
 export function tooManyRequests(retryAfter?: number, options: ApiErrorOptions = {}): ApiError {
   const headers =
     retryAfter === undefined || !Number.isFinite(retryAfter)
@@ -150,7 +210,11 @@ export function tooManyRequests(retryAfter?: number, options: ApiErrorOptions = 
   });
 }
 
-/** 503: the service, or a store it needs, is temporarily unavailable. */
+/**
+ * 503: the service, or a store it needs, is temporarily unavailable.
+ *
+ * @category Errors
+ */
 export function serviceUnavailable(
   message = 'The service is temporarily unavailable; try again shortly.',
   options?: ApiErrorOptions,
@@ -158,7 +222,11 @@ export function serviceUnavailable(
   return new ApiError(503, ErrorCode.Unavailable, message, options);
 }
 
-/** 400: the body is not valid JSON; `detail` is the parser's own message, when there is one. */
+/**
+ * 400: the body is not valid JSON; `detail` is the parser's own message, when there is one.
+ *
+ * @category Errors
+ */
 export function malformedJson(detail?: string): ApiError {
   const suffix = detail ? `: ${detail.replace(/\.$/, '')}` : '';
   return new ApiError(400, ErrorCode.MalformedBody, `The request body is not valid JSON${suffix}.`);

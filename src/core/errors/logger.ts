@@ -1,6 +1,10 @@
 /** Where the library reports faults and warnings: console, pino, or any logger of pino's shape. */
 
-/** What the library logs with each fault, in pino's shape: the thrown value under `err`. */
+/**
+ * What the library logs with each fault, in pino's shape: the thrown value under `err`.
+ *
+ * @category Errors
+ */
 export interface FaultRecord {
   /** The thrown value; pino's error serializer reads this key and logs its message and stack. */
   err: unknown;
@@ -13,6 +17,8 @@ export interface FaultRecord {
 /**
  * Where the library reports faults that become a 5xx, and start-up warnings. pino (and so
  * Fastify's `app.log`) fits as it is; `console` is accepted and written as one readable line.
+ *
+ * @category Errors
  */
 export interface Logger {
   /** Called for every 5xx the library produces: the record first, then a one-line summary. */
@@ -21,7 +27,11 @@ export interface Logger {
   warn?(message: string): void;
 }
 
-/** The default {@link Logger}: one `console.error` line per fault, with the thrown value. */
+/**
+ * The default {@link Logger}: one `console.error` line per fault, with the thrown value.
+ *
+ * @category Errors
+ */
 export const consoleLogger: Required<Logger> = {
   error(record, message) {
     console.error(`[api-conventions] ${message}`, record.err);
@@ -36,6 +46,8 @@ const guarded = new WeakSet<object>();
 /**
  * Runs one logger call so that a logger that throws, or returns a promise that rejects, never
  * changes the response or makes the caller throw: a log line lost beats a request failed.
+ *
+ * @category Errors
  */
 export function callLogger(call: () => unknown): void {
   try {
@@ -69,6 +81,8 @@ function describe(value: unknown): string {
  * const logger = resolveLogger(consoleLogger);
  * logger.warn('route lint: 1 finding');
  * ```
+ *
+ * @category Errors
  */
 export function resolveLogger(value: unknown): Required<Logger> {
   if (typeof value === 'object' && value !== null && guarded.has(value)) {

@@ -8,7 +8,11 @@ import { callLogger, consoleLogger, type FaultRecord, type Logger } from './logg
 
 export { consoleLogger, type FaultRecord, type Logger, resolveLogger } from './logger.ts';
 
-/** Where a failure happened, for the log line. */
+/**
+ * Where a failure happened, for the log line.
+ *
+ * @category Errors
+ */
 export interface FailurePlace {
   /** The request method. */
   method?: string;
@@ -20,6 +24,8 @@ export interface FailurePlace {
  * Converts a thrown value to an {@link ApiError}. An `ApiError` is returned as it is; an error
  * that carries an HTTP status the way http-errors, Koa and Fastify do keeps it, by the rule of
  * {@link fromHttpError}; anything else becomes a generic 500.
+ *
+ * @category Errors
  */
 export function toApiError(error: unknown): ApiError {
   const mapped = fromHttpError(error);
@@ -32,6 +38,8 @@ export function toApiError(error: unknown): ApiError {
  * status, headers and entries; another library's HTTP error keeps its status and headers;
  * anything else becomes a 500 with a generic message. Every 5xx is reported to `logger`, and no
  * stack trace or internal message reaches the body of a 5xx.
+ *
+ * @category Errors
  */
 export function errorToOutgoing(
   error: unknown,
@@ -61,6 +69,8 @@ export function errorToOutgoing(
 /**
  * The serialized error response for a thrown value, for hosts that answer errors themselves:
  * JSON body, `Content-Type: application/json` and `nosniff` (spec 4.8).
+ *
+ * @category Errors
  */
 export function errorToResponse(
   error: unknown,

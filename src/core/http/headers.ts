@@ -1,12 +1,24 @@
 /** Response headers as a bag: lower-case names, set, append and `Vary` merging, checked on entry. */
 
-/** A header value as a caller gives it: a string, a number, or several values. */
+/**
+ * A header value as a caller gives it: a string, a number, or several values.
+ *
+ * @category Replies and HTTP
+ */
 export type HeaderValue = string | number | readonly (string | number)[];
 
-/** Headers as a caller gives them: a plain object of values, or another bag. */
+/**
+ * Headers as a caller gives them: a plain object of values, or another bag.
+ *
+ * @category Replies and HTTP
+ */
 export type HeaderInit = Readonly<Record<string, HeaderValue | undefined>> | HeaderBag;
 
-/** Response headers as sent: lower-case names; an array value is sent as repeated header lines. */
+/**
+ * Response headers as sent: lower-case names; an array value is sent as repeated header lines.
+ *
+ * @category Replies and HTTP
+ */
 export type ResponseHeaders = Record<string, string | string[]>;
 
 // RFC 9110 §5.1, §5.6.2: a field name is a token.
@@ -54,6 +66,8 @@ function varyTokens(value: string): string[] {
  * headers.append('set-cookie', 'b=2; Path=/; Secure; HttpOnly');
  * headers.vary('Origin').vary('Accept'); // Vary: Origin, Accept
  * ```
+ *
+ * @category Replies and HTTP
  */
 export class HeaderBag {
   /** The headers by lower-case name, as they will be sent. Read it; change it through the methods. */

@@ -88,6 +88,8 @@ function writeObject(object: Record<string, unknown>, path: object[]): string {
  * `JSON.stringify(value)` with the same output, faster on values that hold `Date`s: on Node 20
  * the built-in calls each `Date`'s `toJSON` through JavaScript, which made a page of 20 books
  * with 40 dates cost four times a page of strings. Cycles and `BigInt` throw its `TypeError`.
+ *
+ * @category Replies and HTTP
  */
 export function stringifyJson(value: unknown): string | undefined {
   return write(value, '', []);

@@ -3,7 +3,11 @@ import { ApiError } from '../errors/api-error.ts';
 import { ErrorCode } from '../errors/catalogue.ts';
 import { malformedJson, unsupportedMediaType } from '../errors/helpers.ts';
 
-/** The body media types a route can read. `json` also covers `+json` vendor types (spec 4.6). */
+/**
+ * The body media types a route can read. `json` also covers `+json` vendor types (spec 4.6).
+ *
+ * @category Replies and HTTP
+ */
 export type BodyFormat = 'json' | 'form';
 
 const mediaTypes: Record<BodyFormat, string> = {
@@ -11,7 +15,11 @@ const mediaTypes: Record<BodyFormat, string> = {
   form: 'application/x-www-form-urlencoded',
 };
 
-/** The media type names of the given formats, for the 415 message. */
+/**
+ * The media type names of the given formats, for the 415 message.
+ *
+ * @category Replies and HTTP
+ */
 export function mediaTypesOf(formats: readonly BodyFormat[]): string[] {
   return formats.map((f) => mediaTypes[f]);
 }
@@ -99,7 +107,11 @@ function decodeText(bytes: Uint8Array, charset: string | undefined): string {
   }
 }
 
-/** What {@link bodyFormat} read from a Content-Type header. */
+/**
+ * What {@link bodyFormat} read from a Content-Type header.
+ *
+ * @category Replies and HTTP
+ */
 export interface BodyType {
   /** The body format the media type stands for. */
   format: BodyFormat;
@@ -111,6 +123,8 @@ export interface BodyType {
  * The format of a request body from its `Content-Type`: a media type not in `accepts` is 415, a
  * malformed header, or one sent twice, is 400 (`ErrorCode.MalformedHeader`). Also used when the
  * host framework has already parsed the body.
+ *
+ * @category Replies and HTTP
  */
 export function bodyFormat(
   contentTypeHeader: string | null | undefined,
@@ -130,6 +144,8 @@ export function bodyFormat(
  * @param bytes - the raw body, already limited in size by the adapter
  * @param contentTypeHeader - the request's `Content-Type` header, if any
  * @param accepts - the formats the route reads
+ *
+ * @category Replies and HTTP
  */
 export function parseBody(
   bytes: Uint8Array,

@@ -6,6 +6,8 @@ const brand = Symbol.for('api-conventions.Reply');
 /**
  * What a handler returns when the default (200 with the returned value as JSON) is not the
  * right answer. Build it with {@link ok}, {@link created}, {@link accepted} or {@link noContent}.
+ *
+ * @category Replies and HTTP
  */
 export interface Reply<T = unknown> {
   /** Marks a reply, so a handler's plain data is never mistaken for one. */
@@ -22,7 +24,11 @@ function reply<T>(status: number, body: T | undefined, headers: HeaderInit | und
   return { [brand]: true, status, headers: new HeaderBag(headers), body };
 }
 
-/** Tells whether a handler's result is a {@link Reply} rather than plain data. */
+/**
+ * Tells whether a handler's result is a {@link Reply} rather than plain data.
+ *
+ * @category Replies and HTTP
+ */
 export function isReply(value: unknown): value is Reply {
   return typeof value === 'object' && value !== null && (value as Reply)[brand] === true;
 }
@@ -35,6 +41,8 @@ function withLocation<T>(r: Reply<T>, location: string): Reply<T> {
 /**
  * 200 with the data: the answer to GET, and to PUT or PATCH with the changed resource (spec 4.3).
  * Returning the data itself from a handler does the same.
+ *
+ * @category Start here
  */
 export function ok<T>(data: T, headers?: HeaderInit): Reply<T> {
   return reply(200, data, headers);
@@ -47,6 +55,8 @@ export function ok<T>(data: T, headers?: HeaderInit): Reply<T> {
  * ```ts
  * return created(`/v1/books/${book.id}`, book);
  * ```
+ *
+ * @category Start here
  */
 export function created<T>(location: string, data: T, headers?: HeaderInit): Reply<T> {
   return withLocation(reply(201, data, headers), location);
@@ -55,12 +65,18 @@ export function created<T>(location: string, data: T, headers?: HeaderInit): Rep
 /**
  * 202: accepted for asynchronous processing, with the `Location` of a status resource the
  * client can poll (spec 4.3, RFC 9110 §15.3.3).
+ *
+ * @category Start here
  */
 export function accepted<T>(location: string, data?: T, headers?: HeaderInit): Reply<T> {
   return withLocation(reply(202, data, headers), location);
 }
 
-/** 204 with an empty body: the answer to DELETE (spec 4.3). */
+/**
+ * 204 with an empty body: the answer to DELETE (spec 4.3).
+ *
+ * @category Start here
+ */
 export function noContent(headers?: HeaderInit): Reply<never> {
   return reply<never>(204, undefined, headers);
 }

@@ -4,6 +4,8 @@ import type { HeaderBag, ResponseHeaders } from './headers.ts';
 /**
  * A finished response as plain data: the adapter writes `status`, `headers` and `body` as they
  * are. `body` is already serialized; `null` means no body (204, 304, HEAD).
+ *
+ * @category Replies and HTTP
  */
 export interface ApiResponse {
   /** The HTTP status. */
@@ -18,6 +20,8 @@ export interface ApiResponse {
  * The response in the transform phase, before serialization: hooks may change the status, add
  * headers, reshape `body` (select fields, wrap, add links) or choose the media type it is
  * serialized as.
+ *
+ * @category Replies and HTTP
  */
 export interface OutgoingResponse {
   /** The HTTP status. */
@@ -36,6 +40,8 @@ export interface OutgoingResponse {
 /**
  * The response in the send phase: its bytes are final and hooks see exactly what goes out, so
  * they may hash them (an ETag), answer 304 instead, or add caching headers.
+ *
+ * @category Replies and HTTP
  */
 export interface SentResponse {
   /** The HTTP status. */
@@ -49,13 +55,19 @@ export interface SentResponse {
 /**
  * Reads one request header by its lower-case name. The Fetch `Headers` object fits as it is;
  * the Node adapters wrap `req.headers` in a tiny object.
+ *
+ * @category Replies and HTTP
  */
 export interface HeaderReader {
   /** The header's value, repeated values joined with `, `; `null` or `undefined` when absent. */
   get(name: string): string | null | undefined;
 }
 
-/** UTF-8 length of a string without encoding it, for `Content-Length` on HEAD. */
+/**
+ * UTF-8 length of a string without encoding it, for `Content-Length` on HEAD.
+ *
+ * @category Replies and HTTP
+ */
 export function utf8Length(text: string): number {
   let length = text.length;
   for (let i = 0; i < text.length; i++) {

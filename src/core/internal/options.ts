@@ -15,7 +15,11 @@ function distance(a: string, b: string): number {
   return row[b.length]!;
 }
 
-/** The entry of `known` closest to a misspelt `key` (at most two edits away), if any. */
+/**
+ * The entry of `known` closest to a misspelt `key` (at most two edits away), if any.
+ *
+ * @category Host plumbing
+ */
 export function closestKey(key: string, known: readonly string[]): string | undefined {
   let best: string | undefined;
   let bestDistance = 3;
@@ -32,6 +36,8 @@ export function closestKey(key: string, known: readonly string[]): string | unde
 /**
  * Throws a `TypeError` naming any key of `options` that is not in `known`, with the closest
  * known key as a suggestion ("Did you mean `maxAge`?").
+ *
+ * @category Host plumbing
  */
 export function assertKnownKeys(
   where: string,
@@ -50,7 +56,11 @@ export function assertKnownKeys(
   }
 }
 
-/** Throws a `TypeError` unless `value` is a whole number within `[min, max]`. */
+/**
+ * Throws a `TypeError` unless `value` is a whole number within `[min, max]`.
+ *
+ * @category Host plumbing
+ */
 export function assertInteger(where: string, value: unknown, min: number, max: number): number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
     throw new TypeError(

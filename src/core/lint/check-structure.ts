@@ -10,7 +10,11 @@ import {
 } from './parse-pattern.ts';
 import { isPlural, pluralize } from './pluralize.ts';
 
-/** Writes a segment as it reads in a pattern, e.g. `:id` or `books`. */
+/**
+ * Writes a segment as it reads in a pattern, e.g. `:id` or `books`.
+ *
+ * @category Route lint
+ */
 export function segmentLabel(segment: Segment): string {
   return segment.parts
     .map(({ item }) =>
@@ -25,6 +29,8 @@ const hasKey = (segment: Segment | undefined): boolean =>
 /**
  * The indexes of segments that name a collection: a static segment directly followed by a
  * parameter, or the last segment of a POST route (spec 4.2: POST on a collection creates an item).
+ *
+ * @category Route lint
  */
 export function collectionIndexes(parsed: ParsedPattern, postTarget: boolean): number[] {
   const { segments } = parsed;
@@ -43,7 +49,11 @@ export function collectionIndexes(parsed: ParsedPattern, postTarget: boolean): n
   return indexes;
 }
 
-/** Reports collection names that are not plural nouns (spec 4.1.4). */
+/**
+ * Reports collection names that are not plural nouns (spec 4.1.4).
+ *
+ * @category Route lint
+ */
 export function checkPlural(
   parsed: ParsedPattern,
   exceptions: ReadonlySet<string>,
@@ -66,7 +76,11 @@ export function checkPlural(
   return finding('plural-collection', parsed.pattern, message, printPattern(fixed));
 }
 
-/** Reports a path whose first segment is not a major version such as `v1` (spec 9.1, 9.4). */
+/**
+ * Reports a path whose first segment is not a major version such as `v1` (spec 9.1, 9.4).
+ *
+ * @category Route lint
+ */
 export function checkVersion(parsed: ParsedPattern): LintFinding | undefined {
   const version = versionOf(parsed);
   if (version !== undefined) {
@@ -97,6 +111,8 @@ export function checkVersion(parsed: ParsedPattern): LintFinding | undefined {
 /**
  * Reports a pattern that ends in `/`: the router never redirects and treats `/v1/books/` and
  * `/v1/books` as different paths, so the slash-less path every client uses would get 404.
+ *
+ * @category Route lint
  */
 export function checkTrailingSlash(parsed: ParsedPattern): LintFinding | undefined {
   const { items } = parsed;
@@ -110,7 +126,11 @@ export function checkTrailingSlash(parsed: ParsedPattern): LintFinding | undefin
   return finding('trailing-slash', parsed.pattern, message, printPattern(items.slice(0, end)));
 }
 
-/** Reports optional groups: what can be left out is a query parameter (spec 4.1.8). */
+/**
+ * Reports optional groups: what can be left out is a query parameter (spec 4.1.8).
+ *
+ * @category Route lint
+ */
 export function checkRequired(parsed: ParsedPattern): LintFinding | undefined {
   if (parsed.groups.length === 0) return undefined;
   const groups = parsed.groups.map((group) => `\`${group}\``).join(', ');
@@ -123,7 +143,11 @@ export function checkRequired(parsed: ParsedPattern): LintFinding | undefined {
   return finding('required-in-path', parsed.pattern, message, fix);
 }
 
-/** Reports parameters in a row and wildcards, which break the one path structure (spec 4.1.7). */
+/**
+ * Reports parameters in a row and wildcards, which break the one path structure (spec 4.1.7).
+ *
+ * @category Route lint
+ */
 export function checkStructure(parsed: ParsedPattern): LintFinding[] {
   const { segments } = parsed;
   const findings: LintFinding[] = [];

@@ -42,7 +42,11 @@ function splitExtension(value: string, place: Place): [stem: string, extension: 
     : [value, ''];
 }
 
-/** The rules this file checks; the caller interleaves them with the others in report order. */
+/**
+ * The rules this file checks; the caller interleaves them with the others in report order.
+ *
+ * @category Route lint
+ */
 export type TextLintRule = 'lower-case' | 'hyphen-words' | 'no-extension' | 'no-encoding';
 
 // spec 4.1.3: a request that differs in case gets 404, so the route itself must be lower-case.
@@ -134,7 +138,11 @@ const textRules: Readonly<Record<TextLintRule, TextRule>> = {
   'no-encoding': noEncoding,
 };
 
-/** Checks every static text piece against one text rule; one finding lists all offenders. */
+/**
+ * Checks every static text piece against one text rule; one finding lists all offenders.
+ *
+ * @category Route lint
+ */
 export function checkText(parsed: ParsedPattern, rule: TextLintRule): LintFinding | undefined {
   const textRule = textRules[rule];
   const version = versionOf(parsed) !== undefined;

@@ -8,6 +8,8 @@ import type { LintFinding } from './lint-finding.ts';
  * @example
  * const findings = lintRoutes(routes);
  * if (findings.length > 0) console.warn(formatFindings(findings));
+ *
+ * @category Route lint
  */
 export function formatFindings(findings: readonly LintFinding[]): string {
   return findings

@@ -1,6 +1,10 @@
 /** The shapes the route lint reports in: rule names, findings and routes (spec 4.1, 9.1). */
 
-/** The name of one lint rule; the list is in report order. */
+/**
+ * The name of one lint rule; the list is in report order.
+ *
+ * @category Route lint
+ */
 export type LintRule =
   | 'lower-case'
   | 'trailing-slash'
@@ -16,10 +20,16 @@ export type LintRule =
 /**
  * How bad a finding is: `'error'` when the route cannot be served as declared (requests for the
  * path get 404), `'warning'` when it is served but breaks a style rule of the spec.
+ *
+ * @category Route lint
  */
 export type LintSeverity = 'error' | 'warning';
 
-/** One broken rule in one route pattern, with the corrected pattern when one can be derived. */
+/**
+ * One broken rule in one route pattern, with the corrected pattern when one can be derived.
+ *
+ * @category Route lint
+ */
 export interface LintFinding {
   /** The rule that is broken. */
   rule: LintRule;
@@ -38,7 +48,11 @@ export interface LintFinding {
   fix?: string;
 }
 
-/** One route of a service: its method and its path-to-regexp v8 pattern. */
+/**
+ * One route of a service: its method and its path-to-regexp v8 pattern.
+ *
+ * @category Route lint
+ */
 export interface LintRoute {
   /** The HTTP method; `POST` marks the last segment of the path as a collection (spec 4.2). */
   method: string;
@@ -46,7 +60,11 @@ export interface LintRoute {
   path: string;
 }
 
-/** The spec section each rule enforces. */
+/**
+ * The spec section each rule enforces.
+ *
+ * @category Route lint
+ */
 export const ruleSections: Readonly<Record<LintRule, string>> = {
   'lower-case': '4.1.3',
   'trailing-slash': '4.1',
@@ -70,7 +88,11 @@ const errorRules: ReadonlySet<LintRule> = new Set([
   'invalid-pattern',
 ]);
 
-/** Builds a finding, leaving `fix` out when there is none so results compare cleanly. */
+/**
+ * Builds a finding, leaving `fix` out when there is none so results compare cleanly.
+ *
+ * @category Route lint
+ */
 export function finding(
   rule: LintRule,
   path: string,
@@ -88,6 +110,8 @@ export function finding(
  * Tells whether any finding is an error: a route whose declared path answers 404.
  * @example
  * if (hasErrors(lintRoutes(routes))) process.exitCode = 1;
+ *
+ * @category Route lint
  */
 export function hasErrors(findings: readonly LintFinding[]): boolean {
   return findings.some((found) => found.severity === 'error');

@@ -1,7 +1,11 @@
 /** Options of the route lint, checked once per call and resolved into plain data. */
 import { assertKnownKeys } from '../internal/options.ts';
 
-/** Settings for {@link lintPath} and {@link lintRoutes}. */
+/**
+ * Settings for {@link lintPath} and {@link lintRoutes}.
+ *
+ * @category Route lint
+ */
 export interface LintOptions {
   /**
    * Patterns exempt from every rule; '*' at the end matches any rest.
@@ -20,7 +24,11 @@ export interface LintOptions {
   pluralExceptions?: readonly string[];
 }
 
-/** {@link LintOptions} after validation, with every default filled in. */
+/**
+ * {@link LintOptions} after validation, with every default filled in.
+ *
+ * @category Route lint
+ */
 export interface ResolvedLintOptions {
   allow: readonly string[];
   requireVersion: boolean;
@@ -48,7 +56,11 @@ function stringList(where: string, key: string, value: unknown, example: string)
   return [...value];
 }
 
-/** Validates lint options once and fills in the defaults; misuse throws a `TypeError`. */
+/**
+ * Validates lint options once and fills in the defaults; misuse throws a `TypeError`.
+ *
+ * @category Route lint
+ */
 export function resolveLintOptions(where: string, options?: LintOptions): ResolvedLintOptions {
   assertKnownKeys(where, options, knownKeys);
   const given: LintOptions = options ?? {};
@@ -79,7 +91,11 @@ export function resolveLintOptions(where: string, options?: LintOptions): Resolv
   };
 }
 
-/** Tells whether a pattern is exempt: equal to an `allow` entry, or matching one ending in '*'. */
+/**
+ * Tells whether a pattern is exempt: equal to an `allow` entry, or matching one ending in '*'.
+ *
+ * @category Route lint
+ */
 export function isAllowed(pattern: string, allow: readonly string[]): boolean {
   return allow.some((entry) =>
     entry.endsWith('*') ? pattern.startsWith(entry.slice(0, -1)) : pattern === entry,

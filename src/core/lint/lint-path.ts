@@ -17,7 +17,11 @@ import {
 } from './lint-options.ts';
 import { parsePattern } from './parse-pattern.ts';
 
-/** What {@link lintRoutes} knows about a pattern beyond its text. */
+/**
+ * What {@link lintRoutes} knows about a pattern beyond its text.
+ *
+ * @category Route lint
+ */
 export interface PatternContext {
   /** A POST route ends at this pattern, so its last segment is a collection. */
   postTarget: boolean;
@@ -25,7 +29,11 @@ export interface PatternContext {
   names?: ParamNames;
 }
 
-/** Lints one pattern with resolved options; findings come in the order of the `LintRule` union. */
+/**
+ * Lints one pattern with resolved options; findings come in the order of the `LintRule` union.
+ *
+ * @category Route lint
+ */
 export function lintPattern(
   pattern: string,
   options: ResolvedLintOptions,
@@ -60,6 +68,8 @@ export function lintPattern(
  * lintPath('/v1/userProfiles');
  * // [{ rule: 'lower-case', section: '4.1.3', path: '/v1/userProfiles',
  * //    message: 'upper-case letters in `userProfiles`; …', fix: '/v1/user-profiles' }]
+ *
+ * @category Route lint
  */
 export function lintPath(pattern: string, options?: LintOptions): LintFinding[] {
   const resolved = resolveLintOptions('lintPath', options);

@@ -18,6 +18,8 @@ function describe(value: unknown): string {
  * ]);
  * // [{ rule: 'uniform-structure', path: '/v1/books/:bookId/reviews',
  * //    fix: '/v1/books/:id/reviews', … }]
+ *
+ * @category Route lint
  */
 export function lintRoutes(
   routes: readonly (LintRoute | string)[],

@@ -5,6 +5,8 @@ import { parse, stringify, type Token, TokenData } from 'path-to-regexp';
  * One piece of a pattern in reading order. Text never holds a '/': slashes are items of their
  * own so segment edges are plain to see, and groups become `open`/`close` marks so they can be
  * printed back unchanged.
+ *
+ * @category Route lint
  */
 export type Item =
   | { type: 'slash' }
@@ -14,7 +16,11 @@ export type Item =
   | { type: 'open' }
   | { type: 'close' };
 
-/** A text, parameter or wildcard item of a segment, with its place in the item list. */
+/**
+ * A text, parameter or wildcard item of a segment, with its place in the item list.
+ *
+ * @category Route lint
+ */
 export interface Part {
   /** Index of the item in {@link ParsedPattern.items}. */
   at: number;
@@ -23,14 +29,22 @@ export interface Part {
   optional: boolean;
 }
 
-/** The parts between two slashes. */
+/**
+ * The parts between two slashes.
+ *
+ * @category Route lint
+ */
 export interface Segment {
   parts: Part[];
   /** The segment's text when every part is text, else `undefined`. */
   text: string | undefined;
 }
 
-/** A pattern that parsed, ready for the rules. */
+/**
+ * A pattern that parsed, ready for the rules.
+ *
+ * @category Route lint
+ */
 export interface ParsedPattern {
   pattern: string;
   items: readonly Item[];
@@ -74,7 +88,11 @@ function segmentsOf(items: readonly Item[]): Segment[] {
   return segments;
 }
 
-/** Parses a pattern, or returns the reason it is not one (spec 4.1 needs a path to lint). */
+/**
+ * Parses a pattern, or returns the reason it is not one (spec 4.1 needs a path to lint).
+ *
+ * @category Route lint
+ */
 export function parsePattern(pattern: string): ParsedPattern | { error: string } {
   if (!pattern.startsWith('/')) return { error: 'a route pattern starts with `/`' };
   let tokens: Token[];
@@ -95,7 +113,11 @@ export function parsePattern(pattern: string): ParsedPattern | { error: string }
   return { pattern, items, segments: segmentsOf(items), groups };
 }
 
-/** Prints items back into a pattern; an item replaced by `null` is left out. */
+/**
+ * Prints items back into a pattern; an item replaced by `null` is left out.
+ *
+ * @category Route lint
+ */
 export function printPattern(items: readonly (Item | null)[]): string {
   const stack: Token[][] = [[]];
   for (const item of items) {
@@ -116,7 +138,11 @@ export function printPattern(items: readonly (Item | null)[]): string {
   return stringify(new TokenData(stack[0]!)) || '/';
 }
 
-/** Prints the pattern with every optional group left out (spec 4.1.8). */
+/**
+ * Prints the pattern with every optional group left out (spec 4.1.8).
+ *
+ * @category Route lint
+ */
 export function printWithoutGroups(items: readonly Item[]): string {
   let depth = 0;
   return printPattern(
@@ -129,7 +155,11 @@ export function printWithoutGroups(items: readonly Item[]): string {
   );
 }
 
-/** The first segment when it names a version such as `v1` or `v1.2` (spec 9.1, 9.3). */
+/**
+ * The first segment when it names a version such as `v1` or `v1.2` (spec 9.1, 9.3).
+ *
+ * @category Route lint
+ */
 export function versionOf(parsed: ParsedPattern): string | undefined {
   const text = parsed.segments[0]?.text;
   return text !== undefined && /^v\d+(\.\d+)*$/i.test(text) ? text : undefined;

@@ -43,7 +43,11 @@ const invariable = new Set([
 
 const plurals = new Set([...Object.values(irregular), ...invariable]);
 
-/** The last word of a segment, lower-cased: the noun that carries the number. */
+/**
+ * The last word of a segment, lower-cased: the noun that carries the number.
+ *
+ * @category Route lint
+ */
 export function lastWord(text: string): string {
   const spaced = text.replace(/([a-z0-9])([A-Z])/g, '$1 $2');
   const words = spaced.split(/[^\p{L}\p{N}]+/u).filter((word) => word !== '');
@@ -54,6 +58,8 @@ export function lastWord(text: string): string {
  * Tells whether a collection name reads as plural: it ends in "s", or its last word is a known
  * irregular plural, an uncountable noun or one of `exceptions`.
  * @example isPlural('book-imports') // true
+ *
+ * @category Route lint
  */
 export function isPlural(text: string, exceptions: ReadonlySet<string> = new Set()): boolean {
   const word = lastWord(text);
@@ -70,6 +76,8 @@ export function isPlural(text: string, exceptions: ReadonlySet<string> = new Set
  * Puts the last word of a name in the plural: irregular forms, y → ies after a consonant,
  * s/x/z/ch/sh → es, else + s.
  * @example pluralize('user-category') // 'user-categories'
+ *
+ * @category Route lint
  */
 export function pluralize(text: string): string {
   const match = /([\p{L}\p{N}]+)([^\p{L}\p{N}]*)$/u.exec(text);

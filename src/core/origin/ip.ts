@@ -1,6 +1,10 @@
 /** IP addresses as bytes: parsing, IPv4-mapped folding and prefix matching, for proxies and limits. */
 
-/** An address as 16 bytes (IPv4 in its IPv4-mapped IPv6 form) and whether it is IPv4. */
+/**
+ * An address as 16 bytes (IPv4 in its IPv4-mapped IPv6 form) and whether it is IPv4.
+ *
+ * @category Request origin
+ */
 export interface ParsedIp {
   /** The 16 bytes of the IPv6 form. */
   bytes: Uint8Array;
@@ -56,6 +60,8 @@ function parseV6(text: string, bytes: Uint8Array): boolean {
  * Parses an IPv4 or IPv6 address (a zone index is ignored). IPv4-mapped IPv6 (`::ffff:1.2.3.4`)
  * is folded to IPv4, so one client has one address whichever socket family it came through.
  * Returns `undefined` for anything that is not an address.
+ *
+ * @category Request origin
  */
 export function parseIp(text: string): ParsedIp | undefined {
   const bytes = new Uint8Array(16);
@@ -70,7 +76,11 @@ export function parseIp(text: string): ParsedIp | undefined {
   return { bytes, v4: mapped };
 }
 
-/** The canonical text of a parsed address: dotted IPv4, or IPv6 groups without zero compression. */
+/**
+ * The canonical text of a parsed address: dotted IPv4, or IPv6 groups without zero compression.
+ *
+ * @category Request origin
+ */
 export function formatIp(ip: ParsedIp): string {
   if (ip.v4) return Array.from(ip.bytes.subarray(12)).join('.');
   const groups: string[] = [];
@@ -79,7 +89,11 @@ export function formatIp(ip: ParsedIp): string {
   return groups.join(':');
 }
 
-/** An address range: a network and the number of leading bits that must match. */
+/**
+ * An address range: a network and the number of leading bits that must match.
+ *
+ * @category Request origin
+ */
 export interface IpRange {
   /** The network's bytes, IPv6 form. */
   bytes: Uint8Array;
@@ -87,7 +101,11 @@ export interface IpRange {
   bits: number;
 }
 
-/** Tells whether an address lies in a range. */
+/**
+ * Tells whether an address lies in a range.
+ *
+ * @category Request origin
+ */
 export function inRange(ip: ParsedIp, range: IpRange): boolean {
   const whole = range.bits >> 3;
   for (let i = 0; i < whole; i++) if (ip.bytes[i] !== range.bytes[i]) return false;
@@ -100,6 +118,8 @@ export function inRange(ip: ParsedIp, range: IpRange): boolean {
 /**
  * Parses `address` or `address/bits` (IPv4 or IPv6) into a range; throws a `TypeError` naming the
  * value when it is neither, since ranges come from options checked at start-up.
+ *
+ * @category Request origin
  */
 export function parseRange(text: string): IpRange {
   const slash = text.indexOf('/');

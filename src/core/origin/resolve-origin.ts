@@ -3,7 +3,11 @@ import type { HeaderReader } from '../http/response.ts';
 import { formatIp, parseIp } from './ip.ts';
 import type { TrustTest } from './trust-proxy.ts';
 
-/** Where one request came from, as the service's clients see it. */
+/**
+ * Where one request came from, as the service's clients see it.
+ *
+ * @category Request origin
+ */
 export interface RequestOrigin {
   /** `https` or `http`, as the client used it. */
   scheme: 'http' | 'https';
@@ -15,7 +19,11 @@ export interface RequestOrigin {
   remoteAddress: string | undefined;
 }
 
-/** What the connection itself tells, before any proxy header is read. */
+/**
+ * What the connection itself tells, before any proxy header is read.
+ *
+ * @category Request origin
+ */
 export interface ConnectionFacts {
   /** The scheme of the connection. */
   scheme: 'http' | 'https';
@@ -93,6 +101,8 @@ function canonical(address: string | undefined): string | undefined {
  * Resolves where a request came from. Proxy headers are read only when the connection's peer is a
  * trusted proxy; then each hop is walked from the nearest, and the first address that is not a
  * trusted proxy is the client. `Forwarded` wins over `X-Forwarded-*` when both are present.
+ *
+ * @category Request origin
  */
 export function resolveOrigin(facts: ConnectionFacts, trust: TrustTest): RequestOrigin {
   const peer = canonical(facts.peerAddress);

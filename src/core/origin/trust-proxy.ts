@@ -10,6 +10,8 @@ import { type IpRange, inRange, parseIp, parseRange } from './ip.ts';
  * - addresses or ranges (`'10.0.0.0/8'`, `'fd00::/8'`), or the names `'loopback'`,
  *   `'linklocal'` and `'uniquelocal'`, as one comma-separated string or a list;
  * - a function of the address and its hop (0 is the peer of the connection).
+ *
+ * @category Request origin
  */
 export type TrustProxy =
   | boolean
@@ -18,7 +20,11 @@ export type TrustProxy =
   | readonly string[]
   | ((address: string, hop: number) => boolean);
 
-/** A compiled {@link TrustProxy}: whether the hop at `hop` with `address` is a trusted proxy. */
+/**
+ * A compiled {@link TrustProxy}: whether the hop at `hop` with `address` is a trusted proxy.
+ *
+ * @category Request origin
+ */
 export type TrustTest = (address: string, hop: number) => boolean;
 
 const named: Readonly<Record<string, readonly string[]>> = {
@@ -29,7 +35,11 @@ const named: Readonly<Record<string, readonly string[]>> = {
 
 const trustNone: TrustTest = () => false;
 
-/** Compiles the `trustProxy` option once; a malformed value is a `TypeError` that says how to fix it. */
+/**
+ * Compiles the `trustProxy` option once; a malformed value is a `TypeError` that says how to fix it.
+ *
+ * @category Request origin
+ */
 export function compileTrust(option: TrustProxy | undefined): TrustTest {
   if (option === undefined || option === false) return trustNone;
   if (option === true) return () => true;

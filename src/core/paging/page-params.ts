@@ -3,7 +3,11 @@ import { ErrorCode } from '../errors/catalogue.ts';
 import { type FieldProblem, invalidRequest } from '../errors/helpers.ts';
 import { assertKnownKeys } from '../internal/options.ts';
 
-/** Options of {@link createPaging} and {@link parsePageParams}. */
+/**
+ * Options of {@link createPaging} and {@link parsePageParams}.
+ *
+ * @category Payloads
+ */
 export interface PageOptions {
   /** Items per page when `per_page` is absent. @default 20, or `maxPerPage` when smaller */
   defaultPerPage?: number;
@@ -11,7 +15,11 @@ export interface PageOptions {
   maxPerPage?: number;
 }
 
-/** A page position read from `page` and `per_page`, with the offset it stands for. */
+/**
+ * A page position read from `page` and `per_page`, with the offset it stands for.
+ *
+ * @category Payloads
+ */
 export interface PageParams {
   /** 1-based page number. */
   page: number;
@@ -24,6 +32,8 @@ export interface PageParams {
 /**
  * Paging compiled once from its options by {@link createPaging}: reads each request's paging
  * parameters without checking the options again.
+ *
+ * @category Payloads
  */
 export interface Paging {
   /** Items per page when `per_page` is absent. */
@@ -71,6 +81,8 @@ function readInteger(
  * // in a handler:
  * const { offset, perPage } = paging.parse(ctx.query); // 400 naming each wrong parameter
  * ```
+ *
+ * @category Start here
  */
 export function createPaging(options: PageOptions = {}): Paging {
   assertKnownKeys('Paging options', options, ['defaultPerPage', 'maxPerPage']);
@@ -103,12 +115,18 @@ export function createPaging(options: PageOptions = {}): Paging {
  * Reads `page` (from 1) and `per_page` (1 to `maxPerPage`) from the query; every out-of-range or
  * non-integer value is reported at once in one 400 naming the parameter and its bounds. It checks
  * `options` on every call: on a hot path, compile them once with {@link createPaging}.
+ *
+ * @category Payloads
  */
 export function parsePageParams(query: URLSearchParams, options: PageOptions = {}): PageParams {
   return createPaging(options).parse(query);
 }
 
-/** Extra members of a list envelope. */
+/**
+ * Extra members of a list envelope.
+ *
+ * @category Payloads
+ */
 export interface ListMeta {
   /** Whether a next page exists (spec 2.8). */
   hasNext: boolean;
@@ -125,6 +143,8 @@ export interface ListMeta {
  * return listOf('books', page, { hasNext: offset + page.length < all.length });
  * // { "books": [...], "hasNext": true }
  * ```
+ *
+ * @category Start here
  */
 export function listOf<K extends string, T>(
   name: K,

@@ -1,11 +1,17 @@
 /** How much of a client's path or value an error message repeats back. */
 
-/** The most characters of a client's value that an error message repeats (404, 414). */
+/**
+ * The most characters of a client's value that an error message repeats (404, 414).
+ *
+ * @category Routing
+ */
 export const echoLimit = 100;
 
 /**
  * Returns `value` as it is when it has at most `max` characters, or its first `max` characters
  * followed by `…`, so a 404 or 414 message never repeats a huge path or value whole.
+ *
+ * @category Routing
  */
 export function boundedEcho(value: string, max: number = echoLimit): string {
   if (!Number.isInteger(max) || max < 1) {

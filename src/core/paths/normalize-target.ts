@@ -19,6 +19,8 @@ const QUESTION = 63;
  * query, percent-encoded unreserved characters are decoded and dot segments removed. Other
  * percent-encodings (`%2F`, `%20`) stay encoded. Malformed percent-encoding in the path is a 400
  * with code `MalformedPath`.
+ *
+ * @category Routing
  */
 export function normalizeTarget(target: string): RequestTarget {
   if (target.charCodeAt(0) === SLASH) {

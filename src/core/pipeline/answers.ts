@@ -5,7 +5,11 @@ import type { OutgoingResponse } from '../http/response.ts';
 import { boundedEcho } from '../paths/echo.ts';
 import type { RequestContext } from './context.ts';
 
-/** The headers a response of this request starts with: the context's, or none. */
+/**
+ * The headers a response of this request starts with: the context's, or none.
+ *
+ * @category Plugins and pipeline
+ */
 export function startHeaders(ctx: RequestContext): HeaderBag {
   return ctx.hasResponseHeaders ? new HeaderBag(ctx.responseHeaders) : new HeaderBag();
 }
@@ -19,12 +23,20 @@ function problem(
   return { status, headers: startHeaders(ctx), body: { errors: [{ message, code }] } };
 }
 
-/** 404 naming the path (spec 7.1.3), repeating at most a bounded prefix of it. */
+/**
+ * 404 naming the path (spec 7.1.3), repeating at most a bounded prefix of it.
+ *
+ * @category Plugins and pipeline
+ */
 export function noRoute(ctx: RequestContext): OutgoingResponse {
   return problem(ctx, 404, ErrorCode.NoRoute, `Nothing found at ${boundedEcho(ctx.path)}.`);
 }
 
-/** 404 for a path with upper-case letters, with no redirect (spec 4.1.3). */
+/**
+ * 404 for a path with upper-case letters, with no redirect (spec 4.1.3).
+ *
+ * @category Plugins and pipeline
+ */
 export function upperCasePath(ctx: RequestContext): OutgoingResponse {
   return problem(
     ctx,
@@ -34,7 +46,11 @@ export function upperCasePath(ctx: RequestContext): OutgoingResponse {
   );
 }
 
-/** 405 with `Allow` listing the methods the path serves (RFC 9110 §15.5.6). */
+/**
+ * 405 with `Allow` listing the methods the path serves (RFC 9110 §15.5.6).
+ *
+ * @category Plugins and pipeline
+ */
 export function wrongMethod(ctx: RequestContext, allow: readonly string[]): OutgoingResponse {
   const list = allow.join(', ');
   const out = problem(
@@ -47,7 +63,11 @@ export function wrongMethod(ctx: RequestContext, allow: readonly string[]): Outg
   return out;
 }
 
-/** RFC 9110 §9.3.7: OPTIONS on a path with no handler of its own answers 204 with `Allow`. */
+/**
+ * RFC 9110 §9.3.7: OPTIONS on a path with no handler of its own answers 204 with `Allow`.
+ *
+ * @category Plugins and pipeline
+ */
 export function allowAnswer(ctx: RequestContext, allow: readonly string[]): OutgoingResponse {
   const headers = startHeaders(ctx);
   headers.record.allow = allow.join(', ');

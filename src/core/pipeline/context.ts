@@ -18,23 +18,37 @@ import type { Identity } from './identity.ts';
  *   interface RequestState { tenant?: string }
  * }
  * ```
+ *
+ * @category Plugins and pipeline
  */
 // biome-ignore lint/suspicious/noEmptyInterface: extended by declaration merging
 export interface RequestState {}
 
-/** A body the host framework has already parsed. */
+/**
+ * A body the host framework has already parsed.
+ *
+ * @category Plugins and pipeline
+ */
 export interface ParsedBody {
   /** The parsed value; `undefined` when the request had no body. */
   value: unknown;
 }
 
-/** How long and until when the core lets a body arrive, handed to {@link RequestInput.readBody}. */
+/**
+ * How long and until when the core lets a body arrive, handed to {@link RequestInput.readBody}.
+ *
+ * @category Plugins and pipeline
+ */
 export interface ReadBodyOptions {
   /** Milliseconds the whole body may take; past them the read rejects with a 408 `ApiError`. */
   timeoutMs: number;
 }
 
-/** What an adapter hands the core for one request: plain values only. */
+/**
+ * What an adapter hands the core for one request: plain values only.
+ *
+ * @category Plugins and pipeline
+ */
 export interface RequestInput {
   /** The method, upper-case. */
   method: string;
@@ -61,7 +75,11 @@ export interface RequestInput {
   native?: unknown;
 }
 
-/** One request as the core sees it: plain values, parsed lazily. */
+/**
+ * One request as the core sees it: plain values, parsed lazily.
+ *
+ * @category Start here
+ */
 export class RequestContext {
   /** The method, upper-case. */
   readonly method: string;
@@ -178,6 +196,8 @@ export class RequestContext {
  * The context of a request, its target normalised once (dot segments, absolute form, fragment,
  * unreserved percent-encoding); a target that cannot be normalised is kept as received and its
  * problem answered by the path rules, after the pre-routing hooks saw the request.
+ *
+ * @category Plugins and pipeline
  */
 export function openContext(input: RequestInput, trust: TrustTest): RequestContext {
   try {
@@ -191,7 +211,11 @@ export function openContext(input: RequestInput, trust: TrustTest): RequestConte
   }
 }
 
-/** The reason the request's target cannot be routed, if there is one. */
+/**
+ * The reason the request's target cannot be routed, if there is one.
+ *
+ * @category Plugins and pipeline
+ */
 export function targetProblem(ctx: RequestContext): unknown {
   return ctx.problem;
 }

@@ -36,6 +36,8 @@ const brand = Symbol.for('api-conventions.Conventions');
  * request end to end; hosts that route by themselves (Express, Fastify) use the host seams
  * (`open`, `beforeRouting`, `handleRoute`, `handleUnmatched`, `handleError`, `guard`, `respond`) around
  * their own router.
+ *
+ * @category Start here
  */
 export class Conventions {
   /** Marks a `Conventions`, for {@link isConventions} across copies of the package. */
@@ -191,7 +193,11 @@ export class Conventions {
   }
 }
 
-/** Tells whether a value is a {@link Conventions}, also from another copy of the package. */
+/**
+ * Tells whether a value is a {@link Conventions}, also from another copy of the package.
+ *
+ * @category Plugins and pipeline
+ */
 export function isConventions(value: unknown): value is Conventions {
   return typeof value === 'object' && value !== null && (value as Conventions)[brand] === true;
 }
@@ -199,6 +205,8 @@ export function isConventions(value: unknown): value is Conventions {
 /**
  * What every adapter does with its argument: a {@link Conventions} is used as it is, options are
  * compiled with {@link conventions}.
+ *
+ * @category Plugins and pipeline
  */
 export function toConventions(api: Conventions | ConventionsOptions): Conventions {
   return isConventions(api) ? api : new Conventions(api);
@@ -212,6 +220,8 @@ export function toConventions(api: Conventions | ConventionsOptions): Convention
  * ```ts
  * const api = conventions({ routes: { '/v1/books': { GET: () => ({ books: [], hasNext: false }) } } });
  * ```
+ *
+ * @category Start here
  */
 export function conventions(options: ConventionsOptions = {}): Conventions {
   return new Conventions(options);

@@ -17,7 +17,11 @@ type Settings = ResolvedConventionsOptions;
 // Contexts whose pre-routing phase a host already ran: it never runs twice for one request.
 const preRouted = new WeakSet<RequestContext>();
 
-/** What a host with routes of its own beside the table tells {@link Conventions.handle}. */
+/**
+ * What a host with routes of its own beside the table tells `Conventions.handle`.
+ *
+ * @category Plugins and pipeline
+ */
 export interface HostRouting {
   /** The context the host opened and ran `beforeRouting` on, so pre-routing hooks do not run twice. */
   context?: RequestContext | undefined;
@@ -25,7 +29,11 @@ export interface HostRouting {
   methodsOf?: ((path: string) => readonly string[]) | undefined;
 }
 
-/** Runs a step to its outgoing response (a failure becomes its error), then the response phases. */
+/**
+ * Runs a step to its outgoing response (a failure becomes its error), then the response phases.
+ *
+ * @category Plugins and pipeline
+ */
 export function run(
   settings: Settings,
   ctx: RequestContext,
@@ -37,7 +45,11 @@ export function run(
   );
 }
 
-/** The path rules that hold before routing: well-formed encoding (400), lower case (404). */
+/**
+ * The path rules that hold before routing: well-formed encoding (400), lower case (404).
+ *
+ * @category Plugins and pipeline
+ */
 export function pathRules(ctx: RequestContext): OutgoingResponse | undefined {
   const problem = targetProblem(ctx);
   if (problem !== undefined) throw problem;
@@ -54,7 +66,11 @@ function preRouting(settings: Settings, ctx: RequestContext): Step<OutgoingRespo
   );
 }
 
-/** Pre-routing for a host with its own router: the response that stops the request, or `undefined`. */
+/**
+ * Pre-routing for a host with its own router: the response that stops the request, or `undefined`.
+ *
+ * @category Plugins and pipeline
+ */
 export function beforeRouting(
   settings: Settings,
   ctx: RequestContext,
@@ -72,7 +88,11 @@ export function beforeRouting(
   );
 }
 
-/** A matched route's phases: checks, body, handler. */
+/**
+ * A matched route's phases: checks, body, handler.
+ *
+ * @category Plugins and pipeline
+ */
 export function runRoute(
   settings: Settings,
   ctx: RequestContext,
@@ -86,13 +106,21 @@ export function runRoute(
   );
 }
 
-/** The answer to a path no route of the table has: the host's methods for it, or 404. */
+/**
+ * The answer to a path no route of the table has: the host's methods for it, or 404.
+ *
+ * @category Plugins and pipeline
+ */
 export function unmatched(ctx: RequestContext, methods: readonly string[]): OutgoingResponse {
   if (methods.length === 0) return noRoute(ctx);
   return ctx.method === 'OPTIONS' ? allowAnswer(ctx, methods) : wrongMethod(ctx, methods);
 }
 
-/** Routes a request through the table, after the pre-routing phase (once per request). */
+/**
+ * Routes a request through the table, after the pre-routing phase (once per request).
+ *
+ * @category Plugins and pipeline
+ */
 export function routeRequest(
   settings: Settings,
   ctx: RequestContext,
@@ -121,7 +149,11 @@ export function routeRequest(
   });
 }
 
-/** What happens before a native handler: checks, body and field rules, later checks. */
+/**
+ * What happens before a native handler: checks, body and field rules, later checks.
+ *
+ * @category Plugins and pipeline
+ */
 export function guardRoute(
   settings: Settings,
   ctx: RequestContext,

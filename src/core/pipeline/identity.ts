@@ -3,6 +3,8 @@
 /**
  * Who is calling. Authentication sets `ctx.identity` once it has verified the caller; access
  * checks, links for permitted operations and rate limits read it, whatever established it.
+ *
+ * @category Plugins and pipeline
  */
 export interface Identity {
   /** The user the request acts for, when there is one (a token's `sub`). */
@@ -24,6 +26,8 @@ export interface Identity {
  * ```ts
  * if (!hasScopes(ctx.identity, 'books:write')) throw forbidden('You may not change books.');
  * ```
+ *
+ * @category Plugins and pipeline
  */
 export function hasScopes(identity: Identity | undefined, ...scopes: string[]): boolean {
   if (identity === undefined) return false;

@@ -13,7 +13,11 @@ import type { ResponsePlan } from './respond.ts';
 import { SerializerRegistry } from './serialize.ts';
 import type { Step } from './steps.ts';
 
-/** Options of {@link conventions}. */
+/**
+ * Options of {@link conventions}.
+ *
+ * @category Start here
+ */
 export interface ConventionsOptions {
   /** The route table: path patterns mapped to methods and handlers. @default {} */
   routes?: RouteTable;
@@ -50,7 +54,11 @@ export interface ConventionsOptions {
 
 type Check = (ctx: RequestContext) => Step<CheckResult>;
 
-/** {@link ConventionsOptions} checked and compiled: what the request path reads. */
+/**
+ * {@link ConventionsOptions} checked and compiled: what the request path reads.
+ *
+ * @category Plugins and pipeline
+ */
 export interface ResolvedConventionsOptions {
   router: Router;
   configKeys: string[];
@@ -89,7 +97,11 @@ function isProduction(): boolean {
   return env?.NODE_ENV === 'production';
 }
 
-/** Validates the options once, at creation: a mistake is a `TypeError` that says how to fix it. */
+/**
+ * Validates the options once, at creation: a mistake is a `TypeError` that says how to fix it.
+ *
+ * @category Plugins and pipeline
+ */
 export function resolveConventionsOptions(options: ConventionsOptions): ResolvedConventionsOptions {
   assertKnownKeys('conventions()', options, known);
   const lint = options.lint ?? 'warn';

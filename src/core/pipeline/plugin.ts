@@ -16,22 +16,34 @@ export type CheckResult = undefined | void | Reply;
 /**
  * Turns a response value into bytes for one media type. It may throw: the request then gets the
  * error response, serialized as JSON.
+ *
+ * @category Plugins and pipeline
  */
 export type Serializer = (value: unknown, ctx: RequestContext) => string | Uint8Array;
 
 /**
  * What `Conventions.guard` gives a host whose own handler answers: the response that stops
  * the request, or the checked body and the headers the checks added.
+ *
+ * @category Plugins and pipeline
  */
 export type Guarded = GuardStopped | GuardPassed;
 
-/** The request stops: send `response` and do not run the handler. */
+/**
+ * The request stops: send `response` and do not run the handler.
+ *
+ * @category Plugins and pipeline
+ */
 export interface GuardStopped {
   /** The error, or a check's early reply, ready to send. */
   response: ApiResponse;
 }
 
-/** The request goes on to the host's handler. */
+/**
+ * The request goes on to the host's handler.
+ *
+ * @category Plugins and pipeline
+ */
 export interface GuardPassed {
   /** Always `undefined`: nothing to send yet. */
   response: undefined;
@@ -44,6 +56,8 @@ export interface GuardPassed {
  * table in docs/extending.md sets them beside Fastify's and Hono's). Each may be async, may throw
  * an {@link ApiError} to stop the request with that error, and a check may return a
  * {@link Reply} to answer early. A hook that returns no promise costs no asynchronous hop.
+ *
+ * @category Plugins and pipeline
  */
 export interface Plugin {
   /** A unique name, for error messages, `dependencies` and `before`. */

@@ -62,6 +62,8 @@ function checkPlugin(plugin: unknown, index: number): Plugin {
  * Checks the plugins and orders them: each runs after its `dependencies` and before the plugins
  * its `before` names, otherwise in the order given. A missing dependency, a repeated name or a
  * cycle is a `TypeError` that names the plugins.
+ *
+ * @category Plugins and pipeline
  */
 export function orderPlugins(plugins: unknown): Plugin[] {
   if (plugins === undefined) return [];
@@ -117,6 +119,8 @@ export function orderPlugins(plugins: unknown): Plugin[] {
 /**
  * The service's routes with those the plugins contribute. A plugin route on a path and method
  * the service or another plugin already serves is a `TypeError` naming both.
+ *
+ * @category Plugins and pipeline
  */
 export function mergeRoutes(own: RouteTable | undefined, plugins: readonly Plugin[]): RouteTable {
   // A table that is not an object is left for the router to refuse with its own message.

@@ -14,7 +14,11 @@ import { andThen, runHooks, type Step } from './steps.ts';
 
 type Check = (ctx: RequestContext) => Step<CheckResult>;
 
-/** What the request phases read, compiled once. */
+/**
+ * What the request phases read, compiled once.
+ *
+ * @category Plugins and pipeline
+ */
 export interface RequestPlan {
   preParsing: Check[];
   preHandler: Check[];
@@ -35,7 +39,11 @@ const compiled = new WeakMap<RouteSettings, CompiledRoute>();
 const withBody = new Set(['POST', 'PUT', 'PATCH']);
 const defaultAccepts: readonly BodyFormat[] = ['json'];
 
-/** Compiles a route's settings once (table routes at start-up, guarded routes when declared). */
+/**
+ * Compiles a route's settings once (table routes at start-up, guarded routes when declared).
+ *
+ * @category Plugins and pipeline
+ */
 export function compileRoute(route: RouteSettings): CompiledRoute {
   let done = compiled.get(route);
   if (done !== undefined) return done;
@@ -59,7 +67,11 @@ export function compileRoute(route: RouteSettings): CompiledRoute {
   return done;
 }
 
-/** Everything before a handler: checks, then the body and its field rules, then later checks. */
+/**
+ * Everything before a handler: checks, then the body and its field rules, then later checks.
+ *
+ * @category Plugins and pipeline
+ */
 export function prepare(
   plan: RequestPlan,
   ctx: RequestContext,
@@ -98,6 +110,8 @@ const warned = new WeakSet<RouteSettings>();
  * Turns what a handler (or a check) returned into the outgoing response: a reply as it says,
  * data as 200, nothing as 204, and a bare top-level array as a 500 (spec 2.7). Headers the
  * context gathered come first; the reply's are merged into them.
+ *
+ * @category Plugins and pipeline
  */
 export function toOutgoing(
   plan: RequestPlan,

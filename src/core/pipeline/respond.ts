@@ -7,7 +7,11 @@ import type { RequestContext } from './context.ts';
 import type { SerializerRegistry } from './serialize.ts';
 import { andThen, attempt, runAll, type Step } from './steps.ts';
 
-/** What the response phases run, compiled once from the plugins. */
+/**
+ * What the response phases run, compiled once from the plugins.
+ *
+ * @category Plugins and pipeline
+ */
 export interface ResponsePlan {
   /** Transform hooks (`preSerialization`), in plugin order. */
   transform: ((ctx: RequestContext, out: OutgoingResponse) => Step<void>)[];
@@ -24,6 +28,8 @@ export interface ResponsePlan {
 /**
  * The error response for a failure of this request, before serialization. It keeps the headers
  * plugins added to the context (`Vary`, rate-limit counters) and adds the error's own.
+ *
+ * @category Plugins and pipeline
  */
 export function failure(ctx: RequestContext, error: unknown, logger: Logger): OutgoingResponse {
   const { status, headers, body } = errorToOutgoing(error, logger, {
@@ -39,7 +45,11 @@ export function failure(ctx: RequestContext, error: unknown, logger: Logger): Ou
   return { status, headers: bag, body, type: undefined };
 }
 
-/** Runs the response phases; never throws: a failing phase yields an error that runs the later ones. */
+/**
+ * Runs the response phases; never throws: a failing phase yields an error that runs the later ones.
+ *
+ * @category Plugins and pipeline
+ */
 export function respond(
   plan: ResponsePlan,
   ctx: RequestContext,

@@ -4,10 +4,18 @@ import type { OutgoingResponse, SentResponse } from '../http/response.ts';
 import type { RequestContext } from './context.ts';
 import type { Serializer } from './plugin.ts';
 
-/** The JSON serializer: the default entry of every registry (spec 1, 4.6). */
+/**
+ * The JSON serializer: the default entry of every registry (spec 1, 4.6).
+ *
+ * @category Plugins and pipeline
+ */
 export const jsonSerializer: Serializer = (value) => stringifyJson(value) ?? 'null';
 
-/** Serializers by media type, compiled once; `+json` and `+xml` types use their base type's. */
+/**
+ * Serializers by media type, compiled once; `+json` and `+xml` types use their base type's.
+ *
+ * @category Plugins and pipeline
+ */
 export class SerializerRegistry {
   private readonly byType = new Map<string, Serializer>([['application/json', jsonSerializer]]);
 

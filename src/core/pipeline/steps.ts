@@ -1,14 +1,26 @@
 /** Small steps of the pipeline that stay synchronous until something really is asynchronous. */
 
-/** A value now, or later. */
+/**
+ * A value now, or later.
+ *
+ * @category Plugins and pipeline
+ */
 export type Step<T> = T | Promise<T>;
 
-/** Tells whether a value is a thenable. */
+/**
+ * Tells whether a value is a thenable.
+ *
+ * @category Plugins and pipeline
+ */
 export function isPromise<T>(value: unknown): value is Promise<T> {
   return typeof (value as Promise<T> | undefined)?.then === 'function';
 }
 
-/** Applies `next` now when `value` is ready, or when it settles: no async hop on the sync path. */
+/**
+ * Applies `next` now when `value` is ready, or when it settles: no async hop on the sync path.
+ *
+ * @category Plugins and pipeline
+ */
 export function andThen<T, U>(value: Step<T>, next: (v: T) => Step<U>): Step<U> {
   return isPromise<T>(value) ? value.then(next) : next(value);
 }
@@ -16,6 +28,8 @@ export function andThen<T, U>(value: Step<T>, next: (v: T) => Step<U>): Step<U> 
 /**
  * Runs `step`, turning a synchronous throw and a rejection alike into `recover`'s answer: one
  * place for "whatever fails here becomes the error response".
+ *
+ * @category Plugins and pipeline
  */
 export function attempt<T>(step: () => Step<T>, recover: (error: unknown) => Step<T>): Step<T> {
   let result: Step<T>;
@@ -27,7 +41,11 @@ export function attempt<T>(step: () => Step<T>, recover: (error: unknown) => Ste
   return isPromise<T>(result) ? result.then(undefined, recover) : result;
 }
 
-/** Runs hooks in order until one returns something; awaits only hooks that return a promise. */
+/**
+ * Runs hooks in order until one returns something; awaits only hooks that return a promise.
+ *
+ * @category Plugins and pipeline
+ */
 export function runHooks<A, R>(
   hooks: readonly ((arg: A) => Step<R | undefined>)[],
   arg: A,
@@ -44,7 +62,11 @@ export function runHooks<A, R>(
   return undefined;
 }
 
-/** Runs every hook in order, each after the last settled; no async hop when none is async. */
+/**
+ * Runs every hook in order, each after the last settled; no async hop when none is async.
+ *
+ * @category Plugins and pipeline
+ */
 export function runAll<A, B>(
   hooks: readonly ((a: A, b: B) => Step<void>)[],
   a: A,

@@ -2,7 +2,11 @@
 import { assertInteger, assertKnownKeys } from '../internal/options.ts';
 import type { RouteConfig } from './types.ts';
 
-/** The settings the library itself reads from a route's `config`. */
+/**
+ * The settings the library itself reads from a route's `config`.
+ *
+ * @category Routing
+ */
 export const builtInConfigKeys: readonly string[] = [
   'accepts',
   'bodyLimit',
@@ -51,6 +55,8 @@ function checkBodyRules(where: string, body: unknown): void {
  * Checks a route's settings: every key known (the built-in ones and `extraKeys`, those the
  * plugins read), and the built-in values well-formed. `where` names the route in the message;
  * with its `method`, `body` rules on a GET, HEAD, DELETE or OPTIONS route are refused too.
+ *
+ * @category Routing
  */
 export function checkRouteConfig(
   where: string,

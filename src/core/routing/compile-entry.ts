@@ -16,6 +16,8 @@ const definitionKeys = ['handler', 'config'];
  * The `Allow` list for the methods a path serves: in the spec's order, HEAD beside GET and
  * OPTIONS added (RFC 9110 §9.3.2, §9.3.7), other methods after; empty when there are none.
  * Hosts with their own router build their 405 and OPTIONS answers with it.
+ *
+ * @category Routing
  */
 export function allowList(methods: Iterable<string>): string[] {
   const all = new Set(methods);
@@ -27,7 +29,11 @@ export function allowList(methods: Iterable<string>): string[] {
   return known;
 }
 
-/** One path of the table, compiled. */
+/**
+ * One path of the table, compiled.
+ *
+ * @category Routing
+ */
 export interface PathEntry {
   readonly pattern: string;
   readonly methods: ReadonlyMap<string, RouteInfo>;
@@ -36,7 +42,11 @@ export interface PathEntry {
   readonly matcher: MatchFunction<Record<string, string | string[]>> | undefined;
 }
 
-/** Names the kind of a value that is not what was expected, for an error sentence. */
+/**
+ * Names the kind of a value that is not what was expected, for an error sentence.
+ *
+ * @category Routing
+ */
 export function kindOf(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
@@ -87,7 +97,11 @@ function toDefinition(
   return definition;
 }
 
-/** Checks and compiles the methods of one path pattern. */
+/**
+ * Checks and compiles the methods of one path pattern.
+ *
+ * @category Routing
+ */
 export function compileEntry(
   pattern: string,
   methods: unknown,

@@ -9,7 +9,11 @@ import type { RouteInfo, RouteTable } from './types.ts';
 
 export { allowList } from './compile-entry.ts';
 
-/** {@link Router.lookup} found the route of the method on the path. */
+/**
+ * {@link Router.lookup} found the route of the method on the path.
+ *
+ * @category Routing
+ */
 export interface RouteFound {
   /** What was found. */
   readonly kind: 'found';
@@ -21,7 +25,11 @@ export interface RouteFound {
   readonly allow: readonly string[];
 }
 
-/** {@link Router.lookup} found the path of an OPTIONS request that has no OPTIONS handler: 204 with `Allow`. */
+/**
+ * {@link Router.lookup} found the path of an OPTIONS request that has no OPTIONS handler: 204 with `Allow`.
+ *
+ * @category Routing
+ */
 export interface OptionsFound {
   /** What was found. */
   readonly kind: 'options';
@@ -31,7 +39,11 @@ export interface OptionsFound {
   readonly allow: readonly string[];
 }
 
-/** {@link Router.lookup} found the path but not the method: 405 with `Allow` (RFC 9110 §15.5.6). */
+/**
+ * {@link Router.lookup} found the path but not the method: 405 with `Allow` (RFC 9110 §15.5.6).
+ *
+ * @category Routing
+ */
 export interface MethodNotFound {
   /** What was found. */
   readonly kind: 'methodNotAllowed';
@@ -39,16 +51,28 @@ export interface MethodNotFound {
   readonly allow: readonly string[];
 }
 
-/** {@link Router.lookup} found no route with the path: 404. */
+/**
+ * {@link Router.lookup} found no route with the path: 404.
+ *
+ * @category Routing
+ */
 export interface PathNotFound {
   /** What was found. */
   readonly kind: 'notFound';
 }
 
-/** The outcome of {@link Router.lookup}; `kind` tells which answer the request gets. */
+/**
+ * The outcome of {@link Router.lookup}; `kind` tells which answer the request gets.
+ *
+ * @category Routing
+ */
 export type RouteLookup = RouteFound | OptionsFound | MethodNotFound | PathNotFound;
 
-/** The outcome of {@link Router.find}: a route with its decoded parameters, or the methods of the path. */
+/**
+ * The outcome of {@link Router.find}: a route with its decoded parameters, or the methods of the path.
+ *
+ * @category Routing
+ */
 export interface RouteMatch {
   /** The matched route; `undefined` for OPTIONS on a path with no OPTIONS handler. */
   route: RouteInfo | undefined;
@@ -97,6 +121,8 @@ function decodeAll(raw: Record<string, string | string[] | undefined>): Record<s
  * A compiled route table. Static paths are found with one map look-up; patterns with parameters
  * are bucketed by their literal leading segments, and only the patterns that can match a path
  * are tried, in the order they were declared.
+ *
+ * @category Routing
  */
 export class Router {
   /** Every route, HEAD included where GET is declared, in declaration order. */

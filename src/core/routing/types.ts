@@ -3,7 +3,11 @@ import type { BodyFormat } from '../http/parse-body.ts';
 import type { RequestContext } from '../pipeline/context.ts';
 import type { FieldSchema } from '../validation/check-fields.ts';
 
-/** The methods of the spec's table (spec 4.2). OPTIONS and HEAD are answered for every route. */
+/**
+ * The methods of the spec's table (spec 4.2). OPTIONS and HEAD are answered for every route.
+ *
+ * @category Routing
+ */
 export type Method = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
 
 /**
@@ -16,6 +20,8 @@ export type Method = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPT
  *   interface RouteConfig { audit?: boolean }
  * }
  * ```
+ *
+ * @category Routing
  */
 export interface RouteConfig {
   /** The body formats this route reads; anything else is 415. @default ['json'] */
@@ -34,10 +40,16 @@ export interface RouteConfig {
 /**
  * A request handler: takes the request context, returns the data (sent as 200 JSON) or a
  * {@link Reply}, or throws an {@link ApiError}. It may be async.
+ *
+ * @category Routing
  */
 export type Handler = (ctx: RequestContext) => unknown;
 
-/** A handler with its per-route settings. */
+/**
+ * A handler with its per-route settings.
+ *
+ * @category Routing
+ */
 export interface RouteDefinition {
   /** The handler. */
   handler: Handler;
@@ -45,7 +57,11 @@ export interface RouteDefinition {
   config?: RouteConfig;
 }
 
-/** The methods of one path pattern, each a handler or a handler with settings. */
+/**
+ * The methods of one path pattern, each a handler or a handler with settings.
+ *
+ * @category Routing
+ */
 export type PathMethods = Partial<
   Record<Exclude<Method, 'HEAD' | 'OPTIONS'>, Handler | RouteDefinition>
 > &
@@ -53,10 +69,16 @@ export type PathMethods = Partial<
 
 /**
  * The route table: path patterns (path-to-regexp syntax, `/v1/books/:id`) mapped to their methods.
+ *
+ * @category Routing
  */
 export type RouteTable = Readonly<Record<string, PathMethods>>;
 
-/** What plugins see of a route: its method, pattern and settings. */
+/**
+ * What plugins see of a route: its method, pattern and settings.
+ *
+ * @category Routing
+ */
 export interface RouteSettings {
   /** The method, upper-case. */
   readonly method: string;
@@ -66,7 +88,11 @@ export interface RouteSettings {
   readonly config: Readonly<RouteConfig>;
 }
 
-/** One declared route as the library sees it after start-up: pattern, method, settings, handler. */
+/**
+ * One declared route as the library sees it after start-up: pattern, method, settings, handler.
+ *
+ * @category Routing
+ */
 export interface RouteInfo extends RouteSettings {
   /** The route's handler. */
   readonly handler: Handler;
@@ -82,6 +108,8 @@ export interface RouteInfo extends RouteSettings {
  *   '/v1/books/:id': { GET: getBook, DELETE: deleteBook },
  * });
  * ```
+ *
+ * @category Start here
  */
 export function defineRoutes<T extends RouteTable>(table: T): T {
   return table;

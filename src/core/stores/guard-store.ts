@@ -4,7 +4,11 @@ import { ErrorCode } from '../errors/catalogue.ts';
 import { assertInteger, assertKnownKeys } from '../internal/options.ts';
 import type { Counter, HitWindow, Store } from './store.ts';
 
-/** Options of {@link guardStore}. */
+/**
+ * Options of {@link guardStore}.
+ *
+ * @category Stores
+ */
 export interface GuardStoreOptions {
   /**
    * Put before every key, so that features sharing one store never meet (`rl:`, `csrf:`).
@@ -44,6 +48,8 @@ const failed = 'A store this request needs failed, so the request was refused; t
  * const limits = guardStore(store, { prefix: 'rl:', timeoutMs: 200 });
  * const [perSecond] = await limits.hit([{ key: 'alice:1s', ttlMs: 1000 }]); // key "rl:alice:1s"
  * ```
+ *
+ * @category Stores
  */
 export function guardStore(store: Store, options: GuardStoreOptions = {}): Store {
   assertKnownKeys('guardStore', options, ['prefix', 'timeoutMs']);

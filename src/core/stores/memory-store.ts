@@ -2,7 +2,11 @@
 import { assertInteger, assertKnownKeys } from '../internal/options.ts';
 import type { Counter, HitWindow, Store } from './store.ts';
 
-/** Options of {@link MemoryStore}. */
+/**
+ * Options of {@link MemoryStore}.
+ *
+ * @category Stores
+ */
 export interface MemoryStoreOptions {
   /**
    * The most keys held. When a new key would pass it, expired keys are dropped first; if every
@@ -38,6 +42,8 @@ function count(value: string | number): number | undefined {
  * (an attacker cycling identities, say), evicting would wipe other callers' counters and
  * tokens, so limits would fail open. Refusing makes the flood's own new keys fail (a 503
  * through {@link guardStore}) while every existing key keeps working.
+ *
+ * @category Stores
  */
 export class MemoryStore implements Store {
   private readonly entries = new Map<string, Entry>();

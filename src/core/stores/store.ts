@@ -1,6 +1,10 @@
 /** The one store interface every stateful feature shares (rate limits, tokens, CSRF). */
 
-/** A counter's value after a hit, and when its window ends. */
+/**
+ * A counter's value after a hit, and when its window ends.
+ *
+ * @category Stores
+ */
 export interface Counter {
   /** The count after this hit. */
   value: number;
@@ -8,7 +12,11 @@ export interface Counter {
   expiresAt: number;
 }
 
-/** One fixed window that a {@link Store.hit} counts in: its counter's key and its length. */
+/**
+ * One fixed window that a {@link Store.hit} counts in: its counter's key and its length.
+ *
+ * @category Stores
+ */
 export interface HitWindow {
   /** The key of this window's counter, e.g. `rl:alice:1s`. */
   key: string;
@@ -25,6 +33,8 @@ export interface HitWindow {
  * failure, or a call that hangs, becomes a 503 and no feature decides anything without it.
  *
  * Keys are plain strings; give each feature its own prefix (see {@link GuardStoreOptions.prefix}).
+ *
+ * @category Stores
  */
 export interface Store {
   /** The value of `key`, or `undefined` when absent or expired. */

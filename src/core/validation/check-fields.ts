@@ -5,7 +5,11 @@ import { type FieldProblem, invalidRequest } from '../errors/helpers.ts';
 import { assertKnownKeys } from '../internal/options.ts';
 import { compileRule, type ValueCheck } from './field-rule.ts';
 
-/** The JSON types a field may have; `date-time` is an RFC 3339 string (spec 2.6). */
+/**
+ * The JSON types a field may have; `date-time` is an RFC 3339 string (spec 2.6).
+ *
+ * @category Payloads
+ */
 export type FieldType =
   | 'string'
   | 'integer'
@@ -15,7 +19,11 @@ export type FieldType =
   | 'array'
   | 'date-time';
 
-/** What one field must be. */
+/**
+ * What one field must be.
+ *
+ * @category Payloads
+ */
 export interface FieldRule {
   /** The JSON type the value must have. */
   type: FieldType;
@@ -33,10 +41,18 @@ export interface FieldRule {
   enum?: readonly (string | number | boolean)[];
 }
 
-/** Field names mapped to their rules. */
+/**
+ * Field names mapped to their rules.
+ *
+ * @category Payloads
+ */
 export type FieldSchema = Readonly<Record<string, FieldRule>>;
 
-/** Options of {@link checkFields} and {@link compileFields}. */
+/**
+ * Options of {@link checkFields} and {@link compileFields}.
+ *
+ * @category Payloads
+ */
 export interface CheckFieldsOptions {
   /** Treat every field as optional, as for PATCH. @default false */
   partial?: boolean;
@@ -44,7 +60,11 @@ export interface CheckFieldsOptions {
   rejectUnknown?: boolean;
 }
 
-/** A schema compiled by {@link compileFields}: returns the body when it fits, else throws the 400. */
+/**
+ * A schema compiled by {@link compileFields}: returns the body when it fits, else throws the 400.
+ *
+ * @category Payloads
+ */
 export type FieldChecker = (body: unknown) => Record<string, unknown>;
 
 interface CompiledField {
@@ -92,6 +112,8 @@ function notAnObject(body: unknown): never {
  * const checkBook = compileFields({ title: { type: 'string', required: true, max: 200 } });
  * const book = checkBook(ctx.body);
  * ```
+ *
+ * @category Payloads
  */
 export function compileFields(schema: FieldSchema, options: CheckFieldsOptions = {}): FieldChecker {
   assertOptions(options);
@@ -162,6 +184,8 @@ export function compileFields(schema: FieldSchema, options: CheckFieldsOptions =
  * ```ts
  * const book = checkFields(ctx.body, { title: { type: 'string', required: true, max: 200 } });
  * ```
+ *
+ * @category Payloads
  */
 export function checkFields(
   body: unknown,

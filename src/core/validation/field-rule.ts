@@ -1,7 +1,11 @@
 /** One field's rule turned, once, into a function that says what a value should have been. */
 import type { FieldRule, FieldType } from './check-fields.ts';
 
-/** What a compiled rule answers: `undefined` when the value fits, else the end of "must be …". */
+/**
+ * What a compiled rule answers: `undefined` when the value fits, else the end of "must be …".
+ *
+ * @category Payloads
+ */
 export type ValueCheck = (value: unknown) => string | undefined;
 
 const types: readonly FieldType[] = [
@@ -33,6 +37,8 @@ function isDateTime(value: string): boolean {
 /**
  * The number of characters (Unicode code points) of a string: an emoji outside the BMP is one
  * character, not the two UTF-16 units `length` counts; a lone surrogate counts as one.
+ *
+ * @category Payloads
  */
 export function codePointLength(text: string): number {
   let count = text.length;
@@ -120,6 +126,8 @@ function sizeCheck(min: number | undefined, max: number | undefined): ValueCheck
 /**
  * Compiles one rule into a check of a present, non-null value: its type first, then `enum`,
  * `pattern` and the bounds, in that order, reporting the first that fails.
+ *
+ * @category Payloads
  */
 export function compileRule(name: string, rule: FieldRule): ValueCheck {
   assertRule(name, rule);
