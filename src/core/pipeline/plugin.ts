@@ -9,6 +9,8 @@ import type { Step } from './steps.ts';
 /**
  * What a check may return: nothing to go on (a hook with no `return` is fine), or a reply that
  * answers the request at once.
+ *
+ * @category Plugins and pipeline
  */
 // biome-ignore lint/suspicious/noConfusingVoidType: a hook that returns nothing returns void
 export type CheckResult = undefined | void | Reply;
