@@ -224,7 +224,7 @@ describe('route settings are checked at start-up (CONTRIBUTING.md rule 6)', () =
     ],
     [
       { body: { title: { type: 'text' } } },
-      'Route "POST /v1/books" config: body field "title" needs a `type`, one of string, integer, number, boolean, object, array, date-time; got text.',
+      'Route "POST /v1/books" config: body field "title" has an unknown type "text"; use one of string, integer, number, boolean, object, array, date-time.',
     ],
     [
       { body: { title: { type: 'string', requred: true } } },

@@ -1,5 +1,6 @@
 /** Checks per-route settings once, at start-up: a misspelt key or a bad value is a TypeError. */
 import { assertInteger, assertKnownKeys } from '../internal/options.ts';
+import { assertRuleValues } from '../validation/field-rule.ts';
 import type { RouteConfig } from './types.ts';
 
 /**
@@ -16,7 +17,6 @@ export const builtInConfigKeys: readonly string[] = [
 /** Methods the pipeline never applies `body` rules on, so rules declared there are a mistake. */
 const bodiless = ['GET', 'HEAD', 'DELETE', 'OPTIONS'];
 const formats = ['json', 'form'];
-const types = ['string', 'integer', 'number', 'boolean', 'object', 'array', 'date-time'];
 const ruleKeys = ['type', 'required', 'nullable', 'min', 'max', 'pattern', 'enum'];
 
 function checkBodyRules(where: string, body: unknown): void {
@@ -28,26 +28,7 @@ function checkBodyRules(where: string, body: unknown): void {
   for (const [field, rule] of Object.entries(body)) {
     const at = `${where}: body field "${field}"`;
     assertKnownKeys(at, rule, ruleKeys);
-    const { type, min, max, pattern, enum: values } = rule as Record<string, unknown>;
-    if (!types.includes(type as string)) {
-      throw new TypeError(
-        `${at} needs a \`type\`, one of ${types.join(', ')}; got ${String(type)}.`,
-      );
-    }
-    for (const [name, value] of [
-      ['min', min],
-      ['max', max],
-    ] as const) {
-      if (value !== undefined && (typeof value !== 'number' || Number.isNaN(value))) {
-        throw new TypeError(`${at}: \`${name}\` must be a number.`);
-      }
-    }
-    if (pattern !== undefined && !(pattern instanceof RegExp)) {
-      throw new TypeError(`${at}: \`pattern\` must be a RegExp.`);
-    }
-    if (values !== undefined && !Array.isArray(values)) {
-      throw new TypeError(`${at}: \`enum\` must be an array of the allowed values.`);
-    }
+    assertRuleValues(at, rule as object);
   }
 }
 

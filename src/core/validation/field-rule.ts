@@ -69,19 +69,14 @@ const typeChecks: Record<FieldType, ValueCheck> = {
       : 'an RFC 3339 date-time such as 2026-01-31T09:00:00Z',
 };
 
-/** Throws a `TypeError` that names the field and the fix when a rule is not well-formed. */
-function assertRule(name: string, rule: unknown): asserts rule is FieldRule {
-  const at = `Field "${name}"`;
-  if (typeof rule !== 'object' || rule === null || Array.isArray(rule)) {
-    throw new TypeError(`${at} needs a rule object such as { type: 'string' }.`);
-  }
-  for (const key of Object.keys(rule)) {
-    if (!ruleKeys.has(key)) {
-      throw new TypeError(
-        `${at} has an unknown rule key "${key}"; use ${[...ruleKeys].join(', ')}.`,
-      );
-    }
-  }
+/**
+ * Throws a `TypeError` that starts with `at` and says how to fix a field rule whose `type`,
+ * bounds, `pattern` or `enum` is not well-formed. Shared by the field checks and the route
+ * settings' start-up check, so both refuse the same rules with the same words.
+ *
+ * @category Payloads
+ */
+export function assertRuleValues(at: string, rule: object): asserts rule is FieldRule {
   const { type, min, max, pattern, enum: values } = rule as Record<string, unknown>;
   if (!types.includes(type as FieldType)) {
     throw new TypeError(
@@ -102,6 +97,22 @@ function assertRule(name: string, rule: unknown): asserts rule is FieldRule {
   if (values !== undefined && !Array.isArray(values)) {
     throw new TypeError(`${at}: \`enum\` must be an array of the allowed values.`);
   }
+}
+
+/** Throws a `TypeError` that names the field and the fix when a rule is not well-formed. */
+function assertRule(name: string, rule: unknown): asserts rule is FieldRule {
+  const at = `Field "${name}"`;
+  if (typeof rule !== 'object' || rule === null || Array.isArray(rule)) {
+    throw new TypeError(`${at} needs a rule object such as { type: 'string' }.`);
+  }
+  for (const key of Object.keys(rule)) {
+    if (!ruleKeys.has(key)) {
+      throw new TypeError(
+        `${at} has an unknown rule key "${key}"; use ${[...ruleKeys].join(', ')}.`,
+      );
+    }
+  }
+  assertRuleValues(at, rule);
 }
 
 /** The size check of a rule with `min` or `max`: a number's value, a string's or array's length. */
