@@ -4,8 +4,6 @@ import type { RequestInput } from 'api-conventions/host';
 import type { Request } from 'express';
 import { announcesBody, nodeHeaders, readNodeBody, schemeOf } from './_node-io.ts';
 
-const contexts = new WeakMap<Request, RequestContext>();
-
 /** The core's input for an Express request, without its body. */
 function inputOf(req: Request): RequestInput {
   return {
@@ -20,12 +18,7 @@ function inputOf(req: Request): RequestInput {
 
 /** The request's context: the one `before` opened, or a new one when `before` did not run. */
 export function contextOf(conventions: Conventions, req: Request): RequestContext {
-  let ctx = contexts.get(req);
-  if (ctx === undefined) {
-    ctx = conventions.open(inputOf(req));
-    contexts.set(req, ctx);
-  }
-  return ctx;
+  return conventions.contextFor(req, () => inputOf(req));
 }
 
 /**

@@ -5,7 +5,6 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { nodeHeaders, schemeOf } from './_node-io.ts';
 
 const asIs = (payload: unknown) => payload as string;
-const contexts = new WeakMap<FastifyRequest, RequestContext>();
 
 /** A Fastify request as the core's input; `body` is the raw bytes where Fastify kept them raw. */
 function toInput(request: FastifyRequest): RequestInput {
@@ -21,12 +20,7 @@ function toInput(request: FastifyRequest): RequestInput {
 
 /** The request's context: the one the `onRequest` hook opened, or a new one (framework errors). */
 export function contextOf(conventions: Conventions, request: FastifyRequest): RequestContext {
-  let ctx = contexts.get(request);
-  if (ctx === undefined) {
-    ctx = conventions.open(toInput(request));
-    contexts.set(request, ctx);
-  }
-  return ctx;
+  return conventions.contextFor(request, () => toInput(request));
 }
 
 /** Writes a core response as it is: the identity serializer keeps Fastify from re-encoding it. */

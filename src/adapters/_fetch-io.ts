@@ -1,11 +1,5 @@
 /** Web-standard request in, core response out: body reading with limits, `Response` building. */
-import {
-  badRequest,
-  type Logger,
-  payloadTooLarge,
-  type RequestContext,
-  requestTimeout,
-} from 'api-conventions';
+import { badRequest, type Logger, payloadTooLarge, requestTimeout } from 'api-conventions';
 import {
   type ApiResponse,
   errorToResponse,
@@ -15,9 +9,6 @@ import {
 
 /** Reads the client address from the host, which a `Request` does not carry. */
 export type RemoteAddress<Context> = (request: Request, context: Context) => string | undefined;
-
-/** The contexts the middleware opened, for the handler to go on with (pre-routing runs once). */
-export const opened = new WeakMap<Request, RequestContext>();
 
 /** The path and query of an absolute URL as serialized (case and percent-encoding kept). */
 export function originForm(url: string): string {

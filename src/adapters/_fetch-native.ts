@@ -2,7 +2,7 @@
 import { type Conventions, type ConventionsOptions, HeaderBag } from 'api-conventions';
 import { toConventions } from 'api-conventions/host';
 import { type MatchFunction, match } from 'path-to-regexp';
-import { inputOf, opened, type RemoteAddress, toResponse } from './_fetch-io.ts';
+import { inputOf, type RemoteAddress, toResponse } from './_fetch-io.ts';
 
 /** One of the host's own routes, as Hono lists them in `app.routes`. */
 export interface NativeRoute {
@@ -84,8 +84,9 @@ export function toFetchMiddleware<Context = unknown>(
   const { alwaysOnHeaders, logger } = conventions;
   return async (c, next) => {
     const request = c.req.raw;
-    const ctx = conventions.open(inputOf(request, c as Context, options.remoteAddress));
-    opened.set(request, ctx);
+    const ctx = conventions.contextFor(request, () =>
+      inputOf(request, c as Context, options.remoteAddress),
+    );
     const early = await conventions.beforeRouting(ctx);
     if (early !== undefined) return toResponse(early, logger);
     await next();
@@ -149,7 +150,7 @@ export function toFetchErrorHandler(
   const conventions = toConventions(api);
   return (error, c) => {
     const request = c.req.raw;
-    const ctx = opened.get(request) ?? conventions.open(inputOf(request, c, undefined));
+    const ctx = conventions.contextFor(request, () => inputOf(request, c, undefined));
     const result = conventions.handleError(ctx, error);
     return result instanceof Promise
       ? result.then((response) => toResponse(response, conventions.logger))

@@ -6,7 +6,7 @@
  */
 import type { Conventions, ConventionsOptions } from 'api-conventions';
 import { assertKnownKeys, toConventions } from 'api-conventions/host';
-import { inputOf, opened, type RemoteAddress, toResponse } from './_fetch-io.ts';
+import { inputOf, type RemoteAddress, toResponse } from './_fetch-io.ts';
 import { methodsOfRoutes, type NativeRoute } from './_fetch-native.ts';
 
 export type { RemoteAddress } from './_fetch-io.ts';
@@ -78,7 +78,10 @@ export function toFetchHandler<Context = unknown>(
   const methodsOf = routes === undefined ? undefined : methodsOfRoutes(routes);
   return (request, context) => {
     const input = inputOf(request, context as Context, remoteAddress);
-    const result = conventions.handle(input, { context: opened.get(request), methodsOf });
+    const result = conventions.handle(input, {
+      context: conventions.contextFor(request),
+      methodsOf,
+    });
     return result instanceof Promise
       ? result.then((response) => toResponse(response, conventions.logger))
       : toResponse(result, conventions.logger);

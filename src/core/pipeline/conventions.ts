@@ -43,6 +43,7 @@ export class Conventions {
   /** Marks a `Conventions`, for {@link isConventions} across copies of the package. */
   readonly [brand] = true;
   private readonly settings: ResolvedConventionsOptions;
+  private readonly opened = new WeakMap<object, RequestContext>();
 
   constructor(options: ConventionsOptions = {}) {
     this.settings = resolveConventionsOptions(options);
@@ -107,6 +108,22 @@ export class Conventions {
   /** Host seam: the context of a request the host received, its target normalised once. */
   open(input: RequestInput): RequestContext {
     return openContext(input, this.settings.trust);
+  }
+
+  /**
+   * Host seam: the context of a host's own request object, opened once — every later call with
+   * the same object (from a middleware, a route, an error handler) gets the same context. Without
+   * `input`, the context opened before, if any.
+   */
+  contextFor(native: object): RequestContext | undefined;
+  contextFor(native: object, input: () => RequestInput): RequestContext;
+  contextFor(native: object, input?: () => RequestInput): RequestContext | undefined {
+    let ctx = this.opened.get(native);
+    if (ctx === undefined && input !== undefined) {
+      ctx = this.open(input());
+      this.opened.set(native, ctx);
+    }
+    return ctx;
   }
 
   /**
