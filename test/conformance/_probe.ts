@@ -1,10 +1,29 @@
 /** A small API that makes the failures the bookshelf never makes, for the error suite. */
-import { type Conventions, conventions, defineRoutes, forbidden, ok } from 'api-conventions';
+import {
+  type Conventions,
+  conventions,
+  defineRoutes,
+  forbidden,
+  notFound,
+  ok,
+} from 'api-conventions';
 
 /** What the probe's logger received. */
 export interface Logged {
   errors: { message: string; error: unknown }[];
+  /** The logger's warnings (route lint at start-up, development hints), when given. */
+  warnings?: string[];
 }
+
+/** What the `/v1/values/:kind` route returns for each kind: JSON values that are not objects. */
+export const handlerValues: Readonly<Record<string, unknown>> = {
+  null: null,
+  number: 42,
+  zero: 0,
+  string: 'forty-two',
+  'empty-string': '',
+  false: false,
+};
 
 /** Builds the probe API, reporting faults into `logged`. */
 export function createProbe(logged: Logged): Conventions {
@@ -43,13 +62,32 @@ export function createProbe(logged: Logged): Conventions {
     '/v1/bad-headers': {
       GET: () => ok({ fine: true }, { 'x-broken': 'line\r\nbreak' }),
     },
+    '/v1/memos': {
+      POST: {
+        handler: (ctx) => ok({ received: ctx.body }),
+        config: { body: { text: { type: 'string' } } },
+      },
+    },
+    '/v1/memos/:id': {
+      DELETE: (ctx) => ok({ deleted: ctx.param('id'), hadBody: ctx.body !== undefined }),
+    },
+    '/v1/values/:kind': {
+      GET: (ctx) => {
+        const kind = ctx.param('kind');
+        if (!Object.hasOwn(handlerValues, kind)) throw notFound(`No value of kind "${kind}".`);
+        return handlerValues[kind];
+      },
+    },
+    // A POST handler that forgets to return: 204, and a development warning naming the route.
+    '/v1/drafts': { POST: () => {} },
   });
   return conventions({
     routes,
     lintOptions: { pluralExceptions: ['bad-headers'], allow: ['/v1/files/*'] },
+    development: true,
     logger: {
       error: (record, message) => logged.errors.push({ message, error: record.err }),
-      warn() {},
+      warn: (message) => logged.warnings?.push(message),
     },
   });
 }
