@@ -15,10 +15,14 @@ beforeAll(() => {
   mkdirSync(join(project, 'node_modules'));
   symlinkSync(root, join(project, 'node_modules', 'api-conventions'), 'dir');
   cpSync(fileURLToPath(new URL('./consumer', import.meta.url)), project, { recursive: true });
-  // The typed consumer imports fastify itself; link the one the package's declarations resolve.
+  // The consumers import the frameworks, pino and http-errors themselves; link the repository's.
+  for (const name of ['fastify', 'express', 'hono', 'pino', 'http-errors']) {
+    symlinkSync(join(root, 'node_modules', name), join(project, 'node_modules', name), 'dir');
+  }
+  mkdirSync(join(project, 'node_modules', '@hono'));
   symlinkSync(
-    join(root, 'node_modules', 'fastify'),
-    join(project, 'node_modules', 'fastify'),
+    join(root, 'node_modules', '@hono', 'node-server'),
+    join(project, 'node_modules', '@hono', 'node-server'),
     'dir',
   );
   cpSync(fileURLToPath(new URL('./consumer-types', import.meta.url)), join(project, 'types'), {
@@ -55,6 +59,27 @@ function typecheck(): string {
 }
 
 describe('consumers of the built package', () => {
+  it('keeps http-errors statuses and headers and logs 5xx through pino on every host', () => {
+    const quota = [429, '7', { message: 'Slow down, please.', code: 42900 }];
+    const secret = [503, false];
+    const answers = { quota, secret };
+    const result = run('ecosystem.mjs');
+    expect(result).toMatchObject({
+      node: answers,
+      express: answers,
+      fastify: answers,
+      fetch: answers,
+    });
+    // One fault per host: the 503, logged with pino's err (message and stack), never the 429.
+    expect(result.logged).toEqual(
+      Array.from({ length: 4 }, () => [
+        'GET /v1/secrets failed',
+        'database password is hunter2',
+        'string',
+      ]),
+    );
+  });
+
   it('imports every subpath from ESM and serves a request', () => {
     expect(run('esm.mjs')).toEqual({
       fetchStatus: 200,
