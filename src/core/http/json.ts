@@ -7,6 +7,35 @@ const dateToJSON = Date.prototype.toJSON;
 // Ancestors are compared for a cycle only this deep: no response value nests further by design.
 const watchDepth = 64;
 
+/** Tells whether a `Date` can be reached; past `watchDepth` it says yes, so cycles end there. */
+function holdsDate(value: unknown, depth: number): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  if (value instanceof Date || depth >= watchDepth) return true;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) if (holdsDate(value[i], depth + 1)) return true;
+    return false;
+  }
+  for (const key in value) {
+    if (holdsDate((value as Record<string, unknown>)[key], depth + 1)) return true;
+  }
+  return false;
+}
+
+const pad2 = (n: number) => (n < 10 ? `0${n}` : String(n));
+const pad3 = (n: number) => (n < 10 ? `00${n}` : n < 100 ? `0${n}` : String(n));
+
+/** `date.toISOString()` for the years 0–9999, from the UTC fields without a call into C++. */
+function isoString(date: Date): string {
+  const year = date.getUTCFullYear();
+  if (year < 0 || year > 9999) return date.toISOString();
+  const y = year < 1000 ? `000${year}`.slice(-4) : String(year);
+  return `${y}-${pad2(date.getUTCMonth() + 1)}-${pad2(date.getUTCDate())}T${pad2(
+    date.getUTCHours(),
+  )}:${pad2(date.getUTCMinutes())}:${pad2(date.getUTCSeconds())}.${pad3(
+    date.getUTCMilliseconds(),
+  )}Z`;
+}
+
 function quote(text: string): string {
   return needsEscape.test(text) ? JSON.stringify(text) : `"${text}"`;
 }
@@ -17,7 +46,7 @@ function write(value: unknown, key: string, path: object[]): string | undefined 
     const toJSON = (value as { toJSON?: unknown }).toJSON;
     if (toJSON === dateToJSON && value instanceof Date) {
       // spec 2.6: a Date is an RFC 3339 string in UTC, as its toJSON writes it; an invalid one is null.
-      return Number.isNaN(value.getTime()) ? 'null' : `"${value.toISOString()}"`;
+      return Number.isNaN(value.getTime()) ? 'null' : `"${isoString(value)}"`;
     }
     if (typeof toJSON === 'function') return writeOwn(toJSON.call(value, key), path);
   }
@@ -87,10 +116,11 @@ function writeObject(object: Record<string, unknown>, path: object[]): string {
 /**
  * `JSON.stringify(value)` with the same output, faster on values that hold `Date`s: on Node 20
  * the built-in calls each `Date`'s `toJSON` through JavaScript, which made a page of 20 books
- * with 40 dates cost four times a page of strings. Cycles and `BigInt` throw its `TypeError`.
+ * with 40 dates cost four times a page of strings. A value with no `Date` in reach goes to the
+ * built-in as it is. Cycles and `BigInt` throw its `TypeError`.
  *
  * @category Replies and HTTP
  */
 export function stringifyJson(value: unknown): string | undefined {
-  return write(value, '', []);
+  return holdsDate(value, 0) ? write(value, '', []) : JSON.stringify(value);
 }
