@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { conventions, type Logger } from 'api-conventions';
 import { createExpressMiddleware } from 'api-conventions/express';
-import express from 'express';
+import express, { type RequestHandler } from 'express';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { isStrict, routeMethods } from '../../src/adapters/_express-routes.ts';
 import { rawRequest } from '../conformance/_raw.ts';
@@ -366,5 +366,132 @@ describe('guard(): route settings on Express’s own routes', () => {
     const big = await post('/v1/notes/a', 'PUT', { text: 'x'.repeat(64) });
     expect(big.status).toBe(413);
     expect((await big.json()).errors[0].code).toBe(41300);
+  });
+});
+
+/** Serves an Express app on port 0; resolves with its base URL and a close. */
+async function serveApp(app: express.Express) {
+  const running = createServer(app);
+  await new Promise<void>((resolve) => running.listen(0, '127.0.0.1', resolve));
+  return {
+    base: `http://127.0.0.1:${(running.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((done) => running.close(() => done()).closeAllConnections()),
+  };
+}
+
+describe('the strict-routing warning of before', () => {
+  const warnings: string[] = [];
+  const strictWarnings = () => warnings.filter((message) => message.includes('strict routing'));
+  const quiet = { logger: { error() {}, warn: (message: string) => warnings.push(message) } };
+
+  /** An app with `before`, one native route and `after`; strict routing on or off. */
+  function appWith(strict: boolean) {
+    const app = express();
+    if (strict) app.set('strict routing', true);
+    const c = createExpressMiddleware(quiet);
+    app.use(c.before);
+    app.get('/v1/health', (_req, res) => {
+      res.json({ ok: true });
+    });
+    app.use(c.after);
+    return app;
+  }
+
+  it('warns through the logger once, on the first request, for an app without strict routing (once silent), not once per request', async () => {
+    warnings.length = 0;
+    const { base, close } = await serveApp(appWith(false));
+    try {
+      expect(strictWarnings()).toEqual([]);
+      for (const path of ['/v1/health', '/v1/health/', '/v1/nothing']) await fetch(base + path);
+      expect(strictWarnings()).toHaveLength(1);
+      expect(strictWarnings()[0]).toContain("app.set('strict routing', true)");
+    } finally {
+      await close();
+    }
+  });
+
+  it('says nothing for an app with strict routing', async () => {
+    warnings.length = 0;
+    const { base, close } = await serveApp(appWith(true));
+    try {
+      for (const path of ['/v1/health', '/v1/health/']) await fetch(base + path);
+      expect(strictWarnings()).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+});
+
+describe('request bodies up to the 1 MiB default on the table’s routes', () => {
+  const mib = 1_048_576;
+  const api = conventions({
+    logger: { error() {}, warn() {} },
+    routes: {
+      '/v1/notes': {
+        POST: (ctx) => ({ length: (ctx.body as { text: string }).text.length }),
+      },
+    },
+  });
+  /** A JSON body of exactly `bytes` bytes: `{"text":"xx…"}`. */
+  const bodyOf = (bytes: number) => `{"text":"${'x'.repeat(bytes - 11)}"}`;
+  const post = (base: string, bytes: number) =>
+    fetch(`${base}/v1/notes`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: bodyOf(bytes),
+    });
+
+  /** The app as the README and the adapters guide set it up, with `parser` before mount(). */
+  function documentedApp(parser?: RequestHandler) {
+    const app = express();
+    app.set('strict routing', true);
+    const c = createExpressMiddleware(api);
+    app.use(c.before);
+    if (parser) app.use(parser);
+    c.mount(app);
+    app.use(c.after);
+    return app;
+  }
+
+  it('accepts a 1,000,000-byte JSON body with the documented set-up (no express.json()), once a 413 at express.json()’s 100 KB', async () => {
+    expect(bodyOf(1_000_000)).toHaveLength(1_000_000);
+    const { base, close } = await serveApp(documentedApp());
+    try {
+      const res = await post(base, 1_000_000);
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ length: 1_000_000 - 11 });
+    } finally {
+      await close();
+    }
+  });
+
+  it('answers a body over 1 MiB with 413 naming the limit with the documented set-up (RFC 9110 §15.5.14)', async () => {
+    const { base, close } = await serveApp(documentedApp());
+    try {
+      const res = await post(base, mib + 1);
+      expect(res.status).toBe(413);
+      expect(await res.json()).toEqual({
+        errors: [
+          { message: `The request body is larger than the limit of ${mib} bytes.`, code: 41300 },
+        ],
+      });
+      expect((await post(base, mib)).status).toBe(200);
+    } finally {
+      await close();
+    }
+  });
+
+  it('accepts the same 1,000,000-byte body with express.json({ limit: "1mb" }) before mount(), and answers 413 above 1 MiB', async () => {
+    const { base, close } = await serveApp(documentedApp(express.json({ limit: '1mb' })));
+    try {
+      const res = await post(base, 1_000_000);
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ length: 1_000_000 - 11 });
+      const over = await post(base, mib + 1);
+      expect(over.status).toBe(413);
+      expect((await over.json()).errors[0].code).toBe(41300);
+    } finally {
+      await close();
+    }
   });
 });
