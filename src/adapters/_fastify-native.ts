@@ -42,18 +42,28 @@ export function watchNativeRoutes(
   // Every route of the app, those declared before the plugin or after a register() that was not
   // awaited included: Fastify lists them all once it is ready.
   fastify.addHook('onReady', async () => {
-    conventions.lint(listedRoutes(fastify.printRoutes({ commonPrefix: false }), tableUrls));
+    conventions.lint(listedRoutes(fastify.printRoutes(), tableUrls));
   });
 }
 
-/** The app's own routes from Fastify's route listing, one line per path: `/v1/things/:id (GET, HEAD)`. */
+/**
+ * The app's own routes from Fastify's route tree (`printRoutes()`): each line is one segment of
+ * the path, indented four characters a level, with its methods when a route ends there; a path
+ * is its ancestors' segments joined.
+ */
 export function listedRoutes(listing: string, skip: ReadonlySet<string>): LintRoute[] {
   const routes: LintRoute[] = [];
-  for (const [, path, methods] of listing.matchAll(/(\/\S*) \(([A-Z, ]+)\)/g)) {
-    if (skip.has(path!)) continue;
-    for (const method of methods!.split(', ')) {
+  const segments: string[] = [];
+  for (const line of listing.split('\n')) {
+    const node = /^([│ ]*)[├└]── (.*?)(?: \(([A-Z, ]+)\))?$/.exec(line);
+    if (node === null) continue;
+    segments.length = node[1]!.length / 4;
+    segments.push(node[2]!);
+    const path = segments.join('');
+    if (node[3] === undefined || skip.has(path)) continue;
+    for (const method of node[3].split(', ')) {
       // Fastify's catch-all `*` is a named wildcard in the lint's path-to-regexp syntax.
-      if (method !== 'HEAD') routes.push({ method, path: path!.replace(/\*$/, '*rest') });
+      if (method !== 'HEAD') routes.push({ method, path: path.replace(/\*$/, '*rest') });
     }
   }
   return routes;

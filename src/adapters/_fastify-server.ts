@@ -70,7 +70,7 @@ export function rewriteUrl(req: { url?: string }): string {
  * The Fastify server options the conventions need, to spread into `Fastify({ ... })`: the
  * spec's error body for errors Fastify raises before any hook (`frameworkErrors`), one routing
  * of every target (`rewriteUrl`), and path parameters bounded by the URI limit rather than
- * Fastify's 100 characters (`maxParamLength`).
+ * Fastify's 100 characters (`routerOptions.maxParamLength`).
  *
  * @example
  * ```ts
@@ -84,9 +84,9 @@ export const serverOptions: {
   /** Every request routed on its normalised target. */
   readonly rewriteUrl: typeof rewriteUrl;
   /** Path parameters as long as the URI allows, not Fastify's 100 characters. */
-  readonly maxParamLength: 8192;
+  readonly routerOptions: { readonly maxParamLength: 8192 };
 } = {
   frameworkErrors,
   rewriteUrl,
-  maxParamLength: 8192,
+  routerOptions: { maxParamLength: 8192 },
 };
