@@ -3,7 +3,7 @@ import { HeaderBag } from '../http/headers.ts';
 import type { HeaderReader } from '../http/response.ts';
 import { type RequestOrigin, resolveOrigin } from '../origin/resolve-origin.ts';
 import type { TrustTest } from '../origin/trust-proxy.ts';
-import { splitTarget } from '../paths/check-path.ts';
+import { hasUpperCase, splitTarget } from '../paths/check-path.ts';
 import { normalizeTarget } from '../paths/normalize-target.ts';
 import type { RouteSettings } from '../routing/types.ts';
 import type { Identity } from './identity.ts';
@@ -109,6 +109,10 @@ export class RequestContext {
   readonly input: RequestInput;
   /** @internal Why the target cannot be routed (malformed percent-encoding), if it cannot. */
   problem: unknown = undefined;
+  /** @internal Whether the path has an upper-case letter (spec 4.1.3), found once. */
+  upperCase = false;
+  /** @internal Whether the pre-routing phase ran, so that it never runs twice. */
+  preRouted = false;
   private bag: HeaderBag | undefined;
   private parsedQuery: URLSearchParams | undefined;
   private resolved: RequestOrigin | undefined;
@@ -202,7 +206,9 @@ export class RequestContext {
 export function openContext(input: RequestInput, trust: TrustTest): RequestContext {
   try {
     const { path, query } = normalizeTarget(input.url);
-    return new RequestContext(input, path, query, trust);
+    const ctx = new RequestContext(input, path, query, trust);
+    ctx.upperCase = hasUpperCase(path);
+    return ctx;
   } catch (error) {
     const { path, query } = splitTarget(input.url);
     const ctx = new RequestContext(input, path, query, trust);
@@ -211,11 +217,7 @@ export function openContext(input: RequestInput, trust: TrustTest): RequestConte
   }
 }
 
-/**
- * The reason the request's target cannot be routed, if there is one.
- *
- * @category Plugins and pipeline
- */
-export function targetProblem(ctx: RequestContext): unknown {
-  return ctx.problem;
+/** Tells whether the path rules let the request reach the router: encoding well-formed, lower case. */
+export function routable(ctx: RequestContext): boolean {
+  return ctx.problem === undefined && !ctx.upperCase;
 }

@@ -1,11 +1,10 @@
 /** The pipeline's own steps, in request order: pre-routing, routing's answers, a route's phases. */
 
 import type { ApiResponse, OutgoingResponse } from '../http/response.ts';
-import { hasUpperCase } from '../paths/check-path.ts';
 import { allowList } from '../routing/router.ts';
 import type { RouteInfo, RouteSettings } from '../routing/types.ts';
 import { allowAnswer, noRoute, upperCasePath, wrongMethod } from './answers.ts';
-import { type RequestContext, targetProblem } from './context.ts';
+import { type RequestContext, routable } from './context.ts';
 import type { ResolvedConventionsOptions } from './options.ts';
 import type { CheckResult, Guarded } from './plugin.ts';
 import { prepare, toOutgoing } from './request.ts';
@@ -13,9 +12,6 @@ import { failure, respond } from './respond.ts';
 import { andThen, attempt, runHooks, type Step } from './steps.ts';
 
 type Settings = ResolvedConventionsOptions;
-
-// Contexts whose pre-routing phase a host already ran: it never runs twice for one request.
-const preRouted = new WeakSet<RequestContext>();
 
 /**
  * What a host with routes of its own beside the table tells `Conventions.handle`.
@@ -51,14 +47,13 @@ export function run(
  * @category Plugins and pipeline
  */
 export function pathRules(ctx: RequestContext): OutgoingResponse | undefined {
-  const problem = targetProblem(ctx);
-  if (problem !== undefined) throw problem;
-  return hasUpperCase(ctx.path) ? upperCasePath(ctx) : undefined;
+  if (ctx.problem !== undefined) throw ctx.problem;
+  return ctx.upperCase ? upperCasePath(ctx) : undefined;
 }
 
 /** Pre-routing: the `onRequest` hooks, then the path rules; an early answer, or `undefined`. */
 function preRouting(settings: Settings, ctx: RequestContext): Step<OutgoingResponse | undefined> {
-  preRouted.add(ctx);
+  ctx.preRouted = true;
   const { onRequest } = settings;
   if (onRequest.length === 0) return pathRules(ctx);
   return andThen(runHooks(onRequest, ctx), (early) =>
@@ -75,8 +70,8 @@ export function beforeRouting(
   settings: Settings,
   ctx: RequestContext,
 ): Step<ApiResponse | undefined> {
-  if (settings.onRequest.length === 0 && !targetProblem(ctx) && !hasUpperCase(ctx.path)) {
-    preRouted.add(ctx);
+  if (settings.onRequest.length === 0 && routable(ctx)) {
+    ctx.preRouted = true;
     return undefined;
   }
   const early = attempt(
@@ -126,10 +121,7 @@ export function routeRequest(
   ctx: RequestContext,
   host: HostRouting,
 ): Step<OutgoingResponse> {
-  const found =
-    targetProblem(ctx) || hasUpperCase(ctx.path)
-      ? undefined
-      : settings.router.lookup(ctx.method, ctx.path);
+  const found = routable(ctx) ? settings.router.lookup(ctx.method, ctx.path) : undefined;
   if (found !== undefined && found.kind !== 'notFound') {
     ctx.allowed = found.allow;
     if (found.kind === 'found') {
@@ -137,7 +129,7 @@ export function routeRequest(
       ctx.params = found.params;
     }
   }
-  const early = preRouted.has(ctx) ? pathRules(ctx) : preRouting(settings, ctx);
+  const early = ctx.preRouted ? pathRules(ctx) : preRouting(settings, ctx);
   return andThen(early, (answer): Step<OutgoingResponse> => {
     if (answer !== undefined) return answer;
     if (found === undefined || found.kind === 'notFound') {

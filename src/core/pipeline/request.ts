@@ -77,13 +77,18 @@ export function prepare(
   ctx: RequestContext,
   input: RequestInput,
 ): Step<CheckResult> {
-  return andThen(runHooks(plan.preParsing, ctx), (early) =>
-    early === undefined ? andThen(readBody(plan, ctx, input), () => checkBody(plan, ctx)) : early,
-  );
+  const route = compileRoute(ctx.route!);
+  const rest = () => andThen(readBody(plan, ctx, input, route), () => checkBody(plan, ctx, route));
+  if (plan.preParsing.length === 0) return rest();
+  return andThen(runHooks(plan.preParsing, ctx), (early) => (early === undefined ? rest() : early));
 }
 
-function readBody(plan: RequestPlan, ctx: RequestContext, input: RequestInput): Step<void> {
-  const route = compileRoute(ctx.route!);
+function readBody(
+  plan: RequestPlan,
+  ctx: RequestContext,
+  input: RequestInput,
+  route: CompiledRoute,
+): Step<void> {
   if (!route.readsBody) return;
   if (input.parsedBody !== undefined) {
     const { value } = input.parsedBody;
@@ -98,8 +103,12 @@ function readBody(plan: RequestPlan, ctx: RequestContext, input: RequestInput): 
   });
 }
 
-function checkBody(plan: RequestPlan, ctx: RequestContext): Step<CheckResult> {
-  const { check } = compileRoute(ctx.route!);
+function checkBody(
+  plan: RequestPlan,
+  ctx: RequestContext,
+  route: CompiledRoute,
+): Step<CheckResult> {
+  const { check } = route;
   if (check !== undefined) ctx.body = check(ctx.body);
   return runHooks(plan.preHandler, ctx);
 }

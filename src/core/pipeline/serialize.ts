@@ -18,6 +18,7 @@ export const jsonSerializer: Serializer = (value) => stringifyJson(value) ?? 'nu
  */
 export class SerializerRegistry {
   private readonly byType = new Map<string, Serializer>([['application/json', jsonSerializer]]);
+  private json: Serializer = jsonSerializer;
 
   /** Adds a serializer; a media type served twice is a `TypeError` naming both owners. */
   add(type: string, serializer: Serializer, owner: string): void {
@@ -29,6 +30,7 @@ export class SerializerRegistry {
       throw new TypeError(`Plugin "${owner}": another plugin already serializes ${type}.`);
     }
     this.byType.set(key, serializer);
+    if (key === 'application/json') this.json = serializer;
   }
 
   /** The media types served, JSON first. */
@@ -54,20 +56,27 @@ export class SerializerRegistry {
     if (body === undefined || status === 204 || status === 304) {
       return { status, headers, body: null };
     }
+    const { record } = headers;
     if (typeof body === 'string' || body instanceof Uint8Array) {
-      if (headers.has('content-type')) return { status, headers, body };
+      if (record['content-type'] !== undefined) return { status, headers, body };
       if (body instanceof Uint8Array) {
         headers.set('content-type', 'application/octet-stream');
         return { status, headers, body };
       }
     }
-    const type = out.type ?? 'application/json';
+    const type = out.type;
+    if (type === undefined) {
+      // The default: JSON, with a constant Content-Type that needs no check.
+      const bytes = this.json(body, ctx);
+      record['content-type'] ??= 'application/json';
+      return { status, headers, body: bytes };
+    }
     const serializer = this.find(type);
     if (serializer === undefined) {
       throw new TypeError(`No serializer is registered for ${type}; a plugin must provide it.`);
     }
     const bytes = serializer(body, ctx);
-    if (!headers.has('content-type')) headers.set('content-type', type);
+    if (record['content-type'] === undefined) headers.set('content-type', type);
     return { status, headers, body: bytes };
   }
 }
