@@ -43,7 +43,9 @@ export class Conventions {
   /** Marks a `Conventions`, for {@link isConventions} across copies of the package. */
   readonly [brand] = true;
   private readonly settings: ResolvedConventionsOptions;
-  private readonly opened = new WeakMap<object, RequestContext>();
+  // Where a host request object keeps its context: a property, not a WeakMap, whose insert per
+  // request costs more than the rest of routing. One symbol per instance, so two never mix.
+  private readonly contextKey = Symbol('api-conventions.context');
 
   constructor(options: ConventionsOptions = {}) {
     this.settings = resolveConventionsOptions(options);
@@ -118,10 +120,11 @@ export class Conventions {
   contextFor(native: object): RequestContext | undefined;
   contextFor(native: object, input: () => RequestInput): RequestContext;
   contextFor(native: object, input?: () => RequestInput): RequestContext | undefined {
-    let ctx = this.opened.get(native);
+    const holder = native as Record<symbol, RequestContext | undefined>;
+    let ctx = holder[this.contextKey];
     if (ctx === undefined && input !== undefined) {
       ctx = this.open(input());
-      this.opened.set(native, ctx);
+      holder[this.contextKey] = ctx;
     }
     return ctx;
   }
