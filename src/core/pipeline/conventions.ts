@@ -24,7 +24,7 @@ import {
   resolveConventionsOptions,
 } from './options.ts';
 import type { Guarded } from './plugin.ts';
-import { compileRoute } from './request.ts';
+import { bareArray, compileRoute } from './request.ts';
 import type { Step } from './steps.ts';
 
 export type { HostRouting } from './dispatch.ts';
@@ -168,7 +168,8 @@ export class Conventions {
 
   /**
    * Host seam: a native route's own answer (`res.json(value)`) through the response phases, so
-   * it is shaped, serialized and sent like a table route's. `headers` are the host's response
+   * it is shaped, serialized and sent like a table route's; a bare array is the same logged 500
+   * as a table handler's (spec 2.7). `headers` are the host's response
    * headers so far, which hold the context's when the host copied them there; without them the
    * response starts with the context's headers.
    */
@@ -178,11 +179,14 @@ export class Conventions {
     body: unknown,
     headers?: HeaderInit,
   ): Step<ApiResponse> {
-    return run(this.settings, ctx, () => ({
-      status,
-      headers: headers === undefined ? startHeaders(ctx) : new HeaderBag(headers),
-      body,
-    }));
+    return run(this.settings, ctx, () => {
+      if (Array.isArray(body)) throw bareArray();
+      return {
+        status,
+        headers: headers === undefined ? startHeaders(ctx) : new HeaderBag(headers),
+        body,
+      };
+    });
   }
 
   /**

@@ -143,18 +143,20 @@ export function toOutgoing(
     }
     return { status: 204, headers, body: undefined };
   }
-  if (Array.isArray(result)) {
-    // spec 2.7: a list is wrapped in an object; a bare array is a programming error.
-    throw new ApiError(
-      500,
-      ErrorCode.BareArray,
-      'Something went wrong on our side; it has been logged.',
-      {
-        cause: new TypeError(
-          'A handler returned a bare top-level array; wrap lists in an object (spec 2.7).',
-        ),
-      },
-    );
-  }
+  if (Array.isArray(result)) throw bareArray();
   return { status: 200, headers, body: result };
+}
+
+/** spec 2.7: a list is wrapped in an object; a bare array is a programming error, a logged 500. */
+export function bareArray(): ApiError {
+  return new ApiError(
+    500,
+    ErrorCode.BareArray,
+    'Something went wrong on our side; it has been logged.',
+    {
+      cause: new TypeError(
+        'A handler returned a bare top-level array; wrap lists in an object (spec 2.7).',
+      ),
+    },
+  );
 }
