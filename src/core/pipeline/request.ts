@@ -2,12 +2,12 @@
 import { ApiError } from '../errors/api-error.ts';
 import { ErrorCode } from '../errors/catalogue.ts';
 import type { Logger } from '../errors/to-response.ts';
-import { HeaderBag } from '../http/headers.ts';
 import { type BodyFormat, bodyFormat, parseBody } from '../http/parse-body.ts';
 import { isReply } from '../http/reply.ts';
 import type { OutgoingResponse } from '../http/response.ts';
 import type { RouteSettings } from '../routing/types.ts';
 import { compileFields, type FieldChecker } from '../validation/check-fields.ts';
+import { startHeaders } from './answers.ts';
 import type { RequestContext, RequestInput } from './context.ts';
 import type { CheckResult } from './plugin.ts';
 import { andThen, runHooks, type Step } from './steps.ts';
@@ -129,11 +129,11 @@ export function toOutgoing(
 ): OutgoingResponse {
   if (isReply(result)) {
     const headers = ctx.hasResponseHeaders
-      ? new HeaderBag(ctx.responseHeaders).merge(result.headers)
+      ? startHeaders(ctx).merge(result.headers)
       : result.headers;
     return { status: result.status, headers, body: result.body };
   }
-  const headers = ctx.hasResponseHeaders ? new HeaderBag(ctx.responseHeaders) : new HeaderBag();
+  const headers = startHeaders(ctx);
   if (result === undefined) {
     if (plan.development && ctx.method === 'POST' && ctx.route && !warned.has(ctx.route)) {
       warned.add(ctx.route);

@@ -1,8 +1,9 @@
 /** The response phases, in order: transform → serialize → send → always-on headers → HEAD. */
 import { errorToOutgoing, type Logger } from '../errors/to-response.ts';
-import { HeaderBag, type ResponseHeaders } from '../http/headers.ts';
+import type { ResponseHeaders } from '../http/headers.ts';
 import type { ApiResponse, OutgoingResponse, SentResponse } from '../http/response.ts';
 import { utf8Length } from '../http/response.ts';
+import { startHeaders } from './answers.ts';
 import type { RequestContext } from './context.ts';
 import type { SerializerRegistry } from './serialize.ts';
 import { andThen, attempt, runAll, type Step } from './steps.ts';
@@ -36,13 +37,8 @@ export function failure(ctx: RequestContext, error: unknown, logger: Logger): Ou
     method: ctx.method,
     path: ctx.path,
   });
-  const bag = ctx.hasResponseHeaders ? new HeaderBag(ctx.responseHeaders) : new HeaderBag();
-  try {
-    bag.merge(headers as unknown as ResponseHeaders);
-  } catch {
-    // An error's header that cannot be sent is dropped: the error still gets its answer.
-  }
-  return { status, headers: bag, body, type: undefined };
+  // The error's own headers were checked when its bag was built: merging them cannot throw.
+  return { status, headers: startHeaders(ctx).merge(headers), body, type: undefined };
 }
 
 /**
