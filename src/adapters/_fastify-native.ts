@@ -22,23 +22,19 @@ export function watchNativeRoutes(
 ): void {
   const tableUrls = new Set<string>();
   const shape = shapeValue(conventions);
-  const watched = new WeakSet<object>();
   fastify.addHook('onRoute', (route) => {
     if (tableHandlers.has(route.handler)) {
       tableUrls.add(route.url);
       return;
     }
     const methods = [route.method].flat();
-    // Fastify builds a GET route's HEAD route from the GET route's options, hooks included.
-    if (!watched.has(route.handler)) {
-      watched.add(route.handler);
-      const config = route.config?.conventions;
-      if (methods.includes('GET') && !methods.includes('HEAD')) methods.push('HEAD');
-      if (config !== undefined) guardRoute(route, conventions, methods, config);
-      // A route with a response schema keeps Fastify's serializer: the schema decides its fields.
-      if (route.schema?.response === undefined) {
-        route.preSerialization = [...[route.preSerialization ?? []].flat(), shape];
-      }
+    // Fastify builds a GET route's HEAD route from the options as declared, before these hooks
+    // added to them, and calls this hook for it too: each route gets its own.
+    const config = route.config?.conventions;
+    if (config !== undefined) guardRoute(route, conventions, methods, config);
+    // A route with a response schema keeps Fastify's serializer: the schema decides its fields.
+    if (route.schema?.response === undefined) {
+      route.preSerialization = [...[route.preSerialization ?? []].flat(), shape];
     }
     // After Fastify's own HEAD handler, which counts the empty payload: GET's length is the answer.
     if (methods.includes('HEAD')) route.onSend = [...[route.onSend ?? []].flat(), restoreLength];

@@ -4,6 +4,7 @@
  * @module api-conventions/fastify
  */
 
+import type { IncomingMessage } from 'node:http';
 import type { Conventions, ConventionsOptions } from 'api-conventions';
 import { type ApiResponse, assertKnownKeys, toConventions } from 'api-conventions/host';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
@@ -12,6 +13,7 @@ import { answer, contextOf, send } from './_fastify-io.ts';
 import { watchNativeRoutes } from './_fastify-native.ts';
 import { allowedOn, hasEmpty, paramsOf, toFastifyUrl } from './_fastify-routes.ts';
 import { answerError, served } from './_fastify-server.ts';
+import { readNodeBody } from './_node-io.ts';
 
 export { frameworkErrors, rewriteUrl, serverOptions } from './_fastify-server.ts';
 
@@ -42,8 +44,12 @@ export interface FastifyConventionsOptions {
 const knownOptions = ['api', 'routes'];
 // The table's route handlers, so that the native-route watch can tell them apart.
 const tableHandlers = new WeakSet<object>();
-const keepBytes = (_request: FastifyRequest, body: Buffer, done: (e: null, b: Buffer) => void) =>
-  done(null, body);
+// The body stream itself, unread: the core reads it with the route's limit and the body timeout.
+const keepStream = (
+  _request: FastifyRequest,
+  payload: unknown,
+  done: (e: null, b: unknown) => void,
+) => done(null, payload);
 
 function registerRoutes(fastify: FastifyInstance, api: Conventions): void {
   const declared = new Set(api.routes.map((route) => `${route.method} ${route.pattern}`));
@@ -51,8 +57,10 @@ function registerRoutes(fastify: FastifyInstance, api: Conventions): void {
     const { url, wildcard } = toFastifyUrl(route.pattern);
     const handler = (request: FastifyRequest, reply: FastifyReply) => {
       const ctx = contextOf(api, request);
-      const body = request.body as Buffer | undefined;
-      if (body !== undefined) ctx.input.readBody = () => Promise.resolve(body);
+      const stream = request.body as IncomingMessage | undefined;
+      if (stream !== undefined) {
+        ctx.input.readBody = (limit, options) => readNodeBody(stream, limit, options);
+      }
       const params = paramsOf(request, wildcard);
       if (hasEmpty(params)) return answer(reply, api.handleUnmatched(ctx));
       return answer(reply, api.handleRoute(ctx, route, params));
@@ -107,7 +115,7 @@ const plugin: FastifyPluginAsync<FastifyConventionsOptions> = async (fastify, op
     // types, charsets, messages), and an unmatched request gets its 404 or 405 before any body
     // error, as the core's own routing does.
     raw.removeAllContentTypeParsers();
-    raw.addContentTypeParser('*', { parseAs: 'buffer' }, keepBytes);
+    raw.addContentTypeParser('*', keepStream);
     raw.setNotFoundHandler((request, reply) =>
       answer(reply, api.handleUnmatched(contextOf(api, request), allowedOn(fastify, request.url))),
     );
