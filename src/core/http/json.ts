@@ -8,15 +8,20 @@ const dateToJSON = Date.prototype.toJSON;
 const watchDepth = 64;
 
 /** Tells whether a `Date` can be reached; past `watchDepth` it says yes, so cycles end there. */
-function holdsDate(value: unknown, depth: number): boolean {
-  if (typeof value !== 'object' || value === null) return false;
+function holdsDate(value: object, depth: number): boolean {
   if (value instanceof Date || depth >= watchDepth) return true;
+  // Only members that are objects are visited: a call per string or number would cost more
+  // than the scan saves.
   if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) if (holdsDate(value[i], depth + 1)) return true;
+    for (let i = 0; i < value.length; i++) {
+      const item: unknown = value[i];
+      if (typeof item === 'object' && item !== null && holdsDate(item, depth + 1)) return true;
+    }
     return false;
   }
   for (const key in value) {
-    if (holdsDate((value as Record<string, unknown>)[key], depth + 1)) return true;
+    const item = (value as Record<string, unknown>)[key];
+    if (typeof item === 'object' && item !== null && holdsDate(item, depth + 1)) return true;
   }
   return false;
 }
@@ -122,5 +127,7 @@ function writeObject(object: Record<string, unknown>, path: object[]): string {
  * @category Replies and HTTP
  */
 export function stringifyJson(value: unknown): string | undefined {
-  return holdsDate(value, 0) ? write(value, '', []) : JSON.stringify(value);
+  return typeof value === 'object' && value !== null && holdsDate(value, 0)
+    ? write(value, '', [])
+    : JSON.stringify(value);
 }
