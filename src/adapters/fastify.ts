@@ -98,12 +98,15 @@ const plugin: FastifyPluginAsync<FastifyConventionsOptions> = async (fastify, op
   watchNativeRoutes(fastify, api, tableHandlers);
   const { alwaysOnHeaders } = api;
   fastify.addHook('onRequest', (request, reply, next) => {
-    reply.headers(alwaysOnHeaders);
+    // A table route's response carries these headers from the core; any other answer (the app's
+    // own routes, Fastify's own) gets them here.
+    const own = !tableHandlers.has(request.routeOptions.handler);
+    if (own) reply.headers(alwaysOnHeaders);
     const ctx = contextOf(api, request);
     const early = api.beforeRouting(ctx);
     const go = (response: ApiResponse | undefined) => {
       if (response !== undefined) return send(reply, response);
-      if (ctx.hasResponseHeaders) reply.headers(ctx.responseHeaders.record);
+      if (own && ctx.hasResponseHeaders) reply.headers(ctx.responseHeaders.record);
       next();
     };
     if (early instanceof Promise) early.then(go, next);
