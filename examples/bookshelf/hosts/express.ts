@@ -2,21 +2,26 @@
 import { createServer } from 'node:http';
 import type { Conventions } from 'api-conventions';
 import { createExpressMiddleware } from 'api-conventions/express';
-import express from 'express';
+import express, { type Application } from 'express';
 import { type Host, listen } from './host.ts';
 
-/** Starts an Express app for `api` on a node:http server; resolves once it listens. */
-export const serve: Host = (api: Conventions, { port, host }) => {
-  const app = express();
-  // Before the first route: Express builds its router with these settings on first use.
-  app.disable('x-powered-by');
-  app.set('case sensitive routing', true);
-  app.set('strict routing', true);
+/** A host on the Express app `makeApp` builds (Express 5, or Express 4 in express4.ts). */
+export function serveWith(makeApp: () => Application): Host {
+  return (api: Conventions, { port, host }) => {
+    const app = makeApp();
+    // Before the first route: Express builds its router with these settings on first use.
+    app.disable('x-powered-by');
+    app.set('case sensitive routing', true);
+    app.set('strict routing', true);
 
-  const conventions = createExpressMiddleware(api);
-  app.use(conventions.before);
-  conventions.mount(app);
-  app.use(conventions.after);
+    const conventions = createExpressMiddleware(api);
+    app.use(conventions.before);
+    conventions.mount(app);
+    app.use(conventions.after);
 
-  return listen(createServer(app), port, host);
-};
+    return listen(createServer(app), port, host);
+  };
+}
+
+/** Starts an Express 5 app for `api` on a node:http server; resolves once it listens. */
+export const serve: Host = serveWith(() => express());
