@@ -84,7 +84,10 @@ export const serverOptions: {
   /** Every request routed on its normalised target. */
   readonly rewriteUrl: typeof rewriteUrl;
   /** Path parameters as long as the URI allows, not Fastify's 100 characters. */
-  readonly routerOptions: { readonly maxParamLength: 8192 };
+  readonly routerOptions: {
+    /** The longest path parameter, in characters: the URI limit. */
+    readonly maxParamLength: 8192;
+  };
 } = {
   frameworkErrors,
   rewriteUrl,
