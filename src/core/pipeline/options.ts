@@ -148,7 +148,7 @@ export function resolveConventionsOptions(options: ConventionsOptions): Resolved
       transform: bind('preSerialization'),
       send: bind('onSend'),
       serializers,
-      alwaysOn: Object.freeze({ ...alwaysOn.record }),
+      alwaysOn: HeaderBag.constant(alwaysOn),
       logger,
     },
   };

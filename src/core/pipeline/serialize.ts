@@ -33,11 +33,6 @@ export class SerializerRegistry {
     if (key === 'application/json') this.json = serializer;
   }
 
-  /** The media types served, JSON first. */
-  get types(): string[] {
-    return [...this.byType.keys()];
-  }
-
   /** The serializer of a media type; a vendor type (RFC 6839 §3) uses its suffix's base type. */
   find(type: string): Serializer | undefined {
     const exact = this.byType.get(type);
