@@ -8,6 +8,7 @@ import {
   loadHost,
   type Running,
 } from '../../examples/bookshelf/hosts/host.ts';
+import { authorizationFor, type TestUser } from './_auth.ts';
 
 /** Every adapter of the bookshelf: the suite runs on each of them, never on fewer. */
 export const hosts: readonly AdapterName[] = adapters;
@@ -22,8 +23,15 @@ export interface Served {
   readonly adapter: AdapterName;
   /** The absolute URL of a path on the running server. */
   url(path: string): string;
-  /** `fetch` against the running server, with a path. */
+  /**
+   * `fetch` against the running server, with a path, as alice (the default test user) once the
+   * bookshelf asks for tokens; an `authorization` header in `init` is sent as given instead.
+   */
   fetch(path: string, init?: RequestInit): Promise<Response>;
+  /** `fetch` as a given test user; `anonymous` sends no credentials. */
+  fetchAs(user: TestUser, path: string, init?: RequestInit): Promise<Response>;
+  /** The `Authorization` value of a test user (undefined while the bookshelf needs none). */
+  authorization(user?: Exclude<TestUser, 'anonymous'>): Promise<string | undefined>;
   /** The port it listens on. */
   readonly port: number;
 }
@@ -58,7 +66,16 @@ export function describeMatrix(
           return running.port;
         },
         url: (path) => `http://127.0.0.1:${served.port}${path}`,
-        fetch: (path, init) => fetch(served.url(path), { redirect: 'manual', ...init }),
+        fetch: (path, init) => served.fetchAs('alice', path, init),
+        fetchAs: async (user, path, init) => {
+          const headers = new Headers(init?.headers);
+          if (user !== 'anonymous' && !headers.has('authorization')) {
+            const value = await served.authorization(user);
+            if (value !== undefined) headers.set('authorization', value);
+          }
+          return fetch(served.url(path), { redirect: 'manual', ...init, headers });
+        },
+        authorization: (user = 'alice') => authorizationFor(served.url(''), user),
       };
       beforeAll(async () => {
         const serve = await loadHost(adapter);
