@@ -9,4 +9,5 @@ export * from './paths/index.ts';
 export * from './pipeline/index.ts';
 export * from './routing/index.ts';
 export * from './stores/index.ts';
+export * from './tokens/index.ts';
 export * from './validation/index.ts';

@@ -36,6 +36,8 @@ export const ErrorCode = {
   Forbidden: 40300,
   /** 403: the token lacks a required scope (RFC 6750 §3.1 insufficient_scope). */
   InsufficientScope: 40301,
+  /** 403: the route needs a token issued to a user; a client-credentials token has none. */
+  UserRequired: 40310,
   /** 404: the resource does not exist (spec 7.1.3). */
   NotFound: 40400,
   /** 404: no route matches the path. */

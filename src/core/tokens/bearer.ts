@@ -1,0 +1,400 @@
+/** The bearer plugin: RFC 6750 token checks on every route, scopes and users per route. */
+import { assertInteger, assertKnownKeys } from '../internal/options.ts';
+import type { RequestContext } from '../pipeline/context.ts';
+import type { Identity } from '../pipeline/identity.ts';
+import type { CheckResult, Plugin } from '../pipeline/plugin.ts';
+import { andThen, type Step } from '../pipeline/steps.ts';
+import type { RouteInfo, RouteSettings } from '../routing/types.ts';
+import { guardStore } from '../stores/guard-store.ts';
+import { MemoryStore } from '../stores/memory-store.ts';
+import type { Store } from '../stores/store.ts';
+import { Challenges, isScopeToken } from './challenge.ts';
+import { tokenFromForm, tokenFromHeader, tokenFromQuery } from './extract.ts';
+import { TokenKeys } from './keys.ts';
+import { type Expected, TokenVerifier } from './verifier.ts';
+
+/**
+ * A value known at start-up, or one read from each request (the request's own origin, say).
+ *
+ * @category Tokens
+ */
+export type PerRequest<T> = T | ((ctx: RequestContext) => T);
+
+/**
+ * Options of {@link bearer}.
+ *
+ * @category Tokens
+ */
+export interface BearerOptions {
+  /** The keys tokens are verified with (see {@link createTokenKeys}). */
+  keys: TokenKeys;
+  /** The one issuer accepted (`iss`), or a function of the request that gives it. */
+  issuer: PerRequest<string>;
+  /** The audiences accepted (`aud` must hold one), or a function of the request. */
+  audience: PerRequest<string | readonly string[]>;
+  /** The realm of the `WWW-Authenticate` challenge. @default 'api' */
+  realm?: string;
+  /** What routes that do not set `auth` need. @default 'required' */
+  auth?: 'required' | 'optional';
+  /**
+   * Whether the `access_token` query parameter is read (RFC 6750 §2.3). It leaks tokens into
+   * logs and histories, so it is off; when on, responses to such requests are
+   * `Cache-Control: private`. @default false
+   */
+  query?: boolean;
+  /**
+   * Whether the `access_token` parameter of a form-urlencoded body is read on routes that
+   * accept form bodies (RFC 6750 §2.2). @default true
+   */
+  body?: boolean;
+  /**
+   * Where revoked token ids are kept until their tokens expire; share one store (Redis) between
+   * instances so a revocation reaches them all. @default a MemoryStore of this plugin
+   */
+  store?: Store;
+  /** The most verified tokens remembered; 0 turns the cache off. @default 10000 */
+  cacheSize?: number;
+  /** The longest token read, in characters; longer ones are refused before any crypto. @default 4096 */
+  maxTokenLength?: number;
+  /**
+   * How often, at most, a remembered token is checked against the store again, in milliseconds:
+   * the bound on how long a revocation made through another instance takes to reach this one.
+   * @default 5000
+   */
+  revocationCheckMs?: number;
+  /** Seconds of clock difference tolerated on `exp`, `nbf` and `iat`. @default 0 */
+  clockTolerance?: number;
+  /** The clock, in milliseconds since the epoch, for tests. @default Date.now */
+  now?: () => number;
+}
+
+const known = [
+  'keys',
+  'issuer',
+  'audience',
+  'realm',
+  'auth',
+  'query',
+  'body',
+  'store',
+  'cacheSize',
+  'maxTokenLength',
+  'revocationCheckMs',
+  'clockTolerance',
+  'now',
+];
+
+/** A route's settings compiled for the request path. */
+interface RoutePlan {
+  mode: 'required' | 'optional' | 'off';
+  scopes: readonly string[];
+  scopeText: string;
+  scopeHeaders: Record<string, string> | undefined;
+  user: boolean;
+  /** Whether the route reads form bodies, where a token may sit. */
+  formBody: boolean;
+}
+
+const bodyMethods = new Set(['POST', 'PUT', 'PATCH']);
+const formType = 'application/x-www-form-urlencoded';
+
+/**
+ * The bearer plugin of {@link bearer}: checks tokens on every route, and verifies and revokes
+ * tokens for the token side (introspection, revocation).
+ *
+ * @category Tokens
+ */
+export class BearerPlugin implements Plugin {
+  /** The plugin's name. */
+  readonly name = 'bearer';
+  /** The route settings it reads: `auth`, `scopes`, `user`. */
+  readonly routeConfig = ['auth', 'scopes', 'user'];
+  /** Runs before the limits and checks that read the identity it sets. */
+  readonly before = ['rate-limit', 'access'];
+  /** The keys tokens are verified with. */
+  readonly keys: TokenKeys;
+  private readonly verifier: TokenVerifier;
+  private readonly challenges: Challenges;
+  private readonly plans = new WeakMap<RouteSettings, RoutePlan>();
+  private readonly defaultMode: 'required' | 'optional';
+  private readonly queryOn: boolean;
+  private readonly bodyOn: boolean;
+  private readonly fixed: Expected | undefined;
+  private readonly issuerOf: PerRequest<string>;
+  private readonly audienceOf: PerRequest<string | readonly string[]>;
+  // Requests whose token may sit in the form body: checked in preHandler, once it is parsed.
+  private readonly pending = new WeakMap<RequestContext, Identity | null>();
+
+  /** @internal Use {@link bearer}. */
+  constructor(options: BearerOptions) {
+    assertKnownKeys('bearer', options, known);
+    if (!(options?.keys instanceof TokenKeys)) {
+      throw new TypeError('bearer: keys must be the TokenKeys of createTokenKeys().');
+    }
+    this.keys = options.keys;
+    this.issuerOf = checkPerRequest('issuer', options.issuer);
+    this.audienceOf = checkPerRequest('audience', options.audience);
+    this.fixed =
+      typeof this.issuerOf === 'function' || typeof this.audienceOf === 'function'
+        ? undefined
+        : { issuer: this.issuerOf, audience: this.audienceOf };
+    const realm = options.realm ?? 'api';
+    if (typeof realm !== 'string' || realm === '') {
+      throw new TypeError('bearer: realm must be a non-empty string such as "api".');
+    }
+    this.challenges = new Challenges(realm);
+    const auth = options.auth ?? 'required';
+    if (auth !== 'required' && auth !== 'optional') {
+      throw new TypeError(`bearer: auth must be 'required' or 'optional'; got ${String(auth)}.`);
+    }
+    this.defaultMode = auth;
+    this.queryOn = flag('query', options.query, false);
+    this.bodyOn = flag('body', options.body, true);
+    const store = options.store ?? new MemoryStore();
+    const now = options.now;
+    if (now !== undefined && typeof now !== 'function') {
+      throw new TypeError('bearer: now must be a function returning milliseconds since the epoch.');
+    }
+    this.verifier = new TokenVerifier({
+      keys: this.keys,
+      challenges: this.challenges,
+      store: guardStore(store, { prefix: 'tokens:revoked:' }),
+      cacheSize: assertInteger('bearer cacheSize', options.cacheSize ?? 10_000, 0, 10_000_000),
+      maxTokenLength: assertInteger(
+        'bearer maxTokenLength',
+        options.maxTokenLength ?? 4096,
+        64,
+        1_048_576,
+      ),
+      revocationCheckMs: assertInteger(
+        'bearer revocationCheckMs',
+        options.revocationCheckMs ?? 5000,
+        0,
+        86_400_000,
+      ),
+      clockTolerance: assertInteger('bearer clockTolerance', options.clockTolerance ?? 0, 0, 3600),
+      now,
+    });
+  }
+
+  /** Compiles a route's `auth`, `scopes` and `user` at start-up; a misuse is a `TypeError`. */
+  onRoute(route: RouteInfo): void {
+    this.planOf(route);
+  }
+
+  private planOf(route: RouteSettings): RoutePlan {
+    let plan = this.plans.get(route);
+    if (plan === undefined) {
+      plan = this.compile(route);
+      this.plans.set(route, plan);
+    }
+    return plan;
+  }
+
+  private compile(route: RouteSettings): RoutePlan {
+    const where = `${route.method} ${route.pattern}`;
+    const { auth, scopes = [], user = false, accepts = ['json'] } = route.config;
+    if (auth !== undefined && auth !== 'required' && auth !== 'optional' && auth !== false) {
+      throw new TypeError(
+        `${where}: auth must be 'required', 'optional' or false; got ${String(auth)}.`,
+      );
+    }
+    if (!Array.isArray(scopes) || !scopes.every((s) => typeof s === 'string' && isScopeToken(s))) {
+      throw new TypeError(
+        `${where}: scopes must be a list of scope names without spaces or quotes, such as ['books:write'].`,
+      );
+    }
+    if (typeof user !== 'boolean') throw new TypeError(`${where}: user must be true or false.`);
+    if (auth === false && (scopes.length > 0 || user)) {
+      throw new TypeError(
+        `${where}: a route with auth: false cannot ask for scopes or a user; drop one.`,
+      );
+    }
+    const mode =
+      auth === false ? 'off' : scopes.length > 0 || user ? 'required' : (auth ?? this.defaultMode);
+    const scopeText = scopes.join(' ');
+    return {
+      mode,
+      scopes,
+      scopeText,
+      scopeHeaders: scopes.length > 0 ? this.challenges.scopeHeadersFor(scopeText) : undefined,
+      user,
+      formBody: this.bodyOn && bodyMethods.has(route.method) && accepts.includes('form'),
+    };
+  }
+
+  private expected(ctx: RequestContext): Expected {
+    if (this.fixed !== undefined) return this.fixed;
+    const issuer = this.issuerOf;
+    const audience = this.audienceOf;
+    return {
+      issuer: typeof issuer === 'function' ? issuer(ctx) : issuer,
+      audience: typeof audience === 'function' ? audience(ctx) : audience,
+    };
+  }
+
+  /** After routing, before the body: the header or query token, checked and on `ctx.identity`. */
+  preParsing(ctx: RequestContext): Step<CheckResult> {
+    const plan = this.planOf(ctx.route!);
+    if (plan.mode === 'off') return;
+    const { challenges } = this;
+    const header = ctx.headers.get('authorization');
+    let token = header ? tokenFromHeader(header, challenges) : undefined;
+    if (ctx.rawQuery.includes('access_token')) {
+      if (!this.queryOn) {
+        throw challenges.badRequest(
+          'Access tokens are not accepted in the query string; send them in the Authorization header.',
+        );
+      }
+      const fromQuery = tokenFromQuery(ctx.query, challenges);
+      if (fromQuery !== undefined) {
+        if (token !== undefined) throw this.twoMethods();
+        token = fromQuery;
+        // RFC 6750 §2.3: a response to a request with the token in its URI is private.
+        ctx.responseHeaders.set('cache-control', 'private');
+      }
+    }
+    const formBody =
+      plan.formBody &&
+      ctx.headers.get('content-type')?.slice(0, formType.length).toLowerCase() === formType;
+    if (token === undefined) {
+      if (formBody) {
+        this.pending.set(ctx, null);
+        return;
+      }
+      if (ctx.identity !== undefined) return this.allow(ctx.identity, plan);
+      if (plan.mode === 'required') throw challenges.missing();
+      return;
+    }
+    return andThen(this.verifier.check(token, this.expected(ctx)), (identity) => {
+      if (formBody) this.pending.set(ctx, identity);
+      ctx.identity = identity;
+      return this.allow(identity, plan);
+    });
+  }
+
+  /** After the body is parsed: a token in a form body, or a second token there (400). */
+  preHandler(ctx: RequestContext): Step<CheckResult> {
+    const seen = this.pending.get(ctx);
+    if (seen === undefined) return;
+    this.pending.delete(ctx);
+    const token = tokenFromForm(ctx.body, this.challenges);
+    if (token !== undefined) {
+      const { access_token: _, ...rest } = ctx.body as Record<string, unknown>;
+      ctx.body = rest;
+    }
+    const plan = this.planOf(ctx.route!);
+    if (seen !== null) {
+      if (token !== undefined) throw this.twoMethods();
+      return;
+    }
+    if (token === undefined) {
+      if (ctx.identity !== undefined) return this.allow(ctx.identity, plan);
+      if (plan.mode === 'required') throw this.challenges.missing();
+      return;
+    }
+    return andThen(this.verifier.check(token, this.expected(ctx)), (identity) => {
+      ctx.identity = identity;
+      return this.allow(identity, plan);
+    });
+  }
+
+  private allow(identity: Identity, plan: RoutePlan): undefined {
+    if (plan.user && identity.subject === undefined) throw this.challenges.userRequired();
+    for (const scope of plan.scopes) {
+      if (!identity.scopes.has(scope)) {
+        throw this.challenges.insufficientScope(plan.scopeText, plan.scopeHeaders!);
+      }
+    }
+    return undefined;
+  }
+
+  private twoMethods() {
+    return this.challenges.badRequest(
+      'Send the access token one way only: the Authorization header, the form body or the query (RFC 6750 §2).',
+    );
+  }
+
+  /**
+   * Verifies a token outside a request (RFC 7662 introspection): its identity, claims included,
+   * or a rejected 401 `ApiError` for a token that is invalid, expired or revoked. `expected` is
+   * needed when `issuer` or `audience` is a function of the request.
+   */
+  async verify(token: string, expected?: Expected): Promise<Identity> {
+    if (expected === undefined && this.fixed === undefined) {
+      throw new TypeError(
+        'bearer verify(): issuer or audience depends on the request; pass { issuer, audience }.',
+      );
+    }
+    if (typeof token !== 'string') throw this.challenges.invalid('malformed');
+    return this.verifier.check(token, expected ?? this.fixed!);
+  }
+
+  /**
+   * Revokes the access token `jti` (RFC 7009): refused at once by this instance, and by others
+   * sharing the store within `revocationCheckMs`. `expiresAt` is its `exp`, in seconds since the
+   * epoch: the revocation is kept until then.
+   */
+  async revoke(jti: string, expiresAt: number): Promise<void> {
+    if (typeof jti !== 'string' || jti === '')
+      throw new TypeError('bearer revoke(): jti must be a non-empty string.');
+    if (typeof expiresAt !== 'number' || !Number.isFinite(expiresAt)) {
+      throw new TypeError(
+        "bearer revoke(): expiresAt must be the token's exp, in seconds since the epoch.",
+      );
+    }
+    await this.verifier.revoke(jti, expiresAt);
+  }
+
+  /** @internal The verifier, for the micro-benchmark: its synchronous cached path. */
+  get tokenVerifier(): TokenVerifier {
+    return this.verifier;
+  }
+}
+
+function flag(name: string, value: unknown, fallback: boolean): boolean {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'boolean') throw new TypeError(`bearer: ${name} must be true or false.`);
+  return value;
+}
+
+function checkPerRequest<T>(name: string, value: PerRequest<T> | undefined): PerRequest<T> {
+  if (typeof value === 'function') return value;
+  const ok =
+    (typeof value === 'string' && value !== '') ||
+    (name === 'audience' &&
+      Array.isArray(value) &&
+      value.length > 0 &&
+      value.every((v) => typeof v === 'string' && v !== ''));
+  if (!ok) {
+    throw new TypeError(
+      `bearer: ${name} must be a non-empty string${name === 'audience' ? ' (or list of them)' : ''}, or a function of the request that returns it.`,
+    );
+  }
+  return value as T;
+}
+
+/**
+ * The RFC 6750 bearer plugin: every route needs a valid access token unless it says
+ * `auth: false` (or `'optional'`); route settings `scopes` and `user: true` narrow it further.
+ * The verified caller is on `ctx.identity` (subject, client, scopes). Verified tokens are
+ * remembered (see docs/tokens.md), so a token seen before costs a map lookup.
+ *
+ * @example
+ * ```ts
+ * const keys = await createTokenKeys();
+ * const auth = bearer({ keys, issuer: 'https://api.example.com', audience: 'https://api.example.com' });
+ * const app = conventions({
+ *   plugins: [auth],
+ *   routes: {
+ *     '/v1/books': { POST: { handler: () => created('/v1/books/1', {}), config: { scopes: ['books:write'] } } },
+ *     '/v1/health': { GET: { handler: () => ({ ok: true }), config: { auth: false } } },
+ *   },
+ * });
+ * ```
+ *
+ * @category Tokens
+ */
+export function bearer(options: BearerOptions): BearerPlugin {
+  return new BearerPlugin(options);
+}

@@ -1,0 +1,13 @@
+/** Access tokens: signing keys and JWKS, RFC 9068 issuing, RFC 6750 bearer checks with a verified-token cache. */
+export { type BearerOptions, BearerPlugin, bearer, type PerRequest } from './bearer.ts';
+export { type AccessTokenClaims, type IssuedAccessToken, issueAccessToken } from './issue.ts';
+export {
+  createTokenKeys,
+  type JwkSet,
+  type TokenAlgorithm,
+  type TokenKey,
+  type TokenKeyInput,
+  TokenKeys,
+  type TokenKeysOptions,
+} from './keys.ts';
+export type { Expected as TokenExpectations } from './verifier.ts';

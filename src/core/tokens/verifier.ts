@@ -1,0 +1,241 @@
+/** JWT access-token verification (RFC 9068, RFC 8725) behind a bounded verified-token cache. */
+import {
+  type JWTPayload,
+  type JWTVerifyOptions,
+  jwtVerify,
+  type ProtectedHeaderParameters,
+} from 'jose';
+import type { ApiError } from '../errors/api-error.ts';
+import type { Identity } from '../pipeline/identity.ts';
+import { andThen, type Step } from '../pipeline/steps.ts';
+import type { Store } from '../stores/store.ts';
+import type { Challenges } from './challenge.ts';
+import type { TokenKey, TokenKeys } from './keys.ts';
+
+/** What a token must name to be accepted here. */
+export interface Expected {
+  /** The one accepted issuer. */
+  issuer: string;
+  /** The accepted audiences: the token's `aud` must hold at least one. */
+  audience: string | readonly string[];
+}
+
+/** The verifier's settings, resolved by the bearer plugin. */
+export interface VerifierSettings {
+  keys: TokenKeys;
+  challenges: Challenges;
+  /** A guarded store, keys prefixed. */
+  store: Store;
+  cacheSize: number;
+  maxTokenLength: number;
+  revocationCheckMs: number;
+  clockTolerance: number;
+  now: (() => number) | undefined;
+}
+
+/** One verified token, as the cache keeps it. */
+interface Entry {
+  readonly identity: Identity;
+  readonly iss: string;
+  readonly aud: readonly string[];
+  /** `exp` in milliseconds, clock tolerance included: the entry is dead from this instant. */
+  readonly expMs: number;
+  readonly key: TokenKey;
+  readonly jti: string;
+  /** When the shared store is asked again whether the token was revoked elsewhere. */
+  recheckAt: number;
+}
+
+// RFC 7515 §7.1: three base64url parts. An unsecured JWT (`alg: none`) has an empty third part
+// and stops here, before any decoding.
+const compact = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
+// RFC 9068 §4: what every access token must carry (scope is optional).
+const requiredClaims = ['iss', 'sub', 'aud', 'exp', 'iat', 'jti', 'client_id'];
+const emptyScopes: ReadonlySet<string> = new Set();
+
+function audienceOk(has: readonly string[], wanted: string | readonly string[]): boolean {
+  if (typeof wanted === 'string') return has.includes(wanted);
+  for (const a of wanted) if (has.includes(a)) return true;
+  return false;
+}
+
+/** The identity a verified payload gives; `undefined` when a claim has the wrong type. */
+function identityOf(payload: JWTPayload): Identity | undefined {
+  const { sub, jti, scope } = payload;
+  const clientId = payload.client_id;
+  if (typeof sub !== 'string' || sub === '') return undefined;
+  if (typeof clientId !== 'string' || clientId === '') return undefined;
+  if (typeof jti !== 'string' || jti === '') return undefined;
+  if (scope !== undefined && typeof scope !== 'string') return undefined;
+  const scopes = scope ? new Set(scope.split(' ').filter((s) => s !== '')) : emptyScopes;
+  return Object.freeze({
+    // RFC 9068 §2.2: without a resource owner, sub names the client.
+    subject: sub === clientId ? undefined : sub,
+    clientId,
+    scopes,
+    via: 'bearer',
+    claims: Object.freeze({ ...payload }),
+  });
+}
+
+/**
+ * Verifies access tokens and remembers the verified ones. See docs/tokens.md for why the cache
+ * is safe and for its bounds.
+ */
+export class TokenVerifier {
+  private readonly cache = new Map<string, Entry>();
+  // jti → exp (ms) of tokens revoked through this instance, so that a verification that read
+  // the store before a revocation cannot cache the token after it.
+  private readonly revoked = new Map<string, number>();
+  private readonly s: VerifierSettings;
+  private readonly getKey: (header: ProtectedHeaderParameters) => CryptoKey | Uint8Array;
+
+  constructor(settings: VerifierSettings) {
+    this.s = settings;
+    const { keys, challenges } = settings;
+    this.getKey = (header) => {
+      const key = header.kid === undefined ? keys.sole : keys.find(header.kid);
+      // RFC 8725 §3.1: each key is used with its one algorithm; `none`, an HS alg on an
+      // asymmetric key or the reverse never reach the signature check.
+      if (key === undefined || header.alg !== key.alg) throw challenges.invalid('invalid');
+      return key.verifyKey;
+    };
+  }
+
+  private now(): number {
+    return this.s.now === undefined ? Date.now() : this.s.now();
+  }
+
+  /** The identity `token` stands for, or a thrown 401 `invalid_token`. */
+  check(token: string, expected: Expected): Step<Identity> {
+    const entry = this.cache.get(token);
+    if (entry !== undefined) {
+      const now = this.now();
+      if (now < entry.expMs && !entry.key.removed) {
+        if (entry.iss !== expected.issuer || !audienceOk(entry.aud, expected.audience)) {
+          throw this.s.challenges.invalid('invalid');
+        }
+        if (now < entry.recheckAt) return entry.identity;
+        return this.recheck(token, entry, now);
+      }
+      this.cache.delete(token);
+      if (now >= entry.expMs && !entry.key.removed) throw this.s.challenges.invalid('expired');
+    }
+    return this.firstSeen(token, expected);
+  }
+
+  private recheck(token: string, entry: Entry, now: number): Step<Identity> {
+    return andThen(this.s.store.get(entry.jti), (mark) => {
+      if (mark !== undefined) {
+        this.cache.delete(token);
+        throw this.s.challenges.invalid('revoked');
+      }
+      entry.recheckAt = now + this.s.revocationCheckMs;
+      return entry.identity;
+    });
+  }
+
+  private firstSeen(token: string, expected: Expected): Promise<Identity> {
+    const { challenges, maxTokenLength } = this.s;
+    // RFC 8725 §3.x practice: bound the work an unauthenticated input can cause.
+    if (token.length > maxTokenLength) return Promise.reject(challenges.invalid('tooLong'));
+    if (!compact.test(token)) return Promise.reject(challenges.invalid('malformed'));
+    const options: JWTVerifyOptions = {
+      issuer: expected.issuer,
+      audience: expected.audience as string | string[],
+      typ: 'at+jwt',
+      requiredClaims,
+      clockTolerance: this.s.clockTolerance,
+    };
+    if (this.s.now !== undefined) options.currentDate = new Date(this.s.now());
+    return jwtVerify(token, this.getKey, options).then(
+      ({ payload, protectedHeader }) => this.accept(token, payload, protectedHeader),
+      (error: unknown) => {
+        throw this.refusal(error);
+      },
+    );
+  }
+
+  private refusal(error: unknown): ApiError {
+    const code = (error as { code?: unknown } | null)?.code;
+    if (code === 'ERR_JWT_EXPIRED') return this.s.challenges.invalid('expired');
+    if (typeof code === 'string' && code.startsWith('ERR_J')) {
+      return this.s.challenges.invalid('invalid');
+    }
+    // Our own refusal from getKey, or a key that does not fit its algorithm.
+    return (error as { status?: number }).status === 401
+      ? (error as ApiError)
+      : this.s.challenges.invalid('invalid');
+  }
+
+  private accept(
+    token: string,
+    payload: JWTPayload,
+    header: ProtectedHeaderParameters,
+  ): Step<Identity> {
+    const { challenges, keys } = this.s;
+    const identity = identityOf(payload);
+    const key = header.kid === undefined ? keys.sole : keys.find(header.kid);
+    if (identity === undefined || key === undefined) throw challenges.invalid('invalid');
+    const jti = payload.jti!;
+    return andThen(this.s.store.get(jti), (mark) => {
+      if (mark !== undefined || this.revoked.has(jti)) throw challenges.invalid('revoked');
+      const now = this.now();
+      const expMs = (payload.exp! + this.s.clockTolerance) * 1000;
+      if (now >= expMs) throw challenges.invalid('expired');
+      this.remember(token, {
+        identity,
+        iss: payload.iss!,
+        aud: typeof payload.aud === 'string' ? [payload.aud] : payload.aud!,
+        expMs,
+        key,
+        jti,
+        recheckAt: now + this.s.revocationCheckMs,
+      });
+      return identity;
+    });
+  }
+
+  private remember(token: string, entry: Entry): void {
+    const { cache } = this;
+    if (this.s.cacheSize === 0) return;
+    if (cache.size >= this.s.cacheSize) {
+      // Oldest first: a Map iterates in insertion order.
+      const oldest = cache.keys().next().value;
+      if (oldest !== undefined) cache.delete(oldest);
+    }
+    cache.set(token, entry);
+  }
+
+  /**
+   * Refuses the token `jti` from now on: at once here, and on other instances once they next
+   * ask the shared store (within `revocationCheckMs`). `expiresAt` is its `exp` in seconds.
+   */
+  revoke(jti: string, expiresAt: number): Step<void> {
+    const now = this.now();
+    const expMs = (expiresAt + this.s.clockTolerance) * 1000;
+    for (const [token, entry] of this.cache) if (entry.jti === jti) this.cache.delete(token);
+    const ttl = Math.ceil(expMs - now);
+    if (ttl <= 0) return;
+    this.markRevoked(jti, expMs, now);
+    return this.s.store.set(jti, '1', ttl);
+  }
+
+  private markRevoked(jti: string, expMs: number, now: number): void {
+    const bound = Math.max(this.s.cacheSize, 1000);
+    if (this.revoked.size >= bound) {
+      for (const [id, until] of this.revoked) if (until <= now) this.revoked.delete(id);
+      // Still full: forget the oldest; the shared store keeps the revocation anyway.
+      if (this.revoked.size >= bound) {
+        const oldest = this.revoked.keys().next().value;
+        if (oldest !== undefined) this.revoked.delete(oldest);
+      }
+    }
+    this.revoked.set(jti, expMs);
+  }
+
+  /** How many verified tokens the cache holds (for tests and metrics). */
+  get size(): number {
+    return this.cache.size;
+  }
+}
