@@ -7,11 +7,14 @@ import {
   type RouteTable,
 } from 'api-conventions';
 import { bookRoutes } from './books.ts';
+import { type SecuritySettings, securityPlugins } from './security.ts';
 
 /** Settings of one bookshelf instance; every field has a default. */
 export interface BookshelfOptions {
   /** Where 5xx faults are reported. @default console.error */
   logger?: ConventionsOptions['logger'];
+  /** HTTPS only, and origins CORS allows beside the contract's. @default HTTP allowed, one origin */
+  security?: SecuritySettings;
 }
 
 /** Builds a bookshelf with its own freshly seeded data. */
@@ -20,7 +23,7 @@ export function createBookshelf(options: BookshelfOptions = {}): Conventions {
   const routes: RouteTable = {
     ...bookRoutes(),
   };
-  const plugins: Plugin[] = [];
+  const plugins: Plugin[] = [...securityPlugins(options.security)];
   return conventions({
     routes,
     plugins,

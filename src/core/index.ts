@@ -8,6 +8,7 @@ export * from './paging/index.ts';
 export * from './paths/index.ts';
 export * from './pipeline/index.ts';
 export * from './routing/index.ts';
+export * from './security/index.ts';
 export * from './stores/index.ts';
 export * from './tokens/index.ts';
 export * from './validation/index.ts';

@@ -28,6 +28,8 @@ export const ErrorCode = {
   MoreErrors: 40008,
   /** 400: a request header is malformed, or repeated where only one is allowed. */
   MalformedHeader: 40009,
+  /** 400: the body sets a field the route does not let clients write (`role`, `ownerId`, `__proto__`). */
+  ReadOnlyField: 40030,
   /** 401: the caller is not identified (spec 5.8). */
   Unauthorized: 40100,
   /** 401: the access token is expired, revoked or malformed (spec 5.6, RFC 6750 §3.1). */
@@ -36,6 +38,16 @@ export const ErrorCode = {
   Forbidden: 40300,
   /** 403: the token lacks a required scope (RFC 6750 §3.1 insufficient_scope). */
   InsufficientScope: 40301,
+  /** 403: the request came over plain HTTP where the service requires HTTPS (spec 4.8). */
+  HttpsRequired: 40302,
+  /** 403: a CORS preflight from an origin the service does not allow (spec 4.8). */
+  OriginNotAllowed: 40303,
+  /** 403: a state-changing request came from another site (CSRF, spec 4.8). */
+  CrossSiteRequest: 40304,
+  /** 403: a cookie-authenticated request carries no CSRF token (spec 4.8). */
+  CsrfTokenMissing: 40305,
+  /** 403: the CSRF token is not valid for this session, or a one-time token was used already. */
+  CsrfTokenInvalid: 40306,
   /** 403: the route needs a token issued to a user; a client-credentials token has none. */
   UserRequired: 40310,
   /** 404: the resource does not exist (spec 7.1.3). */

@@ -1,6 +1,8 @@
 /** Route declarations: a table of path patterns, methods, handlers and per-route settings. */
+
 import type { BodyFormat } from '../http/parse-body.ts';
 import type { RequestContext } from '../pipeline/context.ts';
+import type { SecurityRouteConfig } from '../security/route-config.ts';
 import type { FieldSchema } from '../validation/check-fields.ts';
 
 /**
@@ -23,7 +25,7 @@ export type Method = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPT
  *
  * @category Routing
  */
-export interface RouteConfig {
+export interface RouteConfig extends SecurityRouteConfig {
   /** The body formats this route reads; anything else is 415. @default ['json'] */
   accepts?: readonly BodyFormat[];
   /** The largest body this route reads, in bytes. @default the `bodyLimit` of {@link ConventionsOptions} */
