@@ -6,7 +6,6 @@ import { assertInteger, assertKnownKeys } from '../internal/options.ts';
 import type { RequestContext } from '../pipeline/context.ts';
 import type { Plugin } from '../pipeline/plugin.ts';
 import type { RouteInfo } from '../routing/types.ts';
-import type { SecurityHeaderOverrides } from './route-config.ts';
 
 /**
  * `Strict-Transport-Security` (RFC 6797), sent on requests that came over HTTPS.
