@@ -137,7 +137,7 @@ export class TokenVerifier {
 
   private firstSeen(token: string, expected: Expected): Promise<Identity> {
     const { challenges, maxTokenLength } = this.s;
-    // RFC 8725 §3.x practice: bound the work an unauthenticated input can cause.
+    // RFC 8725 §3.10: received input is not trusted; bound the work it can cause before any crypto.
     if (token.length > maxTokenLength) return Promise.reject(challenges.invalid('tooLong'));
     if (!compact.test(token)) return Promise.reject(challenges.invalid('malformed'));
     const options: JWTVerifyOptions = {
