@@ -9,6 +9,9 @@
  * each in its own process. Runs of a pair are interleaved round after round so that drift of the
  * machine hits both sides alike, and the report gives medians over the rounds.
  *
+ * At the end it runs bench/tokens.mjs: access-token verification (jose alone, first seen,
+ * cached) and issuing, on one core.
+ *
  * Speed is measured here, never asserted (CONTRIBUTING.md rule 19): a ratio below the target is
  * reported, and the exit code is non-zero only when the harness itself could not do its job.
  *
@@ -784,6 +787,13 @@ async function main() {
   if (failed.length > 0) {
     console.error(`\nFAILED targets: ${failed.map((s) => s.target.name).join(', ')}`);
   }
+  // Access-token verification and issuing (bench/tokens.mjs, runnable on its own), on one core.
+  console.log('');
+  const micro = pinning.enabled
+    ? ['taskset', ['-c', String(SERVER_CPU), process.execPath, 'bench/tokens.mjs']]
+    : [process.execPath, ['bench/tokens.mjs']];
+  const tokens = spawnSync(micro[0], micro[1], { cwd: ROOT, stdio: 'inherit' });
+  if (tokens.status !== 0) console.error('bench/tokens.mjs could not run');
   return exitCode;
 }
 
