@@ -30,7 +30,7 @@ function req(
 }
 
 async function app(options: Partial<Parameters<typeof bearer>[0]> = {}) {
-  const keys = options.keys ?? (await createTokenKeys({ logger: quiet }));
+  const keys = (await options.keys) ?? (await createTokenKeys({ logger: quiet }));
   const plugin = bearer({ keys, issuer, audience, ...options });
   const api = conventions({
     lint: 'off',
@@ -281,6 +281,28 @@ describe('bearer plugin', () => {
     const r = await on.handle(req('GET', `/v1/books?access_token=${t}`));
     expect(r.status).toBe(200);
     expect(header(r, 'cache-control')).toBe('private');
+  });
+
+  it('takes the promise of the keys, so an app can be built synchronously', async () => {
+    const keys = createTokenKeys({ logger: quiet });
+    const plugin = bearer({ keys, issuer, audience });
+    const api = conventions({
+      lint: 'off',
+      logger: quiet,
+      plugins: [plugin],
+      routes: { '/v1/x': { GET: () => ({ ok: true }) } },
+    });
+    const { token } = await issueAccessToken(await keys, {
+      issuer,
+      audience,
+      subject: 'alice',
+      clientId: 'c',
+      scope: '',
+      ttlSeconds: 60,
+    });
+    const r = await api.handle(req('GET', '/v1/x', { authorization: `Bearer ${token}` }));
+    expect(r.status).toBe(200);
+    expect(await plugin.keys).toBe(await keys);
   });
 
   it('rejects bad route settings at start-up', async () => {

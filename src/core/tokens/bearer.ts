@@ -3,7 +3,7 @@ import { assertInteger, assertKnownKeys } from '../internal/options.ts';
 import type { RequestContext } from '../pipeline/context.ts';
 import type { Identity } from '../pipeline/identity.ts';
 import type { CheckResult, Plugin } from '../pipeline/plugin.ts';
-import { andThen, type Step } from '../pipeline/steps.ts';
+import { andThen, isPromise, type Step } from '../pipeline/steps.ts';
 import type { RouteInfo, RouteSettings } from '../routing/types.ts';
 import { guardStore } from '../stores/guard-store.ts';
 import { MemoryStore } from '../stores/memory-store.ts';
@@ -26,8 +26,11 @@ export type PerRequest<T> = T | ((ctx: RequestContext) => T);
  * @category Tokens
  */
 export interface BearerOptions {
-  /** The keys tokens are verified with (see {@link createTokenKeys}). */
-  keys: TokenKeys;
+  /**
+   * The keys tokens are verified with (see {@link createTokenKeys}), or the promise of them, so
+   * that an app can be built synchronously: requests wait for the keys once.
+   */
+  keys: TokenKeys | Promise<TokenKeys>;
   /** The one issuer accepted (`iss`), or a function of the request that gives it. */
   issuer: PerRequest<string>;
   /** The audiences accepted (`aud` must hold one), or a function of the request. */
@@ -111,8 +114,6 @@ export class BearerPlugin implements Plugin {
   readonly routeConfig = ['auth', 'scopes', 'user'];
   /** Runs before the limits and checks that read the identity it sets. */
   readonly before = ['rate-limit', 'access'];
-  /** The keys tokens are verified with. */
-  readonly keys: TokenKeys;
   private readonly verifier: TokenVerifier;
   private readonly challenges: Challenges;
   private readonly plans = new WeakMap<RouteSettings, RoutePlan>();
@@ -128,10 +129,12 @@ export class BearerPlugin implements Plugin {
   /** @internal Use {@link bearer}. */
   constructor(options: BearerOptions) {
     assertKnownKeys('bearer', options, known);
-    if (!(options?.keys instanceof TokenKeys)) {
-      throw new TypeError('bearer: keys must be the TokenKeys of createTokenKeys().');
+    const keys = options?.keys;
+    if (!(keys instanceof TokenKeys) && !isPromise(keys)) {
+      throw new TypeError(
+        'bearer: keys must be the TokenKeys of createTokenKeys(), or its promise (await createTokenKeys()).',
+      );
     }
-    this.keys = options.keys;
     this.issuerOf = checkPerRequest('issuer', options.issuer);
     this.audienceOf = checkPerRequest('audience', options.audience);
     this.fixed =
@@ -156,7 +159,7 @@ export class BearerPlugin implements Plugin {
       throw new TypeError('bearer: now must be a function returning milliseconds since the epoch.');
     }
     this.verifier = new TokenVerifier({
-      keys: this.keys,
+      keys,
       challenges: this.challenges,
       store: guardStore(store, { prefix: 'tokens:revoked:' }),
       cacheSize: assertInteger('bearer cacheSize', options.cacheSize ?? 10_000, 0, 10_000_000),
@@ -344,6 +347,11 @@ export class BearerPlugin implements Plugin {
       );
     }
     await this.verifier.revoke(jti, expiresAt);
+  }
+
+  /** The keys tokens are verified with, once loaded. */
+  get keys(): Promise<TokenKeys> {
+    return this.verifier.whenReady();
   }
 
   /** @internal The verifier, for the micro-benchmark: its synchronous cached path. */

@@ -7,7 +7,7 @@ import {
 } from 'jose';
 import type { ApiError } from '../errors/api-error.ts';
 import type { Identity } from '../pipeline/identity.ts';
-import { andThen, type Step } from '../pipeline/steps.ts';
+import { andThen, isPromise, type Step } from '../pipeline/steps.ts';
 import type { Store } from '../stores/store.ts';
 import type { Challenges } from './challenge.ts';
 import type { TokenKey, TokenKeys } from './keys.ts';
@@ -22,7 +22,8 @@ export interface Expected {
 
 /** The verifier's settings, resolved by the bearer plugin. */
 export interface VerifierSettings {
-  keys: TokenKeys;
+  /** The keys, or their promise: requests that need them wait for it once. */
+  keys: TokenKeys | Promise<TokenKeys>;
   challenges: Challenges;
   /** A guarded store, keys prefixed. */
   store: Store;
@@ -89,11 +90,25 @@ export class TokenVerifier {
   private readonly revoked = new Map<string, number>();
   private readonly s: VerifierSettings;
   private readonly getKey: (header: ProtectedHeaderParameters) => CryptoKey | Uint8Array;
+  private keys: TokenKeys | undefined;
+  private readonly ready: Promise<TokenKeys>;
 
   constructor(settings: VerifierSettings) {
     this.s = settings;
-    const { keys, challenges } = settings;
+    const { challenges } = settings;
+    if (isPromise<TokenKeys>(settings.keys)) {
+      this.ready = settings.keys.then((keys) => {
+        this.keys = keys;
+        return keys;
+      });
+      // A failure is reported to the requests that wait for the keys, never as unhandled.
+      this.ready.catch(() => {});
+    } else {
+      this.keys = settings.keys;
+      this.ready = Promise.resolve(settings.keys);
+    }
     this.getKey = (header) => {
+      const keys = this.keys!;
       const key = header.kid === undefined ? keys.sole : keys.find(header.kid);
       // RFC 8725 §3.1: each key is used with its one algorithm; `none`, an HS alg on an
       // asymmetric key or the reverse never reach the signature check.
@@ -135,8 +150,14 @@ export class TokenVerifier {
     });
   }
 
+  /** The keys, once loaded. */
+  whenReady(): Promise<TokenKeys> {
+    return this.ready;
+  }
+
   private firstSeen(token: string, expected: Expected): Promise<Identity> {
     const { challenges, maxTokenLength } = this.s;
+    if (this.keys === undefined) return this.ready.then(() => this.firstSeen(token, expected));
     // RFC 8725 §3.10: received input is not trusted; bound the work it can cause before any crypto.
     if (token.length > maxTokenLength) return Promise.reject(challenges.invalid('tooLong'));
     if (!compact.test(token)) return Promise.reject(challenges.invalid('malformed'));
@@ -173,7 +194,8 @@ export class TokenVerifier {
     payload: JWTPayload,
     header: ProtectedHeaderParameters,
   ): Step<Identity> {
-    const { challenges, keys } = this.s;
+    const { challenges } = this.s;
+    const keys = this.keys!;
     const identity = identityOf(payload);
     const key = header.kid === undefined ? keys.sole : keys.find(header.kid);
     if (identity === undefined || key === undefined) throw challenges.invalid('invalid');
