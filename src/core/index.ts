@@ -3,6 +3,7 @@ export * from './errors/index.ts';
 export * from './http/index.ts';
 export { assertKnownKeys } from './internal/options.ts';
 export * from './lint/index.ts';
+export * from './oauth/index.ts';
 export * from './origin/index.ts';
 export * from './paging/index.ts';
 export * from './paths/index.ts';

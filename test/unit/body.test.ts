@@ -53,7 +53,8 @@ describe('parseBody', () => {
     ],
     ['title=caf%C3%A9', { title: 'café' }],
     ['title=café', { title: 'café' }],
-    ['a=1&a=2', { a: '2' }],
+    ['a=1&a=2', { a: ['1', '2'] }],
+    ['a=1&b=2&a=3&a=4', { a: ['1', '3', '4'], b: '2' }],
     ['flag', { flag: '' }],
   ])('parses the form body %s (spec 4.9)', (text, value) => {
     expect(parseBody(bytes(text), 'application/x-www-form-urlencoded', both)).toEqual(value);

@@ -30,10 +30,30 @@ export const ErrorCode = {
   MalformedHeader: 40009,
   /** 400: the body sets a field the route does not let clients write (`role`, `ownerId`, `__proto__`). */
   ReadOnlyField: 40030,
+  /** 400: OAuth `invalid_request`: a parameter is missing, malformed or not allowed (RFC 6749 §5.2). */
+  OAuthInvalidRequest: 40040,
+  /** 400: OAuth `invalid_grant`: the grant (password, code, refresh token) is invalid, expired or used (RFC 6749 §5.2). */
+  OAuthInvalidGrant: 40041,
+  /** 400: OAuth `unauthorized_client`: the client may not use this grant type (RFC 6749 §5.2). */
+  OAuthUnauthorizedClient: 40042,
+  /** 400: OAuth `unsupported_grant_type`: the server knows no such grant type (RFC 6749 §5.2). */
+  OAuthUnsupportedGrantType: 40043,
+  /** 400: OAuth `invalid_scope`: the scope is unknown, or wider than allowed (RFC 6749 §5.2). */
+  OAuthInvalidScope: 40044,
+  /** 400: OAuth `unsupported_token_type`: the server cannot revoke this kind of token (RFC 7009 §2.2.1). */
+  OAuthUnsupportedTokenType: 40045,
+  /** 400: OAuth `invalid_request`: a parameter was sent more than once (RFC 6749 §3.1, §3.2). */
+  OAuthRepeatedParameter: 40046,
+  /** 400: the authorization request names an unknown client or a redirect URI not registered for it (RFC 6749 §4.1.2.1). */
+  OAuthInvalidRedirect: 40047,
+  /** 400: OAuth `unsupported_response_type` at the authorization endpoint (RFC 6749 §4.1.2.1). */
+  OAuthUnsupportedResponseType: 40048,
   /** 401: the caller is not identified (spec 5.8). */
   Unauthorized: 40100,
   /** 401: the access token is expired, revoked or malformed (spec 5.6, RFC 6750 §3.1). */
   InvalidToken: 40101,
+  /** 401: OAuth `invalid_client`: client authentication failed (RFC 6749 §5.2). */
+  OAuthInvalidClient: 40102,
   /** 403: the caller is identified but not allowed (spec 5.8). */
   Forbidden: 40300,
   /** 403: the token lacks a required scope (RFC 6750 §3.1 insufficient_scope). */

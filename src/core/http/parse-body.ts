@@ -138,6 +138,23 @@ export function bodyFormat(
 }
 
 /**
+ * A form body as an object of its fields. A field sent more than once keeps every value, as an
+ * array in the order sent (as Node's `querystring` and the Express and Fastify form parsers do),
+ * so a reader can refuse a repeated parameter (RFC 6749 §3.2) instead of silently getting one.
+ */
+function parseForm(text: string): Record<string, string | string[]> {
+  const fields = new Map<string, string | string[]>();
+  for (const [name, value] of new URLSearchParams(text)) {
+    const seen = fields.get(name);
+    if (seen === undefined) fields.set(name, value);
+    else if (typeof seen === 'string') fields.set(name, [seen, value]);
+    else seen.push(value);
+  }
+  // fromEntries defines own properties, so `__proto__` is a field, never the prototype.
+  return Object.fromEntries(fields);
+}
+
+/**
  * Parses a request body. An empty body gives `undefined`; a media type not in `accepts` gives
  * 415; a body that does not parse gives 400 with a message that says where it broke.
  *
@@ -155,7 +172,7 @@ export function parseBody(
   if (bytes.byteLength === 0) return undefined;
   const { format, charset } = bodyFormat(contentTypeHeader, accepts);
   const text = decodeText(bytes, charset);
-  if (format === 'form') return Object.fromEntries(new URLSearchParams(text));
+  if (format === 'form') return parseForm(text);
   try {
     return JSON.parse(text);
   } catch (error) {

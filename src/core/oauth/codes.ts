@@ -1,0 +1,94 @@
+/** One-time authorization codes bound to client, redirect URI and PKCE challenge (RFC 6749 §4.1, RFC 7636). */
+import type { Store } from '../stores/store.ts';
+import { oauthError } from './errors.ts';
+import { base64url, digestKey, randomToken, sha256, timingSafeEqual } from './secrets.ts';
+
+/** What the store keeps of one code. */
+export interface CodeRecord {
+  /** The client it was issued to. */
+  readonly c: string;
+  /** The redirect URI it was sent to. */
+  readonly r: string;
+  /** Whether the authorization request named the redirect URI (then the token request must too). */
+  readonly rg: boolean;
+  /** The PKCE S256 challenge. */
+  readonly ch: string;
+  /** The user who authorized it. */
+  readonly s: string;
+  /** The granted scope, space-separated. */
+  readonly sc: string;
+  /** The refresh-token family the code starts, so a replayed code can revoke it. */
+  readonly f: string;
+}
+
+// RFC 7636 §4.1: code-verifier = 43*128unreserved
+const verifierSyntax = /^[A-Za-z0-9._~-]{43,128}$/;
+const unusable =
+  'The authorization code is unknown, expired, used or was issued for another request.';
+
+/** The authorization codes of one server, over its store. */
+export class AuthorizationCodes {
+  constructor(
+    private readonly store: Store,
+    private readonly ttlMs: number,
+    private readonly reuseMemoryMs: number,
+  ) {}
+
+  /** Stores a new code and returns it. */
+  async issue(record: Omit<CodeRecord, 'f'>): Promise<string> {
+    const code = randomToken();
+    const full: CodeRecord = { ...record, f: randomToken(16) };
+    await this.store.set(`code:${await digestKey(code)}`, JSON.stringify(full), this.ttlMs);
+    return code;
+  }
+
+  /**
+   * Redeems a code once (RFC 6749 §4.1.3): bound to the client, the redirect URI and the PKCE
+   * verifier (RFC 7636 §4.6). A code used twice revokes what the first use issued
+   * (RFC 6749 §4.1.2): `onReplay` gets the family to revoke.
+   */
+  async redeem(
+    code: string,
+    clientId: string,
+    redirectUri: string | undefined,
+    verifier: string | undefined,
+    onReplay: (family: string) => Promise<void>,
+  ): Promise<CodeRecord> {
+    const digest = await digestKey(code);
+    const peek = await this.store.get(`code:${digest}`);
+    if (peek !== undefined && (JSON.parse(peek) as CodeRecord).c !== clientId) {
+      throw oauthError('invalid_grant', unusable);
+    }
+    const raw = await this.store.take(`code:${digest}`);
+    if (raw === undefined) {
+      const family = await this.store.get(`codeu:${digest}`);
+      if (family !== undefined) await onReplay(family);
+      throw oauthError('invalid_grant', unusable);
+    }
+    const record = JSON.parse(raw) as CodeRecord;
+    await this.store.set(`codeu:${digest}`, record.f, this.reuseMemoryMs);
+    if (record.c !== clientId) throw oauthError('invalid_grant', unusable);
+    if (
+      record.rg ? redirectUri !== record.r : redirectUri !== undefined && redirectUri !== record.r
+    ) {
+      throw oauthError('invalid_grant', unusable);
+    }
+    if (verifier === undefined) {
+      throw oauthError(
+        'invalid_request',
+        'The parameter code_verifier is required (PKCE, RFC 7636).',
+      );
+    }
+    if (!verifierSyntax.test(verifier)) {
+      throw oauthError(
+        'invalid_grant',
+        'The code_verifier must be 43 to 128 unreserved characters.',
+      );
+    }
+    const computed = new TextEncoder().encode(base64url(await sha256(verifier)));
+    if (!timingSafeEqual(computed, new TextEncoder().encode(record.ch))) {
+      throw oauthError('invalid_grant', 'The code_verifier does not match the code_challenge.');
+    }
+    return record;
+  }
+}

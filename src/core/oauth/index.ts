@@ -1,0 +1,22 @@
+/** The OAuth 2.0 authorization server: token endpoint and grants, revocation, introspection, metadata. */
+export type {
+  AuthorizationCheck,
+  AuthorizationHelpers,
+  AuthorizationRequest,
+} from './authorize.ts';
+export { type OAuthErrorWord, oauthError } from './errors.ts';
+export type { AuthorizationServerMetadata } from './metadata.ts';
+export type {
+  AccessTokenRequest,
+  AccessTokenSide,
+  BruteForceOptions,
+  GrantType,
+  IssuedAccessToken,
+  OAuthClient,
+  OAuthServerOptions,
+  OAuthUser,
+} from './options.ts';
+export type { IntrospectionResponse } from './revoke-introspect.ts';
+export { hashClientSecret } from './secrets.ts';
+export { type OAuthServer, oauthServer } from './server.ts';
+export type { TokenResponse } from './token-endpoint.ts';

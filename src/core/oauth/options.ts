@@ -1,0 +1,174 @@
+/** The options of {@link oauthServer}: clients, users, scopes, token lifetimes, the store. */
+import type { RequestContext } from '../pipeline/context.ts';
+import type { Store } from '../stores/store.ts';
+
+/**
+ * The grant types a client may be allowed. `password` and `implicit` are supported but no client
+ * gets them unless its configuration names them (RFC 9700 §2.4, §2.1.2 explain why).
+ *
+ * @category OAuth server
+ */
+export type GrantType =
+  | 'authorization_code'
+  | 'client_credentials'
+  | 'password'
+  | 'refresh_token'
+  | 'implicit';
+
+/**
+ * One registered client application.
+ *
+ * @category OAuth server
+ */
+export interface OAuthClient {
+  /** The `client_id`. */
+  id: string;
+  /** The client secret in clear. Prefer {@link OAuthClient.secretHash}. */
+  secret?: string;
+  /** The secret as {@link hashClientSecret} stores it (`sha256:…`), so the configuration holds no secret. */
+  secretHash?: string;
+  /**
+   * The grants this client may use. A client with neither `secret` nor `secretHash` is a public
+   * client (RFC 6749 §2.1): it sends only its `client_id` and may use `authorization_code` (with
+   * PKCE), `refresh_token` and `implicit`.
+   */
+  grants: readonly GrantType[];
+  /** The scopes this client may ever get. @default every scope of {@link OAuthServerOptions.scopes} */
+  scopes?: readonly string[];
+  /** The redirect URIs registered for the authorization endpoint, compared exactly (RFC 9700 §2.1). @default [] */
+  redirectUris?: readonly string[];
+  /**
+   * Whether this client may introspect tokens issued to other clients (a resource server).
+   * Any client may introspect its own. @default false
+   */
+  introspectAll?: boolean;
+}
+
+/**
+ * A user the service's {@link OAuthServerOptions.verifyUser} has authenticated.
+ *
+ * @category OAuth server
+ */
+export interface OAuthUser {
+  /** The token's `sub`: a stable id that never changes (not necessarily the login name). */
+  subject: string;
+  /** The scopes this user may grant; a request for more gets less (or `invalid_scope`). */
+  scopes: readonly string[];
+}
+
+/**
+ * What the token issuer is asked for; the shape of `issueAccessToken` of the tokens module.
+ *
+ * @category OAuth server
+ */
+export interface AccessTokenRequest {
+  /** The `iss` claim. */
+  issuer: string;
+  /** The `aud` claim. */
+  audience: string;
+  /** The `sub` claim; absent for a client-credentials token (which acts for no user). */
+  subject?: string;
+  /** The `client_id` claim. */
+  clientId: string;
+  /** The granted scopes, space-separated. */
+  scope: string;
+  /** The lifetime in seconds. */
+  ttlSeconds: number;
+}
+
+/**
+ * A freshly issued access token.
+ *
+ * @category OAuth server
+ */
+export interface IssuedAccessToken {
+  /** The token itself. */
+  token: string;
+  /** Seconds until it expires. */
+  expiresIn: number;
+  /** Its `jti`. */
+  jti: string;
+  /** When it expires, in seconds since the epoch. */
+  expiresAt: number;
+}
+
+/**
+ * How the OAuth server reaches the access-token side: issue a token, verify one (for
+ * introspection and revocation), revoke one by `jti`, and the public keys for the JWKS route.
+ *
+ * @category OAuth server
+ */
+export interface AccessTokenSide {
+  /** Issues an access token. */
+  issue(request: AccessTokenRequest): Promise<IssuedAccessToken>;
+  /** Verifies an access token and returns its claims; rejects (or throws) for any token it refuses. */
+  verify?(token: string): Promise<Readonly<Record<string, unknown>>>;
+  /** Revokes an access token by its `jti` until it would have expired (`expiresAt`, epoch seconds). */
+  revoke?(jti: string, expiresAt: number): Promise<void> | void;
+  /** The public JSON Web Key Set served at the JWKS route. */
+  jwks?(): unknown;
+}
+
+/**
+ * Options of {@link oauthServer}.
+ *
+ * @category OAuth server
+ */
+export interface OAuthServerOptions {
+  /** The registered clients. */
+  clients: readonly OAuthClient[];
+  /** The access-token side: issuing, verifying, revoking, JWKS. */
+  tokens: AccessTokenSide;
+  /** Every scope the server knows; a request for another is `invalid_scope`. */
+  scopes: readonly string[];
+  /** Scopes of public information: the only ones a client-credentials token may hold (spec 5.4). @default [] */
+  publicScopes?: readonly string[];
+  /**
+   * Checks a user's password for the password grant and the authorization endpoint; resolves to
+   * the user, or `undefined` for an unknown user and a wrong password alike. Needed when a client
+   * has the `password` grant.
+   */
+  verifyUser?: (
+    username: string,
+    password: string,
+    ctx: RequestContext,
+  ) => Promise<OAuthUser | undefined> | OAuthUser | undefined;
+  /** The issuer URL (`iss`, RFC 8414 `issuer`). @default the origin the request came to (`http://host:port`) */
+  issuer?: string;
+  /** The `aud` of access tokens. @default the issuer */
+  audience?: string;
+  /** Where the server's state lives (refresh tokens, codes, counters). @default a new MemoryStore */
+  store?: Store;
+  /** Access-token lifetime in seconds. @default 3600 */
+  accessTokenTtl?: number;
+  /** Refresh-token lifetime in seconds, counted from each rotation. @default 1209600 (14 days) */
+  refreshTokenTtl?: number;
+  /** Authorization-code lifetime in seconds (RFC 6749 §4.1.2 says at most 10 minutes). @default 60 */
+  codeTtl?: number;
+  /** Whether clients may send their secret in the body (`client_secret_post`) instead of Basic. @default false */
+  clientSecretPost?: boolean;
+  /** The path the endpoints live under. @default '/v1/oauth2' */
+  basePath?: string;
+  /** The authorization endpoint the service serves (with the helpers), for the metadata. @default none */
+  authorizationEndpoint?: string;
+  /**
+   * Failed logins allowed per username (`maxFailures`, default 10) and per client
+   * (`maxClientFailures`, default 100) within `windowSeconds` (default 900) before the token
+   * endpoint answers 429; `false` turns the counter off. @default {}
+   */
+  bruteForce?: BruteForceOptions | false;
+}
+
+/**
+ * Limits of the token endpoint's own count of failed logins.
+ *
+ * @category OAuth server
+ */
+export interface BruteForceOptions {
+  /** Failed passwords per username within the window. @default 10 */
+  maxFailures?: number;
+  /** Failed logins (client secret or user password) per client within the window. @default 100 */
+  maxClientFailures?: number;
+  /** The window, in seconds. @default 900 */
+  windowSeconds?: number;
+}

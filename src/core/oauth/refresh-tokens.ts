@@ -1,0 +1,99 @@
+/**
+ * Refresh tokens in families (RFC 9700 §4.14.2): opaque, 256 random bits, kept in the store only
+ * as their SHA-256, rotated on every use; using one twice revokes its whole family.
+ */
+import type { Store } from '../stores/store.ts';
+import { oauthError } from './errors.ts';
+import { digestKey, randomToken } from './secrets.ts';
+
+/** What the store keeps of one refresh token. */
+export interface RefreshRecord {
+  /** The family: every token rotated from one grant. */
+  readonly f: string;
+  /** The client it was issued to. */
+  readonly c: string;
+  /** The user, when there is one. */
+  readonly s?: string;
+  /** The scope the grant holds, space-separated. */
+  readonly sc: string;
+  /** When it expires, epoch milliseconds. */
+  readonly exp: number;
+}
+
+const unknown = 'The refresh token is unknown, expired or revoked.';
+
+/** The refresh-token families of one server, over its store. */
+export class RefreshTokens {
+  constructor(
+    private readonly store: Store,
+    private readonly ttlMs: number,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Issues a refresh token: a new family, or the next token of `family`. */
+  async issue(record: Omit<RefreshRecord, 'exp' | 'f'>, family = randomToken(16)): Promise<string> {
+    const token = randomToken();
+    const full: RefreshRecord = { ...record, f: family, exp: this.now() + this.ttlMs };
+    await this.store.set(`rt:${await digestKey(token)}`, JSON.stringify(full), this.ttlMs);
+    return token;
+  }
+
+  /** The live record of a token (unused, family not revoked), or `undefined`. */
+  async find(token: string): Promise<RefreshRecord | undefined> {
+    const digest = await digestKey(token);
+    const record = await this.record(digest);
+    if (record === undefined) return undefined;
+    if ((await this.store.get(`rtu:${digest}`)) !== undefined) return undefined;
+    if (await this.revoked(record.f)) return undefined;
+    return record;
+  }
+
+  /**
+   * Uses a refresh token once (RFC 6749 §6): the caller's `check` runs on the record first (the
+   * client, the scope), then the token is marked used with one atomic add. Of two concurrent
+   * uses exactly one wins; the other, like any later use, is a replay and revokes the family
+   * (RFC 9700 §4.14.2), the winner's new token included.
+   */
+  async use(
+    token: string,
+    clientId: string,
+    check: (record: RefreshRecord) => void,
+  ): Promise<RefreshRecord> {
+    const digest = await digestKey(token);
+    const record = await this.record(digest);
+    // RFC 6749 §10.4: a refresh token is bound to its client; another client learns nothing.
+    if (record === undefined || record.c !== clientId || (await this.revoked(record.f))) {
+      throw oauthError('invalid_grant', unknown);
+    }
+    check(record);
+    if (!(await this.store.add(`rtu:${digest}`, '1', this.ttlMs))) {
+      await this.revokeFamily(record.f);
+      throw oauthError('invalid_grant', unknown);
+    }
+    return record;
+  }
+
+  /** Revokes every token of a family, for as long as any of them can live. */
+  async revokeFamily(family: string): Promise<void> {
+    await this.store.set(`rtf:${family}`, '1', this.ttlMs + 60_000);
+  }
+
+  /** Revokes the family of a token, if the token is known (RFC 7009 §2.1). */
+  async revoke(token: string, clientId: string): Promise<boolean> {
+    const record = await this.record(await digestKey(token));
+    if (record === undefined || record.c !== clientId) return false;
+    await this.revokeFamily(record.f);
+    return true;
+  }
+
+  private async revoked(family: string): Promise<boolean> {
+    return (await this.store.get(`rtf:${family}`)) !== undefined;
+  }
+
+  private async record(digest: string): Promise<RefreshRecord | undefined> {
+    const raw = await this.store.get(`rt:${digest}`);
+    if (raw === undefined) return undefined;
+    const record = JSON.parse(raw) as RefreshRecord;
+    return record.exp > this.now() ? record : undefined;
+  }
+}

@@ -1,0 +1,67 @@
+/** Random tokens, SHA-256 digests and constant-time comparison over Web Crypto (any runtime). */
+
+const encoder = new TextEncoder();
+
+/** Bytes as base64url without padding (RFC 4648 §5). */
+export function base64url(bytes: Uint8Array): string {
+  let binary = '';
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+/** A fresh opaque token of `bytes` random bytes (256 bits by default), base64url. */
+export function randomToken(bytes = 32): string {
+  return base64url(crypto.getRandomValues(new Uint8Array(bytes)));
+}
+
+/** The SHA-256 digest of a string's UTF-8 bytes. */
+export async function sha256(text: string): Promise<Uint8Array> {
+  return new Uint8Array(await crypto.subtle.digest('SHA-256', encoder.encode(text)));
+}
+
+/** The SHA-256 digest of a string as base64url: how opaque tokens are keyed in the store. */
+export async function digestKey(text: string): Promise<string> {
+  return base64url(await sha256(text));
+}
+
+/**
+ * Compares two byte strings in time that depends only on their length, never on where they
+ * differ, so a timing attack cannot find a secret one byte at a time.
+ */
+export function timingSafeEqual(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) diff |= a[i]! ^ b[i]!;
+  return diff === 0;
+}
+
+const hashPrefix = 'sha256:';
+
+/**
+ * The stored form of a client secret: `sha256:` and the base64url SHA-256 of the secret. Keep
+ * this in the configuration instead of the secret itself (`clients[].secretHash`); client
+ * secrets are long random strings, so a fast hash is enough (a guessable password would need a
+ * slow one, which is why user passwords stay with the service's own `verifyUser`).
+ *
+ * @example
+ * ```ts
+ * const secretHash = await hashClientSecret('demo-secret'); // "sha256:…"
+ * ```
+ *
+ * @category OAuth server
+ */
+export async function hashClientSecret(secret: string): Promise<string> {
+  if (typeof secret !== 'string' || secret === '') {
+    throw new TypeError('hashClientSecret: the secret must be a non-empty string.');
+  }
+  return hashPrefix + (await digestKey(secret));
+}
+
+/** The digest inside a `sha256:` secret hash, or `undefined` when it is not one. */
+export function digestOfHash(hash: string): Uint8Array | undefined {
+  if (!hash.startsWith(hashPrefix)) return undefined;
+  const text = hash.slice(hashPrefix.length);
+  if (!/^[A-Za-z0-9_-]{43}$/.test(text)) return undefined;
+  const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/'));
+  return Uint8Array.from(binary, (c) => c.charCodeAt(0));
+}

@@ -1,0 +1,194 @@
+/** `POST /v1/oauth2/token` (spec 4.9, RFC 6749 §3.2, §4, §5, §6): client, grant, scope, tokens. */
+import { ok, type Reply } from '../http/reply.ts';
+import type { RequestContext } from '../pipeline/context.ts';
+import { clientKey, type FailureCounter, userKey } from './brute-force.ts';
+import { authenticateClient } from './client-auth.ts';
+import type { AuthorizationCodes } from './codes.ts';
+import { oauthError } from './errors.ts';
+import { formParams, type OAuthParams, required } from './form.ts';
+import type { GrantType } from './options.ts';
+import type { RefreshTokens } from './refresh-tokens.ts';
+import type { CompiledClient, ResolvedOAuth } from './resolve.ts';
+import { differs, intersect, narrowScope, parseScope } from './scopes.ts';
+
+/** The parts of a server the token endpoint works with. */
+export interface TokenState {
+  readonly options: ResolvedOAuth;
+  readonly refresh: RefreshTokens;
+  readonly codes: AuthorizationCodes;
+  readonly counter: FailureCounter | undefined;
+}
+
+/**
+ * RFC 6749 §5.1 success body.
+ *
+ * @category OAuth server
+ */
+export interface TokenResponse {
+  /** The access token. */
+  access_token: string;
+  /** Always `Bearer` (RFC 6750). */
+  token_type: 'Bearer';
+  /** Seconds until the access token expires (spec 4.9). */
+  expires_in: number;
+  /** A refresh token, when the grant gives one. */
+  refresh_token?: string;
+  /** The granted scope, when it differs from the one requested. */
+  scope?: string;
+}
+
+/** The parameters whose names an error may repeat back: they are ours, not the client's. */
+export const knownParams: ReadonlySet<string> = new Set([
+  'grant_type',
+  'username',
+  'password',
+  'scope',
+  'refresh_token',
+  'code',
+  'redirect_uri',
+  'code_verifier',
+  'client_id',
+  'client_secret',
+  'token',
+  'token_type_hint',
+]);
+
+const tokenGrants = new Set<string>([
+  'authorization_code',
+  'client_credentials',
+  'password',
+  'refresh_token',
+]);
+const publicGrants = new Set<string>(['authorization_code', 'refresh_token']);
+
+/** RFC 6749 §5.1: tokens are never cached. */
+export const noStore = { 'cache-control': 'no-store', pragma: 'no-cache' } as const;
+
+interface Grant {
+  subject: string | undefined;
+  scope: string[];
+  wanted: ReadonlySet<string> | undefined;
+  /** The refresh-token family to continue, or `true` for a new one, or `false` for none. */
+  refresh: { family: string; scope: string } | boolean;
+}
+
+async function passwordGrant(
+  s: TokenState,
+  ctx: RequestContext,
+  client: CompiledClient,
+  p: OAuthParams,
+): Promise<Grant> {
+  const username = required(p, 'username');
+  const password = required(p, 'password');
+  const wanted = parseScope(p.get('scope'), s.options.scopes);
+  const key = s.counter ? await userKey(username) : '';
+  if (s.counter) await s.counter.check(key, 'user');
+  const user = await s.options.verifyUser!(username, password, ctx);
+  if (user === undefined) {
+    if (s.counter) await s.counter.fail([key, await clientKey(client.id)]);
+    // One answer for an unknown user and a wrong password (RFC 6749 §5.2 invalid_grant).
+    throw oauthError('invalid_grant', 'The username or password is wrong.');
+  }
+  const scope = narrowScope(wanted, intersect(client.scopes, user.scopes));
+  return { subject: user.subject, scope, wanted, refresh: client.grants.has('refresh_token') };
+}
+
+function clientCredentialsGrant(s: TokenState, client: CompiledClient, p: OAuthParams): Grant {
+  const wanted = parseScope(p.get('scope'), s.options.scopes);
+  // spec 5.4: client credentials give access to public information only; RFC 6749 §4.4.3: no refresh token.
+  const scope = narrowScope(wanted, intersect(client.scopes, s.options.publicScopes));
+  return { subject: undefined, scope, wanted, refresh: false };
+}
+
+async function refreshGrant(s: TokenState, client: CompiledClient, p: OAuthParams): Promise<Grant> {
+  const token = required(p, 'refresh_token');
+  const wanted = parseScope(p.get('scope'), s.options.scopes);
+  const record = await s.refresh.use(token, client.id, (r) => {
+    const held = new Set(r.sc.split(' '));
+    // RFC 6749 §6: a narrower scope may be asked for, never a wider one.
+    if (wanted && [...wanted].some((x) => !held.has(x))) {
+      throw oauthError(
+        'invalid_scope',
+        'The scope asked for is wider than the refresh token holds.',
+      );
+    }
+  });
+  const scope = wanted ? [...wanted].sort() : record.sc.split(' ');
+  return { subject: record.s, scope, wanted, refresh: { family: record.f, scope: record.sc } };
+}
+
+async function codeGrant(s: TokenState, client: CompiledClient, p: OAuthParams): Promise<Grant> {
+  const code = required(p, 'code');
+  const record = await s.codes.redeem(
+    code,
+    client.id,
+    p.get('redirect_uri'),
+    p.get('code_verifier'),
+    (f) => s.refresh.revokeFamily(f),
+  );
+  const scope = record.sc.split(' ');
+  const refresh = client.grants.has('refresh_token')
+    ? { family: record.f, scope: record.sc }
+    : false;
+  return { subject: record.s, scope, wanted: new Set(scope), refresh };
+}
+
+/** The token endpoint's handler. */
+export function tokenEndpoint(
+  s: TokenState,
+): (ctx: RequestContext) => Promise<Reply<TokenResponse>> {
+  return async (ctx) => {
+    const p = formParams(ctx.body, knownParams);
+    const grantType = required(p, 'grant_type');
+    const { client } = await authenticateClient(
+      ctx,
+      p,
+      s.options,
+      s.counter,
+      publicGrants.has(grantType),
+    );
+    if (!tokenGrants.has(grantType)) {
+      throw oauthError('unsupported_grant_type', 'The grant_type is not one this server supports.');
+    }
+    if (!client.grants.has(grantType as GrantType)) {
+      throw oauthError('unauthorized_client', `This client may not use the ${grantType} grant.`);
+    }
+    let grant: Grant;
+    if (grantType === 'password') grant = await passwordGrant(s, ctx, client, p);
+    else if (grantType === 'client_credentials') grant = clientCredentialsGrant(s, client, p);
+    else if (grantType === 'refresh_token') grant = await refreshGrant(s, client, p);
+    else grant = await codeGrant(s, client, p);
+    return ok(await issueTokens(s, ctx, client, grant), noStore);
+  };
+}
+
+async function issueTokens(
+  s: TokenState,
+  ctx: RequestContext,
+  client: CompiledClient,
+  g: Grant,
+): Promise<TokenResponse> {
+  const scope = g.scope.join(' ');
+  const issued = await s.options.tokens.issue({
+    issuer: s.options.issuerOf(ctx),
+    audience: s.options.audienceOf(ctx),
+    ...(g.subject !== undefined ? { subject: g.subject } : {}),
+    clientId: client.id,
+    scope,
+    ttlSeconds: s.options.accessTokenTtl,
+  });
+  const body: TokenResponse = {
+    access_token: issued.token,
+    token_type: 'Bearer',
+    expires_in: issued.expiresIn,
+  };
+  if (g.refresh !== false) {
+    const base = { c: client.id, sc: scope, ...(g.subject !== undefined ? { s: g.subject } : {}) };
+    body.refresh_token =
+      g.refresh === true
+        ? await s.refresh.issue(base)
+        : await s.refresh.issue({ ...base, sc: g.refresh.scope }, g.refresh.family);
+  }
+  if (differs(g.wanted, g.scope)) body.scope = scope;
+  return body;
+}
