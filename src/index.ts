@@ -143,3 +143,24 @@ export {
   unsupportedMediaType,
   uriTooLong,
 } from '#core';
+// The OAuth 2.0 authorization server (src/core/oauth).
+export {
+  type AccessTokenRequest,
+  type AccessTokenSide,
+  type AuthorizationCheck,
+  type AuthorizationHelpers,
+  type AuthorizationRequest,
+  type AuthorizationServerMetadata,
+  type BruteForceOptions,
+  type GrantType,
+  hashClientSecret,
+  type IntrospectionResponse,
+  type OAuthClient,
+  type OAuthErrorWord,
+  type OAuthServer,
+  type OAuthServerOptions,
+  type OAuthUser,
+  oauthError,
+  oauthServer,
+  type TokenResponse,
+} from '#core';

@@ -11,7 +11,6 @@ export type {
   AccessTokenSide,
   BruteForceOptions,
   GrantType,
-  IssuedAccessToken,
   OAuthClient,
   OAuthServerOptions,
   OAuthUser,

@@ -77,32 +77,25 @@ export interface AccessTokenRequest {
 }
 
 /**
- * A freshly issued access token.
- *
- * @category OAuth server
- */
-export interface IssuedAccessToken {
-  /** The token itself. */
-  token: string;
-  /** Seconds until it expires. */
-  expiresIn: number;
-  /** Its `jti`. */
-  jti: string;
-  /** When it expires, in seconds since the epoch. */
-  expiresAt: number;
-}
-
-/**
  * How the OAuth server reaches the access-token side: issue a token, verify one (for
  * introspection and revocation), revoke one by `jti`, and the public keys for the JWKS route.
  *
  * @category OAuth server
  */
 export interface AccessTokenSide {
-  /** Issues an access token. */
-  issue(request: AccessTokenRequest): Promise<IssuedAccessToken>;
-  /** Verifies an access token and returns its claims; rejects (or throws) for any token it refuses. */
-  verify?(token: string): Promise<Readonly<Record<string, unknown>>>;
+  /**
+   * Issues an access token: the token, `expiresIn` (seconds), its `jti` and `expiresAt` (epoch
+   * seconds), as `issueAccessToken` of the tokens module answers.
+   */
+  issue(
+    request: AccessTokenRequest,
+  ): Promise<{ token: string; expiresIn: number; jti: string; expiresAt: number }>;
+  /**
+   * Verifies an access token for introspection and revocation and returns its claims (`jti`,
+   * `exp`, `client_id`, `scope`, `sub`…); rejects for any token it refuses (forged, expired,
+   * revoked). `ctx` is the introspection or revocation request, for a per-request issuer.
+   */
+  verify?(token: string, ctx: RequestContext): Promise<Readonly<Record<string, unknown>>>;
   /** Revokes an access token by its `jti` until it would have expired (`expiresAt`, epoch seconds). */
   revoke?(jti: string, expiresAt: number): Promise<void> | void;
   /** The public JSON Web Key Set served at the JWKS route. */

@@ -24,11 +24,12 @@ function hintOf(value: string | undefined): string | undefined {
 async function claimsOf(
   s: TokenState,
   token: string,
+  ctx: RequestContext,
 ): Promise<Readonly<Record<string, unknown>> | undefined> {
   const verify = s.options.tokens.verify;
   if (verify === undefined || !jwtShape.test(token)) return undefined;
   try {
-    return await verify(token);
+    return await verify(token, ctx);
   } catch {
     return undefined;
   }
@@ -52,7 +53,7 @@ export function revocationEndpoint(s: TokenState): (ctx: RequestContext) => Prom
           throw oauthError('unsupported_token_type', 'This server cannot revoke access tokens.');
         }
       } else {
-        const claims = await claimsOf(s, token);
+        const claims = await claimsOf(s, token, ctx);
         const { jti, exp, client_id: owner } = (claims ?? {}) as Record<string, unknown>;
         if (owner === client.id && typeof jti === 'string' && typeof exp === 'number') {
           await revoke(jti, exp);
@@ -105,7 +106,7 @@ export function introspectionEndpoint(
         noStore,
       );
     }
-    const claims = record === undefined ? await claimsOf(s, token) : undefined;
+    const claims = record === undefined ? await claimsOf(s, token, ctx) : undefined;
     if (claims !== undefined && visible(claims.client_id)) {
       const body: IntrospectionResponse = { active: true, token_type: 'Bearer' };
       for (const name of claimNames) if (claims[name] !== undefined) body[name] = claims[name];

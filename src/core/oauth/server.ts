@@ -2,7 +2,7 @@
 import type { OutgoingResponse } from '../http/response.ts';
 import type { RequestContext } from '../pipeline/context.ts';
 import type { Plugin } from '../pipeline/plugin.ts';
-import type { RouteTable } from '../routing/types.ts';
+import type { RouteConfig, RouteTable } from '../routing/types.ts';
 import { type AuthorizationHelpers, authorizationHelpers } from './authorize.ts';
 import { FailureCounter } from './brute-force.ts';
 import { AuthorizationCodes } from './codes.ts';
@@ -30,7 +30,9 @@ export interface OAuthServer extends Plugin {
 }
 
 // RFC 6749 §3.2 endpoints read small form bodies only.
-const formRoute = { accepts: ['form'] as const, bodyLimit: 16 * 1024 };
+// `auth: false`: a bearer check leaves them open (client authentication is their own).
+const formRoute = { accepts: ['form'] as const, bodyLimit: 16 * 1024, auth: false } as RouteConfig;
+const openRoute = { auth: false } as RouteConfig;
 const publicCache = { 'cache-control': 'public, max-age=300' };
 
 /**
@@ -66,8 +68,8 @@ export function oauthServer(options: OAuthServerOptions): OAuthServer {
     [o.paths.token]: { POST: { handler: tokenEndpoint(state), config: formRoute } },
     [o.paths.revoke]: { POST: { handler: revocationEndpoint(state), config: formRoute } },
     [o.paths.introspect]: { POST: { handler: introspectionEndpoint(state), config: formRoute } },
-    [o.paths.metadata]: { GET: (ctx) => metadata(ctx) },
-    ...(jwks ? { [o.paths.jwks]: { GET: async () => await jwks() } } : {}),
+    [o.paths.metadata]: { GET: { handler: (ctx) => metadata(ctx), config: openRoute } },
+    ...(jwks ? { [o.paths.jwks]: { GET: { handler: async () => await jwks(), config: openRoute } } } : {}),
   };
   const formPaths = new Set([o.paths.token, o.paths.revoke, o.paths.introspect]);
   const cached = new Set([o.paths.metadata, o.paths.jwks]);
@@ -83,6 +85,7 @@ export function oauthServer(options: OAuthServerOptions): OAuthServer {
   );
   return {
     name: 'oauth-server',
+    routeConfig: ['auth'],
     routes,
     authorization,
     paths: [...formPaths, ...cached],
