@@ -14,6 +14,8 @@ import {
   type Store,
 } from 'api-conventions';
 import { jwtVerify, SignJWT } from 'jose';
+import { authorizeRoutes } from '../../examples/bookshelf/oauth.ts';
+import type { Served } from '../conformance/_matrix.ts';
 
 export const users: Record<string, { password: string; scopes: string[] }> = {
   alice: { password: 'wonderland', scopes: ['books:read', 'books:write'] },
@@ -75,6 +77,7 @@ export function oauthOptions(
       },
       { id: 'spa', grants: ['authorization_code', 'refresh_token'], redirectUris: [redirectUri] },
       { id: 'odd client:1', secret: 'p@ss word+%:é', grants: ['client_credentials'] },
+      { id: 'legacy-spa', grants: ['implicit'], redirectUris: [redirectUri] },
     ],
     verifyUser: (username, password) => {
       const user = Object.hasOwn(users, username) ? users[username] : undefined;
@@ -96,7 +99,7 @@ export function oauthApp(options: OAuthServerOptions = oauthOptions()): {
 } {
   const oauth = oauthServer(options);
   const app = conventions({
-    routes: { '/v1/ping': { GET: () => ({ pong: true }) } },
+    routes: { '/v1/ping': { GET: () => ({ pong: true }) }, ...authorizeRoutes(oauth) },
     plugins: [oauth],
     logger: { error() {}, warn() {} },
   });
@@ -111,3 +114,15 @@ export function basic(id: string, secret: string): string {
 
 export const demo = basic('demo-client', 'demo-secret');
 export const form = { 'content-type': 'application/x-www-form-urlencoded' };
+
+/** POSTs a form to an OAuth endpoint with the given Authorization (none when `null`). */
+export function postForm(
+  served: Served,
+  body: string,
+  authorization: string | null = demo,
+  path = '/v1/oauth2/token',
+): Promise<Response> {
+  const headers: Record<string, string> = { ...form };
+  if (authorization !== null) headers.authorization = authorization;
+  return served.fetchAs('anonymous', path, { method: 'POST', headers, body });
+}

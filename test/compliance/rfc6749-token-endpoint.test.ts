@@ -1,21 +1,9 @@
 /** The token endpoint, RFC 6749 §2.3, §3.2, §4.3, §4.4, §5 and spec 4.9, on every host. */
 import { expect, it } from 'vitest';
-import { describeMatrix, type Served } from '../conformance/_matrix.ts';
-import { basic, demo, form, oauthApp, oauthOptions } from './_oauth-app.ts';
+import { describeMatrix } from '../conformance/_matrix.ts';
+import { basic, demo, oauthApp, oauthOptions, postForm } from './_oauth-app.ts';
 
 const token = '/v1/oauth2/token';
-
-/** POSTs a form to the token endpoint with the given Authorization (none when `null`). */
-export function postForm(
-  served: Served,
-  body: string,
-  authorization: string | null = demo,
-  path = token,
-): Promise<Response> {
-  const headers: Record<string, string> = { ...form };
-  if (authorization !== null) headers.authorization = authorization;
-  return served.fetchAs('anonymous', path, { method: 'POST', headers, body });
-}
 
 describeMatrix(
   'OAuth token endpoint',
