@@ -69,7 +69,9 @@ export function oauthServer(options: OAuthServerOptions): OAuthServer {
     [o.paths.revoke]: { POST: { handler: revocationEndpoint(state), config: formRoute } },
     [o.paths.introspect]: { POST: { handler: introspectionEndpoint(state), config: formRoute } },
     [o.paths.metadata]: { GET: { handler: (ctx) => metadata(ctx), config: openRoute } },
-    ...(jwks ? { [o.paths.jwks]: { GET: { handler: async () => await jwks(), config: openRoute } } } : {}),
+    ...(jwks
+      ? { [o.paths.jwks]: { GET: { handler: async () => await jwks(), config: openRoute } } }
+      : {}),
   };
   const formPaths = new Set([o.paths.token, o.paths.revoke, o.paths.introspect]);
   const cached = new Set([o.paths.metadata, o.paths.jwks]);
