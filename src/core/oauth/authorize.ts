@@ -39,8 +39,18 @@ export interface AuthorizationRequest {
  * @category OAuth server
  */
 export type AuthorizationCheck =
-  | { request: AuthorizationRequest; redirect?: undefined }
-  | { request?: undefined; redirect: Reply };
+  | {
+      /** The checked request. */
+      request: AuthorizationRequest;
+      /** Absent: nothing to redirect. */
+      redirect?: undefined;
+    }
+  | {
+      /** Absent: the request failed. */
+      request?: undefined;
+      /** The 302 to the client's redirect URI with `error`, `error_description` and `state`. */
+      redirect: Reply;
+    };
 
 /**
  * What a service's authorization endpoint calls: `check` the request, authenticate the user its

@@ -87,9 +87,16 @@ export interface AccessTokenSide {
    * Issues an access token: the token, `expiresIn` (seconds), its `jti` and `expiresAt` (epoch
    * seconds), as `issueAccessToken` of the tokens module answers.
    */
-  issue(
-    request: AccessTokenRequest,
-  ): Promise<{ token: string; expiresIn: number; jti: string; expiresAt: number }>;
+  issue(request: AccessTokenRequest): Promise<{
+    /** The token itself. */
+    token: string;
+    /** Seconds until it expires (`expires_in`). */
+    expiresIn: number;
+    /** Its `jti`, for revocation. */
+    jti: string;
+    /** When it expires, in seconds since the epoch. */
+    expiresAt: number;
+  }>;
   /**
    * Verifies an access token for introspection and revocation and returns its claims (`jti`,
    * `exp`, `client_id`, `scope`, `sub`…); rejects for any token it refuses (forged, expired,
