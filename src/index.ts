@@ -69,6 +69,8 @@ export {
   type HeaderInit,
   type HeaderValue,
   type HitWindow,
+  type HostAnswer,
+  type HostFailure,
   type HstsOptions,
   hasErrors,
   hashClientSecret,

@@ -11,6 +11,7 @@ function inputOf(req: Request): RequestInput {
     url: req.originalUrl,
     headers: nodeHeaders(req),
     scheme: schemeOf(req),
+    httpVersion: req.httpVersion,
     remoteAddress: req.socket.remoteAddress,
     native: req,
   };

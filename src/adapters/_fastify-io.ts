@@ -13,6 +13,7 @@ function toInput(request: FastifyRequest): RequestInput {
     url: request.url,
     headers: nodeHeaders(request.raw, request.headers),
     scheme: schemeOf(request.raw),
+    httpVersion: request.raw.httpVersion,
     remoteAddress: request.socket.remoteAddress,
     native: request,
   };

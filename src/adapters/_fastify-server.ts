@@ -1,10 +1,12 @@
 /** Fastify's server options and error handling: what happens before and around the plugin's hooks. */
+import type { Duplex } from 'node:stream';
 import type { Conventions } from 'api-conventions';
 import { normalizeTarget } from 'api-conventions/host';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { fromFastify } from './_fastify-errors.ts';
 import { answer, contextOf } from './_fastify-io.ts';
 import { allowedOn } from './_fastify-routes.ts';
+import { answerClientError } from './_node-server.ts';
 
 /** The conventions registered on each Fastify app, for the server options that run before hooks. */
 export const served = new WeakMap<object, Conventions>();
@@ -51,6 +53,28 @@ export function frameworkErrors(
 }
 
 /**
+ * Fastify's `clientErrorHandler` server option: what Node's HTTP parser refuses before Fastify
+ * sees a request (a bad request line, header or framing, a header section over `maxHeaderSize`,
+ * a request slower than the timeouts) is answered with the spec's error body and the always-on
+ * headers of the conventions registered on the app, instead of Fastify's own body.
+ */
+export function clientErrorHandler(
+  this: object,
+  error: Error & { code?: string },
+  socket: Duplex,
+): void {
+  const api = served.get(this);
+  if (api !== undefined) {
+    answerClientError(api, error, socket);
+    return;
+  }
+  // Not registered yet (the app is still starting): Node's own bare answer, then close.
+  if (error.code !== 'ECONNRESET' && socket.writable) {
+    socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+  } else socket.destroy();
+}
+
+/**
  * Fastify's `rewriteUrl` server option: routes every request on its normalised target (dot
  * segments removed, percent-encoded unreserved characters decoded, absolute form and fragment
  * dropped), as the core and every other host do. A target that cannot be normalised is left as
@@ -68,9 +92,11 @@ export function rewriteUrl(req: { url?: string }): string {
 
 /**
  * The Fastify server options the conventions need, to spread into `Fastify({ ... })`: the
- * spec's error body for errors Fastify raises before any hook (`frameworkErrors`), one routing
- * of every target (`rewriteUrl`), and path parameters bounded by the URI limit rather than
- * Fastify's 100 characters (`routerOptions.maxParamLength`).
+ * spec's error body for errors Fastify raises before any hook (`frameworkErrors`) and for those
+ * Node's parser raises before Fastify (`clientErrorHandler`), one routing of every target
+ * (`rewriteUrl`), and path parameters bounded by the URI limit rather than Fastify's 100
+ * characters (`routerOptions.maxParamLength`). Timeouts and `maxHeaderSize` are the host's
+ * choice: see docs/limits.md.
  *
  * @example
  * ```ts
@@ -81,6 +107,8 @@ export function rewriteUrl(req: { url?: string }): string {
 export const serverOptions: {
   /** Fastify's own early errors answered with the spec's error body. */
   readonly frameworkErrors: typeof frameworkErrors;
+  /** Node's parser errors and timeouts answered with the spec's error body. */
+  readonly clientErrorHandler: typeof clientErrorHandler;
   /** Every request routed on its normalised target. */
   readonly rewriteUrl: typeof rewriteUrl;
   /** Path parameters as long as the URI allows, not Fastify's 100 characters. */
@@ -90,6 +118,7 @@ export const serverOptions: {
   };
 } = {
   frameworkErrors,
+  clientErrorHandler,
   rewriteUrl,
   routerOptions: { maxParamLength: 8192 },
 };

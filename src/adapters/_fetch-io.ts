@@ -105,6 +105,7 @@ export function inputOf<Context>(
   request: Request,
   context: Context,
   remoteAddress: RemoteAddress<Context> | undefined,
+  readingBody?: ((request: Request, context: Context) => void) | undefined,
 ): RequestInput {
   const { method, url } = request;
   return {
@@ -118,7 +119,13 @@ export function inputOf<Context>(
     readBody:
       method === 'GET' || method === 'HEAD'
         ? undefined
-        : (limit, options) => readBody(request, limit, options),
+        : (limit, options) => {
+            if (Number(request.headers.get('content-length')) > limit) {
+              return Promise.reject(payloadTooLarge(limit));
+            }
+            readingBody?.(request, context);
+            return readBody(request, limit, options);
+          },
     remoteAddress: remoteAddress?.(request, context),
     native: request,
   };

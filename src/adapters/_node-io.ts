@@ -2,6 +2,7 @@
 import type { IncomingMessage } from 'node:http';
 import { ApiError, ErrorCode, payloadTooLarge, requestTimeout } from 'api-conventions';
 import type { HeaderReader, ReadBodyOptions } from 'api-conventions/host';
+import { sendContinue } from './_node-server.ts';
 
 /**
  * Wraps Node's lower-cased header object as a {@link HeaderReader}; repeated values are joined.
@@ -44,6 +45,8 @@ export function readNodeBody(
 ): Promise<Uint8Array> {
   const declared = Number(req.headers['content-length']);
   if (declared > limit) return Promise.reject(payloadTooLarge(limit));
+  // The core reads the body: a client that waits for it may send it now (RFC 9110 §10.1.1).
+  sendContinue(req);
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let received = 0;

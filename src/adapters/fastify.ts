@@ -14,8 +14,14 @@ import { watchNativeRoutes } from './_fastify-native.ts';
 import { allowedOn, hasEmpty, paramsOf, toFastifyUrl } from './_fastify-routes.ts';
 import { answerError, served } from './_fastify-server.ts';
 import { readNodeBody } from './_node-io.ts';
+import { takeExpectations } from './_node-server.ts';
 
-export { frameworkErrors, rewriteUrl, serverOptions } from './_fastify-server.ts';
+export {
+  clientErrorHandler,
+  frameworkErrors,
+  rewriteUrl,
+  serverOptions,
+} from './_fastify-server.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -95,6 +101,11 @@ const plugin: FastifyPluginAsync<FastifyConventionsOptions> = async (fastify, op
   }
   const api = toConventions(options.api);
   served.set(fastify, api);
+  const { server } = fastify;
+  // Requests Node would answer by itself go through Fastify's own request listener instead.
+  if (server.listenerCount('checkContinue') === 0) {
+    takeExpectations(server, api, (req, res) => server.emit('request', req, res));
+  }
   watchNativeRoutes(fastify, api, tableHandlers);
   const { alwaysOnHeaders } = api;
   fastify.addHook('onRequest', (request, reply, next) => {

@@ -5,7 +5,7 @@
  * @module api-conventions/fetch
  */
 import type { Conventions, ConventionsOptions } from 'api-conventions';
-import { assertKnownKeys, toConventions } from 'api-conventions/host';
+import { assertKnownKeys, errorToResponse, toConventions } from 'api-conventions/host';
 import { inputOf, type RemoteAddress, toResponse } from './_fetch-io.ts';
 import { methodsOfRoutes, type NativeRoute } from './_fetch-native.ts';
 
@@ -43,6 +43,14 @@ export interface FetchHandlerOptions<Context = unknown> {
    * host. @default none
    */
   routes?: (() => readonly NativeRoute[]) | undefined;
+  /**
+   * Called once the core decides to read a request's body, before its first byte is pulled. A
+   * Node host that hands `Expect: 100-continue` requests over without answering them sends
+   * `100 Continue` here (`(_, c) => sendContinue(c.env.incoming)` on Hono's node server, with
+   * `sendContinue` from `api-conventions/node`), so a request that will be refused never gets it.
+   * @default none
+   */
+  readingBody?: ((request: Request, context: Context) => void) | undefined;
 }
 
 /**
@@ -68,16 +76,17 @@ export function toFetchHandler<Context = unknown>(
   options: FetchHandlerOptions<Context> = {},
 ): FetchHandler<Context> {
   const conventions = toConventions(api);
-  assertKnownKeys('toFetchHandler()', options, ['remoteAddress', 'routes']);
-  const { remoteAddress, routes } = options;
-  for (const name of ['remoteAddress', 'routes'] as const) {
+  const names = ['remoteAddress', 'routes', 'readingBody'] as const;
+  assertKnownKeys('toFetchHandler()', options, names);
+  const { remoteAddress, routes, readingBody } = options;
+  for (const name of names) {
     if (options[name] !== undefined && typeof options[name] !== 'function') {
       throw new TypeError(`toFetchHandler(): \`${name}\` must be a function.`);
     }
   }
   const methodsOf = routes === undefined ? undefined : methodsOfRoutes(routes);
   return (request, context) => {
-    const input = inputOf(request, context as Context, remoteAddress);
+    const input = inputOf(request, context as Context, remoteAddress, readingBody);
     const result = conventions.handle(input, {
       context: conventions.contextFor(request),
       methodsOf,
@@ -85,5 +94,34 @@ export function toFetchHandler<Context = unknown>(
     return result instanceof Promise
       ? result.then((response) => toResponse(response, conventions.logger))
       : toResponse(result, conventions.logger);
+  };
+}
+
+/**
+ * An error handler for the server under a fetch handler, for the requests it cannot turn into a
+ * `Request` (on Hono's node server, `getRequestListener(app.fetch, { errorHandler })`: a
+ * backslash in the path, a `*` or malformed absolute-form target, a missing or unreadable
+ * `Host`): 400 with the spec's error body and the always-on headers, where the server would
+ * answer an empty 400. Anything else it is given is a logged 500.
+ *
+ * @example
+ * ```ts
+ * import { getRequestListener } from '@hono/node-server';
+ * import { conventions } from 'api-conventions';
+ * import { toFetchHandler, toServerErrorHandler } from 'api-conventions/fetch';
+ *
+ * const api = conventions({ routes: {} });
+ * const listener = getRequestListener(toFetchHandler(api), { errorHandler: toServerErrorHandler(api) });
+ * ```
+ */
+export function toServerErrorHandler(api: Conventions): (error: unknown) => Response {
+  return (error) => {
+    if (!(error instanceof Error) || error.name !== 'RequestError') {
+      return toResponse(errorToResponse(error, api.logger), api.logger);
+    }
+    const { status, headers, body } = api.hostAnswer(
+      /missing host/i.test(error.message) ? 'host' : 'target',
+    );
+    return toResponse({ status, headers: { ...headers }, body }, api.logger);
   };
 }

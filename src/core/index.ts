@@ -2,6 +2,7 @@
 export * from './errors/index.ts';
 export * from './http/index.ts';
 export { assertKnownKeys } from './internal/options.ts';
+export * from './limits/index.ts';
 export * from './lint/index.ts';
 export * from './oauth/index.ts';
 export * from './origin/index.ts';

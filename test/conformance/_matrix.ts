@@ -7,6 +7,7 @@ import {
   adapters,
   loadHost,
   type Running,
+  type ServerSettings,
 } from '../../examples/bookshelf/hosts/host.ts';
 import { authorizationFor, type TestUser } from './_auth.ts';
 
@@ -36,6 +37,12 @@ export interface Served {
   readonly port: number;
 }
 
+/** How the servers of a suite differ from the bookshelf's hosts as they ship. */
+export interface MatrixOptions {
+  /** node:http settings (timeouts, `maxHeaderSize`) that replace the hosts' defaults. */
+  server?: Partial<ServerSettings>;
+}
+
 /**
  * Declares `suite` once per adapter, each against its own fresh server built by `build`.
  * In the style of h3's `describeMatrix`.
@@ -44,6 +51,7 @@ export function describeMatrix(
   title: string,
   build: () => Conventions,
   suite: (served: Served) => void,
+  options: MatrixOptions = {},
 ): void {
   for (const adapter of hosts) {
     if (!hasHostFile(adapter)) {
@@ -79,7 +87,11 @@ export function describeMatrix(
       };
       beforeAll(async () => {
         const serve = await loadHost(adapter);
-        running = await serve(build(), { port: 0, host: '127.0.0.1' });
+        running = await serve(build(), {
+          port: 0,
+          host: '127.0.0.1',
+          ...(options.server ? { server: options.server } : {}),
+        });
       });
       afterAll(async () => {
         await running?.close();

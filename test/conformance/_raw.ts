@@ -61,3 +61,56 @@ export function rawRequest(
     socket.write(request);
   });
 }
+
+/** What {@link rawUntilClose} saw: everything the server sent, and whether it closed. */
+export interface RawExchange {
+  /** The first response, parsed, if a whole one came. */
+  response: RawResponse | undefined;
+  /** Everything received, as text. */
+  text: string;
+  /** Whether the server closed the connection before `timeoutMs`. */
+  closed: boolean;
+}
+
+/**
+ * Sends `request` and keeps the connection open until the server closes it or `timeoutMs`
+ * passes: for answers whose point is that the connection ends (408, parser errors).
+ */
+export function rawUntilClose(
+  port: number,
+  request: string | Buffer,
+  timeoutMs = 5000,
+): Promise<RawExchange> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    const chunks: Buffer[] = [];
+    const finish = (closed: boolean) => {
+      clearTimeout(timer);
+      socket.destroy();
+      const text = Buffer.concat(chunks).toString('utf8');
+      resolve({ response: parseResponse(text), text, closed });
+    };
+    const timer = setTimeout(() => finish(false), timeoutMs);
+    socket.on('data', (chunk) => chunks.push(chunk));
+    socket.on('error', () => {});
+    socket.on('close', () => finish(true));
+    socket.write(request);
+  });
+}
+
+/** The first response in `text`, with a body as long as its Content-Length says, if whole. */
+export function parseResponse(text: string): RawResponse | undefined {
+  const end = text.indexOf('\r\n\r\n');
+  if (end === -1) return undefined;
+  const [statusLine, ...lines] = text.slice(0, end).split('\r\n');
+  const headers: Record<string, string> = {};
+  for (const line of lines) {
+    const colon = line.indexOf(':');
+    headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+  }
+  const length = Number(headers['content-length'] ?? 0);
+  const bytes = Buffer.from(text.slice(end + 4));
+  if (bytes.byteLength < length) return undefined;
+  const body = bytes.subarray(0, length).toString('utf8');
+  return { status: Number(statusLine?.split(' ')[1]), headers, body };
+}

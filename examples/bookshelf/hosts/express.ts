@@ -2,12 +2,13 @@
 import { createServer } from 'node:http';
 import type { Conventions } from 'api-conventions';
 import { createExpressMiddleware } from 'api-conventions/express';
+import { attachServerHandlers } from 'api-conventions/node';
 import express, { type Application } from 'express';
-import { type Host, listen } from './host.ts';
+import { type Host, listen, settingsOf } from './host.ts';
 
 /** A host on the Express app `makeApp` builds (Express 5, or Express 4 in express4.ts). */
 export function serveWith(makeApp: () => Application): Host {
-  return (api: Conventions, { port, host }) => {
+  return (api: Conventions, where) => {
     const app = makeApp();
     // Before the first route: Express builds its router with these settings on first use.
     app.disable('x-powered-by');
@@ -19,7 +20,9 @@ export function serveWith(makeApp: () => Application): Host {
     conventions.mount(app);
     app.use(conventions.after);
 
-    return listen(createServer(app), port, host);
+    // node:http answers what Express never sees (parser errors, timeouts, Expect, CONNECT).
+    const server = attachServerHandlers(createServer(settingsOf(where), app), api, app);
+    return listen(server, where.port, where.host);
   };
 }
 

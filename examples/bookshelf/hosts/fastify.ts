@@ -3,15 +3,24 @@ import type { AddressInfo } from 'node:net';
 import type { Conventions } from 'api-conventions';
 import { fastifyConventions, serverOptions } from 'api-conventions/fastify';
 import Fastify from 'fastify';
-import type { Host } from './host.ts';
+import { type Host, settingsOf } from './host.ts';
 
 /** Starts a Fastify server for `api`; resolves once it listens. */
-export const serve: Host = async (api: Conventions, { port, host }) => {
-  // serverOptions: Fastify's own errors in the spec's body, one routing of every target, long
-  // path parameters; forceCloseConnections: close() also ends open keep-alive connections.
-  const app = Fastify({ ...serverOptions, forceCloseConnections: true });
+export const serve: Host = async (api: Conventions, where) => {
+  const { requestTimeout, keepAliveTimeout, ...http } = settingsOf(where);
+  // serverOptions: Fastify's and Node's own errors in the spec's body, one routing of every
+  // target, long path parameters; forceCloseConnections: close() also ends open keep-alive
+  // connections. Fastify sets requestTimeout and keepAliveTimeout itself (its requestTimeout is
+  // 0, never, by default: a stalled body would stay open), the rest goes to node:http.
+  const app = Fastify({
+    ...serverOptions,
+    forceCloseConnections: true,
+    requestTimeout,
+    keepAliveTimeout,
+    http,
+  });
   await app.register(fastifyConventions, { api });
-  await app.listen({ port, host });
+  await app.listen({ port: where.port, host: where.host });
   return {
     port: (app.server.address() as AddressInfo).port,
     close: () => app.close(),

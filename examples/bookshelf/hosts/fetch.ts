@@ -1,20 +1,25 @@
 /** Serves the bookshelf through Hono on @hono/node-server with the fetch adapter. */
-import type { Server } from 'node:http';
-import { createAdaptorServer } from '@hono/node-server';
+import { createServer } from 'node:http';
+import { getRequestListener, type HttpBindings } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Conventions } from 'api-conventions';
-import { toFetchHandler } from 'api-conventions/fetch';
+import { toFetchHandler, toServerErrorHandler } from 'api-conventions/fetch';
+import { attachServerHandlers, sendContinue } from 'api-conventions/node';
 import { type Context, Hono } from 'hono';
-import { type Host, listen } from './host.ts';
+import { type Host, listen, settingsOf } from './host.ts';
 
 /** Starts a Hono app for `api` on Node; resolves once it listens. */
-export const serve: Host = (api: Conventions, { port, host }) => {
-  const handle = toFetchHandler<Context>(api, {
+export const serve: Host = (api: Conventions, where) => {
+  const handle = toFetchHandler<Context<{ Bindings: HttpBindings }>>(api, {
     remoteAddress: (_request, c) => getConnInfo(c).remote.address,
+    readingBody: (_request, c) => sendContinue(c.env.incoming),
   });
-  const app = new Hono();
+  const app = new Hono<{ Bindings: HttpBindings }>();
   app.all('*', (c) => handle(c.req.raw, c));
-  // `serve()` would do, but it cannot report a port already in use.
-  const server = createAdaptorServer({ fetch: app.fetch, hostname: host }) as Server;
-  return listen(server, port, host);
+  // The server's own 400s (a backslash in the path, a `*` target, a bad Host) get the error
+  // body; node:http's own answers (parser errors, timeouts, Expect, CONNECT) are the core's.
+  // No default hostname: a request without Host is refused, not given one.
+  const listener = getRequestListener(app.fetch, { errorHandler: toServerErrorHandler(api) });
+  const server = attachServerHandlers(createServer(settingsOf(where), listener), api, listener);
+  return listen(server, where.port, where.host);
 };

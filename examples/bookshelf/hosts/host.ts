@@ -2,6 +2,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Conventions } from 'api-conventions';
+import { nodeServerOptions } from 'api-conventions/node';
 
 /** A running server. */
 export interface Running {
@@ -11,8 +12,30 @@ export interface Running {
   close(): Promise<void>;
 }
 
+/**
+ * The node:http settings of every host: `nodeServerOptions` (64 KiB of headers so that a long URI
+ * reaches the library's 414, header, request and keep-alive timeouts), which a test may shorten.
+ */
+export type ServerSettings = {
+  -readonly [K in keyof typeof nodeServerOptions]: (typeof nodeServerOptions)[K] extends number
+    ? number
+    : (typeof nodeServerOptions)[K];
+};
+
+/** Where a host listens, and its server settings when they differ from the defaults. */
+export interface Where {
+  port: number;
+  host: string;
+  server?: Partial<ServerSettings>;
+}
+
 /** Starts a server for `api` on `host:port`. */
-export type Host = (api: Conventions, where: { port: number; host: string }) => Promise<Running>;
+export type Host = (api: Conventions, where: Where) => Promise<Running>;
+
+/** The settings a host's server gets: `nodeServerOptions` with the overrides of `where`. */
+export function settingsOf(where: Where): ServerSettings {
+  return { ...nodeServerOptions, ...where.server };
+}
 
 /** The adapters the bookshelf runs on, one host file each beside this one. */
 export const adapters = ['node', 'express', 'express4', 'fastify', 'fetch'] as const;

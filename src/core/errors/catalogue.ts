@@ -28,6 +28,16 @@ export const ErrorCode = {
   MoreErrors: 40008,
   /** 400: a request header is malformed, or repeated where only one is allowed. */
   MalformedHeader: 40009,
+  /** 400: the request line is not well-formed HTTP/1.1 (an unknown or lower-case method, a bad target). */
+  MalformedRequestLine: 40025,
+  /** 400: a header line is not well-formed (a space in its name, a control byte, a folded line). */
+  MalformedHeaderLine: 40026,
+  /** 400: the body's framing is ambiguous or broken (Content-Length with Transfer-Encoding, bad chunks). */
+  MalformedFraming: 40027,
+  /** 400: an HTTP/1.1 request has no usable `Host` header (RFC 9112 §3.2). */
+  InvalidHost: 40028,
+  /** 400: a body sent with a content coding the route reads (gzip, br) does not decode. */
+  MalformedEncoding: 40029,
   /** 400: the body sets a field the route does not let clients write (`role`, `ownerId`, `__proto__`). */
   ReadOnlyField: 40030,
   /** 400: OAuth `invalid_request`: a parameter is missing, malformed or not allowed (RFC 6749 §5.2). */
@@ -82,6 +92,8 @@ export const ErrorCode = {
   NotAcceptable: 40600,
   /** 408: the request took too long to arrive. */
   RequestTimeout: 40800,
+  /** 408: the request's headers, or the whole request, did not arrive within the server's timeout. */
+  SlowRequest: 40801,
   /** 409: the request conflicts with the resource's state, e.g. a duplicate identifier. */
   Conflict: 40900,
   /** 410: the resource existed and is gone (or its version was retired). */
@@ -90,18 +102,28 @@ export const ErrorCode = {
   PreconditionFailed: 41200,
   /** 413: the body is larger than the limit. */
   PayloadTooLarge: 41300,
+  /** 413: the body is larger than the limit once its content coding is decoded. */
+  DecodedBodyTooLarge: 41301,
   /** 414: the URI is longer than the limit. */
   UriTooLong: 41400,
   /** 415: the body's Content-Type is not supported (spec 4.6). */
   UnsupportedMediaType: 41500,
+  /** 415: the body's `Content-Encoding` is not one the route decodes. */
+  UnsupportedContentEncoding: 41501,
+  /** 417: the `Expect` header asks for something other than `100-continue` (RFC 9110 §10.1.1). */
+  ExpectationFailed: 41700,
   /** 428: the request must be conditional (e.g. `If-Match` required). */
   PreconditionRequired: 42800,
   /** 429: the rate limit is exceeded (spec 8.2). */
   TooManyRequests: 42900,
+  /** 431: the request's header section (request line included) is larger than the server reads. */
+  HeadersTooLarge: 43100,
   /** 500: a fault on the server; the body never carries its details. */
   Internal: 50000,
   /** 500: a handler returned a bare top-level array (spec 2.7): a programming error. */
   BareArray: 50001,
+  /** 501: a transfer coding other than chunked (RFC 9112 §6.1), or a method such as CONNECT the service does not implement. */
+  NotImplemented: 50100,
   /** 503: the service, or a store it needs, is temporarily unavailable. */
   Unavailable: 50300,
   /** 503: a store the request needs failed or did not answer in time; nothing was decided without it. */
@@ -116,7 +138,8 @@ export const ErrorCode = {
 export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];
 
 /**
- * The reason phrase of each status the spec's table lists (spec 7.2).
+ * The reason phrase of each status the spec's table lists (spec 7.2), and of those HTTP itself
+ * gives a host that refuses a request before the library runs (417, 431, 501; RFC 9110 §15).
  *
  * @category Errors
  */
@@ -144,8 +167,11 @@ export const statusText: Readonly<Record<number, string>> = {
   413: 'Content Too Large',
   414: 'URI Too Long',
   415: 'Unsupported Media Type',
+  417: 'Expectation Failed',
   428: 'Precondition Required',
   429: 'Too Many Requests',
+  431: 'Request Header Fields Too Large',
   500: 'Internal Server Error',
+  501: 'Not Implemented',
   503: 'Service Unavailable',
 };

@@ -59,6 +59,11 @@ export interface RequestInput {
   /** The scheme of the connection. @default 'http' */
   scheme?: 'http' | 'https' | undefined;
   /**
+   * The HTTP version (`1.1`, `1.0`, `2.0`), when the host knows it: an HTTP/1.1 request without
+   * `Host` is then 400 (RFC 9112 §3.2). @default undefined (not checked)
+   */
+  httpVersion?: string | undefined;
+  /**
    * Reads the raw body, rejecting with a 413 `ApiError` once more than `limit` bytes
    * arrive, and with a 408 when it takes longer than `options.timeoutMs`. Absent when the request
    * has no body.

@@ -2,6 +2,13 @@
 import type { Logger } from '../errors/to-response.ts';
 import { HeaderBag, type HeaderInit, type ResponseHeaders } from '../http/headers.ts';
 import type { ApiResponse } from '../http/response.ts';
+import {
+  checkRequestHead,
+  type HostAnswer,
+  type HostFailure,
+  hostFailure,
+  toHostAnswer,
+} from '../limits/index.ts';
 import { formatFindings, type LintFinding, type LintRoute, lintRoutes } from '../lint/index.ts';
 import { checkRouteConfig } from '../routing/check-config.ts';
 import { allowList, type Router } from '../routing/router.ts';
@@ -46,6 +53,8 @@ export class Conventions {
   // Where a host request object keeps its context: a property, not a WeakMap, whose insert per
   // request costs more than the rest of routing. One symbol per instance, so two never mix.
   private readonly contextKey = Symbol('api-conventions.context');
+  // Host answers are the same bytes every time: built once per kind, on first use.
+  private readonly hostAnswers = new Map<HostFailure, HostAnswer>();
 
   constructor(options: ConventionsOptions = {}) {
     this.settings = resolveConventionsOptions(options);
@@ -107,9 +116,35 @@ export class Conventions {
     return run(this.settings, ctx, () => routeRequest(this.settings, ctx, host));
   }
 
-  /** Host seam: the context of a request the host received, its target normalised once. */
+  /**
+   * Host seam: the context of a request the host received, its target normalised once. A head
+   * that must be refused before routing (a URI over `uriLimit`, an unknown `Expect`, no `Host`)
+   * is answered after the pre-routing hooks saw the request.
+   */
   open(input: RequestInput): RequestContext {
-    return openContext(input, this.settings.trust);
+    const ctx = openContext(input, this.settings.trust);
+    const refused = checkRequestHead(input, this.settings.uriLimit);
+    if (refused !== undefined) ctx.problem = refused;
+    return ctx;
+  }
+
+  /** The longest request target read, in characters (`uriLimit`). */
+  get uriLimit(): number {
+    return this.settings.uriLimit;
+  }
+
+  /**
+   * Host seam: the answer to a request the host refused before the library ran (an HTTP parser
+   * error, a header timeout, `CONNECT`): the spec's error body with the always-on headers and
+   * `Connection: close`, also as HTTP/1.1 text for a socket. Built once per kind.
+   */
+  hostAnswer(kind: HostFailure): HostAnswer {
+    let answer = this.hostAnswers.get(kind);
+    if (answer === undefined) {
+      answer = toHostAnswer(hostFailure(kind, this.settings.uriLimit), this.alwaysOnHeaders);
+      this.hostAnswers.set(kind, answer);
+    }
+    return answer;
   }
 
   /**

@@ -28,6 +28,12 @@ export interface ConventionsOptions {
   /** How long a request body may take to arrive, in milliseconds; slower bodies get 408. @default 30000 */
   bodyTimeout?: number;
   /**
+   * The longest request target (path and query) read, in characters; longer ones get 414 before
+   * routing. The host's own header limit must let such a target through (Node's `maxHeaderSize`,
+   * 16 KiB by default): see docs/limits.md. @default 8192
+   */
+  uriLimit?: number;
+  /**
    * Which proxies in front of the service may say where a request came from (`X-Forwarded-*`,
    * `Forwarded`): see {@link TrustProxy}. @default false (none)
    */
@@ -64,6 +70,7 @@ export interface ResolvedConventionsOptions {
   configKeys: string[];
   bodyLimit: number;
   bodyTimeout: number;
+  uriLimit: number;
   trust: TrustTest;
   logger: Required<Logger>;
   lint: 'warn' | 'throw' | 'off';
@@ -81,6 +88,7 @@ const known = [
   'plugins',
   'bodyLimit',
   'bodyTimeout',
+  'uriLimit',
   'trustProxy',
   'logger',
   'lint',
@@ -135,6 +143,7 @@ export function resolveConventionsOptions(options: ConventionsOptions): Resolved
     configKeys,
     bodyLimit: assertInteger('bodyLimit', options.bodyLimit ?? 1_048_576, 0, 2 ** 31),
     bodyTimeout: assertInteger('bodyTimeout', options.bodyTimeout ?? 30_000, 1, 2 ** 31 - 1),
+    uriLimit: assertInteger('uriLimit', options.uriLimit ?? 8192, 16, 2 ** 31 - 1),
     trust: compileTrust(options.trustProxy),
     logger,
     lint,

@@ -1,0 +1,90 @@
+/** What a node:http server answers by itself, answered by the core instead: shared by every Node host. */
+import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { Conventions, HostFailure } from 'api-conventions';
+
+/** A `clientError` listener: Node's own HTTP parser errors and timeouts, with the socket. */
+export type ClientErrorHandler = (error: Error & { code?: string }, socket: Duplex) => void;
+
+// llhttp's error codes, by what the request got wrong (Node's `error.code`).
+const failures: Record<string, HostFailure> = {
+  HPE_HEADER_OVERFLOW: 'headersTooLarge',
+  ERR_HTTP_REQUEST_TIMEOUT: 'timeout',
+  HPE_INVALID_METHOD: 'requestLine',
+  HPE_INVALID_URL: 'requestLine',
+  HPE_INVALID_VERSION: 'requestLine',
+  HPE_INVALID_CONSTANT: 'requestLine',
+  HPE_INVALID_HEADER_TOKEN: 'headerLine',
+  HPE_CR_EXPECTED: 'headerLine',
+  HPE_LF_EXPECTED: 'headerLine',
+  HPE_UNEXPECTED_SPACE: 'headerLine',
+  HPE_INVALID_CONTENT_LENGTH: 'framing',
+  HPE_UNEXPECTED_CONTENT_LENGTH: 'framing',
+  HPE_INVALID_TRANSFER_ENCODING: 'framing',
+  HPE_INVALID_CHUNK_SIZE: 'framing',
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: 'framing',
+  HPE_INVALID_EOF_STATE: 'framing',
+};
+
+/** The host failure a Node client error stands for. */
+export function failureOf(code: string | undefined): HostFailure {
+  return (code !== undefined && failures[code]) || 'badRequest';
+}
+
+/**
+ * Writes the core's answer to a client error on the socket and closes it, unless the client is
+ * gone or a response is already on its way (then the socket is only closed).
+ */
+export function answerClientError(
+  api: Conventions,
+  error: Error & { code?: string },
+  socket: Duplex,
+): void {
+  // Node's own handler makes the same test before it writes its bare answer.
+  const current = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (error.code === 'ECONNRESET' || !socket.writable || current?.headersSent) {
+    socket.destroy();
+    return;
+  }
+  socket.end(api.hostAnswer(failureOf(error.code)).raw);
+}
+
+// Marks a request Node handed over through `checkContinue`: it waits for `100 Continue`, which is
+// sent only when the core decides to read its body. A registered symbol, so every adapter's copy
+// of this module sees the mark.
+const waiting = Symbol.for('api-conventions.awaitingContinue');
+
+type Waiting = IncomingMessage & { [waiting]?: ServerResponse };
+
+/** A `checkContinue` listener: the request goes to `listener`, without `100 Continue` yet. */
+export function continueLater(listener: RequestListener): RequestListener {
+  return (req, res) => {
+    (req as Waiting)[waiting] = res;
+    listener(req, res);
+  };
+}
+
+/** Sends `100 Continue` to a client that waits for it (RFC 9110 §10.1.1), once. */
+export function sendContinue(req: IncomingMessage): void {
+  const res = (req as Waiting)[waiting];
+  if (res === undefined) return;
+  (req as Waiting)[waiting] = undefined;
+  if (!res.headersSent) res.writeContinue();
+}
+
+/**
+ * Hands `listener` the requests Node would answer by itself: `Expect: 100-continue` (answered
+ * `100 Continue` only when the core reads the body), any other `Expect` (the core's 417), and
+ * `CONNECT` (the core's 501, where Node would close the connection without a word).
+ */
+export function takeExpectations(
+  server: Server,
+  api: Conventions,
+  listener: RequestListener,
+): void {
+  server.on('checkContinue', continueLater(listener));
+  server.on('checkExpectation', listener);
+  server.on('connect', (_req: IncomingMessage, socket: Duplex) => {
+    socket.end(api.hostAnswer('connect').raw);
+  });
+}
