@@ -6,6 +6,7 @@ import {
   conventions,
   createTokenKeys,
   issueAccessToken,
+  MemoryStore,
   type RequestContext,
   type TokenKeys,
 } from '../../src/index.ts';
@@ -281,6 +282,25 @@ describe('bearer plugin', () => {
     const r = await on.handle(req('GET', `/v1/books?access_token=${t}`));
     expect(r.status).toBe(200);
     expect(header(r, 'cache-control')).toBe('private');
+  });
+
+  it('gives an identity whose scopes cannot change, as later requests share it', async () => {
+    const { plugin, token } = await app();
+    const identity = await plugin.verify(await token({ scope: 'books:read' }));
+    expect(() => (identity.scopes as Set<string>).add('admin')).toThrow(TypeError);
+    expect(() => (identity.scopes as Set<string>).delete('books:read')).toThrow(TypeError);
+    expect(Object.isFrozen(identity)).toBe(true);
+    expect([...identity.scopes]).toEqual(['books:read']);
+  });
+
+  it('answers 503 and accepts no token when the revocation store fails', async () => {
+    const broken = new MemoryStore();
+    broken.get = () => {
+      throw new Error('down');
+    };
+    const { handle, token } = await app({ store: broken });
+    const r = await handle(req('GET', '/v1/books', { authorization: `Bearer ${await token()}` }));
+    expect(r.status).toBe(503);
   });
 
   it('takes the promise of the keys, so an app can be built synchronously', async () => {

@@ -52,7 +52,28 @@ interface Entry {
 const compact = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 // RFC 9068 §4: what every access token must carry (scope is optional).
 const requiredClaims = ['iss', 'sub', 'aud', 'exp', 'iat', 'jti', 'client_id'];
-const emptyScopes: ReadonlySet<string> = new Set();
+
+/**
+ * A set that cannot change once built: one identity serves every request of its cached token,
+ * so a handler that added a scope to it would grant that scope to later requests.
+ */
+class ScopeSet extends Set<string> {
+  private sealed = false;
+  constructor(scopes: readonly string[]) {
+    super(scopes);
+    this.sealed = true;
+  }
+  override add(scope: string): this {
+    if (this.sealed) throw new TypeError('The scopes of a verified token cannot change.');
+    return super.add(scope);
+  }
+  override delete(_scope: string): boolean {
+    throw new TypeError('The scopes of a verified token cannot change.');
+  }
+  override clear(): void {
+    throw new TypeError('The scopes of a verified token cannot change.');
+  }
+}
 
 function audienceOk(has: readonly string[], wanted: string | readonly string[]): boolean {
   if (typeof wanted === 'string') return has.includes(wanted);
@@ -68,7 +89,7 @@ function identityOf(payload: JWTPayload): Identity | undefined {
   if (typeof clientId !== 'string' || clientId === '') return undefined;
   if (typeof jti !== 'string' || jti === '') return undefined;
   if (scope !== undefined && typeof scope !== 'string') return undefined;
-  const scopes = scope ? new Set(scope.split(' ').filter((s) => s !== '')) : emptyScopes;
+  const scopes = new ScopeSet(scope ? scope.split(' ').filter((s) => s !== '') : []);
   return Object.freeze({
     // RFC 9068 §2.2: without a resource owner, sub names the client.
     subject: sub === clientId ? undefined : sub,
