@@ -303,6 +303,39 @@ describe('bearer plugin', () => {
     expect(r.status).toBe(503);
   });
 
+  it('names a cached caller before routing for the rate limiter, spending no crypto on others', async () => {
+    const keys = await createTokenKeys({ logger: quiet });
+    const seen: (string | undefined)[] = [];
+    const limiter = {
+      name: 'rate-limit',
+      onRequest(ctx: RequestContext) {
+        seen.push(ctx.identity?.subject);
+      },
+    };
+    const api = conventions({
+      lint: 'off',
+      logger: quiet,
+      plugins: [limiter, bearer({ keys, issuer, audience })],
+      routes: { '/v1/x': { GET: () => ({ ok: true }) } },
+    });
+    const { token } = await issueAccessToken(keys, {
+      issuer,
+      audience,
+      subject: 'alice',
+      clientId: 'c',
+      scope: '',
+      ttlSeconds: 60,
+    });
+    const auth = { authorization: `Bearer ${token}` };
+    expect((await api.handle(req('GET', '/v1/x', auth))).status).toBe(200);
+    expect((await api.handle(req('GET', '/v1/x', auth))).status).toBe(200);
+    expect((await api.handle(req('GET', '/v1/x', { authorization: 'Bearer nope' }))).status).toBe(
+      401,
+    );
+    expect((await api.handle(req('GET', '/v1/nothing', auth))).status).toBe(404);
+    expect(seen).toEqual([undefined, 'alice', undefined, undefined]);
+  });
+
   it('takes the promise of the keys, so an app can be built synchronously', async () => {
     const keys = createTokenKeys({ logger: quiet });
     const plugin = bearer({ keys, issuer, audience });

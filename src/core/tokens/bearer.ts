@@ -112,8 +112,8 @@ export class BearerPlugin implements Plugin {
   readonly name = 'bearer';
   /** The route settings it reads: `auth`, `scopes`, `user`. */
   readonly routeConfig = ['auth', 'scopes', 'user'];
-  /** Runs before the limits and checks that read the identity it sets. */
-  readonly before = ['rate-limit', 'access'];
+  /** Runs before the limits and access checks that read the identity it sets. */
+  readonly before = ['rate-limit', 'access-checks'];
   private readonly verifier: TokenVerifier;
   private readonly challenges: Challenges;
   private readonly plans = new WeakMap<RouteSettings, RoutePlan>();
@@ -236,6 +236,26 @@ export class BearerPlugin implements Plugin {
     };
   }
 
+  /**
+   * Pre-routing: a caller whose header token the cache already vouches for is on `ctx.identity`
+   * at once, so that limits count it by its subject. Nothing is refused here and no crypto is
+   * spent: an unknown or bad token is counted by address and answered in `preParsing`.
+   */
+  onRequest(ctx: RequestContext): undefined {
+    const route = ctx.route;
+    if (route === undefined || ctx.identity !== undefined) return;
+    const header = ctx.headers.get('authorization');
+    if (!header) return;
+    if (this.planOf(route).mode === 'off') return;
+    let token: string | undefined;
+    try {
+      token = tokenFromHeader(header, this.challenges);
+    } catch {
+      return; // preParsing answers it
+    }
+    if (token !== undefined) ctx.identity = this.verifier.peek(token, this.expected(ctx));
+  }
+
   /** After routing, before the body: the header or query token, checked and on `ctx.identity`. */
   preParsing(ctx: RequestContext): Step<CheckResult> {
     const plan = this.planOf(ctx.route!);
@@ -269,6 +289,8 @@ export class BearerPlugin implements Plugin {
       if (plan.mode === 'required') throw challenges.missing();
       return;
     }
+    // A cache hit costs a lookup: verified again rather than trusted from pre-routing, so that
+    // every refusal (two methods, a query token) is still made here.
     return andThen(this.verifier.check(token, this.expected(ctx)), (identity) => {
       if (formBody) this.pending.set(ctx, identity);
       ctx.identity = identity;

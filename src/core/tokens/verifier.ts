@@ -160,6 +160,21 @@ export class TokenVerifier {
     return this.firstSeen(token, expected);
   }
 
+  /**
+   * The identity of `token` when the cache vouches for it without any further work (no crypto,
+   * no store), else `undefined`; never throws. For the pre-routing phase, where limits count a
+   * known caller by its subject and anything else by its address, before any crypto is spent.
+   */
+  peek(token: string, expected: Expected): Identity | undefined {
+    const entry = this.cache.get(token);
+    if (entry === undefined) return undefined;
+    const now = this.now();
+    if (now >= entry.expMs || now >= entry.recheckAt || entry.key.removed) return undefined;
+    if (entry.iss !== expected.issuer || !audienceOk(entry.aud, expected.audience))
+      return undefined;
+    return entry.identity;
+  }
+
   private recheck(token: string, entry: Entry, now: number): Step<Identity> {
     return andThen(this.s.store.get(entry.jti), (mark) => {
       if (mark !== undefined) {
