@@ -6,7 +6,9 @@ import {
   type Plugin,
   type RouteTable,
 } from 'api-conventions';
-import { bookRoutes } from './books.ts';
+import { bookRoutes, seedShelf } from './books.ts';
+import { httpSemantics, httpSemanticsRoutes } from './http-semantics.ts';
+import { bookImportRoutes } from './imports.ts';
 import { type SecuritySettings, securityPlugins } from './security.ts';
 
 /** Settings of one bookshelf instance; every field has a default. */
@@ -20,10 +22,12 @@ export interface BookshelfOptions {
 /** Builds a bookshelf with its own freshly seeded data. */
 export function createBookshelf(options: BookshelfOptions = {}): Conventions {
   // Each part of the service adds its routes and plugins here, one line each.
-  const routes: RouteTable = {
-    ...bookRoutes(),
-  };
-  const plugins: Plugin[] = [...securityPlugins(options.security)];
+  const books = seedShelf();
+  const routes: RouteTable = httpSemanticsRoutes({
+    ...bookRoutes(books),
+    ...bookImportRoutes(books),
+  });
+  const plugins: Plugin[] = [...securityPlugins(options.security), ...httpSemantics()];
   return conventions({
     routes,
     plugins,

@@ -11,8 +11,9 @@ import {
   type RequestContext,
 } from 'api-conventions';
 import { type Book, seedBooks, slugify } from './data.ts';
+import { bookVersion, touch } from './versions.ts';
 
-const bookFields: FieldSchema = {
+export const bookFields: FieldSchema = {
   title: { type: 'string', required: true, min: 1, max: 200 },
   authorId: { type: 'string', required: true, pattern: /^[a-z0-9]+(-[a-z0-9]+)*$/ },
   year: { type: 'integer', required: true, min: -3000, max: 2100 },
@@ -29,10 +30,13 @@ const idPattern = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 // Paging options checked once, at start-up.
 const paging = createPaging({ defaultPerPage: 20, maxPerPage: 100 });
 
-/** The book routes over their own freshly seeded books. */
-export function bookRoutes() {
-  const books = new Map<string, Book>(seedBooks().map((b) => [b.id, b]));
+/** A freshly seeded shelf, by id. */
+export function seedShelf(): Map<string, Book> {
+  return new Map<string, Book>(seedBooks().map((b) => [b.id, b]));
+}
 
+/** The book routes over `books` (their own freshly seeded books by default). */
+export function bookRoutes(books: Map<string, Book> = seedShelf()) {
   const find = (ctx: RequestContext): Book => {
     const id = ctx.param('id');
     const book = books.get(id);
@@ -103,6 +107,7 @@ export function bookRoutes() {
   const patchBook = (ctx: RequestContext) => {
     const book = find(ctx);
     Object.assign(book, ctx.body as Partial<Book>, { updatedAt: new Date() });
+    touch(book);
     return book;
   };
 
@@ -113,11 +118,20 @@ export function bookRoutes() {
 
   return defineRoutes({
     '/v1/books': {
-      GET: listBooks,
+      GET: { handler: listBooks, config: { formats: ['json', 'xml'], suffixes: true } },
       POST: { handler: createBook, config: { body: bookFields } },
     },
     '/v1/books/:id': {
-      GET: find,
+      // The version is read before the handler: 304 without building the book, and If-Match
+      // on PUT, PATCH and DELETE checked before anything changes.
+      GET: {
+        handler: find,
+        config: {
+          formats: ['json', 'xml'],
+          suffixes: true,
+          resourceVersion: (ctx) => bookVersion(books.get(ctx.param('id'))),
+        },
+      },
       PUT: { handler: replaceBook, config: { body: bookFields } },
       PATCH: { handler: patchBook, config: { body: bookFields } },
       DELETE: deleteBook,

@@ -90,6 +90,8 @@ export const ErrorCode = {
   MethodNotAllowed: 40500,
   /** 406: the requested format is not supported (spec 4.5). */
   NotAcceptable: 40600,
+  /** 406: the `format` query parameter names a format the resource does not offer (spec 4.5). */
+  FormatNotOffered: 40601,
   /** 408: the request took too long to arrive. */
   RequestTimeout: 40800,
   /** 408: the request's headers, or the whole request, did not arrive within the server's timeout. */
@@ -100,6 +102,8 @@ export const ErrorCode = {
   Gone: 41000,
   /** 412: a precondition such as `If-Match` failed. */
   PreconditionFailed: 41200,
+  /** 412: `If-None-Match` matched a current representation of a resource a write would change. */
+  ResourceExists: 41201,
   /** 413: the body is larger than the limit. */
   PayloadTooLarge: 41300,
   /** 413: the body is larger than the limit once its content coding is decoded. */

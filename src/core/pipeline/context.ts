@@ -1,6 +1,8 @@
 /** The per-request context handed to plugins and handlers. */
+import type { Validators } from '../caching/caching-plugin.ts';
 import { HeaderBag } from '../http/headers.ts';
 import type { HeaderReader } from '../http/response.ts';
+import type { Chosen } from '../negotiation/media-types.ts';
 import { type RequestOrigin, resolveOrigin } from '../origin/resolve-origin.ts';
 import type { TrustTest } from '../origin/trust-proxy.ts';
 import { hasUpperCase, splitTarget } from '../paths/check-path.ts';
@@ -21,8 +23,12 @@ import type { Identity } from './identity.ts';
  *
  * @category Plugins and pipeline
  */
-// biome-ignore lint/suspicious/noEmptyInterface: extended by declaration merging
-export interface RequestState {}
+export interface RequestState {
+  /** The response format negotiated for this request (the `negotiation` plugin). */
+  format?: Chosen;
+  /** The validators of the resource, read before the handler (the `caching` plugin). */
+  validators?: Validators;
+}
 
 /**
  * A body the host framework has already parsed.

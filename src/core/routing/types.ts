@@ -1,6 +1,8 @@
 /** Route declarations: a table of path patterns, methods, handlers and per-route settings. */
-
+import type { CachePolicy } from '../caching/cache-control.ts';
+import type { EtagMode, VersionReader } from '../caching/caching-plugin.ts';
 import type { BodyFormat } from '../http/parse-body.ts';
+import type { Format } from '../negotiation/media-types.ts';
 import type { RequestContext } from '../pipeline/context.ts';
 import type { SecurityRouteConfig } from '../security/route-config.ts';
 import type { FieldSchema } from '../validation/check-fields.ts';
@@ -53,6 +55,27 @@ export interface RouteConfig extends SecurityRouteConfig {
    * otherwise); read by the `bearer` plugin. @default false
    */
   user?: boolean;
+  /**
+   * The response formats this route offers, the first being the default (read by the
+   * `negotiation` plugin). @default the plugin's `formats`
+   */
+  formats?: readonly Format[];
+  /** The format this route answers in whatever `Accept` says: set by `withFormatSuffixes`. */
+  formatSuffix?: Format;
+  /** Whether `withFormatSuffixes` adds `.json`/`.xml` twins of this GET route. @default false */
+  suffixes?: boolean;
+  /** The Cache-Control of this route's successful responses (read by the `caching` plugin). @default the plugin's */
+  cacheControl?: CachePolicy;
+  /** How this route's entity tags are built (read by the `caching` plugin). @default the plugin's `etag` */
+  etag?: EtagMode;
+  /**
+   * The current version of the route's resource, read before the handler: a GET answers 304
+   * without running its handler, and a PUT, PATCH or DELETE of the same path checks `If-Match`
+   * before anything changes (read by the `caching` plugin). @default none: tags hash the sent bytes
+   */
+  resourceVersion?: VersionReader;
+  /** Whether a write must be conditional, else 428 (read by the `caching` plugin). @default the plugin's */
+  requireIfMatch?: boolean;
 }
 
 /**

@@ -1,0 +1,92 @@
+/** The bookshelf's book imports: `POST /v1/book-imports` → 202, `GET /v1/book-imports/{id}` (spec 4.3). */
+import {
+  ApiError,
+  compileFields,
+  createJobs,
+  defineRoutes,
+  ErrorCode,
+  type ErrorEntry,
+  isApiError,
+  type RequestContext,
+} from 'api-conventions';
+import { bookFields } from './books.ts';
+import { type Book, slugify } from './data.ts';
+
+const checkBook = compileFields(bookFields);
+const maxBooks = 1000;
+// The work takes a moment, as a real import would: a client sees `pending` before `done`.
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+type Fields = Pick<Book, 'title' | 'authorId' | 'year'> & Partial<Pick<Book, 'language' | 'pages'>>;
+
+/** Checks every book of an import, naming each problem by its place in the list. */
+function checkAll(list: readonly unknown[]): Fields[] {
+  const problems: ErrorEntry[] = [];
+  const fields: Fields[] = [];
+  list.forEach((entry, i) => {
+    try {
+      fields.push(checkBook(entry) as Fields);
+    } catch (error) {
+      if (!isApiError(error)) throw error;
+      for (const e of error.errors)
+        problems.push({ message: `books[${i}]: ${e.message}`, code: e.code });
+    }
+  });
+  if (problems.length > 0) {
+    throw new ApiError(400, problems[0]!.code, problems[0]!.message, { errors: problems });
+  }
+  return fields;
+}
+
+/** The import routes, adding to `books`. */
+export function bookImportRoutes(books: Map<string, Book>, delayMs = 300) {
+  const imports = createJobs({ path: '/v1/book-imports', ttlMs: 3_600_000 });
+
+  const uniqueId = (title: string): string => {
+    const base = slugify(title) || 'book';
+    let id = base;
+    for (let n = 2; books.has(id); n++) id = `${base}-${n}`;
+    return id;
+  };
+
+  const importBooks = async (list: readonly unknown[]) => {
+    await pause(delayMs);
+    const ids: string[] = [];
+    for (const fields of checkAll(list)) {
+      const now = new Date();
+      const book: Book = {
+        language: 'en',
+        pages: 1,
+        ...fields,
+        id: uniqueId(fields.title),
+        createdAt: now,
+        updatedAt: now,
+      };
+      books.set(book.id, book);
+      ids.push(book.id);
+    }
+    return { imported: ids.length, ids };
+  };
+
+  const startImport = (ctx: RequestContext) => {
+    const list = (ctx.body as { books: unknown[] }).books;
+    if (list.length > maxBooks) {
+      throw new ApiError(
+        400,
+        ErrorCode.InvalidField,
+        `An import holds at most ${maxBooks} books; this one has ${list.length}.`,
+      );
+    }
+    return imports.start(() => importBooks(list));
+  };
+
+  return defineRoutes({
+    '/v1/book-imports': {
+      POST: {
+        handler: startImport,
+        config: { body: { books: { type: 'array', required: true } } },
+      },
+    },
+    ...imports.routes,
+  });
+}

@@ -1,0 +1,207 @@
+/** Asynchronous work (spec 4.3, RFC 9110 §15.3.3): 202 + Location of a status resource, pending → done. */
+import { type ErrorEntry, isApiError } from '../errors/api-error.ts';
+import { ErrorCode } from '../errors/catalogue.ts';
+import { notFound } from '../errors/helpers.ts';
+import { type Logger, resolveLogger } from '../errors/to-response.ts';
+import { HeaderBag } from '../http/headers.ts';
+import { accepted, ok, type Reply } from '../http/reply.ts';
+import { assertInteger, assertKnownKeys } from '../internal/options.ts';
+import type { RequestContext } from '../pipeline/context.ts';
+import { andThen, type Step } from '../pipeline/steps.ts';
+import type { RouteTable } from '../routing/types.ts';
+import { guardStore } from '../stores/guard-store.ts';
+import { MemoryStore } from '../stores/memory-store.ts';
+import type { Store } from '../stores/store.ts';
+
+/**
+ * Where a job stands: `pending` until its work settles, then `done` or `failed`.
+ *
+ * @category Asynchronous work
+ */
+export type JobState = 'pending' | 'done' | 'failed';
+
+/**
+ * The body of a status resource.
+ *
+ * @category Asynchronous work
+ */
+export interface JobStatus {
+  /** The job's id, the last segment of its status resource. */
+  id: string;
+  /** Where it stands. */
+  status: JobState;
+  /** When it was accepted (RFC 3339). */
+  createdAt: string;
+  /** When it settled (RFC 3339); absent while pending. */
+  finishedAt?: string;
+  /** The outcome of a job done with the result inline. */
+  result?: unknown;
+  /** Where the outcome of a job done with {@link seeOther} lives: the status answers 303 to it. */
+  location?: string;
+  /** Why a failed job failed, as in the error body (spec 7.1.5). */
+  errors?: ErrorEntry[];
+}
+
+const seeOtherBrand = Symbol.for('api-conventions.SeeOther');
+
+/**
+ * What a job's work resolves to when its outcome is a resource of its own: the status resource
+ * then answers `303 See Other` with `Location` (RFC 9110 §15.4.4).
+ *
+ * @category Asynchronous work
+ */
+export interface SeeOther {
+  /** Marks it. */
+  readonly [seeOtherBrand]: true;
+  /** The outcome's URI. */
+  readonly location: string;
+}
+
+/**
+ * Ends a job's work with the URI of its outcome: its status resource answers 303 to it.
+ *
+ * @category Asynchronous work
+ */
+export function seeOther(location: string): SeeOther {
+  return { [seeOtherBrand]: true, location };
+}
+
+const isSeeOther = (value: unknown): value is SeeOther =>
+  typeof value === 'object' && value !== null && (value as SeeOther)[seeOtherBrand] === true;
+
+/**
+ * Options of {@link createJobs}.
+ *
+ * @category Asynchronous work
+ */
+export interface JobsOptions {
+  /** The path of the status resources, such as `/v1/book-imports`: each job's is `<path>/<id>`. */
+  path: string;
+  /** Where job states are kept (several instances share a Redis store). @default a MemoryStore */
+  store?: Store;
+  /** How long a job's status stays readable after it was accepted, in milliseconds. @default 3600000 */
+  ttlMs?: number;
+  /** The `Retry-After` of a pending status, in seconds. @default 1 */
+  retryAfter?: number;
+  /** Where faults of a job's work (anything but an `ApiError`) are reported. @default console */
+  logger?: Logger;
+}
+
+/**
+ * Asynchronous work with status resources, from {@link createJobs}.
+ *
+ * @category Asynchronous work
+ */
+export interface Jobs {
+  /**
+   * Starts `work` and answers 202 with the `Location` of its status resource and the pending
+   * status as the body. What `work` resolves to is the result shown inline, or a {@link seeOther}
+   * to answer 303; what it throws is reported in the status body.
+   */
+  start(work: () => Promise<unknown> | unknown): Step<Reply<JobStatus>>;
+  /** The status of a job, `undefined` when there is none by that id (or it expired). */
+  status(id: string): Step<JobStatus | undefined>;
+  /** The status resource's route, `GET <path>/:id`: spread it into the route table. */
+  readonly routes: RouteTable;
+}
+
+const known = ['path', 'store', 'ttlMs', 'retryAfter', 'logger'];
+const idShape = /^[0-9a-f-]{36}$/;
+
+function newId(): string {
+  return globalThis.crypto.randomUUID();
+}
+
+/**
+ * Status resources for asynchronous work (spec 4.3): `start` answers `202 Accepted` with the
+ * `Location` of `<path>/<id>`; a GET there answers the status, `pending` (with `Retry-After`),
+ * then `done` with the result inline, or `303 See Other` to the result when the work ended with
+ * {@link seeOther}; a failure is reported in the status body's `errors`.
+ *
+ * @example
+ * ```ts
+ * const imports = createJobs({ path: '/v1/book-imports' });
+ * const routes = {
+ *   '/v1/book-imports': { POST: (ctx: RequestContext) => imports.start(() => importBooks(ctx.body)) },
+ *   ...imports.routes,
+ * };
+ * ```
+ *
+ * @category Asynchronous work
+ */
+export function createJobs(options: JobsOptions): Jobs {
+  assertKnownKeys('createJobs()', options, known);
+  const path = options?.path;
+  if (typeof path !== 'string' || !/^\/[a-z0-9/_-]*[a-z0-9]$/.test(path)) {
+    throw new TypeError(
+      `createJobs() path must be the lower-case path of the status resources, such as '/v1/book-imports'; got ${String(path)}.`,
+    );
+  }
+  const ttlMs = assertInteger('createJobs() ttlMs', options.ttlMs ?? 3_600_000, 1000, 2 ** 31 - 1);
+  const retryAfter = assertInteger('createJobs() retryAfter', options.retryAfter ?? 1, 0, 86_400);
+  const logger = resolveLogger(options.logger);
+  const store = guardStore(options.store ?? new MemoryStore(), { prefix: 'job:' });
+
+  const save = (job: JobStatus) => store.set(job.id, JSON.stringify(job), ttlMs);
+  const settle = (job: JobStatus, outcome: Partial<JobStatus>) =>
+    save({ ...job, ...outcome, finishedAt: new Date().toISOString() });
+
+  const failed = (error: unknown): JobStatus['errors'] => {
+    if (isApiError(error)) return error.errors.map(({ message, code }) => ({ message, code }));
+    logger.error({ err: error, path }, 'a job failed');
+    return [
+      { message: 'The work failed on our side; it has been logged.', code: ErrorCode.Internal },
+    ];
+  };
+
+  const run = (job: JobStatus, work: () => Promise<unknown> | unknown) => {
+    const finish = (value: unknown) =>
+      settle(
+        job,
+        isSeeOther(value)
+          ? { status: 'done', location: value.location }
+          : { status: 'done', result: value },
+      );
+    Promise.resolve()
+      .then(work)
+      .then(finish, (error) => settle(job, { status: 'failed', errors: failed(error) }))
+      .catch((error) => logger.error({ err: error, path }, 'a job status could not be saved'));
+  };
+
+  const jobs: Jobs = {
+    start(work) {
+      const job: JobStatus = {
+        id: newId(),
+        status: 'pending',
+        createdAt: new Date().toISOString(),
+      };
+      return andThen(save(job), () => {
+        run(job, work);
+        return accepted(`${path}/${job.id}`, job, { 'retry-after': retryAfter });
+      });
+    },
+    status(id) {
+      if (!idShape.test(id)) return undefined;
+      return andThen(store.get(id), (text) =>
+        text === undefined ? undefined : (JSON.parse(text) as JobStatus),
+      );
+    },
+    routes: {
+      [`${path}/:id`]: {
+        GET: (ctx: RequestContext) =>
+          andThen(jobs.status(ctx.param('id')), (job) => {
+            if (job === undefined)
+              throw notFound(`No job with id "${ctx.param('id').slice(0, 64)}" at ${path}.`);
+            if (job.status === 'pending') return ok(job, { 'retry-after': retryAfter });
+            if (job.location !== undefined) {
+              const reply = ok(job, new HeaderBag({ location: job.location }));
+              reply.status = 303;
+              return reply;
+            }
+            return job;
+          }),
+      },
+    },
+  };
+  return jobs;
+}

@@ -1,0 +1,351 @@
+/** The caching plugin: Cache-Control, Date, Expires, ETag and Last-Modified, 304, 412 and 428 (spec 4.7, RFC 9110 §13). */
+import { ApiError } from '../errors/api-error.ts';
+import { ErrorCode } from '../errors/catalogue.ts';
+import { ok } from '../http/reply.ts';
+import type { SentResponse } from '../http/response.ts';
+import { assertKnownKeys } from '../internal/options.ts';
+import type { RequestContext } from '../pipeline/context.ts';
+import type { Plugin } from '../pipeline/plugin.ts';
+import { andThen, type Step } from '../pipeline/steps.ts';
+import type { RouteSettings } from '../routing/types.ts';
+import { type CachePolicy, cacheControl } from './cache-control.ts';
+import { hashBody, type ParsedTag, splitTag, versionOpaque, versionTag } from './etag.ts';
+import { currentDate, httpDate, parseHttpDate } from './http-date.ts';
+import { type CurrentResource, evaluatePreconditions, hasPrecondition } from './preconditions.ts';
+
+/**
+ * What a route tells about the current state of its resource, cheaply (without building it):
+ * a version that changes with every change, when it last changed, and when it will change.
+ *
+ * @category Caching
+ */
+export interface ResourceVersion {
+  /** A string that changes whenever the resource does (a revision number, a hash). */
+  version?: string;
+  /** When the resource last changed: `Last-Modified` and `If-(Un)Modified-Since`. */
+  lastModified?: Date | number;
+  /** When the resource is known to change next: `Expires` (spec 4.7). */
+  expires?: Date | number;
+}
+
+/**
+ * Reads the current version of a route's resource; `undefined` when the resource does not
+ * exist. It runs before the handler, so it must not change anything.
+ *
+ * @category Caching
+ */
+export type VersionReader = (ctx: RequestContext) => Step<ResourceVersion | undefined>;
+
+/**
+ * How a route's entity tags are built: `strong` (the default), `weak` (`W/"…"`), or none.
+ *
+ * @category Caching
+ */
+export type EtagMode = 'strong' | 'weak' | false;
+
+/**
+ * The validators of a request's resource, once read (on `ctx.state.validators`).
+ *
+ * @category Caching
+ */
+export interface Validators {
+  /** The entity tag, as sent. */
+  tag: string | undefined;
+  /** When the resource last changed, in milliseconds. */
+  lastModified: number | undefined;
+  /** When it is known to change next, in milliseconds. */
+  expires: number | undefined;
+}
+
+/**
+ * Options of {@link caching}.
+ *
+ * @category Caching
+ */
+export interface CachingOptions {
+  /** Cache-Control of successful GET and HEAD responses to anonymous requests. @default 'no-cache' */
+  cacheControl?: CachePolicy;
+  /** Cache-Control of successful GET and HEAD responses to requests with an identity. @default 'private, no-cache' */
+  authenticated?: CachePolicy;
+  /** How entity tags are built. @default 'strong' */
+  etag?: EtagMode;
+  /** Whether PUT, PATCH and DELETE must carry `If-Match` (or another precondition), else 428. @default false */
+  requireIfMatch?: boolean;
+  /** Whether every response carries `Date` (spec 4.7). @default true */
+  date?: boolean;
+}
+
+interface CompiledRoute {
+  policy: string | undefined;
+  etag: EtagMode;
+  version: VersionReader | undefined;
+  requireIfMatch: boolean;
+}
+
+const known = ['cacheControl', 'authenticated', 'etag', 'requireIfMatch', 'date'];
+const writes = new Set(['PUT', 'PATCH', 'DELETE']);
+
+function checkEtag(where: string, mode: unknown): EtagMode {
+  if (mode !== 'strong' && mode !== 'weak' && mode !== false) {
+    throw new TypeError(`${where} must be 'strong', 'weak' or false; got ${String(mode)}.`);
+  }
+  return mode;
+}
+
+function checkBoolean(where: string, value: unknown): boolean {
+  if (typeof value !== 'boolean')
+    throw new TypeError(`${where} must be true or false; got ${String(value)}.`);
+  return value;
+}
+
+const toMs = (time: Date | number | undefined): number | undefined => {
+  if (time === undefined) return undefined;
+  const ms = typeof time === 'number' ? time : time.getTime();
+  return Number.isFinite(ms) ? ms : undefined;
+};
+
+function preconditionFailed(): ApiError {
+  return new ApiError(
+    412,
+    ErrorCode.PreconditionFailed,
+    'The resource changed since the version this request names (If-Match, If-Unmodified-Since); nothing was changed. Read it again and retry.',
+  );
+}
+
+/**
+ * Caching headers and conditional requests (spec 4.7, RFC 9110 §13, RFC 9111): `Date` on every
+ * response (formatted once a second); `Cache-Control: no-store` on every error (401, 403 and
+ * 429 included) and on the answers to writes; on GET and HEAD the route's policy, else
+ * `private, no-cache` with an identity and `no-cache` without; a strong `ETag` over the sent
+ * bytes (weak on request, different per format) or from the route's `resourceVersion`, with
+ * `Last-Modified` and `Expires` where it knows them. `If-None-Match` (lists, weak comparison,
+ * `*`) and `If-Modified-Since` answer 304; `If-Match` and `If-Unmodified-Since` answer 412 before
+ * a write changes anything; `requireIfMatch` makes an unconditional write a 428.
+ *
+ * @example
+ * ```ts
+ * const api = conventions({ routes, plugins: [negotiation(), caching({ requireIfMatch: true })] });
+ * ```
+ *
+ * @category Caching
+ */
+export function caching(options: CachingOptions = {}): Plugin {
+  assertKnownKeys('caching()', options, known);
+  const anonymous = cacheControl(options.cacheControl ?? 'no-cache', 'caching() cacheControl');
+  const authenticated = cacheControl(
+    options.authenticated ?? 'private, no-cache',
+    'caching() authenticated',
+  );
+  const defaults: CompiledRoute = {
+    policy: undefined,
+    etag: checkEtag('caching() etag', options.etag ?? 'strong'),
+    version: undefined,
+    requireIfMatch: checkBoolean('caching() requireIfMatch', options.requireIfMatch ?? false),
+  };
+  const date = checkBoolean('caching() date', options.date ?? true);
+  const routes = new WeakMap<RouteSettings, CompiledRoute>();
+  // A write reads the version its path's GET declares, so one setting serves both.
+  const byPattern = new Map<string, VersionReader>();
+  const compiledOf = (route: RouteSettings | undefined) => (route && routes.get(route)) ?? defaults;
+  const versionOf = (route: RouteSettings, compiled: CompiledRoute) =>
+    compiled.version ?? byPattern.get(route.pattern);
+
+  const read = (
+    ctx: RequestContext,
+    compiled: CompiledRoute,
+    found: ResourceVersion | undefined,
+  ) => {
+    if (found === undefined) return; // the handler answers 404
+    const tag =
+      compiled.etag === false || found.version === undefined
+        ? undefined
+        : versionTag(found.version, ctx.state.format?.type, compiled.etag === 'weak');
+    const validators: Validators = {
+      tag,
+      lastModified: toMs(found.lastModified),
+      expires: toMs(found.expires),
+    };
+    ctx.state.validators = validators;
+    const verdict = evaluatePreconditions(ctx.method, ctx.headers, current(validators));
+    if (verdict === 'notModified') {
+      const reply = ok(undefined);
+      reply.status = 304;
+      return reply;
+    }
+    if (verdict !== 'proceed') throw preconditionFailed();
+    return undefined;
+  };
+
+  const write = (ctx: RequestContext, found: ResourceVersion | undefined) => {
+    const opaque = found?.version === undefined ? undefined : versionOpaque(found.version);
+    const verdict = evaluatePreconditions(ctx.method, ctx.headers, {
+      exists: found !== undefined,
+      lastModified: toMs(found?.lastModified),
+      // Any format's tag of the current version names it: `"<version>.<format>"`.
+      matches: (tag, strong) => {
+        if (opaque === undefined || (strong && tag.weak)) return false;
+        const dot = tag.opaque.lastIndexOf('.');
+        return dot > 0 && tag.opaque.slice(0, dot) === opaque;
+      },
+    });
+    if (verdict === 'failed') throw preconditionFailed();
+    if (verdict === 'exists') {
+      throw new ApiError(
+        412,
+        ErrorCode.ResourceExists,
+        'The resource exists and If-None-Match matched it; nothing was changed.',
+      );
+    }
+  };
+
+  const sendValidators = (ctx: RequestContext, sent: SentResponse, compiled: CompiledRoute) => {
+    const headers = sent.headers.record;
+    const known = ctx.state.validators;
+    if (known !== undefined) {
+      if (known.tag !== undefined) headers.etag ??= known.tag;
+      if (known.lastModified !== undefined) {
+        headers['last-modified'] ??= httpDate(known.lastModified);
+      }
+      if (known.expires !== undefined) headers.expires ??= httpDate(known.expires);
+      return;
+    }
+    if (sent.status !== 200 || compiled.etag === false || sent.body === null) return;
+    if (headers.etag === undefined) {
+      const type = headers['content-type'];
+      const hash = hashBody(sent.body, typeof type === 'string' ? type : '');
+      headers.etag = compiled.etag === 'weak' ? `W/"${hash}"` : `"${hash}"`;
+    }
+    const tag = splitTag(String(headers.etag));
+    const modified = headers['last-modified'];
+    const verdict = evaluatePreconditions(ctx.method, ctx.headers, {
+      exists: true,
+      lastModified: typeof modified === 'string' ? parseHttpDate(modified) : undefined,
+      matches: (t, strong) =>
+        tag !== undefined && !(strong && (t.weak || tag.weak)) && t.opaque === tag.opaque,
+    });
+    if (verdict === 'notModified') sent.status = 304;
+    else if (verdict !== 'proceed') {
+      // The send phase does not run again for an error thrown here: answer the 412 in place.
+      const { message, code } = preconditionFailed();
+      sent.status = 412;
+      sent.body = JSON.stringify({ errors: [{ message, code }] });
+      headers['content-type'] = 'application/json';
+      headers['cache-control'] = 'no-store';
+      delete headers.etag;
+      delete headers['last-modified'];
+    }
+  };
+
+  const afterWrite = (ctx: RequestContext, sent: SentResponse, compiled: CompiledRoute) => {
+    const reader = ctx.route && versionOf(ctx.route, compiled);
+    if (reader === undefined || compiled.etag === false || sent.status >= 300) return;
+    return andThen(reader(ctx), (found) => {
+      const headers = sent.headers.record;
+      if (found?.version !== undefined) {
+        headers.etag ??= versionTag(
+          found.version,
+          ctx.state.format?.type,
+          compiled.etag === 'weak',
+        );
+      }
+      const modified = toMs(found?.lastModified);
+      if (modified !== undefined) headers['last-modified'] ??= httpDate(modified);
+    });
+  };
+
+  return {
+    name: 'caching',
+    routeConfig: ['cacheControl', 'etag', 'resourceVersion', 'requireIfMatch'],
+    onRoute(route) {
+      const where = `Route "${route.method} ${route.pattern}"`;
+      const config = route.config;
+      const version = config.resourceVersion;
+      if (version !== undefined && typeof version !== 'function') {
+        throw new TypeError(
+          `${where}: resourceVersion must be a function (ctx) => ({ version, lastModified }).`,
+        );
+      }
+      const compiled: CompiledRoute = {
+        policy:
+          config.cacheControl === undefined
+            ? undefined
+            : cacheControl(config.cacheControl, `${where} cacheControl`),
+        etag: config.etag === undefined ? defaults.etag : checkEtag(`${where} etag`, config.etag),
+        version,
+        requireIfMatch:
+          config.requireIfMatch === undefined
+            ? defaults.requireIfMatch
+            : checkBoolean(`${where} requireIfMatch`, config.requireIfMatch),
+      };
+      routes.set(route, compiled);
+      if (version !== undefined && route.method === 'GET') byPattern.set(route.pattern, version);
+    },
+    preHandler(ctx) {
+      const route = ctx.route;
+      if (route === undefined) return;
+      const compiled = compiledOf(route);
+      const method = ctx.method;
+      if (method === 'GET' || method === 'HEAD') {
+        if (compiled.version === undefined) return;
+        return andThen(compiled.version(ctx), (found) => read(ctx, compiled, found));
+      }
+      if (!writes.has(method)) return;
+      if (!hasPrecondition(ctx.headers)) {
+        if (!compiled.requireIfMatch) return;
+        throw new ApiError(
+          428,
+          ErrorCode.PreconditionRequired,
+          `${method} here must be conditional: send If-Match with the ETag of the version you read.`,
+        );
+      }
+      const reader = versionOf(route, compiled);
+      if (reader === undefined) {
+        // Without a version to compare with, the safe answer is not to change anything.
+        throw new ApiError(
+          412,
+          ErrorCode.PreconditionFailed,
+          'This resource offers no version to evaluate If-Match, If-None-Match or If-Unmodified-Since against; nothing was changed.',
+        );
+      }
+      return andThen(reader(ctx), (found) => write(ctx, found));
+    },
+    onSend(ctx, sent) {
+      const headers = sent.headers.record;
+      if (date) headers.date ??= currentDate();
+      const status = sent.status;
+      if (status >= 400) {
+        headers['cache-control'] = 'no-store';
+        return;
+      }
+      const method = ctx.method;
+      const compiled = compiledOf(ctx.route);
+      if (method !== 'GET' && method !== 'HEAD') {
+        headers['cache-control'] ??= 'no-store';
+        return writes.has(method) ? afterWrite(ctx, sent, compiled) : undefined;
+      }
+      const identified = ctx.identity !== undefined;
+      headers['cache-control'] ??= compiled.policy ?? (identified ? authenticated : anonymous);
+      if (identified && ctx.headers.get('authorization') != null)
+        sent.headers.vary('Authorization');
+      if (status !== 200 && status !== 304) return;
+      sendValidators(ctx, sent, compiled);
+      if (sent.status === 304) {
+        // RFC 9110 §15.4.5: no content, and no metadata of the content it stands for.
+        sent.body = null;
+        delete headers['content-type'];
+        delete headers['content-length'];
+      }
+    },
+  };
+}
+
+/** The current resource of a GET whose route read its version. */
+function current(validators: Validators): CurrentResource {
+  const tag = validators.tag === undefined ? undefined : splitTag(validators.tag);
+  return {
+    exists: true,
+    lastModified: validators.lastModified,
+    matches: (t: ParsedTag, strong: boolean) =>
+      tag !== undefined && !(strong && (t.weak || tag.weak)) && t.opaque === tag.opaque,
+  };
+}

@@ -1,0 +1,27 @@
+/** Caching headers and conditional requests (spec 4.7, RFC 9110 §13, RFC 9111). */
+export { type CacheDirectives, type CachePolicy, cacheControl } from './cache-control.ts';
+export {
+  type CachingOptions,
+  caching,
+  type EtagMode,
+  type ResourceVersion,
+  type Validators,
+  type VersionReader,
+} from './caching-plugin.ts';
+export {
+  formatKey,
+  hashBody,
+  type ParsedTag,
+  parseTags,
+  splitTag,
+  tagsMatch,
+  versionOpaque,
+  versionTag,
+} from './etag.ts';
+export { currentDate, httpDate, parseHttpDate } from './http-date.ts';
+export {
+  type CurrentResource,
+  evaluatePreconditions,
+  hasPrecondition,
+  type Verdict,
+} from './preconditions.ts';

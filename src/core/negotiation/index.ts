@@ -1,0 +1,5 @@
+/** Content negotiation (spec 4.5): formats by `Accept`, query or suffix, and the XML serializer. */
+export { type Chosen, type Format, formatTypes, Offer } from './media-types.ts';
+export { type NegotiationOptions, negotiation } from './negotiation-plugin.ts';
+export { type FormatSuffixOptions, withFormatSuffixes } from './suffixes.ts';
+export { createXmlSerializer, isXmlName, singularOf, type XmlOptions } from './xml.ts';

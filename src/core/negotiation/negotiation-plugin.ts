@@ -1,0 +1,175 @@
+/** The negotiation plugin: a route's format from `format=`, a suffix or `Accept`, else 406 (spec 4.5). */
+import { ApiError } from '../errors/api-error.ts';
+import { ErrorCode } from '../errors/catalogue.ts';
+import { assertInteger, assertKnownKeys } from '../internal/options.ts';
+import { boundedEcho } from '../paths/echo.ts';
+import type { RequestContext } from '../pipeline/context.ts';
+import type { Plugin } from '../pipeline/plugin.ts';
+import type { RouteSettings } from '../routing/types.ts';
+import { type Chosen, type Format, formatTypes, Offer } from './media-types.ts';
+import { createXmlSerializer, type XmlOptions } from './xml.ts';
+
+/**
+ * Options of {@link negotiation}.
+ *
+ * @category Negotiation
+ */
+export interface NegotiationOptions {
+  /** The formats a route offers unless its `formats` setting says otherwise. @default ['json'] */
+  formats?: readonly Format[];
+  /** The query parameter that picks a format (`?format=xml`); `false` for none. @default 'format' */
+  query?: string | false;
+  /**
+   * The organisation of the vendor media types recognised (`application/vnd.<vendor>.<name>+json`
+   * is echoed as the `Content-Type`); any vendor when not set. @default any
+   */
+  vendor?: string;
+  /** Options of the XML serializer. @default the serializer's defaults */
+  xml?: XmlOptions;
+  /** How many distinct `Accept` values each offer keeps its answer for. @default 256 */
+  cacheSize?: number;
+}
+
+const known = ['formats', 'query', 'vendor', 'xml', 'cacheSize'];
+const allFormats: readonly Format[] = ['json', 'xml'];
+// RFC 9110 §9.3.5: a DELETE answers 204 with no representation; nothing to negotiate.
+const noRepresentation = new Set(['DELETE', 'OPTIONS']);
+
+function checkFormats(where: string, formats: unknown): readonly Format[] {
+  if (
+    !Array.isArray(formats) ||
+    formats.length === 0 ||
+    formats.some((f) => !allFormats.includes(f)) ||
+    new Set(formats).size !== formats.length
+  ) {
+    throw new TypeError(
+      `${where} must be a non-empty list of distinct formats from ${allFormats.map((f) => `'${f}'`).join(', ')}, such as ['json', 'xml']; got ${JSON.stringify(formats)}.`,
+    );
+  }
+  return Object.freeze([...formats]) as readonly Format[];
+}
+
+function offered(offer: Offer, vendor: string | undefined): string {
+  const types = offer.formats.flatMap((f) => formatTypes[f]);
+  const tree = vendor === undefined ? 'vnd.*' : `vnd.${vendor}.*`;
+  const suffixes = offer.formats.map((f) => `application/${tree}+${f}`);
+  return [...types, ...suffixes].join(', ');
+}
+
+/**
+ * Content negotiation (spec 4.5, RFC 9110 §12): each route offers JSON (the default and the answer
+ * to `*\/*`) and, where its `formats` setting says so, XML. The format comes from the `format`
+ * query parameter, from a `.json`/`.xml` suffix ({@link withFormatSuffixes}), or from `Accept`;
+ * a vendor type (`application/vnd.acme.book+json`) is echoed as the `Content-Type`. Nothing
+ * acceptable is a 406 whose body (in JSON) names what is offered. Each route's answer to an
+ * `Accept` value is computed once and kept in a bounded cache. JSONP is never offered
+ * (docs/negotiation.md says why).
+ *
+ * @example
+ * ```ts
+ * const api = conventions({ routes, plugins: [negotiation({ formats: ['json', 'xml'] })] });
+ * ```
+ *
+ * @category Negotiation
+ */
+export function negotiation(options: NegotiationOptions = {}): Plugin {
+  assertKnownKeys('negotiation()', options, known);
+  const formats = checkFormats('negotiation() formats', options.formats ?? ['json']);
+  const query = options.query ?? 'format';
+  if (query !== false && (typeof query !== 'string' || !/^[a-z][a-z0-9_-]*$/.test(query))) {
+    throw new TypeError(
+      `negotiation() query must be a lower-case parameter name such as 'format', or false; got ${String(query)}.`,
+    );
+  }
+  const vendor = options.vendor;
+  if (
+    vendor !== undefined &&
+    (typeof vendor !== 'string' || !/^[a-z0-9][a-z0-9-]*$/i.test(vendor))
+  ) {
+    throw new TypeError(
+      `negotiation() vendor must be an organisation name such as 'acme'; got ${String(vendor)}.`,
+    );
+  }
+  const cacheSize = assertInteger('negotiation() cacheSize', options.cacheSize ?? 256, 1, 100_000);
+  const xml = createXmlSerializer(options.xml);
+  const offers = new Map<string, Offer>();
+  const offerOf = (list: readonly Format[]) => {
+    const key = list.join(',');
+    let offer = offers.get(key);
+    if (offer === undefined) {
+      offer = new Offer(list, vendor, cacheSize);
+      offers.set(key, offer);
+    }
+    return offer;
+  };
+  const fallback = offerOf(formats);
+  const byRoute = new WeakMap<RouteSettings, Offer>();
+  const fixed = new WeakMap<RouteSettings, Chosen>();
+  const marker = query === false ? '' : `${query}=`;
+
+  const fromQuery = (ctx: RequestContext, offer: Offer): Chosen | undefined => {
+    if (marker === '' || !ctx.rawQuery.includes(marker)) return undefined;
+    const value = ctx.query.get(query as string);
+    if (value === null) return undefined;
+    const format = offer.formats.find((f) => f === value.toLowerCase());
+    if (format === undefined) {
+      throw new ApiError(
+        406,
+        ErrorCode.FormatNotOffered,
+        `The format "${boundedEcho(value, 40)}" is not offered here; use ${offer.formats.map((f) => `${query}=${f}`).join(' or ')}.`,
+      );
+    }
+    return { format, type: formatTypes[format][0]! };
+  };
+
+  return {
+    name: 'negotiation',
+    routeConfig: ['formats', 'formatSuffix', 'suffixes'],
+    serializers: { 'application/xml': xml, 'text/xml': xml },
+    onRoute(route) {
+      const where = `Route "${route.method} ${route.pattern}"`;
+      const { formats: own, formatSuffix } = route.config;
+      const list = own === undefined ? formats : checkFormats(`${where} formats`, own);
+      byRoute.set(route, offerOf(list));
+      if (formatSuffix !== undefined) {
+        if (!list.includes(formatSuffix)) {
+          throw new TypeError(
+            `${where}: formatSuffix '${String(formatSuffix)}' is not among its formats (${list.join(', ')}).`,
+          );
+        }
+        fixed.set(route, { format: formatSuffix, type: formatTypes[formatSuffix][0]! });
+      }
+    },
+    preParsing(ctx) {
+      const route = ctx.route;
+      if (route === undefined || noRepresentation.has(ctx.method)) return;
+      const pinned = fixed.get(route);
+      if (pinned !== undefined) {
+        ctx.state.format = pinned;
+        return;
+      }
+      const offer = byRoute.get(route) ?? fallback;
+      // The answer depends on Accept on every route (a vendor type is echoed): say so to caches.
+      if (ctx.hasResponseHeaders) ctx.responseHeaders.vary('Accept');
+      else ctx.responseHeaders.record.vary = 'Accept';
+      const chosen = fromQuery(ctx, offer) ?? offer.negotiate(ctx.headers.get('accept'));
+      if (chosen === null) {
+        throw new ApiError(
+          406,
+          ErrorCode.NotAcceptable,
+          `Nothing this resource offers matches Accept: "${boundedEcho(ctx.headers.get('accept') ?? '', 100)}". It is available as ${offered(offer, vendor)}.`,
+        );
+      }
+      ctx.state.format = chosen;
+    },
+    preSerialization(ctx, out) {
+      const chosen = ctx.state.format;
+      if (chosen === undefined || chosen.type === 'application/json' || out.type !== undefined) {
+        return;
+      }
+      const body = out.body;
+      if (typeof body === 'string' || body instanceof Uint8Array) return;
+      out.type = chosen.type;
+    },
+  };
+}

@@ -1,0 +1,104 @@
+import { expect, it } from 'vitest';
+import { createBookshelf } from '../../examples/bookshelf/app.ts';
+import { describeMatrix } from './_matrix.ts';
+
+const quiet = { logger: { error() {}, warn() {} } };
+
+describeMatrix(
+  'response format (spec 4.5)',
+  () => createBookshelf(quiet),
+  (served) => {
+    it('answers Accept: text/csv with 406 and the error body in JSON naming what is offered (spec 4.5)', async () => {
+      const res = await served.fetch('/v1/books', { headers: { accept: 'text/csv' } });
+      expect(res.status).toBe(406);
+      expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+      const { errors } = await res.json();
+      expect(errors[0].code).toBe(40600);
+      expect(errors[0].message).toContain('application/json');
+      expect(errors[0].message).toContain('application/xml');
+    });
+
+    it('answers format=yaml with 406 (spec 4.5)', async () => {
+      const res = await served.fetch('/v1/books/middlemarch?format=yaml');
+      expect(res.status).toBe(406);
+      expect((await res.json()).errors[0].code).toBe(40601);
+    });
+
+    it('answers JSON without Accept and to */* (spec 1: JSON is the default)', async () => {
+      for (const accept of [undefined, '*/*']) {
+        const res = await served.fetch('/v1/books/middlemarch', {
+          headers: accept === undefined ? {} : { accept },
+        });
+        expect(res.status).toBe(200);
+        expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+      }
+    });
+
+    it('answers XML to Accept: application/xml, with Vary: Accept (RFC 9110 §12.5.5)', async () => {
+      const res = await served.fetch('/v1/books/middlemarch', {
+        headers: { accept: 'application/xml' },
+      });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toMatch(/^application\/xml/);
+      expect(res.headers.get('vary')).toMatch(/Accept/);
+      const text = await res.text();
+      expect(text).toMatch(
+        /^<\?xml version="1.0" encoding="UTF-8"\?><response><id>middlemarch<\/id>/,
+      );
+      expect(text).toContain('<authorId>george-eliot</authorId>');
+    });
+
+    it('answers XML to format=xml, a list as one element per entry', async () => {
+      const res = await served.fetch('/v1/books?format=xml&per_page=2');
+      expect(res.headers.get('content-type')).toMatch(/^application\/xml/);
+      const text = await res.text();
+      expect(text).toMatch(
+        /<books><book><id>[^<]+<\/id>.*<\/book><book>.*<\/book><\/books><hasNext>true<\/hasNext>/,
+      );
+    });
+
+    it('serves the .xml and .json suffixes in their format whatever Accept says (spec 4.5)', async () => {
+      const xml = await served.fetch('/v1/books/middlemarch.xml', {
+        headers: { accept: 'application/json' },
+      });
+      expect(xml.status).toBe(200);
+      expect(xml.headers.get('content-type')).toMatch(/^application\/xml/);
+      expect(await xml.text()).toContain('<id>middlemarch</id>');
+      const list = await served.fetch('/v1/books.json');
+      expect(list.status).toBe(200);
+      expect((await list.json()).books).toHaveLength(20);
+    });
+
+    it('echoes a vendor media type as the Content-Type (spec 4.6)', async () => {
+      const res = await served.fetch('/v1/books/middlemarch', {
+        headers: { accept: 'application/vnd.bookshelf.book+json' },
+      });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('application/vnd.bookshelf.book+json');
+      expect((await res.json()).id).toBe('middlemarch');
+      const xml = await served.fetch('/v1/books/middlemarch', {
+        headers: { accept: 'application/vnd.bookshelf.book+xml' },
+      });
+      expect(xml.headers.get('content-type')).toBe('application/vnd.bookshelf.book+xml');
+      expect(await xml.text()).toContain('<id>middlemarch</id>');
+    });
+
+    it('sends a 404 in XML when XML was asked for (docs/negotiation.md)', async () => {
+      const res = await served.fetch('/v1/books/nothing-here', {
+        headers: { accept: 'application/xml' },
+      });
+      expect(res.status).toBe(404);
+      expect(res.headers.get('content-type')).toMatch(/^application\/xml/);
+      expect(await res.text()).toMatch(
+        /<errors><error><message>No book with id &quot;nothing-here&quot;\.<\/message><code>40400<\/code>/,
+      );
+    });
+
+    it('answers 406 to XML on a route that offers JSON only', async () => {
+      const res = await served.fetch('/v1/book-imports/00000000-0000-0000-0000-000000000000', {
+        headers: { accept: 'application/xml' },
+      });
+      expect(res.status).toBe(406);
+    });
+  },
+);

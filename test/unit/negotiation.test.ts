@@ -1,0 +1,227 @@
+import { describe, expect, it } from 'vitest';
+import { Offer, singularOf } from '../../src/core/negotiation/index.ts';
+import {
+  conventions,
+  createXmlSerializer,
+  type NegotiationOptions,
+  negotiation,
+  type RequestContext,
+  type RouteTable,
+  withFormatSuffixes,
+} from '../../src/index.ts';
+
+const book = {
+  id: 'dune',
+  title: 'Dune & <Co>',
+  tags: ['sf', 'classic'],
+  year: 1965,
+  at: new Date(0),
+};
+
+function make(options: NegotiationOptions = {}, routes?: RouteTable) {
+  return conventions({
+    lint: 'off',
+    routes:
+      routes ??
+      withFormatSuffixes({
+        '/v1/books/:id': {
+          GET: { handler: () => book, config: { formats: ['json', 'xml'], suffixes: true } },
+          DELETE: () => undefined,
+        },
+        '/v1/notes': { GET: () => ({ notes: [] }) },
+      }),
+    plugins: [negotiation(options)],
+  });
+}
+
+async function get(api: ReturnType<typeof make>, url: string, accept?: string, method = 'GET') {
+  const response = await api.handle({
+    method,
+    url,
+    headers: new Headers(accept === undefined ? {} : { accept }),
+  });
+  return { ...response, text: response.body === null ? '' : String(response.body) };
+}
+
+describe('Offer (RFC 9110 §12.5.1)', () => {
+  const offer = new Offer(['json', 'xml'], undefined, 4);
+  it.each([
+    [undefined, 'application/json'],
+    ['*/*', 'application/json'],
+    ['', 'application/json'],
+    ['application/xml', 'application/xml'],
+    ['text/xml', 'text/xml'],
+    ['application/json;q=0.5, application/xml', 'application/xml'],
+    ['application/*', 'application/json'],
+    ['application/vnd.acme.book+xml', 'application/vnd.acme.book+xml'],
+    ['application/vnd.acme+json', 'application/vnd.acme+json'],
+  ])('answers Accept %j with %s', (accept, type) => {
+    expect(offer.negotiate(accept)?.type).toBe(type);
+  });
+
+  it.each(['text/csv', 'application/yaml', 'application/json;q=0', 'image/*'])(
+    'finds nothing acceptable in %j (spec 4.5: 406)',
+    (accept) => {
+      expect(offer.negotiate(accept)).toBeNull();
+    },
+  );
+
+  it('keeps at most cacheSize answers', () => {
+    const small = new Offer(['json'], undefined, 3);
+    for (let i = 0; i < 10; i++) small.negotiate(`text/x-${i}`);
+    expect(small.cached).toBe(3);
+    expect(small.negotiate('text/x-9')).toBeNull();
+  });
+
+  it('recognises only the configured vendor', () => {
+    const acme = new Offer(['json'], 'acme', 8);
+    expect(acme.negotiate('application/vnd.acme.book+json')?.type).toBe(
+      'application/vnd.acme.book+json',
+    );
+    expect(acme.negotiate('application/vnd.other.book+json')).toBeNull();
+  });
+});
+
+describe('negotiation() (spec 4.5)', () => {
+  it('answers XML to Accept: application/xml, with Vary: Accept', async () => {
+    const r = await get(make(), '/v1/books/dune', 'application/xml');
+    expect(r.status).toBe(200);
+    expect(r.headers['content-type']).toBe('application/xml');
+    expect(r.headers.vary).toBe('Accept');
+    expect(r.text).toContain('<title>Dune &amp; &lt;Co&gt;</title>');
+    expect(r.text).toContain('<tags><tag>sf</tag><tag>classic</tag></tags>');
+  });
+
+  it('answers JSON by default and to */*', async () => {
+    for (const accept of [undefined, '*/*']) {
+      const r = await get(make(), '/v1/books/dune', accept);
+      expect(r.headers['content-type']).toBe('application/json');
+      expect(JSON.parse(r.text).id).toBe('dune');
+    }
+  });
+
+  it('answers 406 with the error body in JSON naming what is offered', async () => {
+    const r = await get(make(), '/v1/books/dune', 'text/csv');
+    expect(r.status).toBe(406);
+    expect(r.headers['content-type']).toBe('application/json');
+    const body = JSON.parse(r.text);
+    expect(body.errors[0].code).toBe(40600);
+    expect(body.errors[0].message).toContain('application/json, application/xml');
+  });
+
+  it('answers 406 to format=yaml and to format=xml where XML is not offered', async () => {
+    const yaml = await get(make(), '/v1/books/dune?format=yaml');
+    expect(yaml.status).toBe(406);
+    expect(JSON.parse(yaml.text).errors[0].code).toBe(40601);
+    const xml = await get(make(), '/v1/notes?format=xml');
+    expect(xml.status).toBe(406);
+  });
+
+  it('lets format= win over Accept', async () => {
+    const r = await get(make(), '/v1/books/dune?format=xml', 'application/json');
+    expect(r.headers['content-type']).toBe('application/xml');
+  });
+
+  it('serves a suffix route in its format whatever Accept says', async () => {
+    const r = await get(make(), '/v1/books/dune.xml', 'application/json');
+    expect(r.status).toBe(200);
+    expect(r.headers['content-type']).toBe('application/xml');
+    const json = await get(make(), '/v1/books/dune.json');
+    expect(json.headers['content-type']).toBe('application/json');
+  });
+
+  it('echoes a vendor type as the Content-Type', async () => {
+    const r = await get(make(), '/v1/books/dune', 'application/vnd.acme.book+json');
+    expect(r.headers['content-type']).toBe('application/vnd.acme.book+json');
+    expect(JSON.parse(r.text).id).toBe('dune');
+  });
+
+  it('sends errors in the negotiated format', async () => {
+    const api = make(
+      {},
+      {
+        '/v1/books/:id': {
+          GET: {
+            handler: (ctx: RequestContext) => {
+              throw Object.assign(new Error('x'), {
+                status: 404,
+                message: `No book ${ctx.param('id')}`,
+              });
+            },
+            config: { formats: ['json', 'xml'] },
+          },
+        },
+      },
+    );
+    const r = await get(api, '/v1/books/x', 'application/xml');
+    expect(r.status).toBe(404);
+    expect(r.headers['content-type']).toBe('application/xml');
+    expect(r.text).toMatch(
+      /<errors><error><message>.*<\/message><code>40400<\/code><\/error><\/errors>/,
+    );
+  });
+
+  it('does not negotiate a DELETE', async () => {
+    const r = await get(make(), '/v1/books/dune', 'text/csv', 'DELETE');
+    expect(r.status).toBe(204);
+  });
+
+  it.each([
+    [{ formats: ['yaml'] }, /formats/],
+    [{ query: 'Format!' }, /query/],
+    [{ vendor: 'a b' }, /vendor/],
+    [{ cacheSize: 0 }, /cacheSize/],
+    [{ fromats: ['json'] }, /Did you mean `formats`/],
+  ])('refuses %j at start-up', (options, message) => {
+    expect(() => negotiation(options as NegotiationOptions)).toThrow(message);
+  });
+
+  it('refuses a route formatSuffix outside its formats', () => {
+    expect(() =>
+      conventions({
+        lint: 'off',
+        routes: { '/v1/a.xml': { GET: { handler: () => ({}), config: { formatSuffix: 'xml' } } } },
+        plugins: [negotiation()],
+      }),
+    ).toThrow(/formatSuffix/);
+  });
+});
+
+describe('the XML mapping (docs/negotiation.md)', () => {
+  const xml = createXmlSerializer({ declaration: false });
+  const ctx = {} as RequestContext;
+  it.each([
+    [{ a: 1, b: true, c: null }, '<response><a>1</a><b>true</b><c nil="true"></c></response>'],
+    [{ books: [] }, '<response><books></books></response>'],
+    [
+      { entries: [[1, 2]] },
+      '<response><entries><entry><item>1</item><item>2</item></entry></entries></response>',
+    ],
+    [
+      { '1st': 'x', 'a b': { c: 2 } },
+      '<response><member name="1st">x</member><member name="a b"><c>2</c></member></response>',
+    ],
+    [{ x: 'a\u0000b' }, '<response><x>a\ufffdb</x></response>'],
+    [{ n: Number.NaN, u: undefined }, '<response><n nil="true"></n></response>'],
+    [
+      { errors: [{ message: 'No <book>', code: 40400 }] },
+      '<response><errors><error><message>No &lt;book&gt;</message><code>40400</code></error></errors></response>',
+    ],
+  ])('maps %j', (value, expected) => {
+    expect(xml(value, ctx)).toBe(expected);
+  });
+
+  it.each([
+    ['books', 'book'],
+    ['entries', 'entry'],
+    ['boxes', 'box'],
+    ['data', 'item'],
+    ['ss', 'item'],
+  ])('names an entry of %s %s', (list, one) => {
+    expect(singularOf(list)).toBe(one);
+  });
+
+  it('refuses a root that is no element name', () => {
+    expect(() => createXmlSerializer({ root: 'xml-doc' })).toThrow(/root/);
+  });
+});
