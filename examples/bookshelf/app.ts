@@ -5,10 +5,12 @@ import {
   conventions,
   type Plugin,
   type RouteTable,
+  type Store,
 } from 'api-conventions';
 import { bookRoutes, seedShelf } from './books.ts';
 import { httpSemantics, httpSemanticsRoutes } from './http-semantics.ts';
 import { bookImportRoutes } from './imports.ts';
+import { type LimitSettings, limitsPlugin } from './limits.ts';
 import { type SecuritySettings, securityPlugins } from './security.ts';
 
 /** Settings of one bookshelf instance; every field has a default. */
@@ -17,6 +19,13 @@ export interface BookshelfOptions {
   logger?: ConventionsOptions['logger'];
   /** HTTPS only, and origins CORS allows beside the contract's. @default HTTP allowed, one origin */
   security?: SecuritySettings;
+  /** The rate limit per caller (`RATE_LIMIT`, `RATE_WINDOW`). @default 1000 per 3600 s */
+  rateLimit?: LimitSettings;
+  /**
+   * Where shared state lives (rate counts, tokens): a Redis store (`REDIS_URL`) shared by every
+   * instance. @default each feature's own memory store
+   */
+  store?: Store;
 }
 
 /** Builds a bookshelf with its own freshly seeded data. */
@@ -27,7 +36,11 @@ export function createBookshelf(options: BookshelfOptions = {}): Conventions {
     ...bookRoutes(books),
     ...bookImportRoutes(books),
   });
-  const plugins: Plugin[] = [...securityPlugins(options.security), ...httpSemantics()];
+  const plugins: Plugin[] = [
+    ...securityPlugins(options.security),
+    limitsPlugin(options.rateLimit, options.store),
+    ...httpSemantics(),
+  ];
   return conventions({
     routes,
     plugins,

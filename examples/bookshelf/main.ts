@@ -14,8 +14,24 @@ if (!Number.isInteger(port) || port < 0 || port > 65_535) {
   process.exit(1);
 }
 
+/** A whole-number knob of the environment, or its default; anything else stops the start. */
+function wholeNumber(name: string, fallback: number, min: number): number {
+  const text = process.env[name];
+  if (text === undefined || text === '') return fallback;
+  const value = Number(text);
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(value) || value < min) {
+    console.error(`${name} must be a whole number from ${min}; got "${text}".`);
+    process.exit(1);
+  }
+  return value;
+}
+const rateLimit = {
+  limit: wholeNumber('RATE_LIMIT', 1000, 1),
+  window: wholeNumber('RATE_WINDOW', 3600, 1),
+};
+
 const serve = await loadHost(adapter);
-const running = await serve(createBookshelf(), { port, host });
+const running = await serve(createBookshelf({ rateLimit }), { port, host });
 console.log(`listening on http://${host}:${running.port} (${adapter})`);
 
 const stop = () => {

@@ -12,6 +12,7 @@ export * from './origin/index.ts';
 export * from './paging/index.ts';
 export * from './paths/index.ts';
 export * from './pipeline/index.ts';
+export * from './rate-limit/index.ts';
 export * from './routing/index.ts';
 export * from './security/index.ts';
 export * from './stores/index.ts';

@@ -4,7 +4,7 @@
  * {@link RacyStore} reads, waits, then writes, as a naive client-side implementation would. The
  * contract's concurrency checks must pass on the first and fail on the second.
  */
-import type { Counter, HitWindow, Store } from '../../src/index.ts';
+import type { Counter, HitWindow, RateCheck, RateVerdict, Store } from '../../src/index.ts';
 import { MemoryStore, type MemoryStoreOptions } from '../../src/index.ts';
 
 /** One macrotask: the time a network round trip gives other callers to run. */
@@ -42,6 +42,9 @@ export class AsyncStore implements Store {
   }
   add(key: string, value: string, ttlMs: number): Promise<boolean> {
     return later(() => this.inner.add(key, value, ttlMs));
+  }
+  limit(checks: readonly RateCheck[], now: number): Promise<RateVerdict[]> {
+    return later(() => this.inner.limit(checks, now));
   }
   close(): Promise<void> {
     return later(() => this.inner.close());

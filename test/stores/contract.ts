@@ -7,6 +7,7 @@ import type { Store } from '../../src/index.ts';
 import { basicContract } from './_contract-basic.ts';
 import { guardContract } from './_contract-guard.ts';
 import { hitContract } from './_contract-hit.ts';
+import { limitContract } from './_contract-limit.ts';
 import { tokenContract } from './_contract-tokens.ts';
 
 /** How the contract drives a store: its clock, and how to get one that fails. */
@@ -37,7 +38,11 @@ export interface StoreContractOptions {
 export interface ContractContext {
   /** The store of the running test. */
   store(): Store;
-  /** `k` in the running test's own namespace, so runs on a shared server never meet. */
+  /**
+   * `k` in the running test's own namespace, so runs on a shared server never meet. The
+   * namespace is a hash tag, so every key of a test lives in one Redis Cluster slot and one
+   * call may use several.
+   */
   key(k: string): string;
   /** The time to live the tests use. */
   ttl: number;
@@ -81,7 +86,7 @@ export function storeContract(
       if (store === undefined) throw new Error('The contract store is made in beforeEach.');
       return store;
     },
-    key: (k) => `${namespace}:${k}`,
+    key: (k) => `{${namespace}}:${k}`,
     ttl: options.ttlMs ?? 1000,
     now: () => (options.now ? options.now() : Date.now()),
     near: (actual, expected) => {
@@ -106,6 +111,7 @@ export function storeContract(
 
     basicContract(context);
     hitContract(context);
+    limitContract(context);
     tokenContract(context);
     guardContract(context);
   });

@@ -118,3 +118,28 @@ describe('MemoryStore at maxKeys', () => {
     expect(store.get('a')).toBe('1');
   });
 });
+
+describe("MemoryStore at maxKeys with whenFull: 'evict'", () => {
+  it('drops the oldest keys for new ones, so a flood of new keys stays bounded and never refused', () => {
+    const store = new MemoryStore({ maxKeys: 3, whenFull: 'evict', now: () => 1_000 });
+    for (const key of ['a', 'b', 'c']) store.hit([{ key, ttlMs: 60_000 }]);
+    for (let i = 0; i < 100; i++) {
+      expect(() => store.hit([{ key: `flood-${i}`, ttlMs: 60_000 }])).not.toThrow();
+      expect(store.size).toBeLessThanOrEqual(3);
+    }
+    expect(store.get('a')).toBeUndefined();
+    expect(store.get('flood-99')).toBe('1');
+    expect(
+      store.limit(
+        [{ key: 'n', algorithm: 'fixed-window', limit: 1, windowMs: 1000, cost: 1 }],
+        1_000,
+      ),
+    ).toHaveLength(1);
+    expect(store.size).toBeLessThanOrEqual(3);
+    store.close();
+  });
+
+  it("refuses a whenFull other than 'refuse' or 'evict'", () => {
+    expect(() => new MemoryStore({ whenFull: 'drop' as never })).toThrow(/whenFull/);
+  });
+});

@@ -2,7 +2,7 @@
 import { ApiError, isApiError } from '../errors/api-error.ts';
 import { ErrorCode } from '../errors/catalogue.ts';
 import { assertInteger, assertKnownKeys } from '../internal/options.ts';
-import type { Counter, HitWindow, Store } from './store.ts';
+import type { Counter, HitWindow, RateCheck, RateVerdict, Store } from './store.ts';
 
 /**
  * Options of {@link guardStore}.
@@ -107,7 +107,8 @@ export function guardStore(store: Store, options: GuardStoreOptions = {}): Store
   }
 
   const key = prefix === '' ? (k: string) => k : (k: string) => prefix + k;
-  return {
+  const limit = store.limit?.bind(store);
+  const guarded: Store = {
     get: (k) => call('get', () => store.get(key(k))),
     set: (k, value, ttlMs) => call('set', () => store.set(key(k), value, ttlMs)),
     delete: (k) => call('delete', () => store.delete(key(k))),
@@ -121,4 +122,11 @@ export function guardStore(store: Store, options: GuardStoreOptions = {}): Store
     take: (k) => call('take', () => store.take(key(k))),
     add: (k, value, ttlMs) => call('add', () => store.add(key(k), value, ttlMs)),
   };
+  if (limit !== undefined) {
+    guarded.limit = (checks: readonly RateCheck[], now: number) =>
+      call<RateVerdict[]>('limit', () =>
+        limit(prefix === '' ? checks : checks.map((c) => ({ ...c, key: prefix + c.key })), now),
+      );
+  }
+  return guarded;
 }

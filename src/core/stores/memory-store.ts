@@ -1,6 +1,7 @@
 /** The default in-process store: a bounded map with expiry and an unref'd sweep timer. */
 import { assertInteger, assertKnownKeys } from '../internal/options.ts';
-import type { Counter, HitWindow, Store } from './store.ts';
+import { type CounterView, decideRates } from './rate-algorithms.ts';
+import type { Counter, HitWindow, RateCheck, RateVerdict, Store } from './store.ts';
 
 /**
  * Options of {@link MemoryStore}.
@@ -10,10 +11,18 @@ import type { Counter, HitWindow, Store } from './store.ts';
 export interface MemoryStoreOptions {
   /**
    * The most keys held. When a new key would pass it, expired keys are dropped first; if every
-   * key is still live, the new key is refused (the call throws) and the live keys stay.
+   * key is still live, what happens is `whenFull`'s choice.
    * @default 100000
    */
   maxKeys?: number;
+  /**
+   * What a full store does with a new key when every key is live: `'refuse'` throws (a 503
+   * through {@link guardStore}) and keeps every live key, right for single-use tokens;
+   * `'evict'` drops the oldest keys to make room, right for rate counters, where a flood of new
+   * identities must neither exhaust memory nor lock out new callers (an evicted counter starts
+   * again from zero). @default 'refuse'
+   */
+  whenFull?: 'refuse' | 'evict';
   /** How often expired keys are swept, in milliseconds. @default 60000 */
   sweepIntervalMs?: number;
   /** The clock, for tests. @default Date.now */
@@ -53,9 +62,13 @@ export class MemoryStore implements Store {
   // No entry expires before this time (a lower bound), so a full store sweeps only when a
   // sweep can free something, not on every refused key.
   private nextExpiry = Number.POSITIVE_INFINITY;
+  private readonly evict: boolean;
+  private readonly view: CounterView;
+  // The time of the running limit() call, read by its view.
+  private clock = 0;
 
   constructor(options: MemoryStoreOptions = {}) {
-    assertKnownKeys('MemoryStore', options, ['maxKeys', 'sweepIntervalMs', 'now']);
+    assertKnownKeys('MemoryStore', options, ['maxKeys', 'whenFull', 'sweepIntervalMs', 'now']);
     this.maxKeys = assertInteger('MemoryStore maxKeys', options.maxKeys ?? 100_000, 1, 2 ** 31);
     const interval = assertInteger(
       'MemoryStore sweepIntervalMs',
@@ -64,6 +77,35 @@ export class MemoryStore implements Store {
       2 ** 31 - 1, // the longest delay setInterval supports
     );
     this.now = options.now ?? Date.now;
+    const whenFull = options.whenFull ?? 'refuse';
+    if (whenFull !== 'refuse' && whenFull !== 'evict') {
+      throw new TypeError(
+        `MemoryStore whenFull must be 'refuse' or 'evict'; got ${String(options.whenFull)}.`,
+      );
+    }
+    this.evict = whenFull === 'evict';
+    this.view = {
+      read: (key) => {
+        const entry = this.live(key, this.clock);
+        if (entry === undefined) return undefined;
+        const value = count(entry.value) ?? Number(entry.value);
+        if (!Number.isFinite(value)) {
+          throw new TypeError(`MemoryStore: the value at "${key}" is not a number.`);
+        }
+        return { value, expiresAt: entry.expiresAt };
+      },
+      write: (key, value, expiresAt) => {
+        const entry = this.entries.get(key);
+        if (entry === undefined) {
+          this.reserve(1, this.clock);
+          this.write(key, value, expiresAt);
+        } else {
+          entry.value = value;
+          entry.expiresAt = expiresAt;
+          if (expiresAt < this.nextExpiry) this.nextExpiry = expiresAt;
+        }
+      },
+    };
     this.timer = setInterval(() => this.sweep(), interval);
     (this.timer as { unref?: () => void }).unref?.();
   }
@@ -88,6 +130,13 @@ export class MemoryStore implements Store {
     if (this.entries.size + count <= this.maxKeys) return;
     if (this.nextExpiry <= now) this.sweep();
     if (this.entries.size + count <= this.maxKeys) return;
+    if (this.evict) {
+      // A Map iterates in insertion order: the first keys are the oldest.
+      for (const key of this.entries.keys()) {
+        this.entries.delete(key);
+        if (this.entries.size + count <= this.maxKeys) return;
+      }
+    }
     throw new Error(
       `MemoryStore is full: its ${this.maxKeys} keys (maxKeys) are all live, so a new key was ` +
         'refused and the existing keys were kept. Raise maxKeys or use a shared store.',
@@ -134,6 +183,11 @@ export class MemoryStore implements Store {
       entry.value = count(entry.value)! + by;
       return { value: entry.value, expiresAt: entry.expiresAt };
     });
+  }
+
+  limit(checks: readonly RateCheck[], now: number = this.now()): RateVerdict[] {
+    this.clock = now;
+    return decideRates(this.view, checks, now);
   }
 
   take(key: string): string | undefined {

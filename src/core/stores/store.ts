@@ -25,6 +25,56 @@ export interface HitWindow {
 }
 
 /**
+ * How a rate policy counts: `fixed-window` (a counter per window that starts at the first
+ * request, so `X-RateLimit-Reset` is exact), `sliding-window` (the current and the previous
+ * clock-aligned window, the previous one weighted by how much of it still overlaps), or `gcra`
+ * (the generic cell rate algorithm: requests spread evenly, `limit` of them at once at most).
+ *
+ * @category Stores
+ */
+export type RateAlgorithm = 'fixed-window' | 'sliding-window' | 'gcra';
+
+/**
+ * One policy's check in a {@link Store.limit} call.
+ *
+ * @category Stores
+ */
+export interface RateCheck {
+  /**
+   * The key of this policy's state for one identity. On Redis Cluster every key of one call
+   * carries the same hash tag (`rl:{ip:10.0.0.1}:hourly`), so one script serves them all.
+   */
+  key: string;
+  /** How the policy counts. */
+  algorithm: RateAlgorithm;
+  /** Requests allowed per window, a whole number above 0. */
+  limit: number;
+  /** The window in milliseconds, a whole number above 0. */
+  windowMs: number;
+  /** What this request costs, a whole number from 0. */
+  cost: number;
+}
+
+/**
+ * What a {@link Store.limit} call decided for one policy.
+ *
+ * @category Stores
+ */
+export interface RateVerdict {
+  /** Whether this policy lets the request through. */
+  allowed: boolean;
+  /**
+   * Requests still allowed by this policy after this one (counted only when every policy of the
+   * call allowed it); never negative.
+   */
+  remaining: number;
+  /** When this policy's count is back to zero (a fixed window's end), in ms since the epoch. */
+  resetAt: number;
+  /** When refused, how long until a request of the same cost would pass, in ms; else 0. */
+  retryAfterMs: number;
+}
+
+/**
  * A small key-value store with expiry and atomic counters. Every method may answer synchronously
  * or with a promise, so a memory store costs no asynchronous hop, and every method is one atomic
  * step, so a Redis store answers each call in one round trip (one command or one Lua script).
@@ -69,6 +119,16 @@ export interface Store {
    * it did: of concurrent adds of one key, exactly one gets `true`.
    */
   add(key: string, value: string, ttlMs: number): Promise<boolean> | boolean;
+  /**
+   * Checks a request against every rate policy of one call at once, atomically, and counts it
+   * in all of them only when all of them allow it: a request refused by a 10-per-second policy
+   * spends nothing of its 1000-per-hour budget. `now` is the limiter's clock, in milliseconds
+   * since the epoch; the store reads no clock of its own here. On Redis: one Lua script.
+   *
+   * Optional, so that a store written for other features still works; the rate limiter needs it
+   * and says so at start-up.
+   */
+  limit?(checks: readonly RateCheck[], now: number): Promise<RateVerdict[]> | RateVerdict[];
   /** Releases timers and connections. */
   close?(): Promise<void> | void;
 }

@@ -1,0 +1,292 @@
+/** The rate limiter: policies over a store, one store call per check, headers and 429s. */
+import { ApiError } from '../errors/api-error.ts';
+import { ErrorCode } from '../errors/catalogue.ts';
+import { assertInteger, assertKnownKeys } from '../internal/options.ts';
+import type { RequestContext } from '../pipeline/context.ts';
+import { isPromise, type Step } from '../pipeline/steps.ts';
+import { guardStore } from '../stores/guard-store.ts';
+import { MemoryStore } from '../stores/memory-store.ts';
+import type { RateCheck, RateVerdict, Store } from '../stores/store.ts';
+import { defaultIdentity, type RateIdentity } from './identity.ts';
+import { type CompiledPolicy, compilePolicies, type RatePolicy } from './policy.ts';
+
+/**
+ * Options of {@link createRateLimiter} and {@link rateLimit}.
+ *
+ * @category Rate limits
+ */
+export interface RateLimitOptions {
+  /** The policies every request is checked against, all in one store call. @default [] */
+  policies?: readonly RatePolicy[];
+  /**
+   * Where the counts live. Give every instance of a service the same Redis store
+   * (`api-conventions/redis`) so that the limit holds across them.
+   * @default a MemoryStore of 100,000 keys that evicts the oldest when full
+   */
+  store?: Store;
+  /** Put before every key, so that limits never meet other state in a shared store. @default 'rl:' */
+  prefix?: string;
+  /** How long a store call may take before the store counts as failed, in ms. @default 250 */
+  timeoutMs?: number;
+  /**
+   * What a failed or slow store means: `'closed'` answers 503 with the error body and lets
+   * nothing through; `'open'` lets the request through without counting; `'memory'` counts in
+   * an in-process memory store meanwhile (each instance then limits on its own). The store is
+   * asked again on the next request, so service recovers as soon as it does.
+   * @default 'closed'
+   */
+  onStoreFailure?: 'closed' | 'open' | 'memory';
+  /** Told of every store failure (for the logs), whatever `onStoreFailure` does. */
+  onError?: (error: unknown) => void;
+  /** Send `X-RateLimit-Limit`, `-Remaining` and `-Reset` (spec 8.3). @default true */
+  legacyHeaders?: boolean;
+  /** Send the IETF `RateLimit` and `RateLimit-Policy` headers too. @default false */
+  ietfHeaders?: boolean;
+  /** How many leading bits of an IPv6 address make one client. @default 56 */
+  ipv6Prefix?: number;
+  /** Leaves a request out of every policy when it returns `true`. */
+  skip?: (ctx: RequestContext) => boolean;
+  /** The clock, in ms since the epoch. @default Date.now */
+  now?: () => number;
+}
+
+/**
+ * The state of the tightest policy after a check: what the headers report.
+ *
+ * @category Rate limits
+ */
+export interface RateLimitResult {
+  /** The policy's name. */
+  policy: string;
+  /** Its limit. */
+  limit: number;
+  /** Requests it still allows, never negative. */
+  remaining: number;
+  /** When its count is back to zero, in ms since the epoch. */
+  resetAt: number;
+  /** Whether the request passed every policy. */
+  allowed: boolean;
+  /** When refused: how long to wait, in whole seconds, at least 1. */
+  retryAfter: number;
+}
+
+/**
+ * A compiled set of policies, checked together in one store call.
+ *
+ * @category Rate limits
+ */
+export interface PolicySet {
+  /** @internal */
+  readonly policies: readonly CompiledPolicy[];
+  /** @internal The `RateLimit-Policy` value, formatted once. */
+  readonly policyHeader: string;
+}
+
+const known = [
+  'policies',
+  'store',
+  'prefix',
+  'timeoutMs',
+  'onStoreFailure',
+  'onError',
+  'legacyHeaders',
+  'ietfHeaders',
+  'ipv6Prefix',
+  'skip',
+  'now',
+];
+
+/**
+ * Rate-limit accounting over a store: {@link RateLimiter.check} counts a request in every policy
+ * of a set, in one atomic store call, sets the headers of the tightest policy on
+ * `ctx.responseHeaders`, and throws the 429 when a policy refuses. Built by
+ * {@link createRateLimiter}; the {@link rateLimit} plugin wraps one.
+ *
+ * @category Rate limits
+ */
+export class RateLimiter {
+  /** The set of the `policies` option. */
+  readonly policies: PolicySet;
+  private readonly store: Store;
+  private readonly prefix: string;
+  private readonly mode: 'closed' | 'open' | 'memory';
+  private readonly onError: ((error: unknown) => void) | undefined;
+  private readonly legacy: boolean;
+  private readonly ietf: boolean;
+  private readonly identity: RateIdentity;
+  private readonly skip: ((ctx: RequestContext) => boolean) | undefined;
+  private readonly now: () => number;
+  private insurance: MemoryStore | undefined;
+
+  constructor(options: RateLimitOptions = {}) {
+    assertKnownKeys('rateLimit', options, known);
+    const timeoutMs = assertInteger('rateLimit timeoutMs', options.timeoutMs ?? 250, 1, 60_000);
+    const store =
+      options.store ?? new MemoryStore({ whenFull: 'evict', now: options.now ?? Date.now });
+    if (typeof store.limit !== 'function') {
+      throw new TypeError(
+        'rateLimit: the store has no limit() method; pass a MemoryStore, a RedisStore from ' +
+          'api-conventions/redis, or a store that implements Store.limit.',
+      );
+    }
+    this.store = guardStore(store, { timeoutMs });
+    this.prefix = options.prefix ?? 'rl:';
+    if (typeof this.prefix !== 'string' || this.prefix.includes('{')) {
+      throw new TypeError('rateLimit prefix must be a string without "{", such as "rl:".');
+    }
+    const mode = options.onStoreFailure ?? 'closed';
+    if (!['closed', 'open', 'memory'].includes(mode)) {
+      throw new TypeError(
+        `rateLimit onStoreFailure must be 'closed', 'open' or 'memory'; got ${String(mode)}.`,
+      );
+    }
+    this.mode = mode;
+    this.onError = options.onError;
+    this.legacy = options.legacyHeaders ?? true;
+    this.ietf = options.ietfHeaders ?? false;
+    const prefix = assertInteger('rateLimit ipv6Prefix', options.ipv6Prefix ?? 56, 1, 128);
+    this.identity = defaultIdentity(prefix);
+    this.skip = options.skip;
+    this.now = options.now ?? Date.now;
+    this.policies = this.compile(options.policies ?? [], 'rateLimit');
+  }
+
+  /**
+   * Compiles policies into a set this limiter can check: a mistake is a `TypeError` naming
+   * `where`. Call it at start-up (a route's policies, a login policy), never per request.
+   */
+  compile(policies: readonly RatePolicy[], where = 'rateLimit'): PolicySet {
+    const compiled = compilePolicies(policies, where);
+    return {
+      policies: compiled,
+      policyHeader: compiled.map((p) => `"${p.name}";q=${p.limit};w=${p.window}`).join(', '),
+    };
+  }
+
+  /**
+   * Counts the request in every policy of `set` (the `policies` option by default): sets the
+   * headers of the tightest policy and resolves with it, or throws the 429 (or, when the store
+   * failed and fails closed, the 503). Synchronous on a memory store. Resolves with `undefined`
+   * when no policy applies.
+   */
+  check(ctx: RequestContext, set: PolicySet = this.policies): Step<RateLimitResult | undefined> {
+    if (set.policies.length === 0 || this.skip?.(ctx)) return undefined;
+    const now = this.now();
+    const checks: RateCheck[] = [];
+    const used: CompiledPolicy[] = [];
+    for (const policy of set.policies) {
+      const who = (policy.identity ?? this.identity)(ctx);
+      if (who === undefined) continue;
+      used.push(policy);
+      checks.push({
+        key: `${this.prefix}{${who}${policy.suffix}`,
+        algorithm: policy.algorithm,
+        limit: policy.limit,
+        windowMs: policy.windowMs,
+        cost: policy.cost,
+      });
+    }
+    if (checks.length === 0) return undefined;
+    let answer: Step<RateVerdict[]>;
+    try {
+      answer = this.store.limit!(checks, now);
+    } catch (error) {
+      return this.failed(ctx, set, used, checks, now, error);
+    }
+    if (isPromise<RateVerdict[]>(answer)) {
+      return answer.then(
+        (verdicts) => this.apply(ctx, set, used, verdicts, now),
+        (error: unknown) => this.failed(ctx, set, used, checks, now, error),
+      );
+    }
+    return this.apply(ctx, set, used, answer, now);
+  }
+
+  private failed(
+    ctx: RequestContext,
+    set: PolicySet,
+    used: CompiledPolicy[],
+    checks: RateCheck[],
+    now: number,
+    error: unknown,
+  ): RateLimitResult | undefined {
+    this.onError?.(error);
+    if (this.mode === 'closed') throw error;
+    if (this.mode === 'open') return undefined;
+    this.insurance ??= new MemoryStore({ whenFull: 'evict', now: this.now });
+    return this.apply(ctx, set, used, this.insurance.limit(checks, now), now);
+  }
+
+  private apply(
+    ctx: RequestContext,
+    set: PolicySet,
+    used: CompiledPolicy[],
+    verdicts: RateVerdict[],
+    now: number,
+  ): RateLimitResult {
+    // The tightest: a refusing policy with the longest wait, else the fewest requests left.
+    let pick = 0;
+    for (let i = 1; i < verdicts.length; i++) {
+      const v = verdicts[i]!;
+      const best = verdicts[pick]!;
+      if (best.allowed) {
+        if (!v.allowed || v.remaining < best.remaining) pick = i;
+      } else if (!v.allowed && v.retryAfterMs > best.retryAfterMs) {
+        pick = i;
+      }
+    }
+    const verdict = verdicts[pick]!;
+    const policy = used[pick]!;
+    const headers = ctx.responseHeaders;
+    // A second check of one request (a route's policies after the service's) reports its
+    // tightest policy only when it is tighter than what the first reported.
+    const prior = headers.record['x-ratelimit-remaining'];
+    const looser = verdict.allowed && prior !== undefined && Number(prior) < verdict.remaining;
+    if (this.legacy && !looser) {
+      headers.set('x-ratelimit-limit', policy.limitText);
+      headers.set('x-ratelimit-remaining', String(verdict.remaining));
+      headers.set('x-ratelimit-reset', String(Math.ceil(verdict.resetAt / 1000)));
+    }
+    if (this.ietf && !looser) {
+      headers.set('ratelimit-policy', set.policyHeader);
+      const seconds = Math.max(0, Math.ceil((verdict.resetAt - now) / 1000));
+      headers.set('ratelimit', `"${policy.name}";r=${verdict.remaining};t=${seconds}`);
+    }
+    const retryAfter = verdict.allowed ? 0 : Math.max(1, Math.ceil(verdict.retryAfterMs / 1000));
+    if (!verdict.allowed) {
+      throw new ApiError(
+        429,
+        ErrorCode.TooManyRequests,
+        `Too many requests: the limit is ${policy.limit} per ${policy.window} s; retry after ${retryAfter} s.`,
+        // Never cached: a stored 429 would refuse the client after its limit reset.
+        { headers: { 'retry-after': String(retryAfter), 'cache-control': 'no-store' } },
+      );
+    }
+    return {
+      policy: policy.name,
+      limit: policy.limit,
+      remaining: verdict.remaining,
+      resetAt: verdict.resetAt,
+      allowed: true,
+      retryAfter: 0,
+    };
+  }
+}
+
+/**
+ * Builds a {@link RateLimiter}: for a check of your own (a login form's attempts per username),
+ * where the {@link rateLimit} plugin does not fit.
+ *
+ * @example
+ * ```ts
+ * const logins = createRateLimiter({
+ *   policies: [{ name: 'login', limit: 10, window: 300, identity: (ctx) => ctx.query.get('user') ?? undefined }],
+ * });
+ * // in a handler: await logins.check(ctx); // throws the 429 past 10 tries in 5 minutes
+ * ```
+ *
+ * @category Rate limits
+ */
+export function createRateLimiter(options: RateLimitOptions = {}): RateLimiter {
+  return new RateLimiter(options);
+}

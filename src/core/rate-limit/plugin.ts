@@ -1,0 +1,82 @@
+/** The rate-limit plugin: the service's policies before routing, a route's own after its body is read. */
+import type { Plugin } from '../pipeline/plugin.ts';
+import type { RouteInfo } from '../routing/types.ts';
+import { type PolicySet, RateLimiter, type RateLimitOptions } from './limiter.ts';
+import type { RatePolicy } from './policy.ts';
+
+declare module '../routing/types.ts' {
+  interface RouteConfig {
+    /**
+     * This route's own rate policies, checked after the service's, once the body is parsed (so
+     * that a policy may count by a form field, such as a login's username). Needs the
+     * {@link rateLimit} plugin. @default none
+     */
+    rateLimit?: readonly RatePolicy[];
+  }
+}
+
+/**
+ * The {@link rateLimit} plugin, with the limiter it runs.
+ *
+ * @category Rate limits
+ */
+export interface RateLimitPlugin extends Plugin {
+  /** The limiter behind the plugin, for checks of your own over the same store. */
+  readonly limiter: RateLimiter;
+}
+
+/**
+ * Limits requests per caller (spec section 8). The `policies` option is checked on every
+ * request, unknown paths, 404s and 405s included, in the pre-routing phase, so a scan is
+ * limited as much as real use; a route's `config.rateLimit` policies are checked on that route
+ * only, after its body is parsed. Each phase is one store call covering all its policies.
+ *
+ * A limited response carries `X-RateLimit-Limit`, `X-RateLimit-Remaining` and
+ * `X-RateLimit-Reset` (UTC epoch seconds) of the tightest policy; past the limit the answer is
+ * 429 with the error body, an integer `Retry-After` of at least 1 and `Cache-Control: no-store`.
+ * Put a plugin that sets `ctx.identity` before this one (`before: ['rate-limit']`) and in
+ * `onRequest`, so that callers are counted by their verified subject rather than their address.
+ *
+ * @example
+ * ```ts
+ * const api = conventions({
+ *   routes,
+ *   plugins: [rateLimit({ policies: [{ limit: 10, window: 1 }, { limit: 1000, window: 3600 }] })],
+ * });
+ * ```
+ *
+ * @category Rate limits
+ */
+export function rateLimit(options: RateLimitOptions = {}): RateLimitPlugin {
+  const limiter = new RateLimiter(options);
+  const global = limiter.policies;
+  // A route's policies by method and pattern, compiled at start-up.
+  const routes = new Map<string, PolicySet>();
+  const plugin: RateLimitPlugin = {
+    name: 'rate-limit',
+    routeConfig: ['rateLimit'],
+    limiter,
+    onRoute(route: RouteInfo) {
+      const policies = route.config.rateLimit;
+      if (policies === undefined) return;
+      const where = `route ${route.method} ${route.pattern} rateLimit`;
+      routes.set(`${route.method} ${route.pattern}`, limiter.compile(policies, where));
+    },
+  };
+  if (global.policies.length > 0) {
+    plugin.onRequest = (ctx) => {
+      const checked = limiter.check(ctx, global);
+      return checked === undefined || !('then' in checked) ? undefined : checked.then(nothing);
+    };
+  }
+  plugin.preHandler = (ctx) => {
+    if (routes.size === 0 || ctx.route === undefined) return undefined;
+    const set = routes.get(`${ctx.route.method} ${ctx.route.pattern}`);
+    if (set === undefined) return undefined;
+    const checked = limiter.check(ctx, set);
+    return checked === undefined || !('then' in checked) ? undefined : checked.then(nothing);
+  };
+  return plugin;
+}
+
+const nothing = (): undefined => undefined;

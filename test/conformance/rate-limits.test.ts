@@ -1,0 +1,94 @@
+/**
+ * Rate limits on every host (spec section 8): counters count down, the request past the limit
+ * gets 429 with the error body and Retry-After, other callers are unaffected, unknown paths count.
+ * Each test calls from its own loopback address (127.0.0.N), so each is a caller of its own.
+ */
+import { request } from 'node:http';
+import { describe, expect, it } from 'vitest';
+import { createBookshelf } from '../../examples/bookshelf/app.ts';
+import { describeMatrix } from './_matrix.ts';
+
+const quiet = { logger: { error() {}, warn() {} } };
+
+interface Answer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/** A GET from a given local address, without credentials: the caller is that address. */
+function get(port: number, path: string, from: string): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path, localAddress: from }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        body += chunk;
+      });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describeMatrix(
+  'Rate limits',
+  () => createBookshelf({ ...quiet, rateLimit: { limit: 5, window: 60 } }),
+  (served) => {
+    describe('a 5-per-60 s policy', () => {
+      it('counts X-RateLimit-Remaining down from the limit and reports the reset in UTC epoch seconds (spec 8.3)', async () => {
+        const from = '127.0.0.11';
+        const before = Math.floor(Date.now() / 1000);
+        for (let n = 1; n <= 5; n++) {
+          const answer = await get(served.port, '/v1/books', from);
+          expect(answer.status).not.toBe(429);
+          expect(answer.headers['x-ratelimit-limit']).toBe('5');
+          expect(answer.headers['x-ratelimit-remaining']).toBe(String(5 - n));
+          const reset = Number(answer.headers['x-ratelimit-reset']);
+          expect(Number.isInteger(reset)).toBe(true);
+          expect(reset).toBeGreaterThanOrEqual(before + 59);
+          expect(reset).toBeLessThanOrEqual(before + 62);
+        }
+      });
+
+      it('answers the 6th request with 429, the error body, an integer Retry-After ≥ 1 and no-store (spec 8.2)', async () => {
+        const from = '127.0.0.12';
+        for (let n = 1; n <= 5; n++) await get(served.port, '/v1/books', from);
+        const answer = await get(served.port, '/v1/books', from);
+        expect(answer.status).toBe(429);
+        expect(JSON.parse(answer.body)).toEqual({
+          errors: [{ message: expect.stringContaining('retry after'), code: 42900 }],
+        });
+        expect(answer.headers['retry-after']).toMatch(/^[1-9]\d*$/);
+        expect(Number(answer.headers['retry-after'])).toBeLessThanOrEqual(60);
+        expect(answer.headers['cache-control']).toBe('no-store');
+        expect(answer.headers['x-ratelimit-remaining']).toBe('0');
+        expect(answer.headers['content-type']).toMatch(/^application\/json/);
+      });
+
+      it('leaves other callers unaffected', async () => {
+        for (let n = 1; n <= 6; n++) await get(served.port, '/v1/books', '127.0.0.13');
+        const other = await get(served.port, '/v1/books', '127.0.0.14');
+        expect(other.status).not.toBe(429);
+        expect(other.headers['x-ratelimit-remaining']).toBe('4');
+      });
+
+      it('counts unknown paths too, so a scan is limited (pre-routing)', async () => {
+        const from = '127.0.0.15';
+        const first = await get(served.port, '/v1/no-such-thing', from);
+        expect(first.status).toBe(404);
+        expect(first.headers['x-ratelimit-remaining']).toBe('4');
+        for (let n = 2; n <= 5; n++) await get(served.port, `/v1/nothing-${n}`, from);
+        expect((await get(served.port, '/v1/anything', from)).status).toBe(429);
+        expect((await get(served.port, '/v1/books', from)).status).toBe(429);
+      });
+
+      it('sends the IETF RateLimit and RateLimit-Policy headers when asked (draft-ietf-httpapi-ratelimit-headers)', async () => {
+        const answer = await get(served.port, '/v1/books', '127.0.0.16');
+        expect(answer.headers['ratelimit-policy']).toBe('"default";q=5;w=60');
+        expect(answer.headers.ratelimit).toMatch(/^"default";r=4;t=(59|60)$/);
+      });
+    });
+  },
+);
