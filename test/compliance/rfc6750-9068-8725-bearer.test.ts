@@ -3,6 +3,7 @@
  * RFC 8725 (JWT best practices). Every refusal is also checked while a valid copy of the same
  * token sits in the verified-token cache.
  */
+import { createHmac, sign as cryptoSign, KeyObject } from 'node:crypto';
 import { exportJWK, exportSPKI, generateKeyPair, SignJWT } from 'jose';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ApiResponse, RequestInput } from '../../src/host.ts';
@@ -364,6 +365,47 @@ describe.each([
       ]) {
         await refusedEvenWhenCached(s, () => s.sign(bad));
       }
+    });
+
+    it('refuses critical header extensions it does not understand (RFC 7515 §4.1.11)', async () => {
+      // Signed by hand: jose itself will not sign an extension it does not know.
+      await refusedEvenWhenCached(s, async (good) => {
+        const [h, p] = good.split('.');
+        const header = {
+          ...JSON.parse(Buffer.from(h!, 'base64url').toString()),
+          crit: ['ext'],
+          ext: true,
+        };
+        const input = `${b64(header)}.${p}`;
+        const key = keys.signing.signKey!;
+        const signature =
+          key instanceof Uint8Array
+            ? createHmac('sha256', key).update(input).digest()
+            : cryptoSign(null, Buffer.from(input), KeyObject.from(key as CryptoKey));
+        return `${input}.${signature.toString('base64url')}`;
+      });
+    });
+
+    it('refuses a token that is not valid yet (nbf, RFC 7519 §4.1.5)', async () => {
+      await refusedEvenWhenCached(s, () => s.sign({ nbf: Math.floor(Date.now() / 1000) + 300 }));
+      expect((await s.send(bearerOf(await s.sign({ nbf: 1 })))).status).toBe(200);
+    });
+
+    it('reads typ without regard to case (RFC 9068 §4, RFC 2045 media types)', async () => {
+      expect(await s.send(bearerOf(await s.sign({}, { typ: 'AT+JWT' })))).toMatchObject({
+        status: 200,
+      });
+    });
+
+    it('refuses a header or payload that is not a JSON object (RFC 7515 §5.2)', async () => {
+      await refusedEvenWhenCached(s, (good) => {
+        const [, p, sig] = good.split('.');
+        return `${b64(['alg', 'EdDSA'])}.${p}.${sig}`;
+      });
+      await refusedEvenWhenCached(s, (good) => {
+        const [h, , sig] = good.split('.');
+        return `${h}.${Buffer.from('not json').toString('base64url')}.${sig}`;
+      });
     });
 
     it('refuses an unknown kid', async () => {

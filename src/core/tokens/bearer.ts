@@ -363,7 +363,8 @@ export class BearerPlugin implements Plugin {
   async revoke(jti: string, expiresAt: number): Promise<void> {
     if (typeof jti !== 'string' || jti === '')
       throw new TypeError('bearer revoke(): jti must be a non-empty string.');
-    if (typeof expiresAt !== 'number' || !Number.isFinite(expiresAt)) {
+    // Seconds, as `exp` is: a value in milliseconds would keep the id for millennia.
+    if (typeof expiresAt !== 'number' || !Number.isFinite(expiresAt) || expiresAt > 1e11) {
       throw new TypeError(
         "bearer revoke(): expiresAt must be the token's exp, in seconds since the epoch.",
       );

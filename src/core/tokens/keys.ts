@@ -82,8 +82,8 @@ export interface TokenKey {
   readonly kid: string;
   /** The one algorithm this key accepts. */
   readonly alg: TokenAlgorithm;
-  /** The key that verifies. */
-  readonly verifyKey: CryptoKey | Uint8Array;
+  /** The key that verifies (a WebCrypto key; an HS256 secret is imported as an HMAC key). */
+  readonly verifyKey: CryptoKey;
   /** The key that signs; absent for a key that only verifies. */
   readonly signKey: CryptoKey | Uint8Array | undefined;
   /** The public JWK (with `kid`, `alg`, `use`); absent for HS256 secrets, which are never published. */
@@ -186,16 +186,25 @@ async function loadKey(input: TokenKeyInput, index: number): Promise<TokenKey> {
     if (input.kid === undefined) {
       throw new TypeError(`${where}: an HS256 secret needs an explicit kid, such as "hs-2026-01".`);
     }
-    const secret =
+    const given =
       typeof input.secret === 'string' ? new TextEncoder().encode(input.secret) : input.secret;
-    if (!(secret instanceof Uint8Array) || secret.byteLength < 32) {
+    if (!(given instanceof Uint8Array) || given.byteLength < 32) {
       throw new TypeError(`${where}: an HS256 secret must be at least 32 bytes (RFC 7518 §3.2).`);
     }
+    // A copy: the caller's array may change later; the key must not.
+    const secret = new Uint8Array(given);
     const signKey = input.verifyOnly ? undefined : secret;
+    const verifyKey = await crypto.subtle.importKey(
+      'raw',
+      secret,
+      { name: 'HMAC', hash: 'SHA-256' },
+      false,
+      ['verify'],
+    );
     return {
       kid: input.kid,
       alg: 'HS256',
-      verifyKey: secret,
+      verifyKey,
       signKey,
       publicJwk: undefined,
       removed: false,

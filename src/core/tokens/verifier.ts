@@ -1,15 +1,9 @@
 /** JWT access-token verification (RFC 9068, RFC 8725) behind a bounded verified-token cache. */
-import {
-  type JWTPayload,
-  type JWTVerifyOptions,
-  jwtVerify,
-  type ProtectedHeaderParameters,
-} from 'jose';
-import type { ApiError } from '../errors/api-error.ts';
 import type { Identity } from '../pipeline/identity.ts';
 import { andThen, isPromise, type Step } from '../pipeline/steps.ts';
 import type { Store } from '../stores/store.ts';
 import type { Challenges } from './challenge.ts';
+import { verifyJws } from './jws.ts';
 import type { TokenKey, TokenKeys } from './keys.ts';
 
 /** What a token must name to be accepted here. */
@@ -50,8 +44,6 @@ interface Entry {
 // RFC 7515 §7.1: three base64url parts. An unsecured JWT (`alg: none`) has an empty third part
 // and stops here, before any decoding.
 const compact = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
-// RFC 9068 §4: what every access token must carry (scope is optional).
-const requiredClaims = ['iss', 'sub', 'aud', 'exp', 'iat', 'jti', 'client_id'];
 
 /**
  * A set that cannot change once built: one identity serves every request of its cached token,
@@ -82,7 +74,7 @@ function audienceOk(has: readonly string[], wanted: string | readonly string[]):
 }
 
 /** The identity a verified payload gives; `undefined` when a claim has the wrong type. */
-function identityOf(payload: JWTPayload): Identity | undefined {
+function identityOf(payload: Record<string, unknown>): Identity | undefined {
   const { sub, jti, scope } = payload;
   const clientId = payload.client_id;
   if (typeof sub !== 'string' || sub === '') return undefined;
@@ -110,13 +102,11 @@ export class TokenVerifier {
   // the store before a revocation cannot cache the token after it.
   private readonly revoked = new Map<string, number>();
   private readonly s: VerifierSettings;
-  private readonly getKey: (header: ProtectedHeaderParameters) => CryptoKey | Uint8Array;
   private keys: TokenKeys | undefined;
   private readonly ready: Promise<TokenKeys>;
 
   constructor(settings: VerifierSettings) {
     this.s = settings;
-    const { challenges } = settings;
     if (isPromise<TokenKeys>(settings.keys)) {
       this.ready = settings.keys.then((keys) => {
         this.keys = keys;
@@ -128,19 +118,13 @@ export class TokenVerifier {
       this.keys = settings.keys;
       this.ready = Promise.resolve(settings.keys);
     }
-    this.getKey = (header) => {
-      const keys = this.keys!;
-      const key = header.kid === undefined ? keys.sole : keys.find(header.kid);
-      // RFC 8725 §3.1: each key is used with its one algorithm; `none`, an HS alg on an
-      // asymmetric key or the reverse never reach the signature check.
-      if (key === undefined || header.alg !== key.alg) throw challenges.invalid('invalid');
-      return key.verifyKey;
-    };
   }
 
   private now(): number {
     return this.s.now === undefined ? Date.now() : this.s.now();
   }
+
+  private readonly clock = (): number => this.now();
 
   /** The identity `token` stands for, or a thrown 401 `invalid_token`. */
   check(token: string, expected: Expected): Step<Identity> {
@@ -193,58 +177,38 @@ export class TokenVerifier {
 
   private firstSeen(token: string, expected: Expected): Promise<Identity> {
     const { challenges, maxTokenLength } = this.s;
-    if (this.keys === undefined) return this.ready.then(() => this.firstSeen(token, expected));
+    const keys = this.keys;
+    if (keys === undefined) return this.ready.then(() => this.firstSeen(token, expected));
     // RFC 8725 §3.10: received input is not trusted; bound the work it can cause before any crypto.
     if (token.length > maxTokenLength) return Promise.reject(challenges.invalid('tooLong'));
     if (!compact.test(token)) return Promise.reject(challenges.invalid('malformed'));
-    const options: JWTVerifyOptions = {
-      issuer: expected.issuer,
-      audience: expected.audience as string | string[],
-      typ: 'at+jwt',
-      requiredClaims,
-      clockTolerance: this.s.clockTolerance,
-    };
-    if (this.s.now !== undefined) options.currentDate = new Date(this.s.now());
-    return jwtVerify(token, this.getKey, options).then(
-      ({ payload, protectedHeader }) => this.accept(token, payload, protectedHeader),
-      (error: unknown) => {
-        throw this.refusal(error);
-      },
+    const judged = verifyJws(
+      token,
+      keys,
+      { issuer: expected.issuer, audience: expected.audience, tolerance: this.s.clockTolerance },
+      this.clock,
     );
+    if (typeof judged === 'string') return Promise.reject(challenges.invalid(judged));
+    return judged.then((verified) => {
+      if (typeof verified === 'string') throw challenges.invalid(verified);
+      return this.accept(token, verified.payload, verified.key);
+    });
   }
 
-  private refusal(error: unknown): ApiError {
-    const code = (error as { code?: unknown } | null)?.code;
-    if (code === 'ERR_JWT_EXPIRED') return this.s.challenges.invalid('expired');
-    if (typeof code === 'string' && code.startsWith('ERR_J')) {
-      return this.s.challenges.invalid('invalid');
-    }
-    // Our own refusal from getKey, or a key that does not fit its algorithm.
-    return (error as { status?: number }).status === 401
-      ? (error as ApiError)
-      : this.s.challenges.invalid('invalid');
-  }
-
-  private accept(
-    token: string,
-    payload: JWTPayload,
-    header: ProtectedHeaderParameters,
-  ): Step<Identity> {
+  private accept(token: string, payload: Record<string, unknown>, key: TokenKey): Step<Identity> {
     const { challenges } = this.s;
-    const keys = this.keys!;
     const identity = identityOf(payload);
-    const key = header.kid === undefined ? keys.sole : keys.find(header.kid);
-    if (identity === undefined || key === undefined) throw challenges.invalid('invalid');
-    const jti = payload.jti!;
+    if (identity === undefined) throw challenges.invalid('invalid');
+    const jti = payload.jti as string;
     return andThen(this.s.store.get(jti), (mark) => {
       if (mark !== undefined || this.revoked.has(jti)) throw challenges.invalid('revoked');
       const now = this.now();
-      const expMs = (payload.exp! + this.s.clockTolerance) * 1000;
+      const expMs = ((payload.exp as number) + this.s.clockTolerance) * 1000;
       if (now >= expMs) throw challenges.invalid('expired');
       this.remember(token, {
         identity,
-        iss: payload.iss!,
-        aud: typeof payload.aud === 'string' ? [payload.aud] : payload.aud!,
+        iss: payload.iss as string,
+        aud: typeof payload.aud === 'string' ? [payload.aud] : (payload.aud as string[]),
         expMs,
         key,
         jti,
