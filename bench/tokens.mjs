@@ -151,7 +151,7 @@ for (let r = 0; r < rounds; r++) {
     const name = caseNames[(i + r) % caseNames.length];
     const figures = await cases[name]();
     const parts = name.split(' | ');
-    parts.forEach((part, j) => results[part].push(figures[j]));
+    for (const [j, part] of parts.entries()) results[part].push(figures[j]);
     if (parts.length === 2) firstRatios.push(figures[1] / figures[0]);
   }
 }
