@@ -9,7 +9,7 @@ import type { Plugin } from '../pipeline/plugin.ts';
 import { andThen, type Step } from '../pipeline/steps.ts';
 import type { RouteSettings } from '../routing/types.ts';
 import { type CachePolicy, cacheControl } from './cache-control.ts';
-import { hashBody, type ParsedTag, splitTag, versionOpaque, versionTag } from './etag.ts';
+import { bytesTag, type ParsedTag, splitTag, versionOpaque, versionTag } from './etag.ts';
 import { currentDate, httpDate, parseHttpDate } from './http-date.ts';
 import { type CurrentResource, evaluatePreconditions, hasPrecondition } from './preconditions.ts';
 
@@ -212,7 +212,7 @@ export function caching(options: CachingOptions = {}): Plugin {
     if (sent.status !== 200 || compiled.etag === false || sent.body === null) return;
     if (headers.etag === undefined) {
       const type = headers['content-type'];
-      const hash = hashBody(sent.body, typeof type === 'string' ? type : '');
+      const hash = bytesTag(sent.body, typeof type === 'string' ? type : undefined);
       headers.etag = compiled.etag === 'weak' ? `W/"${hash}"` : `"${hash}"`;
     }
     const tag = splitTag(String(headers.etag));

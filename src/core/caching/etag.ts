@@ -37,6 +37,39 @@ export function hashBody(body: string | Uint8Array, seed: string): string {
   return (a >>> 0).toString(36) + (b >>> 0).toString(36) + body.length.toString(36);
 }
 
+type NativeHash = (algorithm: string, data: string | Uint8Array, encoding: 'base64url') => string;
+
+/**
+ * The runtime's own SHA-1, when it has one that answers synchronously (Node's `crypto.hash`,
+ * found through `process.getBuiltinModule` so that the core imports nothing of Node): several
+ * times faster than hashing in JavaScript. Elsewhere the JavaScript hash serves.
+ */
+const nativeHash: NativeHash | undefined = (() => {
+  try {
+    const runtime = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } })
+      .process;
+    const crypto = runtime?.getBuiltinModule?.('node:crypto') as { hash?: NativeHash } | undefined;
+    return typeof crypto?.hash === 'function' ? crypto.hash : undefined;
+  } catch {
+    return undefined;
+  }
+})();
+
+/**
+ * The opaque part of a tag over a response's bytes: SHA-1 (132 bits of it) where the runtime
+ * offers it synchronously, else {@link hashBody}; followed by the format's key, so that the JSON
+ * and the XML of one resource never share a tag.
+ *
+ * @category Caching
+ */
+export function bytesTag(body: string | Uint8Array, type: string | undefined): string {
+  const digest =
+    nativeHash === undefined
+      ? hashBody(body, '')
+      : nativeHash('sha1', body, 'base64url').slice(0, 22);
+  return `${digest}.${formatKey(type)}`;
+}
+
 // RFC 9110 §8.8.3: etagc is %x21 / %x23-7E / obs-text.
 const etagc = /^[\x21\x23-\x7e\x80-\xff]*$/;
 
@@ -48,6 +81,7 @@ const etagc = /^[\x21\x23-\x7e\x80-\xff]*$/;
 export function formatKey(type: string | undefined): string {
   if (type === undefined || type === 'application/json') return 'json';
   if (type === 'application/xml') return 'xml';
+  if (type.startsWith('application/json;')) return 'json';
   return hashBody(type, 'type').slice(0, 7);
 }
 

@@ -9,6 +9,7 @@ export {
   type VersionReader,
 } from './caching-plugin.ts';
 export {
+  bytesTag,
   formatKey,
   hashBody,
   type ParsedTag,
