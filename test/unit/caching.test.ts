@@ -261,6 +261,64 @@ describe('caching() through the pipeline', () => {
     expect(missing.headers.date).toBeDefined();
   });
 
+  it('gives each query its own version tag, and If-Match accepts any of them (RFC 9110 §8.8.3)', async () => {
+    const api = make();
+    const plain = await send(api, 'GET', '/v1/books/a');
+    const some = await send(api, 'GET', '/v1/books/a?fields=id');
+    expect(some.headers.etag).not.toBe(plain.headers.etag);
+    const cross = await send(api, 'GET', '/v1/books/a?fields=id', {
+      'if-none-match': plain.headers.etag as string,
+    });
+    expect(cross.status).toBe(200);
+    const write = await send(api, 'PUT', '/v1/books/a', {
+      'if-match': some.headers.etag as string,
+    });
+    expect(write.status).toBe(200);
+  });
+
+  it('sends private, no-cache and Vary: Authorization on a GET with an identity (spec 4.7)', async () => {
+    const api = conventions({
+      lint: 'off',
+      routes: { '/v1/me': { GET: () => ({ name: 'alice' }) } },
+      plugins: [
+        {
+          name: 'who',
+          preParsing(ctx) {
+            if (ctx.headers.get('authorization') !== null) {
+              ctx.identity = { subject: 'alice', scopes: new Set(), via: 'bearer' };
+            }
+          },
+        },
+        negotiation(),
+        caching(),
+      ],
+    });
+    const r = await send(api, 'GET', '/v1/me', { authorization: 'Bearer x' });
+    expect(r.headers['cache-control']).toBe('private, no-cache');
+    expect(r.headers.vary).toBe('Accept, Authorization');
+    expect(r.headers.etag).toBeDefined();
+    const anonymous = await send(api, 'GET', '/v1/me');
+    expect(anonymous.headers['cache-control']).toBe('no-cache');
+  });
+
+  it('sends Expires when the route knows when the resource changes next (spec 4.7)', async () => {
+    const api = conventions({
+      lint: 'off',
+      routes: {
+        '/v1/rates': {
+          GET: {
+            handler: () => ({ rate: 1 }),
+            config: { resourceVersion: () => ({ version: 'r1', expires: Date.UTC(2030, 0, 1) }) },
+          },
+        },
+      },
+      plugins: [caching()],
+    });
+    const r = await send(api, 'GET', '/v1/rates');
+    expect(r.headers.expires).toBe('Tue, 01 Jan 2030 00:00:00 GMT');
+    expect(r.headers.etag).toBe('"r1.json"');
+  });
+
   it('refuses a contradictory route policy at start-up', () => {
     expect(() =>
       conventions({

@@ -159,7 +159,7 @@ export function caching(options: CachingOptions = {}): Plugin {
     const tag =
       compiled.etag === false || found.version === undefined
         ? undefined
-        : versionTag(found.version, ctx.state.format?.type, compiled.etag === 'weak');
+        : versionTag(found.version, ctx.state.format?.type, compiled.etag === 'weak', ctx.rawQuery);
     const validators: Validators = {
       tag,
       lastModified: toMs(found.lastModified),
@@ -181,12 +181,9 @@ export function caching(options: CachingOptions = {}): Plugin {
     const verdict = evaluatePreconditions(ctx.method, ctx.headers, {
       exists: found !== undefined,
       lastModified: toMs(found?.lastModified),
-      // Any format's tag of the current version names it: `"<version>.<format>"`.
-      matches: (tag, strong) => {
-        if (opaque === undefined || (strong && tag.weak)) return false;
-        const dot = tag.opaque.lastIndexOf('.');
-        return dot > 0 && tag.opaque.slice(0, dot) === opaque;
-      },
+      // Any format's (and any query's) tag of the current version names it: `"<version>.…"`.
+      matches: (tag, strong) =>
+        opaque !== undefined && !(strong && tag.weak) && tag.opaque.startsWith(`${opaque}.`),
     });
     if (verdict === 'failed') throw preconditionFailed();
     if (verdict === 'exists') {

@@ -86,13 +86,21 @@ export function formatKey(type: string | undefined): string {
 }
 
 /**
- * The entity tag of a resource version in one format: `"<version>.<format>"`, weak on request.
- * A version with characters a tag may not hold is hashed.
+ * The entity tag of a resource version in one format: `"<version>.<format>"`, weak on request,
+ * with a hash of the query after it when there is one (`"17.json-3kd92ja0"`). A version with
+ * characters a tag may not hold is hashed.
  *
  * @category Caching
  */
-export function versionTag(version: string, type: string | undefined, weak: boolean): string {
-  return `${weak ? 'W/' : ''}"${versionOpaque(version)}.${formatKey(type)}"`;
+export function versionTag(
+  version: string,
+  type: string | undefined,
+  weak: boolean,
+  query = '',
+): string {
+  // A query (fields=, view=) picks another representation of the same version: its own tag.
+  const variant = query === '' ? '' : `-${hashBody(query, 'q').slice(0, 8)}`;
+  return `${weak ? 'W/' : ''}"${versionOpaque(version)}.${formatKey(type)}${variant}"`;
 }
 
 /**
