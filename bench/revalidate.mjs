@@ -20,7 +20,6 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SELF = fileURLToPath(import.meta.url);
 const SERVER = fileURLToPath(new URL('./servers/node-revalidate.mjs', import.meta.url));
 
-
 /** The loader: one autocannon run, printing `result <json>`. */
 async function load([url, seconds, connections, tag]) {
   if (new URL(url).hostname !== '127.0.0.1') throw new Error('only 127.0.0.1 is ever targeted');
