@@ -3,10 +3,12 @@ import {
   type Conventions,
   type ConventionsOptions,
   conventions,
+  type DeprecatedCall,
   type Plugin,
   type RouteTable,
   type Store,
 } from 'api-conventions';
+import { authorPlugins, authorRoutes } from './authors.ts';
 import { bookRoutes, seedShelf } from './books.ts';
 import { httpSemantics, httpSemanticsRoutes } from './http-semantics.ts';
 import { bookImportRoutes } from './imports.ts';
@@ -26,6 +28,8 @@ export interface BookshelfOptions {
    * instance. @default each feature's own memory store
    */
   store?: Store;
+  /** Told of each call to a deprecated endpoint (route, identity). @default none */
+  onDeprecatedCall?: (call: DeprecatedCall) => void;
 }
 
 /** Builds a bookshelf with its own freshly seeded data. */
@@ -35,11 +39,14 @@ export function createBookshelf(options: BookshelfOptions = {}): Conventions {
   const routes: RouteTable = httpSemanticsRoutes({
     ...bookRoutes(books),
     ...bookImportRoutes(books),
+    ...authorRoutes(),
   });
   const plugins: Plugin[] = [
     ...securityPlugins(options.security),
     limitsPlugin(options.rateLimit, options.store),
     ...httpSemantics(),
+    // Versioning reports who calls deprecated endpoints: keep it after the plugins that set identity.
+    ...authorPlugins(options.onDeprecatedCall),
   ];
   return conventions({
     routes,

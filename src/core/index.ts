@@ -18,3 +18,4 @@ export * from './security/index.ts';
 export * from './stores/index.ts';
 export * from './tokens/index.ts';
 export * from './validation/index.ts';
+export * from './versioning/index.ts';

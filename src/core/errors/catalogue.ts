@@ -58,6 +58,8 @@ export const ErrorCode = {
   OAuthInvalidRedirect: 40047,
   /** 400: OAuth `unsupported_response_type` at the authorization endpoint (RFC 6749 §4.1.2.1). */
   OAuthUnsupportedResponseType: 40048,
+  /** 400: the version asked for by query or media type is not one the endpoint serves (spec 9.2). */
+  UnknownVersion: 40050,
   /** 401: the caller is not identified (spec 5.8). */
   Unauthorized: 40100,
   /** 401: the access token is expired, revoked or malformed (spec 5.6, RFC 6750 §3.1). */
@@ -100,6 +102,8 @@ export const ErrorCode = {
   Conflict: 40900,
   /** 410: the resource existed and is gone (or its version was retired). */
   Gone: 41000,
+  /** 410: the endpoint's version passed its announced sunset date and is no longer served (spec 9.8). */
+  Retired: 41001,
   /** 412: a precondition such as `If-Match` failed. */
   PreconditionFailed: 41200,
   /** 412: `If-None-Match` matched a current representation of a resource a write would change. */

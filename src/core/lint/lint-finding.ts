@@ -15,7 +15,8 @@ export type LintRule =
   | 'version-prefix'
   | 'required-in-path'
   | 'uniform-structure'
-  | 'invalid-pattern';
+  | 'invalid-pattern'
+  | 'deprecated-successor';
 
 /**
  * How bad a finding is: `'error'` when the route cannot be served as declared (requests for the
@@ -58,6 +59,16 @@ export interface LintRoute {
   method: string;
   /** The path pattern, e.g. `/v1/books/:id`. */
   path: string;
+  /**
+   * The route's deprecation, when it has one: deprecated without a `successor` is a warning
+   * (spec 9.8), unless `successor` is `null` (nothing replaces it).
+   */
+  deprecated?:
+    | {
+        /** The route that replaces it; `null` when nothing does. */
+        readonly successor?: string | null | undefined;
+      }
+    | undefined;
 }
 
 /**
@@ -76,6 +87,7 @@ export const ruleSections: Readonly<Record<LintRule, string>> = {
   'required-in-path': '4.1.8',
   'uniform-structure': '4.1.7',
   'invalid-pattern': '4.1',
+  'deprecated-successor': '9.8',
 };
 
 // The declared path answers 404: the path rule rejects any upper-case letter (spec 4.1.3), a

@@ -1,11 +1,40 @@
 /** Lints a whole route table: each pattern once, plus the rules that compare routes (spec 4.1). */
 import type { ParamNames } from './check-param-names.ts';
-import type { LintFinding, LintRoute } from './lint-finding.ts';
+import { finding, type LintFinding, type LintRoute } from './lint-finding.ts';
 import { type LintOptions, resolveLintOptions } from './lint-options.ts';
 import { lintPattern } from './lint-path.ts';
 
 function describe(value: unknown): string {
   return value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`;
+}
+
+/**
+ * A deprecated route with no successor named leaves its clients nowhere to go (spec 9.6, 9.8);
+ * a newer version with no older sibling is fine. The fix names the next major version's path
+ * when the table declares it.
+ */
+function deprecatedWithoutSuccessor(
+  routes: readonly (LintRoute | string)[],
+  declared: ReadonlyMap<string, boolean>,
+): LintFinding[] {
+  const found: LintFinding[] = [];
+  const reported = new Set<string>();
+  for (const route of routes) {
+    if (typeof route === 'string' || route.deprecated === undefined) continue;
+    if (route.deprecated.successor !== undefined || reported.has(route.path)) continue;
+    reported.add(route.path);
+    const next = /^\/v(\d+)(?=\/|$)/.exec(route.path);
+    const candidate = next && route.path.replace(next[0], `/v${Number(next[1]) + 1}`);
+    const fix = candidate && declared.has(candidate) ? candidate : undefined;
+    const message =
+      '`' +
+      route.path +
+      '` is deprecated without a successor; name the route that replaces it ' +
+      (fix ? `(successor: '${fix}')` : "(successor: '/v2/…')") +
+      ', or successor: null when nothing does';
+    found.push(finding('deprecated-successor', route.path, message));
+  }
+  return found;
 }
 
 /**
@@ -50,5 +79,6 @@ export function lintRoutes(
   for (const [path, postTarget] of postTargets) {
     findings.push(...lintPattern(path, resolved, { postTarget, names }));
   }
+  findings.push(...deprecatedWithoutSuccessor(routes, postTargets));
   return findings;
 }

@@ -28,6 +28,11 @@ export interface RequestState {
   format?: Chosen;
   /** The validators of the resource, read before the handler (the `caching` plugin). */
   validators?: Validators;
+  /**
+   * The major version a request asked for by query or media type on a {@link versioned} route,
+   * once the {@link versioning} plugin chose it; `undefined` elsewhere.
+   */
+  apiVersion?: number | undefined;
 }
 
 /**

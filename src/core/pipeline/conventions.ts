@@ -59,7 +59,13 @@ export class Conventions {
   constructor(options: ConventionsOptions = {}) {
     this.settings = resolveConventionsOptions(options);
     for (const route of this.router.routes) compileRoute(route);
-    this.lint(this.router.routes.map((r) => ({ method: r.method, path: r.pattern })));
+    this.lint(
+      this.router.routes.map((r) =>
+        r.config.deprecation === undefined
+          ? { method: r.method, path: r.pattern }
+          : { method: r.method, path: r.pattern, deprecated: r.config.deprecation },
+      ),
+    );
   }
 
   /** The compiled route table, contributed routes included. */

@@ -6,6 +6,7 @@ import type { Format } from '../negotiation/media-types.ts';
 import type { RequestContext } from '../pipeline/context.ts';
 import type { SecurityRouteConfig } from '../security/route-config.ts';
 import type { FieldSchema } from '../validation/check-fields.ts';
+import type { Deprecation } from '../versioning/deprecation.ts';
 
 /**
  * The methods of the spec's table (spec 4.2). OPTIONS and HEAD are answered for every route.
@@ -76,6 +77,12 @@ export interface RouteConfig extends SecurityRouteConfig {
   resourceVersion?: VersionReader;
   /** Whether a write must be conditional, else 428 (read by the `caching` plugin). @default the plugin's */
   requireIfMatch?: boolean;
+  /**
+   * This endpoint's deprecation: announcement, sunset (at least 6 months later), successor and
+   * documentation (spec 9.8). Read by the {@link versioning} plugin, which must be present.
+   * @default not deprecated
+   */
+  deprecation?: Deprecation | undefined;
 }
 
 /**

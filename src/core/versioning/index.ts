@@ -1,0 +1,9 @@
+/** Versioning and deprecation (spec 9): path versions, deprecation headers, sunsets, version selection. */
+export type { Deprecation } from './deprecation.ts';
+export { type VersionedEndpoint, type VersionedOptions, versioned } from './versioned.ts';
+export {
+  type DeprecatedCall,
+  type VersioningOptions,
+  type VersionSelection,
+  versioning,
+} from './versioning.ts';

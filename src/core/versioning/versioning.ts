@@ -1,0 +1,244 @@
+/** The versioning plugin: deprecation headers, 410 after the sunset, opt-in version selection (spec 9). */
+import { ApiError } from '../errors/api-error.ts';
+import { ErrorCode } from '../errors/catalogue.ts';
+import { assertKnownKeys } from '../internal/options.ts';
+import type { RequestContext } from '../pipeline/context.ts';
+import type { Identity } from '../pipeline/identity.ts';
+import type { Plugin } from '../pipeline/plugin.ts';
+import type { RouteInfo, RouteSettings } from '../routing/types.ts';
+import { type CompiledDeprecation, compileDeprecation } from './deprecation.ts';
+import { type VersionTable, versionTableOf } from './versioned.ts';
+
+/**
+ * How a request may choose the major version of a {@link versioned} endpoint, besides its path.
+ *
+ * @category Versioning
+ */
+export interface VersionSelection {
+  /** The query parameter that names the version: `?version=2` (or `v2`). @default none */
+  query?: string | undefined;
+  /**
+   * The organisation in vendor media types: with `'acme'`, `Accept: application/vnd.acme.v2+json`
+   * asks for version 2, and the response's `Content-Type` says which version it is. @default none
+   */
+  vendor?: string | undefined;
+}
+
+/**
+ * One call to a deprecated endpoint, as {@link VersioningOptions.onDeprecatedCall} gets it.
+ *
+ * @category Versioning
+ */
+export interface DeprecatedCall {
+  /** The method, upper-case. */
+  method: string;
+  /** The route pattern called, `/v1/authors/:id`. */
+  route: string;
+  /** The path called. */
+  path: string;
+  /** The version chosen by query or media type on a {@link versioned} route. */
+  version: number | undefined;
+  /** Who called, when a plugin established it. */
+  identity: Identity | undefined;
+  /** The status of the answer (410 once the sunset has passed). */
+  status: number;
+  /** The sunset date. */
+  sunset: Date;
+}
+
+/**
+ * Options of {@link versioning}.
+ *
+ * @category Versioning
+ */
+export interface VersioningOptions {
+  /** Version selection by query or media type for {@link versioned} routes (spec 9.2). @default path versions only */
+  select?: VersionSelection | undefined;
+  /**
+   * Called with each answered call to a deprecated endpoint, the 410s after its sunset included,
+   * so a service sees who still uses it. It runs on the request: keep it quick and let it not
+   * throw (what it throws becomes a 500). Put the plugin after the one that sets `ctx.identity`.
+   * @default none
+   */
+  onDeprecatedCall?: ((call: DeprecatedCall) => void) | undefined;
+  /**
+   * The API's full semantic version (`'1.4.2'`, spec 9.5), sent on every response as
+   * `API-Version`; the path carries only the major. @default not sent
+   */
+  apiVersion?: string | undefined;
+}
+
+/** What the plugin compiled for one route. */
+interface RoutePlan {
+  deprecation: CompiledDeprecation | undefined;
+  versions: VersionTable | undefined;
+  byVersion: ReadonlyMap<number, CompiledDeprecation> | undefined;
+}
+
+const applied = Symbol('api-conventions.deprecation');
+type Marked = Record<symbol, CompiledDeprecation | undefined>;
+
+function selector(select: VersionSelection | undefined) {
+  assertKnownKeys('versioning({ select })', select, ['query', 'vendor']);
+  const query = select?.query;
+  const vendor = select?.vendor;
+  if (query !== undefined && (typeof query !== 'string' || !/^[\w.-]+$/.test(query))) {
+    throw new TypeError(
+      `versioning({ select }): \`query\` must be a parameter name such as 'version'.`,
+    );
+  }
+  if (
+    vendor !== undefined &&
+    (typeof vendor !== 'string' || !/^[a-z0-9][a-z0-9.-]*$/.test(vendor))
+  ) {
+    throw new TypeError(
+      `versioning({ select }): \`vendor\` must be a lower-case organisation name such as 'acme' (for application/vnd.acme.v2+json).`,
+    );
+  }
+  if (select !== undefined && query === undefined && vendor === undefined) {
+    throw new TypeError(`versioning({ select }) needs \`query\`, \`vendor\` or both.`);
+  }
+  const escaped = vendor?.replace(/[.-]/g, (c) => `\\${c}`);
+  const media =
+    escaped === undefined
+      ? undefined
+      : new RegExp(`application/vnd\\.${escaped}\\.v(\\d{1,6})(?:\\+json)?(?![\\w.+-])`, 'i');
+  return { query, vendor, media };
+}
+
+function unknownVersion(ctx: RequestContext, asked: string, table: VersionTable): ApiError {
+  return new ApiError(
+    400,
+    ErrorCode.UnknownVersion,
+    `${ctx.path} has no version "${asked}"; it serves version ${table.versions.join(', ')}.`,
+  );
+}
+
+/**
+ * Versioning and deprecation (spec 9): compiles each route's `config.deprecation` at start-up
+ * (a sunset less than 6 months after the announcement is a `TypeError` naming the route), then
+ * sends `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link` (successor, documentation) on
+ * every answer of a deprecated route, and 410 Gone with the error body from the sunset on.
+ * Opt-in, it lets a request choose the version of a {@link versioned} route by query or media type.
+ *
+ * @example
+ * ```ts
+ * const api = conventions({
+ *   routes: {
+ *     '/v1/authors': {
+ *       GET: {
+ *         handler: listAuthorsV1,
+ *         config: { deprecation: { announced: '2026-01-15', sunset: '2026-09-30', successor: '/v2/authors' } },
+ *       },
+ *     },
+ *     '/v2/authors': { GET: listAuthorsV2 },
+ *   },
+ *   plugins: [versioning({ onDeprecatedCall: (call) => console.info(call.route, call.identity?.subject) })],
+ * });
+ * ```
+ *
+ * @category Versioning
+ */
+export function versioning(options: VersioningOptions = {}): Plugin {
+  assertKnownKeys('versioning()', options, ['select', 'onDeprecatedCall', 'apiVersion']);
+  const { query, vendor, media } = selector(options.select);
+  const report = options.onDeprecatedCall;
+  if (report !== undefined && typeof report !== 'function') {
+    throw new TypeError('versioning(): `onDeprecatedCall` must be a function (call) => void.');
+  }
+  const { apiVersion } = options;
+  if (
+    apiVersion !== undefined &&
+    (typeof apiVersion !== 'string' || !/^[\w.+-]+$/.test(apiVersion))
+  ) {
+    throw new TypeError(`versioning(): \`apiVersion\` must be a version such as '1.4.2'.`);
+  }
+  const plans = new WeakMap<RouteSettings, RoutePlan>();
+
+  const choose = (ctx: RequestContext, table: VersionTable): number | undefined => {
+    if (vendor !== undefined) ctx.responseHeaders.vary('Accept');
+    let asked: string | undefined;
+    if (query !== undefined) asked = ctx.query.get(query) ?? undefined;
+    if (asked === undefined && media !== undefined) {
+      const accept = ctx.headers.get('accept');
+      if (accept) asked = media.exec(accept)?.[1];
+    }
+    if (asked === undefined) return undefined;
+    const version = /^v?\d{1,6}$/i.test(asked) ? Number(asked.replace(/^v/i, '')) : Number.NaN;
+    if (!table.versions.includes(version)) throw unknownVersion(ctx, asked, table);
+    return version;
+  };
+
+  const plugin: Plugin = {
+    name: 'versioning',
+    routeConfig: ['deprecation'],
+    ...(apiVersion === undefined ? {} : { headers: { 'api-version': apiVersion } }),
+    onRoute(route: RouteInfo) {
+      const where = `${route.method} ${route.pattern}`;
+      const deprecation =
+        route.config.deprecation === undefined
+          ? undefined
+          : compileDeprecation(where, route.pattern, route.config.deprecation);
+      const versions = versionTableOf(route.handler);
+      if (versions !== undefined && query === undefined && vendor === undefined) {
+        throw new TypeError(
+          `Route "${where}" serves versioned() handlers, but versioning() selects no version: pass select: { query: 'version' } or select: { vendor: '<org>' }.`,
+        );
+      }
+      let byVersion: Map<number, CompiledDeprecation> | undefined;
+      for (const [version, given] of versions?.deprecations ?? []) {
+        byVersion ??= new Map();
+        byVersion.set(
+          version,
+          compileDeprecation(`${where} (version ${version})`, route.pattern, given),
+        );
+      }
+      if (deprecation !== undefined || versions !== undefined) {
+        plans.set(route, { deprecation, versions, byVersion });
+      }
+    },
+    preParsing(ctx) {
+      const plan = ctx.route === undefined ? undefined : plans.get(ctx.route);
+      if (plan === undefined) return;
+      let found = plan.deprecation;
+      if (plan.versions !== undefined) {
+        const version = choose(ctx, plan.versions);
+        ctx.state.apiVersion = version;
+        found = plan.byVersion?.get(version ?? plan.versions.fallback) ?? found;
+      }
+      if (found === undefined) return;
+      (ctx.state as Marked)[applied] = found;
+      const headers = ctx.responseHeaders;
+      headers.set('deprecation', found.deprecation);
+      headers.set('sunset', found.sunset);
+      if (found.successorOf !== undefined) headers.append('link', found.successorOf(ctx.params));
+      for (const link of found.links) headers.append('link', link);
+      if (Date.now() >= found.sunsetAt) throw found.gone();
+    },
+  };
+  if (vendor !== undefined) {
+    plugin.preSerialization = (ctx, out) => {
+      const version = ctx.state.apiVersion;
+      // The answer says which version it is; errors keep the error body's own type.
+      if (version !== undefined && out.status < 400 && out.type === undefined) {
+        out.type = `application/vnd.${vendor}.v${version}+json`;
+      }
+    };
+  }
+  if (report !== undefined) {
+    plugin.onSend = (ctx, sent) => {
+      const found = (ctx.state as Marked)[applied];
+      if (found === undefined || ctx.route === undefined) return;
+      report({
+        method: ctx.method,
+        route: ctx.route.pattern,
+        path: ctx.path,
+        version: ctx.state.apiVersion,
+        identity: ctx.identity,
+        status: sent.status,
+        sunset: new Date(found.sunsetAt),
+      });
+    };
+  }
+  return plugin;
+}
