@@ -2,6 +2,7 @@
 import { type Conventions, payloadTooLarge, type RequestContext } from 'api-conventions';
 import type { RequestInput } from 'api-conventions/host';
 import type { Request } from 'express';
+import { decodeNodeBody } from './_node-decode.ts';
 import { announcesBody, nodeHeaders, readNodeBody, schemeOf } from './_node-io.ts';
 
 /** The core's input for an Express request, without its body. */
@@ -28,7 +29,10 @@ export function contextOf(conventions: Conventions, req: Request): RequestContex
  */
 export function addBody(req: Request, input: RequestInput): void {
   if (!req.readableEnded) {
-    if (announcesBody(req)) input.readBody = (limit, options) => readNodeBody(req, limit, options);
+    if (announcesBody(req)) {
+      input.readBody = (limit, options) => readNodeBody(req, limit, options);
+      input.decodeBody = decodeNodeBody;
+    }
     return;
   }
   const body: unknown = req.body;

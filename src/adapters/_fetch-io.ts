@@ -1,5 +1,11 @@
 /** Web-standard request in, core response out: body reading with limits, `Response` building. */
-import { badRequest, type Logger, payloadTooLarge, requestTimeout } from 'api-conventions';
+import {
+  type BodyDecoder,
+  badRequest,
+  type Logger,
+  payloadTooLarge,
+  requestTimeout,
+} from 'api-conventions';
 import {
   type ApiResponse,
   errorToResponse,
@@ -100,12 +106,51 @@ function failed(error: unknown, logger: Logger): Response {
   return new Response(body as string, { status, headers: headers as Record<string, string> });
 }
 
+/**
+ * Decodes gzip and deflate bodies with the Web `DecompressionStream`, stopping once more than
+ * `maxLength` bytes came out; br and runtimes without the stream are left to a `decodeBody`
+ * option (`undefined`: the core answers 415).
+ */
+export const decodeWebBody: BodyDecoder = (coding, bytes, maxLength) => {
+  if (coding === 'br' || typeof DecompressionStream === 'undefined') return undefined;
+  const stream = new Blob([bytes as Uint8Array<ArrayBuffer>])
+    .stream()
+    .pipeThrough(new DecompressionStream(coding));
+  return collect(stream.getReader(), maxLength);
+};
+
+async function collect(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  maxLength: number,
+): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  let length = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    length += value.byteLength;
+    if (length > maxLength) {
+      reader.cancel().catch(() => {});
+      break;
+    }
+  }
+  const out = new Uint8Array(length);
+  let at = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return out;
+}
+
 /** The core's input for a Web-standard request. */
 export function inputOf<Context>(
   request: Request,
   context: Context,
   remoteAddress: RemoteAddress<Context> | undefined,
   readingBody?: ((request: Request, context: Context) => void) | undefined,
+  decode: BodyDecoder = decodeWebBody,
 ): RequestInput {
   const { method, url } = request;
   return {
@@ -126,6 +171,7 @@ export function inputOf<Context>(
             readingBody?.(request, context);
             return readBody(request, limit, options);
           },
+    decodeBody: decode,
     remoteAddress: remoteAddress?.(request, context),
     native: request,
   };

@@ -56,10 +56,20 @@ const waiting = Symbol.for('api-conventions.awaitingContinue');
 
 type Waiting = IncomingMessage & { [waiting]?: ServerResponse };
 
-/** A `checkContinue` listener: the request goes to `listener`, without `100 Continue` yet. */
+// Whoever starts reading the body (the core, a body parser, a fetch host's Request) listens for
+// its data: that is when the client may send it.
+function onReader(this: IncomingMessage, event: string | symbol): void {
+  if (event === 'data' || event === 'readable') sendContinue(this);
+}
+
+/**
+ * A `checkContinue` listener: the request goes to `listener`, and `100 Continue` is sent only
+ * once something starts reading its body.
+ */
 export function continueLater(listener: RequestListener): RequestListener {
   return (req, res) => {
     (req as Waiting)[waiting] = res;
+    req.on('newListener', onReader);
     listener(req, res);
   };
 }
@@ -69,6 +79,7 @@ export function sendContinue(req: IncomingMessage): void {
   const res = (req as Waiting)[waiting];
   if (res === undefined) return;
   (req as Waiting)[waiting] = undefined;
+  req.off('newListener', onReader);
   if (!res.headersSent) res.writeContinue();
 }
 

@@ -13,6 +13,7 @@ import { answer, contextOf, send } from './_fastify-io.ts';
 import { watchNativeRoutes } from './_fastify-native.ts';
 import { allowedOn, hasEmpty, paramsOf, toFastifyUrl } from './_fastify-routes.ts';
 import { answerError, served } from './_fastify-server.ts';
+import { decodeNodeBody } from './_node-decode.ts';
 import { readNodeBody } from './_node-io.ts';
 import { takeExpectations } from './_node-server.ts';
 
@@ -66,6 +67,7 @@ function registerRoutes(fastify: FastifyInstance, api: Conventions): void {
       const stream = request.body as IncomingMessage | undefined;
       if (stream !== undefined) {
         ctx.input.readBody = (limit, options) => readNodeBody(stream, limit, options);
+        ctx.input.decodeBody = decodeNodeBody;
       }
       const params = paramsOf(request, wildcard);
       if (hasEmpty(params)) return answer(reply, api.handleUnmatched(ctx));

@@ -4,7 +4,7 @@
  *
  * @module api-conventions/fetch
  */
-import type { Conventions, ConventionsOptions } from 'api-conventions';
+import type { BodyDecoder, Conventions, ConventionsOptions } from 'api-conventions';
 import { assertKnownKeys, errorToResponse, toConventions } from 'api-conventions/host';
 import { inputOf, type RemoteAddress, toResponse } from './_fetch-io.ts';
 import { methodsOfRoutes, type NativeRoute } from './_fetch-native.ts';
@@ -51,6 +51,12 @@ export interface FetchHandlerOptions<Context = unknown> {
    * @default none
    */
   readingBody?: ((request: Request, context: Context) => void) | undefined;
+  /**
+   * Decodes request bodies for routes that list `encodings`. The default uses the Web
+   * `DecompressionStream` (gzip and deflate); on Node, `decodeNodeBody` from
+   * `api-conventions/node` adds br. @default gzip and deflate through `DecompressionStream`
+   */
+  decodeBody?: BodyDecoder | undefined;
 }
 
 /**
@@ -76,9 +82,9 @@ export function toFetchHandler<Context = unknown>(
   options: FetchHandlerOptions<Context> = {},
 ): FetchHandler<Context> {
   const conventions = toConventions(api);
-  const names = ['remoteAddress', 'routes', 'readingBody'] as const;
+  const names = ['remoteAddress', 'routes', 'readingBody', 'decodeBody'] as const;
   assertKnownKeys('toFetchHandler()', options, names);
-  const { remoteAddress, routes, readingBody } = options;
+  const { remoteAddress, routes, readingBody, decodeBody } = options;
   for (const name of names) {
     if (options[name] !== undefined && typeof options[name] !== 'function') {
       throw new TypeError(`toFetchHandler(): \`${name}\` must be a function.`);
@@ -86,7 +92,7 @@ export function toFetchHandler<Context = unknown>(
   }
   const methodsOf = routes === undefined ? undefined : methodsOfRoutes(routes);
   return (request, context) => {
-    const input = inputOf(request, context as Context, remoteAddress, readingBody);
+    const input = inputOf(request, context as Context, remoteAddress, readingBody, decodeBody);
     const result = conventions.handle(input, {
       context: conventions.contextFor(request),
       methodsOf,

@@ -6,10 +6,12 @@
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
 import type { Conventions, ConventionsOptions } from 'api-conventions';
 import { toConventions } from 'api-conventions/host';
+import { decodeNodeBody } from './_node-decode.ts';
 import { announcesBody, nodeHeaders, readNodeBody, schemeOf } from './_node-io.ts';
 import { answerClientError, type ClientErrorHandler, takeExpectations } from './_node-server.ts';
 import { writeNodeResponse } from './_node-write.ts';
 
+export { decodeNodeBody } from './_node-decode.ts';
 export { nodeServerOptions } from './_node-options.ts';
 export { type ClientErrorHandler, sendContinue } from './_node-server.ts';
 
@@ -44,6 +46,7 @@ export function toNodeHandler(api: Conventions | ConventionsOptions): NodeHandle
       readBody: announcesBody(req)
         ? (limit, options) => readNodeBody(req, limit, options)
         : undefined,
+      decodeBody: decodeNodeBody,
       remoteAddress: req.socket.remoteAddress,
       native: req,
     });

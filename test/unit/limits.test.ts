@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { checkRequestHead, hostFailure, hostFailures, toHostAnswer } from '../../src/host.ts';
-import { conventions, ErrorCode } from '../../src/index.ts';
+import {
+  checkRequestHead,
+  checkTransferCoding,
+  contentCodingsOf,
+  decodeBody,
+  hostFailure,
+  hostFailures,
+  toHostAnswer,
+} from '../../src/host.ts';
+import { type BodyDecoder, conventions, ErrorCode } from '../../src/index.ts';
 
 const headers = (values: Record<string, string>) => ({ get: (name: string) => values[name] });
 
@@ -58,5 +66,93 @@ describe('host answers', () => {
 
   it('refuses a uriLimit that is not a whole number at start-up', () => {
     expect(() => conventions({ uriLimit: 1.5 })).toThrow(TypeError);
+  });
+});
+
+describe('body codings', () => {
+  const thrown = (run: () => unknown) => {
+    try {
+      run();
+    } catch (error) {
+      return error as { status: number; code: number; headers?: Record<string, string> };
+    }
+    return undefined;
+  };
+
+  it.each([
+    ['chunked', undefined],
+    ['Chunked', undefined],
+    ['gzip, chunked (RFC 9112 §6.1)', 50100],
+    ['gzip (RFC 9112 §6.3)', 40027],
+    ['chunked, gzip (RFC 9112 §6.3)', 40027],
+  ])('checks Transfer-Encoding: %s', (value, code) => {
+    const te = value.replace(/ \(.*\)$/, '');
+    expect(thrown(() => checkTransferCoding(headers({ 'transfer-encoding': te })))?.code).toBe(
+      code,
+    );
+  });
+
+  it.each([
+    ['gzip', ['gzip']],
+    ['x-gzip', ['gzip']],
+    ['identity', undefined],
+    ['GZIP , br', ['gzip', 'br']],
+  ])('reads Content-Encoding: %s as the codings %j', (value, codings) => {
+    expect(contentCodingsOf(headers({ 'content-encoding': value }), ['gzip', 'br'])).toEqual(
+      codings,
+    );
+  });
+
+  it('answers a coding the route does not read with 415 and Accept-Encoding (RFC 9110 §15.5.16)', () => {
+    const error = thrown(() => contentCodingsOf(headers({ 'content-encoding': 'zstd' }), ['gzip']));
+    expect(error).toMatchObject({
+      status: 415,
+      code: 41501,
+      headers: { 'accept-encoding': 'gzip' },
+    });
+    const none = thrown(() => contentCodingsOf(headers({ 'content-encoding': 'gzip' }), []));
+    expect(none?.headers).toEqual({ 'accept-encoding': 'identity' });
+  });
+
+  const bytes = new Uint8Array([1, 2, 3]);
+  const grow: BodyDecoder = (_coding, input, max) =>
+    Promise.resolve(new Uint8Array(Math.min(input.byteLength * 10, max + 1)));
+
+  it('undoes the codings last applied first, each bounded by the limit', async () => {
+    const seen: string[] = [];
+    const decoder: BodyDecoder = (coding, input) => {
+      seen.push(coding);
+      return Promise.resolve(input);
+    };
+    await decodeBody(bytes, ['gzip', 'br'], decoder, 10, ['gzip', 'br']);
+    expect(seen).toEqual(['br', 'gzip']);
+    await expect(decodeBody(bytes, ['gzip'], grow, 10, ['gzip'])).rejects.toMatchObject({
+      status: 413,
+      code: 41301,
+    });
+  });
+
+  it('answers bytes that do not decode with 400, and a coding the host lacks with 415', async () => {
+    const broken: BodyDecoder = () => Promise.reject(new Error('bad header'));
+    await expect(decodeBody(bytes, ['gzip'], broken, 10, ['gzip'])).rejects.toMatchObject({
+      status: 400,
+      code: 40029,
+    });
+    await expect(decodeBody(bytes, ['br'], () => undefined, 10, ['br'])).rejects.toMatchObject({
+      status: 415,
+    });
+    await expect(decodeBody(bytes, ['br'], undefined, 10, ['br'])).rejects.toMatchObject({
+      status: 415,
+    });
+  });
+
+  it('refuses an unknown coding in a route setting at start-up', () => {
+    expect(() =>
+      conventions({
+        routes: {
+          '/v1/x': { POST: { handler: () => ({}), config: { encodings: ['zip' as 'gzip'] } } },
+        },
+      }),
+    ).toThrow(/encodings/);
   });
 });

@@ -4,7 +4,7 @@ import { getRequestListener, type HttpBindings } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Conventions } from 'api-conventions';
 import { toFetchHandler, toServerErrorHandler } from 'api-conventions/fetch';
-import { attachServerHandlers, sendContinue } from 'api-conventions/node';
+import { attachServerHandlers, decodeNodeBody, sendContinue } from 'api-conventions/node';
 import { type Context, Hono } from 'hono';
 import { type Host, listen, settingsOf } from './host.ts';
 
@@ -13,6 +13,8 @@ export const serve: Host = (api: Conventions, where) => {
   const handle = toFetchHandler<Context<{ Bindings: HttpBindings }>>(api, {
     remoteAddress: (_request, c) => getConnInfo(c).remote.address,
     readingBody: (_request, c) => sendContinue(c.env.incoming),
+    // node:zlib on Node: br as well as gzip and deflate.
+    decodeBody: decodeNodeBody,
   });
   const app = new Hono<{ Bindings: HttpBindings }>();
   app.all('*', (c) => handle(c.req.raw, c));

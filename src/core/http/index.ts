@@ -12,6 +12,7 @@ export {
   bodyFormat,
   mediaTypesOf,
   parseBody,
+  parseBodyAs,
 } from './parse-body.ts';
 export { accepted, created, isReply, noContent, ok, type Reply } from './reply.ts';
 export {

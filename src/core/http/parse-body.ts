@@ -170,7 +170,17 @@ export function parseBody(
   accepts: readonly BodyFormat[],
 ): unknown {
   if (bytes.byteLength === 0) return undefined;
-  const { format, charset } = bodyFormat(contentTypeHeader, accepts);
+  return parseBodyAs(bytes, bodyFormat(contentTypeHeader, accepts));
+}
+
+/**
+ * Parses a request body whose format {@link bodyFormat} has already read from its Content-Type:
+ * an empty body gives `undefined`, one that does not parse 400.
+ *
+ * @category Replies and HTTP
+ */
+export function parseBodyAs(bytes: Uint8Array, { format, charset }: BodyType): unknown {
+  if (bytes.byteLength === 0) return undefined;
   const text = decodeText(bytes, charset);
   if (format === 'form') return parseForm(text);
   try {

@@ -1,5 +1,13 @@
 /** Request limits: the checks of a request's head and the answers hosts give before the library. */
 export {
+  type BodyDecoder,
+  type ContentCoding,
+  checkTransferCoding,
+  contentCodings,
+  contentCodingsOf,
+  decodeBody,
+} from './body-coding.ts';
+export {
   type HostAnswer,
   type HostFailure,
   hostFailure,

@@ -2,6 +2,7 @@
 import type { Validators } from '../caching/caching-plugin.ts';
 import { HeaderBag } from '../http/headers.ts';
 import type { HeaderReader } from '../http/response.ts';
+import type { BodyDecoder } from '../limits/body-coding.ts';
 import type { Chosen } from '../negotiation/media-types.ts';
 import { type RequestOrigin, resolveOrigin } from '../origin/resolve-origin.ts';
 import type { TrustTest } from '../origin/trust-proxy.ts';
@@ -80,6 +81,11 @@ export interface RequestInput {
    * has no body.
    */
   readBody?: ((limit: number, options: ReadBodyOptions) => Promise<Uint8Array>) | undefined;
+  /**
+   * Decodes a body sent in a content coding the route reads (`encodings`); the core decides
+   * whether to decode and applies the limit to the decoded size. @default none (such a body is 415)
+   */
+  decodeBody?: BodyDecoder | undefined;
   /**
    * The body as the host framework already parsed it, when it did (`{ value }`); the core then
    * skips `readBody` but still checks the media type.

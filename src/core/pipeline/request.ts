@@ -1,10 +1,17 @@
 /** The request phases of a matched route: `preParsing` checks → body → field rules → `preHandler`. */
 import { ApiError } from '../errors/api-error.ts';
 import { ErrorCode } from '../errors/catalogue.ts';
+import { payloadTooLarge } from '../errors/helpers.ts';
 import type { Logger } from '../errors/to-response.ts';
-import { type BodyFormat, bodyFormat, parseBody } from '../http/parse-body.ts';
+import { type BodyFormat, bodyFormat, parseBody, parseBodyAs } from '../http/parse-body.ts';
 import { isReply } from '../http/reply.ts';
 import type { OutgoingResponse } from '../http/response.ts';
+import {
+  type ContentCoding,
+  checkTransferCoding,
+  contentCodingsOf,
+  decodeBody,
+} from '../limits/body-coding.ts';
 import type { RouteSettings } from '../routing/types.ts';
 import { compileFields, type FieldChecker } from '../validation/check-fields.ts';
 import { startHeaders } from './answers.ts';
@@ -32,6 +39,7 @@ export interface RequestPlan {
 interface CompiledRoute {
   check: FieldChecker | undefined;
   accepts: readonly BodyFormat[];
+  encodings: readonly ContentCoding[];
   readsBody: boolean;
 }
 
@@ -55,6 +63,7 @@ export function compileRoute(route: RouteSettings): CompiledRoute {
   done = {
     readsBody,
     accepts: config.accepts ?? defaultAccepts,
+    encodings: config.encodings ?? [],
     check:
       rules && readsBody
         ? compileFields(rules, {
@@ -97,10 +106,24 @@ function readBody(
     return;
   }
   if (input.readBody === undefined) return;
+  // Everything the head says is decided before a byte is read, so that a refused body is never
+  // read and a client waiting on `Expect: 100-continue` gets the final answer instead.
+  const { headers } = ctx;
   const limit = ctx.route!.config.bodyLimit ?? plan.bodyLimit;
-  return input.readBody(limit, { timeoutMs: plan.bodyTimeout }).then((bytes) => {
-    ctx.body = parseBody(bytes, ctx.headers.get('content-type'), route.accepts);
-  });
+  if (Number(headers.get('content-length')) > limit) throw payloadTooLarge(limit);
+  checkTransferCoding(headers);
+  const type = headers.get('content-type');
+  const format = type ? bodyFormat(type, route.accepts) : undefined;
+  const codings = contentCodingsOf(headers, route.encodings);
+  const read = input.readBody(limit, { timeoutMs: plan.bodyTimeout });
+  const parse = (bytes: Uint8Array) => {
+    ctx.body =
+      format === undefined ? parseBody(bytes, type, route.accepts) : parseBodyAs(bytes, format);
+  };
+  if (codings === undefined) return read.then(parse);
+  return read
+    .then((bytes) => decodeBody(bytes, codings, input.decodeBody, limit, route.encodings))
+    .then(parse);
 }
 
 function checkBody(

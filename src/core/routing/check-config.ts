@@ -1,5 +1,6 @@
 /** Checks per-route settings once, at start-up: a misspelt key or a bad value is a TypeError. */
 import { assertInteger, assertKnownKeys } from '../internal/options.ts';
+import { contentCodings } from '../limits/body-coding.ts';
 import { assertRuleValues } from '../validation/field-rule.ts';
 import type { RouteConfig } from './types.ts';
 
@@ -11,6 +12,7 @@ import type { RouteConfig } from './types.ts';
 export const builtInConfigKeys: readonly string[] = [
   'accepts',
   'bodyLimit',
+  'encodings',
   'body',
   'rejectUnknownFields',
 ];
@@ -56,6 +58,14 @@ export function checkRouteConfig(
     if (!Array.isArray(config.accepts) || config.accepts.some((f) => !formats.includes(f))) {
       throw new TypeError(
         `${where}: \`accepts\` must list body formats from ${formats.join(', ')}.`,
+      );
+    }
+  }
+  if (config.encodings !== undefined) {
+    const list = config.encodings as unknown;
+    if (!Array.isArray(list) || list.some((c) => !contentCodings.includes(c))) {
+      throw new TypeError(
+        `${where}: \`encodings\` must list content codings from ${contentCodings.join(', ')}.`,
       );
     }
   }

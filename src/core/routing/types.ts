@@ -2,6 +2,7 @@
 import type { CachePolicy } from '../caching/cache-control.ts';
 import type { EtagMode, VersionReader } from '../caching/caching-plugin.ts';
 import type { BodyFormat } from '../http/parse-body.ts';
+import type { ContentCoding } from '../limits/body-coding.ts';
 import type { Format } from '../negotiation/media-types.ts';
 import type { RequestContext } from '../pipeline/context.ts';
 import type { SecurityRouteConfig } from '../security/route-config.ts';
@@ -33,6 +34,13 @@ export interface RouteConfig extends SecurityRouteConfig {
   accepts?: readonly BodyFormat[];
   /** The largest body this route reads, in bytes. @default the `bodyLimit` of {@link ConventionsOptions} */
   bodyLimit?: number;
+  /**
+   * The content codings this route decodes (`gzip`, `br`, `deflate`), with `bodyLimit` applied to
+   * the decoded size; a body in any other `Content-Encoding` is 415 with `Accept-Encoding`.
+   * Decoding is the host's (`RequestInput.decodeBody`): the Node adapters use node:zlib, the
+   * fetch adapter `DecompressionStream` or its `decodeBody` option. @default [] (none)
+   */
+  encodings?: readonly ContentCoding[];
   /**
    * Fields the body must have; every problem is reported at once as a 400. On PATCH every field
    * is optional. @default no check
