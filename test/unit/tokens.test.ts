@@ -8,6 +8,7 @@ import {
   issueAccessToken,
   MemoryStore,
   type RequestContext,
+  rateLimit,
   type TokenKeys,
 } from '../../src/index.ts';
 
@@ -334,6 +335,47 @@ describe('bearer plugin', () => {
     );
     expect((await api.handle(req('GET', '/v1/nothing', auth))).status).toBe(404);
     expect(seen).toEqual([undefined, 'alice', undefined, undefined]);
+  });
+
+  it('lets the rate limiter count a known caller by subject and a new token by address', async () => {
+    const keys = await createTokenKeys({ logger: quiet });
+    const api = conventions({
+      lint: 'off',
+      logger: quiet,
+      plugins: [
+        rateLimit({ policies: [{ limit: 3, window: 60 }] }),
+        bearer({ keys, issuer, audience }),
+      ],
+      routes: { '/v1/x': { GET: () => ({ ok: true }) } },
+    });
+    const { token } = await issueAccessToken(keys, {
+      issuer,
+      audience,
+      subject: 'alice',
+      clientId: 'c',
+      scope: '',
+      ttlSeconds: 60,
+    });
+    const send = (authorization?: string) =>
+      api.handle({
+        method: 'GET',
+        url: '/v1/x',
+        headers: new Headers(authorization ? { authorization } : {}),
+        remoteAddress: '203.0.113.9',
+      });
+    const remaining = async (authorization?: string) => {
+      const r = await send(authorization);
+      return [r.status, r.headers['x-ratelimit-remaining']];
+    };
+    // The first sight of the token is counted by address, later ones by subject.
+    expect(await remaining(`Bearer ${token}`)).toEqual([200, '2']);
+    expect(await remaining(`Bearer ${token}`)).toEqual([200, '2']);
+    expect(await remaining(`Bearer ${token}`)).toEqual([200, '1']);
+    // Made-up tokens meet the address limit before any signature check.
+    expect(await remaining('Bearer a.b.c')).toEqual([401, '1']);
+    expect(await remaining('Bearer a.b.c')).toEqual([401, '0']);
+    expect((await send('Bearer a.b.c')).status).toBe(429);
+    expect((await send(`Bearer ${token}`)).status).toBe(200);
   });
 
   it('takes the promise of the keys, so an app can be built synchronously', async () => {
