@@ -1,4 +1,11 @@
-import { decodeJwt, decodeProtectedHeader, exportJWK, generateKeyPair } from 'jose';
+import {
+  decodeJwt,
+  decodeProtectedHeader,
+  exportJWK,
+  exportPKCS8,
+  exportSPKI,
+  generateKeyPair,
+} from 'jose';
 import { describe, expect, it, vi } from 'vitest';
 import type { ApiResponse, RequestInput } from '../../src/host.ts';
 import {
@@ -122,6 +129,39 @@ describe('createTokenKeys', () => {
     });
     const r = await handle(req('GET', '/v1/books', { authorization: `Bearer ${token}` }));
     expect(r.status).toBe(200);
+  });
+
+  it('reads PEM keys and verifies with a public key alone', async () => {
+    const pair = await generateKeyPair('ES256', { extractable: true });
+    const signer = await createTokenKeys({
+      keys: [{ privateKey: await exportPKCS8(pair.privateKey), alg: 'ES256', kid: 'es-1' }],
+    });
+    const verifier = await createTokenKeys({
+      keys: [
+        { publicKey: await exportSPKI(pair.publicKey), alg: 'ES256', kid: 'es-1' },
+        { kid: 'hs', secret: 'k'.repeat(32) },
+      ],
+    });
+    expect(verifier.signing.kid).toBe('hs');
+    expect(verifier.jwks().keys.map((k) => k.kid)).toEqual(['es-1']);
+    const { handle } = await app({ keys: verifier });
+    const { token } = await issueAccessToken(signer, {
+      issuer,
+      audience,
+      subject: 'alice',
+      clientId: 'c',
+      scope: '',
+      ttlSeconds: 60,
+    });
+    expect(
+      (await handle(req('GET', '/v1/books', { authorization: `Bearer ${token}` }))).status,
+    ).toBe(200);
+    await expect(
+      createTokenKeys({ keys: [{ publicKey: await exportSPKI(pair.publicKey) }] }),
+    ).rejects.toThrow(/alg/);
+    await expect(
+      createTokenKeys({ keys: [{ publicKey: await exportJWK(pair.publicKey) }] }),
+    ).rejects.toThrow(/sign/);
   });
 
   it('never publishes an HS256 secret and asks for its kid', async () => {
