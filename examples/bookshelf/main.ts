@@ -1,6 +1,7 @@
 /** Starts the bookshelf: `ADAPTER=node|… PORT=3000 HOST=127.0.0.1 npm run example`. */
 import { createBookshelf } from './app.ts';
 import { type AdapterName, adapters, loadHost } from './hosts/host.ts';
+import { connectSharedState, type SharedState } from './shared-state.ts';
 
 const adapter = (process.env.ADAPTER ?? 'node') as AdapterName;
 if (!adapters.includes(adapter)) {
@@ -30,12 +31,29 @@ const rateLimit = {
   window: wholeNumber('RATE_WINDOW', 3600, 1),
 };
 
+// With REDIS_URL every piece of shared state lives in that Redis; without Redis, no start.
+let shared: SharedState | undefined;
+if (process.env.REDIS_URL) {
+  try {
+    shared = await connectSharedState(process.env.REDIS_URL);
+  } catch (error) {
+    console.error((error as Error).message);
+    process.exit(1);
+  }
+}
+
 const serve = await loadHost(adapter);
-const running = await serve(createBookshelf({ rateLimit }), { port, host });
+const running = await serve(
+  createBookshelf({ rateLimit, ...(shared ? { store: shared.store } : {}) }),
+  { port, host },
+);
 console.log(`listening on http://${host}:${running.port} (${adapter})`);
 
 const stop = () => {
-  running.close().then(() => process.exit(0));
+  running
+    .close()
+    .then(() => shared?.close())
+    .then(() => process.exit(0));
 };
 process.once('SIGINT', stop);
 process.once('SIGTERM', stop);

@@ -89,6 +89,7 @@ describe('consumers of the built package', () => {
       express: 'function',
       fastify: 'function',
       host: 'object',
+      redis: 'function',
     });
   });
 
@@ -101,6 +102,7 @@ describe('consumers of the built package', () => {
       express: 'function',
       fastify: 'function',
       host: 'object',
+      redis: 'function',
     });
   });
 

@@ -1,6 +1,7 @@
 /**
- * One store contract, run on every store: the memory store and an asynchronous test store today,
- * a real Redis tomorrow with one more `storeContract(...)` line. Each part lives in its own file.
+ * One store contract, run on every store: the memory store, an asynchronous test store, a real
+ * redis-server and a real Redis Cluster (redis.test.ts, redis-cluster.test.ts). Each part lives
+ * in its own file.
  */
 import { afterEach, beforeEach, describe, expect } from 'vitest';
 import type { Store } from '../../src/index.ts';

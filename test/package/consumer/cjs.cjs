@@ -5,6 +5,7 @@ const { createExpressMiddleware } = require('api-conventions/express');
 const { fastifyConventions } = require('api-conventions/fastify');
 const { toFetchHandler } = require('api-conventions/fetch');
 const host = require('api-conventions/host');
+const { RedisStore } = require('api-conventions/redis');
 
 const api = conventions({
   routes: { '/v1/books': { GET: () => ({ books: [], hasNext: false }) } },
@@ -20,6 +21,7 @@ Promise.resolve(toFetchHandler(api)(new Request('http://x/v1/books'))).then(asyn
       express: typeof createExpressMiddleware,
       fastify: typeof fastifyConventions,
       host: typeof host,
+      redis: typeof RedisStore,
     }),
   );
 });

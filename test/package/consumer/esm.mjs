@@ -6,6 +6,7 @@ import { fastifyConventions } from 'api-conventions/fastify';
 import { toFetchHandler } from 'api-conventions/fetch';
 import * as host from 'api-conventions/host';
 import { toNodeHandler } from 'api-conventions/node';
+import { RedisStore } from 'api-conventions/redis';
 
 const api = conventions({
   routes: { '/v1/books': { GET: () => ({ books: [], hasNext: false }) } },
@@ -25,5 +26,6 @@ console.log(
     express: typeof createExpressMiddleware,
     fastify: typeof fastifyConventions,
     host: typeof host,
+    redis: typeof RedisStore,
   }),
 );

@@ -1,0 +1,224 @@
+/**
+ * Real Redis servers for tests: one redis-server on a free port, or a three-node Redis Cluster
+ * (`redis-server --cluster-enabled yes` ×3 and `redis-cli --cluster create`), each started by the
+ * test with no persistence and stopped after it. Where no redis-server exists the Redis suites
+ * are skipped with a visible notice, unless API_CONVENTIONS_REQUIRE_SERVICES=1 (CI) makes them
+ * mandatory.
+ */
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs';
+import { createServer, Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
+import { describe, it } from 'vitest';
+
+/** The path of an executable on PATH (or /usr/bin, /usr/local/bin), or `undefined`. */
+function which(name: string): string | undefined {
+  const dirs = [...(process.env.PATH ?? '').split(delimiter), '/usr/bin', '/usr/local/bin'];
+  for (const dir of dirs) {
+    const file = join(dir, name);
+    try {
+      accessSync(file, constants.X_OK);
+      return file;
+    } catch {}
+  }
+  return undefined;
+}
+
+/** redis-server and redis-cli, when installed. */
+export const redisServer = which('redis-server');
+export const redisCli = which('redis-cli');
+
+/** Whether CI asked for every service-backed test to run (never skip). */
+export const servicesRequired = process.env.API_CONVENTIONS_REQUIRE_SERVICES === '1';
+
+/**
+ * `describe` for a suite that needs real Redis: runs when redis-server (and redis-cli, for the
+ * cluster) is installed; otherwise fails under API_CONVENTIONS_REQUIRE_SERVICES=1, or is skipped
+ * with a notice on the console.
+ */
+export function describeRedis(title: string, suite: () => void, needsCli = false): void {
+  const missing = !redisServer ? 'redis-server' : needsCli && !redisCli ? 'redis-cli' : undefined;
+  if (missing === undefined) {
+    describe(title, suite);
+  } else if (servicesRequired) {
+    describe(title, () => {
+      it(`needs ${missing}`, () => {
+        throw new Error(
+          `${missing} is not installed, and API_CONVENTIONS_REQUIRE_SERVICES=1 makes this suite mandatory; install it (apt-get install redis-server redis-tools).`,
+        );
+      });
+    });
+  } else {
+    console.warn(`NOTICE: skipping "${title}": ${missing} is not installed.`);
+    describe.skip(title, suite);
+  }
+}
+
+/** A port nobody listens on now (and, for a cluster node, whose bus port + 10000 is free too). */
+export async function freePort(bus = false): Promise<number> {
+  for (;;) {
+    const port = await new Promise<number>((resolve, reject) => {
+      const server = createServer();
+      server.once('error', reject);
+      server.listen(0, '127.0.0.1', () => {
+        const { port } = server.address() as { port: number };
+        server.close(() => resolve(port));
+      });
+    });
+    if (!bus) return port;
+    if (port + 10000 > 65535) continue;
+    const busFree = await new Promise<boolean>((resolve) => {
+      const server = createServer();
+      server.once('error', () => resolve(false));
+      server.listen(port + 10000, '127.0.0.1', () => server.close(() => resolve(true)));
+    });
+    if (busFree) return port;
+  }
+}
+
+/** Sends one inline command and resolves with the raw reply text. */
+function inline(port: number, command: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = new Socket();
+    let reply = '';
+    socket.setTimeout(1000, () => socket.destroy(new Error('timeout')));
+    socket.once('error', reject);
+    socket.connect(port, '127.0.0.1', () => socket.write(`${command}\r\n`));
+    socket.on('data', (chunk) => {
+      reply += chunk.toString('utf8');
+      if (reply.endsWith('\r\n')) {
+        socket.end();
+        resolve(reply);
+      }
+    });
+  });
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Waits until `test` passes, polling; rejects after `ms`. */
+async function until(what: string, test: () => Promise<boolean>, ms = 15_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    if (await test().catch(() => false)) return;
+    await sleep(50);
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+/** One redis-server process. */
+export interface RedisServer {
+  readonly port: number;
+  readonly url: string;
+  /** Kills the server (SIGKILL) and waits for it to exit. */
+  kill(): Promise<void>;
+  /** Starts it again on the same port (after `kill`). */
+  restart(): Promise<void>;
+  /** Stops it for good. */
+  stop(): Promise<void>;
+}
+
+function exited(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => child.once('exit', () => resolve()));
+}
+
+/** Starts a redis-server on a free port, without persistence, and waits until it answers. */
+export async function startRedis(extra: string[] = [], port?: number): Promise<RedisServer> {
+  const chosen = port ?? (await freePort());
+  let child: ChildProcess;
+  const launch = async () => {
+    child = spawn(
+      redisServer!,
+      [
+        '--port',
+        String(chosen),
+        '--bind',
+        '127.0.0.1',
+        '--save',
+        '',
+        '--appendonly',
+        'no',
+        ...extra,
+      ],
+      { stdio: 'ignore' },
+    );
+    await until(`redis-server on ${chosen}`, async () =>
+      (await inline(chosen, 'PING')).startsWith('+PONG'),
+    );
+  };
+  await launch();
+  const kill = async () => {
+    child.kill('SIGKILL');
+    await exited(child);
+  };
+  return { port: chosen, url: `redis://127.0.0.1:${chosen}`, kill, restart: launch, stop: kill };
+}
+
+/** A local Redis Cluster of three masters. */
+export interface RedisCluster {
+  readonly ports: number[];
+  readonly nodes: { host: string; port: number }[];
+  stop(): Promise<void>;
+}
+
+/** Starts three cluster-enabled redis-servers and joins them with `redis-cli --cluster create`. */
+export async function startCluster(): Promise<RedisCluster> {
+  const dir = mkdtempSync(join(tmpdir(), 'api-conventions-cluster-'));
+  const servers: RedisServer[] = [];
+  try {
+    for (let i = 0; i < 3; i++) {
+      const port = await freePort(true);
+      servers.push(
+        await startRedis(
+          [
+            '--cluster-enabled',
+            'yes',
+            '--cluster-config-file',
+            join(dir, `nodes-${port}.conf`),
+            '--cluster-node-timeout',
+            '2000',
+            '--dir',
+            dir,
+          ],
+          port,
+        ),
+      );
+    }
+    const ports = servers.map((s) => s.port);
+    await new Promise<void>((resolve, reject) => {
+      execFile(
+        redisCli!,
+        [
+          '--cluster',
+          'create',
+          ...ports.map((p) => `127.0.0.1:${p}`),
+          '--cluster-replicas',
+          '0',
+          '--cluster-yes',
+        ],
+        { timeout: 30_000 },
+        (error, _stdout, stderr) =>
+          error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(),
+      );
+    });
+    for (const port of ports) {
+      await until(`cluster_state:ok on ${port}`, async () =>
+        (await inline(port, 'CLUSTER INFO')).includes('cluster_state:ok'),
+      );
+    }
+    return {
+      ports,
+      nodes: ports.map((port) => ({ host: '127.0.0.1', port })),
+      stop: async () => {
+        await Promise.all(servers.map((s) => s.stop()));
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    await Promise.all(servers.map((s) => s.stop()));
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
+}
