@@ -5,6 +5,7 @@ import {
   conventions,
   type DeprecatedCall,
   type Plugin,
+  payloads,
   type RouteTable,
   type Store,
 } from 'api-conventions';
@@ -30,6 +31,8 @@ export interface BookshelfOptions {
   store?: Store;
   /** Told of each call to a deprecated endpoint (route, identity). @default none */
   onDeprecatedCall?: (call: DeprecatedCall) => void;
+  /** Warn about payloads that break the field rules (development aid). @default false */
+  checkPayloads?: boolean;
 }
 
 /** Builds a bookshelf with its own freshly seeded data. */
@@ -44,6 +47,10 @@ export function createBookshelf(options: BookshelfOptions = {}): Conventions {
   const plugins: Plugin[] = [
     ...securityPlugins(options.security),
     limitsPlugin(options.rateLimit, options.store),
+    payloads({
+      checkPayloads: options.checkPayloads ?? false,
+      ...(options.logger ? { logger: options.logger } : {}),
+    }),
     ...httpSemantics(),
     // Versioning reports who calls deprecated endpoints: keep it after the plugins that set identity.
     ...authorPlugins(options.onDeprecatedCall),

@@ -2,15 +2,15 @@
 import {
   badRequest,
   created,
-  createPaging,
   defineRoutes,
   type FieldSchema,
-  listOf,
   noContent,
   notFound,
+  pageArray,
   type RequestContext,
 } from 'api-conventions';
-import { type Book, seedBooks, slugify } from './data.ts';
+import { bookList, bookResource } from './book-shape.ts';
+import { authorOf, type Book, seedBooks, slugify } from './data.ts';
 import { bookVersion, touch } from './versions.ts';
 
 export const bookFields: FieldSchema = {
@@ -27,9 +27,6 @@ type BookFields = Pick<Book, 'title' | 'authorId' | 'year'> &
 
 const idPattern = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 
-// Paging options checked once, at start-up.
-const paging = createPaging({ defaultPerPage: 20, maxPerPage: 100 });
-
 /** A freshly seeded shelf, by id. */
 export function seedShelf(): Map<string, Book> {
   return new Map<string, Book>(seedBooks().map((b) => [b.id, b]));
@@ -44,23 +41,9 @@ export function bookRoutes(books: Map<string, Book> = seedShelf()) {
     return book;
   };
 
-  const listBooks = (ctx: RequestContext) => {
-    const { offset, perPage } = paging.parse(ctx.query);
-    const authorId = ctx.query.get('authorId');
-    const year = ctx.query.get('year');
-    if (year !== null && !/^-?\d{1,4}$/.test(year)) {
-      throw badRequest(`The query parameter "year" must be an integer; got "${year}".`);
-    }
-    const q = ctx.query.get('q')?.toLowerCase();
-    const matches = [...books.values()].filter(
-      (b) =>
-        (authorId === null || b.authorId === authorId) &&
-        (year === null || b.year === Number(year)) &&
-        (q === undefined || b.title.toLowerCase().includes(q)),
-    );
-    const page = matches.slice(offset, offset + perPage);
-    return listOf('books', page, { hasNext: offset + perPage < matches.length });
-  };
+  // Paging, filters, q and sort were read from the route's `list` before the handler runs;
+  // the response step shapes each book (fields, view, links) and writes the envelope.
+  const listBooks = (ctx: RequestContext) => pageArray(ctx, [...books.values()]);
 
   const uniqueId = (title: string): string => {
     const base = slugify(title) || 'book';
@@ -77,6 +60,7 @@ export function bookRoutes(books: Map<string, Book> = seedShelf()) {
       language: 'en',
       pages: 1,
       ...fields,
+      author: authorOf(fields.authorId),
       createdAt: now,
       updatedAt: now,
     };
@@ -96,6 +80,7 @@ export function bookRoutes(books: Map<string, Book> = seedShelf()) {
       language: 'en',
       pages: 1,
       ...fields,
+      author: authorOf(fields.authorId),
       createdAt: existing?.createdAt ?? now,
       updatedAt: now,
     };
@@ -106,7 +91,9 @@ export function bookRoutes(books: Map<string, Book> = seedShelf()) {
 
   const patchBook = (ctx: RequestContext) => {
     const book = find(ctx);
-    Object.assign(book, ctx.body as Partial<Book>, { updatedAt: new Date() });
+    const fields = ctx.body as Partial<BookFields>;
+    Object.assign(book, fields, { updatedAt: new Date() });
+    if (fields.authorId !== undefined) book.author = authorOf(fields.authorId);
     touch(book);
     return book;
   };
@@ -116,10 +103,14 @@ export function bookRoutes(books: Map<string, Book> = seedShelf()) {
     return noContent();
   };
 
+  const resource = bookResource;
   return defineRoutes({
     '/v1/books': {
-      GET: { handler: listBooks, config: { formats: ['json', 'xml'], suffixes: true } },
-      POST: { handler: createBook, config: { body: bookFields } },
+      GET: {
+        handler: listBooks,
+        config: { list: bookList, resource, formats: ['json', 'xml'], suffixes: true },
+      },
+      POST: { handler: createBook, config: { body: bookFields, resource } },
     },
     '/v1/books/:id': {
       // The version is read before the handler: 304 without building the book, and If-Match
@@ -127,13 +118,14 @@ export function bookRoutes(books: Map<string, Book> = seedShelf()) {
       GET: {
         handler: find,
         config: {
+          resource,
           formats: ['json', 'xml'],
           suffixes: true,
           resourceVersion: (ctx) => bookVersion(books.get(ctx.param('id'))),
         },
       },
-      PUT: { handler: replaceBook, config: { body: bookFields } },
-      PATCH: { handler: patchBook, config: { body: bookFields } },
+      PUT: { handler: replaceBook, config: { body: bookFields, resource } },
+      PATCH: { handler: patchBook, config: { body: bookFields, resource } },
       DELETE: deleteBook,
     },
   });

@@ -5,6 +5,8 @@ export interface Book {
   id: string;
   title: string;
   authorId: string;
+  /** The author, embedded so a client needs no second call for the name (spec 2.11). */
+  author: { id: string; name: string };
   year: number;
   language: string;
   pages: number;
@@ -99,6 +101,21 @@ const shelf: Record<string, [title: string, year: number, pages: number][]> = {
   ],
 };
 
+/** The author an id names: a seeded author's name, else the id's words capitalised. */
+export function authorOf(id: string): { id: string; name: string } {
+  const name =
+    authorNames[id] ??
+    id
+      .split('-')
+      .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+      .join(' ');
+  return { id, name };
+}
+
+const authorNames: Record<string, string> = {
+  'emily-bronte': 'Emily Bront\u00eb',
+};
+
 const languages: Record<string, string> = {
   'leo-tolstoy': 'ru',
   'fyodor-dostoevsky': 'ru',
@@ -128,6 +145,7 @@ export function seedBooks(): Book[] {
         id: slugify(title),
         title,
         authorId,
+        author: authorOf(authorId),
         year,
         language,
         pages,

@@ -10,7 +10,7 @@ import {
   type RequestContext,
 } from 'api-conventions';
 import { bookFields } from './books.ts';
-import { type Book, slugify } from './data.ts';
+import { authorOf, type Book, slugify } from './data.ts';
 
 const checkBook = compileFields(bookFields);
 const maxBooks = 1000;
@@ -58,6 +58,7 @@ export function bookImportRoutes(books: Map<string, Book>, delayMs = 300) {
         language: 'en',
         pages: 1,
         ...fields,
+        author: authorOf(fields.authorId),
         id: uniqueId(fields.title),
         createdAt: now,
         updatedAt: now,

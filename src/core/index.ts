@@ -15,6 +15,7 @@ export * from './pipeline/index.ts';
 export * from './rate-limit/index.ts';
 export * from './routing/index.ts';
 export * from './security/index.ts';
+export * from './shaping/index.ts';
 export * from './stores/index.ts';
 export * from './tokens/index.ts';
 export * from './validation/index.ts';

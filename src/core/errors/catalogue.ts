@@ -28,6 +28,22 @@ export const ErrorCode = {
   MoreErrors: 40008,
   /** 400: a request header is malformed, or repeated where only one is allowed. */
   MalformedHeader: 40009,
+  /** 400: two paging styles in one request, or a paging parameter given more than once (spec 4.4). */
+  PagingConflict: 40010,
+  /** 400: a paging cursor this service did not issue, was altered, or belongs to another sort. */
+  InvalidCursor: 40011,
+  /** 400: `fields` names a field the resource (or the chosen view) does not have (spec 2.10). */
+  UnknownSelectedField: 40012,
+  /** 400: a query parameter the route does not declare (spec 4.4). */
+  UnknownParameter: 40013,
+  /** 400: an exact-match filter's value does not fit the field's type (spec 4.4). */
+  InvalidFilter: 40014,
+  /** 400: `sort` names a field the list cannot be sorted by. */
+  UnknownSortField: 40015,
+  /** 400: `view` names a response group the resource does not have (spec 2.10). */
+  UnknownView: 40016,
+  /** 400: `fields` is not a well-formed selection such as `id,title,author(name)` (spec 2.10). */
+  MalformedFields: 40017,
   /** 400: the request line is not well-formed HTTP/1.1 (an unknown or lower-case method, a bad target). */
   MalformedRequestLine: 40025,
   /** 400: a header line is not well-formed (a space in its name, a control byte, a folded line). */

@@ -1,4 +1,16 @@
-/** Paging parameters and list envelopes (spec 2.7, 2.8, 4.4). */
+/** Paging parameters, list requests in three styles, cursors and list envelopes (spec 2.7, 2.8, 4.4). */
+
+export { createList } from './create-list.ts';
+export { type KeysetSqlOptions, keysetSql, type ListSql } from './keyset-sql.ts';
+export { pageLinks } from './link-header.ts';
+export type {
+  FilterType,
+  ListOptions,
+  ListSpec,
+  PagingStyle,
+  SortField,
+} from './list-options.ts';
+export { ListPage, ListQuery, readList } from './list-query.ts';
 export {
   createPaging,
   type ListMeta,
@@ -8,3 +20,4 @@ export {
   type Paging,
   parsePageParams,
 } from './page-params.ts';
+export type { FilterValue, Position } from './parse-list.ts';

@@ -47,6 +47,13 @@ export function checkRouteConfig(
   extraKeys: readonly string[],
   method?: string,
 ): void {
+  for (const key of ['list', 'resource']) {
+    if (Object.hasOwn(config, key) && !extraKeys.includes(key)) {
+      throw new TypeError(
+        `${where}: \`${key}\` is read by the payloads() plugin; add payloads() to \`plugins\`.`,
+      );
+    }
+  }
   assertKnownKeys(where, config, [...builtInConfigKeys, ...extraKeys]);
   if (config.body !== undefined && method !== undefined && bodiless.includes(method)) {
     // The pipeline checks body rules only on POST, PUT and PATCH, so these would silently never run.

@@ -4,8 +4,10 @@ import type { EtagMode, VersionReader } from '../caching/caching-plugin.ts';
 import type { BodyFormat } from '../http/parse-body.ts';
 import type { ContentCoding } from '../limits/body-coding.ts';
 import type { Format } from '../negotiation/media-types.ts';
+import type { ListOptions } from '../paging/list-options.ts';
 import type { RequestContext } from '../pipeline/context.ts';
 import type { SecurityRouteConfig } from '../security/route-config.ts';
+import type { Resource } from '../shaping/resource.ts';
 import type { FieldSchema } from '../validation/check-fields.ts';
 import type { Deprecation } from '../versioning/deprecation.ts';
 
@@ -91,6 +93,17 @@ export interface RouteConfig extends SecurityRouteConfig {
    * @default not deprecated
    */
   deprecation?: Deprecation | undefined;
+  /**
+   * The route answers a list: its paging styles, sizes, filters, `q` and `sort`, read and
+   * checked before the handler (spec 4.4). Read by the `payloads()` plugin. @default not a list
+   */
+  list?: ListOptions;
+  /**
+   * The shape of the resource the route answers with (each item of a list): `fields`, `view`
+   * and `links` applied in the transform phase (spec 2.10, 2.12). Made by `defineResource()`,
+   * read by the `payloads()` plugin. @default the handler's value as it is
+   */
+  resource?: Resource;
 }
 
 /**

@@ -24,7 +24,7 @@ const rfc3339 =
   /^(\d{4})-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])[Tt]([01]\d|2[0-3]):[0-5]\d:([0-5]\d|60)(\.\d+)?([Zz]|[+-]([01]\d|2[0-3]):[0-5]\d)$/;
 
 /** RFC 3339 §5.7: the day must exist in its month, February 29 only in leap years. */
-function isDateTime(value: string): boolean {
+export function isDateTime(value: string): boolean {
   const m = rfc3339.exec(value);
   if (!m) return false;
   const year = Number(m[1]);

@@ -1,0 +1,156 @@
+/** HMAC-SHA-256 (RFC 2104, FIPS 180-4) without `node:crypto`, synchronous: for short values such as cursors. */
+
+const K = new Uint32Array([
+  0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+  0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+  0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+  0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+  0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+  0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+  0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+  0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
+]);
+
+const rotr = (x: number, n: number) => (x >>> n) | (x << (32 - n));
+
+/** SHA-256 of `data` (FIPS 180-4 §6.2). */
+export function sha256(data: Uint8Array): Uint8Array {
+  const bitLength = data.length * 8;
+  const padded = new Uint8Array(((data.length + 9 + 63) >> 6) << 6);
+  padded.set(data);
+  padded[data.length] = 0x80;
+  const view = new DataView(padded.buffer);
+  view.setUint32(padded.length - 8, Math.floor(bitLength / 2 ** 32));
+  view.setUint32(padded.length - 4, bitLength >>> 0);
+  const h = new Uint32Array([
+    0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
+  ]);
+  const w = new Uint32Array(64);
+  for (let block = 0; block < padded.length; block += 64) {
+    for (let i = 0; i < 16; i++) w[i] = view.getUint32(block + i * 4);
+    for (let i = 16; i < 64; i++) {
+      const a = w[i - 15]!;
+      const b = w[i - 2]!;
+      const s0 = rotr(a, 7) ^ rotr(a, 18) ^ (a >>> 3);
+      const s1 = rotr(b, 17) ^ rotr(b, 19) ^ (b >>> 10);
+      w[i] = (w[i - 16]! + s0 + w[i - 7]! + s1) | 0;
+    }
+    let [a, b, c, d, e, f, g, hh] = h as unknown as number[];
+    for (let i = 0; i < 64; i++) {
+      const t1 =
+        (hh! +
+          (rotr(e!, 6) ^ rotr(e!, 11) ^ rotr(e!, 25)) +
+          ((e! & f!) ^ (~e! & g!)) +
+          K[i]! +
+          w[i]!) |
+        0;
+      const t2 =
+        ((rotr(a!, 2) ^ rotr(a!, 13) ^ rotr(a!, 22)) + ((a! & b!) ^ (a! & c!) ^ (b! & c!))) | 0;
+      hh = g;
+      g = f;
+      f = e;
+      e = (d! + t1) | 0;
+      d = c;
+      c = b;
+      b = a;
+      a = (t1 + t2) | 0;
+    }
+    h[0]! += a!;
+    h[1]! += b!;
+    h[2]! += c!;
+    h[3]! += d!;
+    h[4]! += e!;
+    h[5]! += f!;
+    h[6]! += g!;
+    h[7]! += hh!;
+  }
+  const out = new Uint8Array(32);
+  const outView = new DataView(out.buffer);
+  for (let i = 0; i < 8; i++) outView.setUint32(i * 4, h[i]!);
+  return out;
+}
+
+/** A key prepared once: its inner and outer padded blocks (RFC 2104 §2). */
+export interface HmacKey {
+  readonly inner: Uint8Array;
+  readonly outer: Uint8Array;
+}
+
+/** Prepares an HMAC-SHA-256 key once. */
+export function hmacKey(secret: Uint8Array): HmacKey {
+  const key = secret.length > 64 ? sha256(secret) : secret;
+  const inner = new Uint8Array(64).fill(0x36);
+  const outer = new Uint8Array(64).fill(0x5c);
+  for (let i = 0; i < key.length; i++) {
+    inner[i]! ^= key[i]!;
+    outer[i]! ^= key[i]!;
+  }
+  return { inner, outer };
+}
+
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
+  return out;
+}
+
+/** HMAC-SHA-256 of `message` under a prepared key. */
+export function hmacSha256(key: HmacKey, message: Uint8Array): Uint8Array {
+  return sha256(concat(key.outer, sha256(concat(key.inner, message))));
+}
+
+/** Compares two byte strings in time that depends only on their length. */
+export function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) diff |= a[i]! ^ b[i]!;
+  return diff === 0;
+}
+
+const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+const lookup = new Int16Array(128).fill(-1);
+for (let i = 0; i < alphabet.length; i++) lookup[alphabet.charCodeAt(i)] = i;
+
+/** Base64url without padding (RFC 4648 §5). */
+export function toBase64Url(bytes: Uint8Array): string {
+  let out = '';
+  let i = 0;
+  for (; i + 2 < bytes.length; i += 3) {
+    const n = (bytes[i]! << 16) | (bytes[i + 1]! << 8) | bytes[i + 2]!;
+    out +=
+      alphabet[n >> 18]! + alphabet[(n >> 12) & 63]! + alphabet[(n >> 6) & 63]! + alphabet[n & 63]!;
+  }
+  const rest = bytes.length - i;
+  if (rest === 1) {
+    const n = bytes[i]! << 16;
+    out += alphabet[n >> 18]! + alphabet[(n >> 12) & 63]!;
+  } else if (rest === 2) {
+    const n = (bytes[i]! << 16) | (bytes[i + 1]! << 8);
+    out += alphabet[n >> 18]! + alphabet[(n >> 12) & 63]! + alphabet[(n >> 6) & 63]!;
+  }
+  return out;
+}
+
+/** Decodes canonical base64url without padding; `undefined` for any other character, a length no encoder writes, or non-zero left-over bits. */
+export function fromBase64Url(text: string): Uint8Array | undefined {
+  if (text.length % 4 === 1) return undefined;
+  const out = new Uint8Array(Math.floor((text.length * 3) / 4));
+  let bits = 0;
+  let buffer = 0;
+  let o = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    const v = c < 128 ? lookup[c]! : -1;
+    if (v < 0) return undefined;
+    buffer = (buffer << 6) | v;
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out[o++] = (buffer >> bits) & 0xff;
+    }
+  }
+  // Canonical text only (RFC 4648 §3.5): left-over bits must be zero, so one byte string has one text.
+  if ((buffer & ((1 << bits) - 1)) !== 0) return undefined;
+  return out;
+}

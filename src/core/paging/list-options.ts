@@ -1,0 +1,271 @@
+/** A list route's query declared once: paging styles and sizes, filters, search, sort. */
+import { assertInteger, assertKnownKeys } from '../internal/options.ts';
+import { CursorSeal, randomSecret } from './cursor.ts';
+
+/**
+ * A paging style (spec 4.4): `page` + `per_page`, `limit` + `offset`, or `after` / `before`
+ * (a last-seen identifier or an opaque cursor).
+ *
+ * @category Payloads
+ */
+export type PagingStyle = 'page' | 'offset' | 'cursor';
+
+/**
+ * The type of an exact-match filter's value, as its query parameter is read.
+ *
+ * @category Payloads
+ */
+export type FilterType = 'string' | 'integer' | 'number' | 'boolean' | 'date-time';
+
+/**
+ * What a list route's query may hold, declared on the route as `config.list` (with the
+ * {@link payloads} plugin) or compiled by hand with {@link createList}.
+ *
+ * @category Payloads
+ */
+export interface ListOptions {
+  /** The plural name the envelope holds the items under: `{ books: [...], hasNext }` (spec 2.7). */
+  name: string;
+  /** The paging styles the route accepts; the first is used when a request names none. @default ['page', 'offset', 'cursor'] */
+  styles?: readonly PagingStyle[];
+  /** Items per page when the request gives no size. @default 20, or `maxPerPage` when smaller */
+  defaultPerPage?: number;
+  /** The largest page size accepted. @default 100 */
+  maxPerPage?: number;
+  /**
+   * Whether the envelope carries `total` (spec 2.8): never, always, or when the request asks
+   * with `total=true`. @default false
+   */
+  total?: boolean | 'on-request';
+  /** Exact-match filters: the field name is the query parameter, its type how the value is read (spec 4.4). @default {} */
+  filters?: Readonly<Record<string, FilterType>>;
+  /** The fields `q` searches, case-insensitively, for a partial match (spec 4.4). @default [] (no `q`) */
+  search?: readonly string[];
+  /** The fields `sort` may name (`sort=-year,title`). The key is always sortable. @default [] */
+  sort?: readonly string[];
+  /** The order when the request has no `sort`, in the same syntax. @default the key, ascending */
+  defaultSort?: string;
+  /** The field that identifies an item; it ends every order, so the order is total. @default 'id' */
+  key?: string;
+  /** The longest `q` accepted, in characters. @default 200 */
+  maxSearchLength?: number;
+  /**
+   * What happens to a query parameter the route does not declare: a 400 naming it, or nothing.
+   * @default the plugin's setting ('reject')
+   */
+  unknownParameters?: 'reject' | 'ignore';
+  /** Further query parameters the route reads itself, accepted as they are. @default [] */
+  parameters?: readonly string[];
+  /**
+   * The secret cursors are sealed with. Services with several instances give them all the same
+   * one, at least 32 random bytes. @default the plugin's, else 32 random bytes per process
+   */
+  cursorSecret?: string | Uint8Array;
+}
+
+/** One field of an order. */
+export interface SortField {
+  /** The field's name. */
+  readonly field: string;
+  /** Whether it sorts from the largest value down. */
+  readonly descending: boolean;
+}
+
+/** {@link ListOptions} checked and compiled into plain data, once per route. */
+export interface ListSpec {
+  readonly name: string;
+  readonly styles: readonly PagingStyle[];
+  readonly defaultPerPage: number;
+  readonly maxPerPage: number;
+  readonly total: boolean | 'on-request';
+  readonly filters: ReadonlyMap<string, FilterType>;
+  readonly search: readonly string[];
+  readonly sortable: ReadonlySet<string>;
+  readonly defaultSort: readonly SortField[];
+  readonly key: string;
+  readonly maxSearchLength: number;
+  readonly rejectUnknown: boolean;
+  /** Every parameter the route reads, for the unknown-parameter check. */
+  readonly known: ReadonlySet<string>;
+  readonly seal: CursorSeal;
+}
+
+const optionKeys = [
+  'name',
+  'styles',
+  'defaultPerPage',
+  'maxPerPage',
+  'total',
+  'filters',
+  'search',
+  'sort',
+  'defaultSort',
+  'key',
+  'maxSearchLength',
+  'unknownParameters',
+  'parameters',
+  'cursorSecret',
+];
+const allStyles: readonly PagingStyle[] = ['page', 'offset', 'cursor'];
+const filterTypes: readonly FilterType[] = ['string', 'integer', 'number', 'boolean', 'date-time'];
+/** The parameters of the paging styles, and those every list reads. */
+export const pagingParameters = ['page', 'per_page', 'limit', 'offset', 'after', 'before'];
+const fieldName = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+function names(where: string, value: unknown): string[] {
+  if (!Array.isArray(value) || value.some((v) => typeof v !== 'string' || !fieldName.test(v))) {
+    throw new TypeError(`${where} must be a list of field names such as ['title', 'year'].`);
+  }
+  return value as string[];
+}
+
+/** Reads `sort=-year,title` against the sortable fields; unknown names are returned, not thrown. */
+export function readSort(
+  text: string,
+  sortable: ReadonlySet<string>,
+  key: string,
+): { order: SortField[]; unknown: string[]; repeated: string[] } {
+  const order: SortField[] = [];
+  const unknown: string[] = [];
+  const repeated: string[] = [];
+  for (const part of text.split(',')) {
+    const descending = part.startsWith('-');
+    const field = descending ? part.slice(1) : part;
+    if (!sortable.has(field)) unknown.push(part);
+    else if (order.some((s) => s.field === field)) repeated.push(field);
+    else order.push({ field, descending });
+  }
+  // The key ends every order, so that equal values still have one order (keyset paging needs it).
+  if (!order.some((s) => s.field === key)) order.push({ field: key, descending: false });
+  return { order, unknown, repeated };
+}
+
+/** The order as `sort` writes it, the key included: what a cursor is tied to. */
+export function sortText(order: readonly SortField[]): string {
+  return order.map((s) => (s.descending ? `-${s.field}` : s.field)).join(',');
+}
+
+/** Plugin-wide settings a list falls back to. */
+export interface ListDefaults {
+  unknownParameters?: 'reject' | 'ignore';
+  parameters?: readonly string[];
+  secret?: Uint8Array;
+  /** Parameters other parts of the route read (`fields`, `view`). */
+  also?: readonly string[];
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * Checks a list's options once and compiles them; a mistake is a `TypeError` that says how to
+ * fix it. `where` names the route in the message.
+ */
+export function compileList(
+  where: string,
+  options: ListOptions,
+  defaults: ListDefaults = {},
+): ListSpec {
+  assertKnownKeys(where, options, optionKeys);
+  if (typeof options.name !== 'string' || !fieldName.test(options.name)) {
+    throw new TypeError(`${where}: \`name\` must be the plural the envelope uses, e.g. 'books'.`);
+  }
+  const styles = options.styles ?? allStyles;
+  if (!Array.isArray(styles) || styles.length === 0 || styles.some((s) => !allStyles.includes(s))) {
+    throw new TypeError(
+      `${where}: \`styles\` must list paging styles from ${allStyles.join(', ')}.`,
+    );
+  }
+  const maxPerPage = assertInteger(`${where}: maxPerPage`, options.maxPerPage ?? 100, 1, 10_000);
+  const defaultPerPage = assertInteger(
+    `${where}: defaultPerPage (at most maxPerPage)`,
+    options.defaultPerPage ?? Math.min(20, maxPerPage),
+    1,
+    maxPerPage,
+  );
+  const total = options.total ?? false;
+  if (total !== true && total !== false && total !== 'on-request') {
+    throw new TypeError(`${where}: \`total\` must be true, false or 'on-request'.`);
+  }
+  const filters = new Map<string, FilterType>();
+  for (const [field, type] of Object.entries(options.filters ?? {})) {
+    if (!fieldName.test(field) || !filterTypes.includes(type)) {
+      throw new TypeError(
+        `${where}: filter "${field}" must be a field name with a type from ${filterTypes.join(', ')}.`,
+      );
+    }
+    filters.set(field, type);
+  }
+  const key = options.key ?? 'id';
+  if (typeof key !== 'string' || !fieldName.test(key)) {
+    throw new TypeError(`${where}: \`key\` must be the name of the identifying field.`);
+  }
+  const sortable = new Set([...names(`${where}: sort`, options.sort ?? []), key]);
+  const { order: defaultSort, unknown } = readSort(options.defaultSort ?? key, sortable, key);
+  if (unknown.length > 0) {
+    throw new TypeError(
+      `${where}: defaultSort names ${unknown.join(', ')}, which \`sort\` does not list.`,
+    );
+  }
+  const search = names(`${where}: search`, options.search ?? []);
+  const unknownParameters = options.unknownParameters ?? defaults.unknownParameters ?? 'reject';
+  if (unknownParameters !== 'reject' && unknownParameters !== 'ignore') {
+    throw new TypeError(`${where}: \`unknownParameters\` must be 'reject' or 'ignore'.`);
+  }
+  const parameters = [...(defaults.parameters ?? []), ...(options.parameters ?? [])];
+  if (parameters.some((p) => typeof p !== 'string')) {
+    throw new TypeError(`${where}: \`parameters\` must be a list of query parameter names.`);
+  }
+  for (const field of filters.keys()) {
+    if ([...pagingParameters, 'q', 'sort', 'total', 'fields', 'view'].includes(field)) {
+      throw new TypeError(
+        `${where}: the filter "${field}" would shadow the parameter of that name.`,
+      );
+    }
+  }
+  const known = new Set([
+    ...styles.flatMap((s) =>
+      s === 'page'
+        ? ['page', 'per_page']
+        : s === 'offset'
+          ? ['limit', 'offset']
+          : ['after', 'before', 'limit', 'per_page'],
+    ),
+    ...filters.keys(),
+    ...(search.length > 0 ? ['q'] : []),
+    'sort',
+    ...(total === 'on-request' ? ['total'] : []),
+    ...parameters,
+    ...(defaults.also ?? []),
+  ]);
+  let secret = defaults.secret;
+  if (options.cursorSecret !== undefined) {
+    const given = options.cursorSecret;
+    secret = typeof given === 'string' ? encoder.encode(given) : given;
+    if (!(secret instanceof Uint8Array) || secret.length < 16) {
+      throw new TypeError(
+        `${where}: \`cursorSecret\` must be at least 16 bytes (32 random bytes are best).`,
+      );
+    }
+  }
+  return Object.freeze({
+    name: options.name,
+    styles,
+    defaultPerPage,
+    maxPerPage,
+    total,
+    filters,
+    search,
+    sortable,
+    defaultSort,
+    key,
+    maxSearchLength: assertInteger(
+      `${where}: maxSearchLength`,
+      options.maxSearchLength ?? 200,
+      1,
+      10_000,
+    ),
+    rejectUnknown: unknownParameters === 'reject',
+    known,
+    seal: new CursorSeal(secret ?? randomSecret()),
+  });
+}

@@ -1,0 +1,19 @@
+/** Shaping responses: field selection, views, links, the payload checker and the `payloads()` plugin. */
+export { checkPayload } from './check-payload.ts';
+export { listQuery, type PayloadsOptions, pageArray, payloads } from './payloads.ts';
+export {
+  defineResource,
+  type LinkRule,
+  type Resource,
+  type ResourceLink,
+  type ResourceOptions,
+  type Selection,
+} from './resource.ts';
+export {
+  type FieldRequest,
+  type FieldTree,
+  parseFields,
+  project,
+  type SelectedField,
+  selectFields,
+} from './select-fields.ts';

@@ -1,0 +1,253 @@
+/** The `payloads()` plugin: lists paged and enveloped, items shaped and linked, by route declaration. */
+import { ErrorCode } from '../errors/catalogue.ts';
+import { invalidRequest } from '../errors/helpers.ts';
+import type { Logger } from '../errors/to-response.ts';
+import type { OutgoingResponse } from '../http/response.ts';
+import { assertKnownKeys } from '../internal/options.ts';
+import { randomSecret } from '../paging/cursor.ts';
+import { pageLinks } from '../paging/link-header.ts';
+import { compileList, type ListSpec } from '../paging/list-options.ts';
+import { ListPage, ListQuery } from '../paging/list-query.ts';
+import type { RequestContext } from '../pipeline/context.ts';
+import type { Plugin } from '../pipeline/plugin.ts';
+import type { RouteInfo, RouteSettings } from '../routing/types.ts';
+import { checkPayload } from './check-payload.ts';
+import type { Resource, Selection } from './resource.ts';
+import { projectObject } from './select-fields.ts';
+
+/**
+ * Options of {@link payloads}.
+ *
+ * @category Payloads
+ */
+export interface PayloadsOptions {
+  /**
+   * The secret paging cursors are sealed with (at least 16 bytes; 32 random bytes are best).
+   * Give every instance of a service the same one, or a cursor from one fails on another.
+   * @default 32 random bytes per process: cursors last as long as the process
+   */
+  cursorSecret?: string | Uint8Array;
+  /**
+   * What a list or resource route does with a query parameter it does not declare: a 400
+   * naming it (`'reject'`), or nothing (`'ignore'`). A route's `list.unknownParameters` overrides it.
+   * @default 'reject'
+   */
+  unknownParameters?: 'reject' | 'ignore';
+  /**
+   * Query parameters other features read, accepted on every list and resource route.
+   * @default ['format', 'access_token']
+   */
+  parameters?: readonly string[];
+  /**
+   * Development aid: check each 2xx body against the payload rules and warn through `logger`
+   * (mixed naming styles, dates that are not RFC 3339, lists under singular names), once per
+   * route and finding. It never fails a request. @default false
+   */
+  checkPayloads?: boolean;
+  /** Where the payload checker's warnings go. @default console */
+  logger?: Pick<Logger, 'warn'>;
+}
+
+/** What the plugin compiled for one route. */
+interface RoutePlan {
+  list: ListSpec | undefined;
+  resource: Resource | undefined;
+  /** Parameters a resource route reads (`fields`, `view` and the plugin's), when it is no list. */
+  known: ReadonlySet<string> | undefined;
+}
+
+const listKey = Symbol('api-conventions.list');
+const selectionKey = Symbol('api-conventions.selection');
+type Carrier = Record<symbol, unknown>;
+
+/**
+ * The parsed list request of a route that declares `config.list`: its paging, filters, `q` and
+ * `sort`, already checked (a wrong value was a 400 before the handler ran).
+ *
+ * @example
+ * ```ts
+ * const listBooks = (ctx: RequestContext) => listQuery(ctx).pageArray(allBooks);
+ * ```
+ *
+ * @category Payloads
+ */
+export function listQuery(ctx: RequestContext): ListQuery {
+  const query = (ctx.state as Carrier)[listKey];
+  if (query === undefined) {
+    throw new TypeError(
+      `Route ${ctx.route?.method ?? ''} ${ctx.route?.pattern ?? '(none)'} declares no \`list\` in its config, or the payloads() plugin is missing.`,
+    );
+  }
+  return query as ListQuery;
+}
+
+/**
+ * Pages an in-memory array by the request of a route that declares `config.list`: filters,
+ * search, sort and the request's paging style. Returns the page; the response step wraps it.
+ *
+ * @category Payloads
+ */
+export function pageArray<T extends object>(ctx: RequestContext, items: readonly T[]): ListPage<T> {
+  return listQuery(ctx).pageArray(items);
+}
+
+const optionKeys = ['cursorSecret', 'unknownParameters', 'parameters', 'checkPayloads', 'logger'];
+const encoder = new TextEncoder();
+
+/**
+ * The plugin that applies the payload conventions by declaration on the route, so handlers
+ * stay plain: `config.list` (paging in three styles, filters, `q`, `sort`; spec 4.4) is read
+ * and checked before the handler, and the {@link ListPage} it returns becomes
+ * `{ <name>: [...], hasNext, total? }` with a `Link` header; `config.resource` selects `fields`
+ * or a `view` of each item (spec 2.10) and adds its `links` (spec 2.12). Shaping runs in the
+ * transform phase, before any serializer.
+ *
+ * @example
+ * ```ts
+ * conventions({
+ *   plugins: [payloads()],
+ *   routes: {
+ *     '/v1/books': {
+ *       GET: {
+ *         handler: (ctx) => pageArray(ctx, books),
+ *         config: { list: { name: 'books', filters: { year: 'integer' } }, resource: book },
+ *       },
+ *     },
+ *   },
+ * });
+ * ```
+ *
+ * @category Payloads
+ */
+export function payloads(options: PayloadsOptions = {}): Plugin {
+  assertKnownKeys('payloads()', options, optionKeys);
+  const unknownParameters = options.unknownParameters ?? 'reject';
+  if (unknownParameters !== 'reject' && unknownParameters !== 'ignore') {
+    throw new TypeError("payloads(): `unknownParameters` must be 'reject' or 'ignore'.");
+  }
+  const parameters = options.parameters ?? ['format', 'access_token'];
+  let secret: Uint8Array | undefined;
+  if (options.cursorSecret !== undefined) {
+    secret =
+      typeof options.cursorSecret === 'string'
+        ? encoder.encode(options.cursorSecret)
+        : options.cursorSecret;
+    if (!(secret instanceof Uint8Array) || secret.length < 16) {
+      throw new TypeError(
+        'payloads(): `cursorSecret` must be at least 16 bytes (32 random bytes are best).',
+      );
+    }
+  }
+  // One secret for all the routes of this plugin, so that the GET and HEAD of a list agree.
+  secret ??= randomSecret();
+  const check = options.checkPayloads === true;
+  const logger = options.logger ?? console;
+  const warned = new Set<string>();
+  const plans = new Map<RouteSettings, RoutePlan>();
+
+  const compile = (route: RouteInfo): void => {
+    const { list, resource } = route.config;
+    if (list === undefined && resource === undefined) return;
+    const where = `Route "${route.method} ${route.pattern}" config`;
+    if (
+      resource !== undefined &&
+      (typeof resource !== 'object' || typeof (resource as Resource).select !== 'function')
+    ) {
+      throw new TypeError(`${where}: \`resource\` must be made by defineResource().`);
+    }
+    const also =
+      resource === undefined ? [] : ['fields', ...(resource.views.length > 0 ? ['view'] : [])];
+    const spec =
+      list === undefined
+        ? undefined
+        : compileList(`${where}: list`, list, { unknownParameters, parameters, secret, also });
+    const known =
+      spec === undefined && unknownParameters === 'reject'
+        ? new Set([...also, ...parameters])
+        : undefined;
+    plans.set(route, { list: spec, resource, known });
+  };
+
+  const rejectUnknown = (ctx: RequestContext, known: ReadonlySet<string>): void => {
+    if (ctx.rawQuery === '') return;
+    for (const name of ctx.query.keys()) {
+      if (!known.has(name)) {
+        throw invalidRequest([
+          {
+            message: `The query parameter "${name.slice(0, 64)}" is not one this resource reads; it reads ${[...known].join(', ') || 'none'}.`,
+            code: ErrorCode.UnknownParameter,
+          },
+        ]);
+      }
+    }
+  };
+
+  const shapeItem = (
+    ctx: RequestContext,
+    resource: Resource,
+    selection: Selection,
+    item: unknown,
+  ): unknown => {
+    if (typeof item !== 'object' || item === null || Array.isArray(item)) return item;
+    const out = projectObject(item as Record<string, unknown>, selection.fields);
+    if (selection.links) out.links = resource.linksOf(ctx, item);
+    return out;
+  };
+
+  const transform = (ctx: RequestContext, out: OutgoingResponse): void => {
+    const { body } = out;
+    const plan = ctx.route === undefined ? undefined : plans.get(ctx.route);
+    if (body instanceof ListPage) {
+      const resource = plan?.resource;
+      let items: readonly unknown[] = body.items;
+      if (resource !== undefined) {
+        const selection = (ctx.state as Carrier)[selectionKey] as Selection;
+        items = items.map((item) => shapeItem(ctx, resource, selection, item));
+      }
+      out.body = body.envelope(items);
+      for (const link of pageLinks(body, ctx.path, ctx.rawQuery)) out.headers.append('link', link);
+    } else if (
+      plan?.resource !== undefined &&
+      out.status < 300 &&
+      typeof body === 'object' &&
+      body !== null &&
+      !Array.isArray(body) &&
+      !(body instanceof Uint8Array)
+    ) {
+      const selection = (ctx.state as Carrier)[selectionKey] as Selection | undefined;
+      if (selection !== undefined) out.body = shapeItem(ctx, plan.resource, selection, body);
+    }
+    if (check && out.status < 300) report(ctx, out.body);
+  };
+
+  const report = (ctx: RequestContext, body: unknown): void => {
+    for (const finding of checkPayload(body)) {
+      const line = `${ctx.route?.method ?? ctx.method} ${ctx.route?.pattern ?? ctx.path}: ${finding}`;
+      if (warned.has(line)) continue;
+      if (warned.size < 1000) warned.add(line);
+      logger.warn?.(`payload check: ${line}`);
+    }
+  };
+
+  return {
+    name: 'payloads',
+    routeConfig: ['list', 'resource'],
+    onRoute: compile,
+    preHandler(ctx) {
+      const plan = ctx.route === undefined ? undefined : plans.get(ctx.route);
+      if (plan === undefined) return;
+      if (plan.known !== undefined) rejectUnknown(ctx, plan.known);
+      const state = ctx.state as Carrier;
+      // The list and the selection are read before the handler, so a wrong value changes nothing.
+      if (plan.list !== undefined) state[listKey] = new ListQuery(plan.list, ctx.query);
+      if (plan.resource !== undefined) {
+        const query = ctx.rawQuery === '' ? undefined : ctx.query;
+        state[selectionKey] = plan.resource.select(
+          query?.get('fields') ?? null,
+          query?.get('view') ?? null,
+        );
+      }
+    },
+    preSerialization: transform,
+  };
+}

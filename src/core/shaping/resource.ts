@@ -1,0 +1,239 @@
+/** A resource's shape declared once: its fields, response groups (views) and links (spec 2.10, 2.12). */
+import { ErrorCode } from '../errors/catalogue.ts';
+import { type FieldProblem, invalidRequest } from '../errors/helpers.ts';
+import { assertKnownKeys } from '../internal/options.ts';
+import type { RequestContext } from '../pipeline/context.ts';
+import {
+  compileSelection,
+  type FieldTree,
+  parseFields,
+  type SelectedField,
+  selectionTree,
+  wholeTree,
+} from './select-fields.ts';
+
+/**
+ * One operation a resource may offer, shown in its `links` only when `when` allows it
+ * (spec 2.12: operations that are not possible are not shown).
+ *
+ * @category Payloads
+ */
+// biome-ignore lint/suspicious/noExplicitAny: an undeclared item type is left open
+export interface LinkRule<T = any> {
+  /** The method of the operation. */
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** The operation's target for one item. */
+  href: (item: T, ctx: RequestContext) => string;
+  /**
+   * Whether the caller may perform it on this item: a scope (`hasScopes(ctx.identity, …)`),
+   * ownership (`item.ownerId === ctx.identity?.subject`) or the item's state. @default always
+   */
+  when?: (ctx: RequestContext, item: T) => boolean;
+}
+
+/**
+ * A link as it appears in a resource's `links` list.
+ *
+ * @category Payloads
+ */
+export interface ResourceLink {
+  /** What the operation is (`self`, `update`, `delete`, or the service's own word). */
+  rel: string;
+  /** The method to use. */
+  method: string;
+  /** The target. */
+  href: string;
+}
+
+/**
+ * The declaration of a resource's shape, for {@link defineResource}.
+ *
+ * @category Payloads
+ */
+// biome-ignore lint/suspicious/noExplicitAny: an undeclared item type is left open
+export interface ResourceOptions<T = any> {
+  /** The fields a client may select with `fields`; the response holds only these (spec 2.10). */
+  fields: FieldTree;
+  /**
+   * Named response groups (spec 2.10), each a selection in the `fields` syntax; `*` is every
+   * field and the links. @example { small: 'id,title', medium: 'id,title,year,links', large: '*' }
+   * @default {} (no `view` parameter)
+   */
+  views?: Readonly<Record<string, string>>;
+  /** The view of a request that names none. @default every field and the links */
+  defaultView?: string;
+  /** The operations, by relation name, each with its condition; shown as `links` (spec 2.12). @default {} */
+  links?: Readonly<Record<string, LinkRule<T>>>;
+}
+
+/**
+ * A resource's shape compiled once by {@link defineResource}: put it on routes as
+ * `config.resource` (with the {@link payloads} plugin) so responses are shaped by declaration.
+ *
+ * @category Payloads
+ */
+export interface Resource {
+  /** The selectable fields. */
+  readonly fields: FieldTree;
+  /** The view names, for messages and docs. */
+  readonly views: readonly string[];
+  /**
+   * The selection of one request (`fields`, `view`), parsed once per distinct value and kept in
+   * a small bounded cache. A wrong value is a 400 naming each problem.
+   */
+  select(fields: string | null, view: string | null): Selection;
+  /** The `links` of one item for this caller. */
+  linksOf(ctx: RequestContext, item: unknown): ResourceLink[];
+  /** Whether any link depends on the caller. */
+  readonly hasLinks: boolean;
+}
+
+/**
+ * What one request keeps of each item.
+ *
+ * @category Payloads
+ */
+export interface Selection {
+  /** The fields kept, in the declaration's order. */
+  readonly fields: readonly SelectedField[];
+  /** Whether `links` is kept. */
+  readonly links: boolean;
+}
+
+const cacheSize = 256;
+const viewName = /^[a-z][a-z0-9_-]*$/;
+const methods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+
+function checkTree(where: string, tree: unknown, depth = 0): void {
+  if (typeof tree !== 'object' || tree === null || Array.isArray(tree) || depth > 8) {
+    throw new TypeError(`${where}: \`fields\` must map field names to true or to a nested map.`);
+  }
+  for (const [key, rule] of Object.entries(tree)) {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(key) || key === 'links') {
+      throw new TypeError(
+        `${where}: "${key}" cannot be a field name (letters, digits, _; "links" is reserved).`,
+      );
+    }
+    if (rule !== true) checkTree(`${where}: ${key}`, rule, depth + 1);
+  }
+}
+
+/**
+ * Declares a resource's shape once, at start-up: the fields a client may select, response
+ * groups and links with their conditions. A mistake is a `TypeError`.
+ *
+ * @example
+ * ```ts
+ * const book = defineResource<Book>({
+ *   fields: { id: true, title: true, year: true, author: { id: true, name: true } },
+ *   views: { small: 'id,title', large: '*' },
+ *   links: {
+ *     self: { method: 'GET', href: (b) => `/v1/books/${b.id}` },
+ *     delete: {
+ *       method: 'DELETE',
+ *       href: (b) => `/v1/books/${b.id}`,
+ *       when: (ctx) => hasScopes(ctx.identity, 'books:write'),
+ *     },
+ *   },
+ * });
+ * ```
+ *
+ * @category Payloads
+ */
+// biome-ignore lint/suspicious/noExplicitAny: an undeclared item type is left open
+export function defineResource<T = any>(options: ResourceOptions<T>): Resource {
+  const where = 'defineResource()';
+  assertKnownKeys(where, options, ['fields', 'views', 'defaultView', 'links']);
+  checkTree(where, options.fields);
+  const tree = options.fields;
+  const linkRules = Object.entries(options.links ?? {}) as [string, LinkRule<unknown>][];
+  for (const [rel, rule] of linkRules) {
+    assertKnownKeys(`${where}: link "${rel}"`, rule, ['method', 'href', 'when']);
+    if (!methods.includes(rule.method) || typeof rule.href !== 'function') {
+      throw new TypeError(
+        `${where}: link "${rel}" needs a method (${methods.join(', ')}) and an href function.`,
+      );
+    }
+    if (rule.when !== undefined && typeof rule.when !== 'function') {
+      throw new TypeError(`${where}: link "${rel}": \`when\` must be a function of (ctx, item).`);
+    }
+  }
+  const hasLinks = linkRules.length > 0;
+  const all: Selection = Object.freeze({ fields: wholeTree(tree), links: hasLinks });
+  const withLinks: FieldTree = hasLinks ? { ...tree, links: true } : tree;
+
+  const compile = (text: string, within: FieldTree, what: string): Selection => {
+    const problems: FieldProblem[] = [];
+    const fields = compileSelection(parseFields(text), within, problems, what);
+    if (problems.length > 0) throw invalidRequest(problems);
+    const links = fields.some((f) => f.key === 'links');
+    return { fields: fields.filter((f) => f.key !== 'links'), links };
+  };
+
+  const views = new Map<string, Selection>();
+  for (const [name, text] of Object.entries(options.views ?? {})) {
+    if (!viewName.test(name) || typeof text !== 'string') {
+      throw new TypeError(
+        `${where}: view "${name}" must be a lower-case name with a selection such as 'id,title'.`,
+      );
+    }
+    try {
+      views.set(name, text === '*' ? all : compile(text, withLinks, 'the resource'));
+    } catch (error) {
+      const detail = (error as { errors?: { message: string }[] }).errors
+        ?.map((e) => e.message)
+        .join(' ');
+      throw new TypeError(`${where}: view "${name}": ${detail ?? String(error)}`);
+    }
+  }
+  const defaultView = options.defaultView === undefined ? all : views.get(options.defaultView);
+  if (defaultView === undefined) {
+    throw new TypeError(`${where}: defaultView "${options.defaultView}" is not one of the views.`);
+  }
+  const viewTrees = new Map(
+    [...views].map(([name, s]) => [
+      name,
+      s.links ? { ...selectionTree(s.fields), links: true as const } : selectionTree(s.fields),
+    ]),
+  );
+
+  const cache = new Map<string, Selection>();
+  const select = (fields: string | null, view: string | null): Selection => {
+    if (view !== null && !views.has(view)) {
+      throw invalidRequest([
+        {
+          message:
+            views.size === 0
+              ? 'The query parameter "view" is not read here: this resource has no views.'
+              : `The view "${view.slice(0, 64)}" is not one of ${[...views.keys()].join(', ')}.`,
+          code: ErrorCode.UnknownView,
+        },
+      ]);
+    }
+    if (fields === null) return view === null ? defaultView : views.get(view)!;
+    const key = view === null ? fields : `${view}\u0000${fields}`;
+    let selection = cache.get(key);
+    if (selection === undefined) {
+      // `fields` selects within the view when one is named, else among all the fields.
+      selection =
+        view === null
+          ? compile(fields, withLinks, 'the resource')
+          : compile(fields, viewTrees.get(view)!, `the view "${view}"`);
+      if (cache.size >= cacheSize) cache.delete(cache.keys().next().value!);
+      cache.set(key, selection);
+    }
+    return selection;
+  };
+
+  const linksOf = (ctx: RequestContext, item: unknown): ResourceLink[] => {
+    const out: ResourceLink[] = [];
+    for (const [rel, rule] of linkRules) {
+      if (rule.when === undefined || rule.when(ctx, item)) {
+        out.push({ rel, method: rule.method, href: rule.href(item, ctx) });
+      }
+    }
+    return out;
+  };
+
+  return Object.freeze({ fields: tree, views: [...views.keys()], select, linksOf, hasLinks });
+}
