@@ -41,7 +41,7 @@ export function createBookshelf(options: BookshelfOptions = {}): Conventions {
   const books = seedShelf();
   const routes: RouteTable = httpSemanticsRoutes({
     ...bookRoutes(books),
-    ...bookImportRoutes(books),
+    ...bookImportRoutes(books, options.store),
     ...authorRoutes(),
   });
   const plugins: Plugin[] = [

@@ -8,6 +8,7 @@ import {
   type ErrorEntry,
   isApiError,
   type RequestContext,
+  type Store,
 } from 'api-conventions';
 import { bookFields } from './books.ts';
 import { authorOf, type Book, slugify } from './data.ts';
@@ -39,8 +40,13 @@ function checkAll(list: readonly unknown[]): Fields[] {
 }
 
 /** The import routes, adding to `books`. */
-export function bookImportRoutes(books: Map<string, Book>, delayMs = 300) {
-  const imports = createJobs({ path: '/v1/book-imports', ttlMs: 3_600_000 });
+export function bookImportRoutes(books: Map<string, Book>, store?: Store, delayMs = 300) {
+  // Statuses live in the shared store when there is one (REDIS_URL), so any instance answers them.
+  const imports = createJobs({
+    path: '/v1/book-imports',
+    ttlMs: 3_600_000,
+    ...(store ? { store } : {}),
+  });
 
   const uniqueId = (title: string): string => {
     const base = slugify(title) || 'book';

@@ -153,6 +153,25 @@ describeMatrix(
       expect(fresh.headers.get('etag')).toMatch(/^"/);
     });
 
+    it('merges Vary from every feature, each name once (RFC 9110 §12.5.5)', async () => {
+      const res = await served.fetch('/v1/books/middlemarch', {
+        headers: { origin: 'https://app.example.com', accept: 'application/xml' },
+      });
+      const names = (res.headers.get('vary') ?? '').split(',').map((n) => n.trim().toLowerCase());
+      expect(names).toContain('accept');
+      expect(names).toContain('origin');
+      expect(new Set(names).size).toBe(names.length);
+      const notModified = await served.fetch('/v1/books/middlemarch', {
+        headers: {
+          origin: 'https://app.example.com',
+          accept: 'application/xml',
+          'if-none-match': res.headers.get('etag')!,
+        },
+      });
+      expect(notModified.status).toBe(304);
+      expect(notModified.headers.get('vary')).toBe(res.headers.get('vary'));
+    });
+
     it('sends no-store on the answers to writes (spec 4.7)', async () => {
       const res = await served.fetch('/v1/books', {
         method: 'POST',
