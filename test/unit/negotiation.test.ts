@@ -187,6 +187,31 @@ describe('negotiation() (spec 4.5)', () => {
   });
 });
 
+describe('withFormatSuffixes (spec 4.5)', () => {
+  it('puts the twins of a GET with suffixes: true before their pattern, one per format', () => {
+    const handler = () => ({});
+    const table = withFormatSuffixes({
+      '/v1/a': { GET: handler },
+      '/v1/b/:id': {
+        GET: { handler, config: { formats: ['json', 'xml'], suffixes: true } },
+        DELETE: handler,
+      },
+    });
+    expect(Object.keys(table)).toEqual(['/v1/a', '/v1/b/:id.json', '/v1/b/:id.xml', '/v1/b/:id']);
+    expect(table['/v1/b/:id.xml']?.GET).toMatchObject({
+      config: { formatSuffix: 'xml', formats: ['json', 'xml'] },
+    });
+    expect(table['/v1/b/:id.xml']?.DELETE).toBeUndefined();
+  });
+
+  it('refuses suffixes on a pattern that ends in a wildcard or a slash', () => {
+    const handler = () => ({});
+    expect(() =>
+      withFormatSuffixes({ '/v1/files/*path': { GET: { handler, config: { suffixes: true } } } }),
+    ).toThrow(/suffixes need a pattern/);
+  });
+});
+
 describe('the XML mapping (docs/negotiation.md)', () => {
   const xml = createXmlSerializer({ declaration: false });
   const ctx = {} as RequestContext;

@@ -37,7 +37,7 @@ export function withFormatSuffixes(
     const definition: RouteDefinition | undefined =
       typeof get === 'function' ? { handler: get } : get;
     if (definition?.config?.suffixes === true) {
-      if (/[*}]$|\/$/.test(pattern)) {
+      if (/\*[^/]*$|\}$|\/$/.test(pattern)) {
         throw new TypeError(
           `Route "GET ${pattern}": suffixes need a pattern ending in a name or a parameter, not "/", "*" or an optional group.`,
         );
