@@ -103,8 +103,8 @@ export function negotiation(options: NegotiationOptions = {}): Plugin {
     return offer;
   };
   const fallback = offerOf(formats);
-  const byRoute = new WeakMap<RouteSettings, Offer>();
-  const fixed = new WeakMap<RouteSettings, Chosen>();
+  // One look-up per request: the route's offer, and its pinned format for a suffix twin.
+  const byRoute = new WeakMap<RouteSettings, { offer: Offer; pinned: Chosen | undefined }>();
   const marker = query === false ? '' : `${query}=`;
 
   const fromQuery = (ctx: RequestContext, offer: Offer): Chosen | undefined => {
@@ -130,25 +130,26 @@ export function negotiation(options: NegotiationOptions = {}): Plugin {
       const where = `Route "${route.method} ${route.pattern}"`;
       const { formats: own, formatSuffix } = route.config;
       const list = own === undefined ? formats : checkFormats(`${where} formats`, own);
-      byRoute.set(route, offerOf(list));
+      let pinned: Chosen | undefined;
       if (formatSuffix !== undefined) {
         if (!list.includes(formatSuffix)) {
           throw new TypeError(
             `${where}: formatSuffix '${String(formatSuffix)}' is not among its formats (${list.join(', ')}).`,
           );
         }
-        fixed.set(route, { format: formatSuffix, type: formatTypes[formatSuffix][0]! });
+        pinned = { format: formatSuffix, type: formatTypes[formatSuffix][0]! };
       }
+      byRoute.set(route, { offer: offerOf(list), pinned });
     },
     preParsing(ctx) {
       const route = ctx.route;
       if (route === undefined || noRepresentation.has(ctx.method)) return;
-      const pinned = fixed.get(route);
-      if (pinned !== undefined) {
-        ctx.state.format = pinned;
+      const known = byRoute.get(route);
+      if (known?.pinned !== undefined) {
+        ctx.state.format = known.pinned;
         return;
       }
-      const offer = byRoute.get(route) ?? fallback;
+      const offer = known?.offer ?? fallback;
       // The answer depends on Accept on every route (a vendor type is echoed): say so to caches.
       if (ctx.hasResponseHeaders) ctx.responseHeaders.vary('Accept');
       else ctx.responseHeaders.record.vary = 'Accept';
