@@ -53,6 +53,7 @@ export {
   resolveOrigin,
   type Step,
   splitTarget,
+  stampDate,
   type TrustTest,
   toApiError,
   toConventions,

@@ -93,7 +93,8 @@ export function rewriteUrl(req: { url?: string }): string {
 /**
  * The Fastify server options the conventions need, to spread into `Fastify({ ... })`: the
  * spec's error body for errors Fastify raises before any hook (`frameworkErrors`) and for those
- * Node's parser raises before Fastify (`clientErrorHandler`), one routing of every target
+ * Node's parser raises before Fastify (`clientErrorHandler`) and for a request that arrives while
+ * the app closes (`return503OnClosing: false`: the plugin answers 503), one routing of every target
  * (`rewriteUrl`), and path parameters bounded by the URI limit rather than Fastify's 100
  * characters (`routerOptions.maxParamLength`). Timeouts and `maxHeaderSize` are the host's
  * choice: see docs/limits.md.
@@ -109,6 +110,8 @@ export const serverOptions: {
   readonly frameworkErrors: typeof frameworkErrors;
   /** Node's parser errors and timeouts answered with the spec's error body. */
   readonly clientErrorHandler: typeof clientErrorHandler;
+  /** A request that arrives while the app closes gets the core's 503 with the error body. */
+  readonly return503OnClosing: false;
   /** Every request routed on its normalised target. */
   readonly rewriteUrl: typeof rewriteUrl;
   /** Path parameters as long as the URI allows, not Fastify's 100 characters. */
@@ -119,6 +122,7 @@ export const serverOptions: {
 } = {
   frameworkErrors,
   clientErrorHandler,
+  return503OnClosing: false,
   rewriteUrl,
   routerOptions: { maxParamLength: 8192 },
 };

@@ -2,6 +2,7 @@
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Conventions, HostFailure } from 'api-conventions';
+import { stampDate } from 'api-conventions/host';
 
 /** A `clientError` listener: Node's own HTTP parser errors and timeouts, with the socket. */
 export type ClientErrorHandler = (error: Error & { code?: string }, socket: Duplex) => void;
@@ -46,7 +47,7 @@ export function answerClientError(
     socket.destroy();
     return;
   }
-  socket.end(api.hostAnswer(failureOf(error.code)).raw);
+  socket.end(stampDate(api.hostAnswer(failureOf(error.code))));
 }
 
 // Marks a request Node handed over through `checkContinue`: it waits for `100 Continue`, which is
@@ -96,6 +97,6 @@ export function takeExpectations(
   server.on('checkContinue', continueLater(listener));
   server.on('checkExpectation', listener);
   server.on('connect', (_req: IncomingMessage, socket: Duplex) => {
-    socket.end(api.hostAnswer('connect').raw);
+    socket.end(stampDate(api.hostAnswer('connect')));
   });
 }

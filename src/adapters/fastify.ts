@@ -5,7 +5,7 @@
  */
 
 import type { IncomingMessage } from 'node:http';
-import type { Conventions, ConventionsOptions } from 'api-conventions';
+import { type Conventions, type ConventionsOptions, serviceUnavailable } from 'api-conventions';
 import { type ApiResponse, assertKnownKeys, toConventions } from 'api-conventions/host';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -49,6 +49,12 @@ export interface FastifyConventionsOptions {
 }
 
 const knownOptions = ['api', 'routes'];
+
+/** 503 for a request that arrives while the server drains, on a connection that then closes. */
+const shuttingDown = () =>
+  serviceUnavailable('The server is shutting down; send the request again.', {
+    headers: { connection: 'close' },
+  });
 // The table's route handlers, so that the native-route watch can tell them apart.
 const tableHandlers = new WeakSet<object>();
 // The body stream itself, unread: the core reads it with the route's limit and the body timeout.
@@ -110,12 +116,27 @@ const plugin: FastifyPluginAsync<FastifyConventionsOptions> = async (fastify, op
   }
   watchNativeRoutes(fastify, api, tableHandlers);
   const { alwaysOnHeaders } = api;
+  // With `return503OnClosing: false` (serverOptions), a request that arrives while the app closes
+  // reaches the hooks, and gets the core's 503 with the error body instead of Fastify's own.
+  let closing = false;
+  fastify.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
   fastify.addHook('onRequest', (request, reply, next) => {
     // A table route's response carries these headers from the core; any other answer (the app's
     // own routes, Fastify's own) gets them here.
     const own = !tableHandlers.has(request.routeOptions.handler);
     if (own) reply.headers(alwaysOnHeaders);
     const ctx = contextOf(api, request);
+    // Fastify marks the response of a request it routes while closing with Connection: close
+    // before any hook, which tells it before the preClose hook has run.
+    if (closing || reply.raw.getHeader('connection') === 'close') {
+      const stop = api.handleError(ctx, shuttingDown());
+      if (stop instanceof Promise) stop.then((response) => send(reply, response));
+      else send(reply, stop);
+      return;
+    }
     const early = api.beforeRouting(ctx);
     const go = (response: ApiResponse | undefined) => {
       if (response !== undefined) return send(reply, response);

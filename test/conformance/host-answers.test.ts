@@ -3,6 +3,7 @@
  * Host, an unknown Expect, CONNECT, the fetch server's own refusals — carries the spec's error body
  * and the always-on headers on every host, over a raw socket (spec 7.1, 7.2).
  */
+import type { Conventions } from 'api-conventions';
 import { expect, it } from 'vitest';
 import { createBookshelf } from '../../examples/bookshelf/app.ts';
 import { describeMatrix } from './_matrix.ts';
@@ -79,9 +80,14 @@ const refused: [string, string, number, number][] = [
   ],
 ];
 
+let api: Conventions;
+
 describeMatrix(
   'answers made before the library runs',
-  () => createBookshelf({ logger: { error() {}, warn() {} } }),
+  () => {
+    api = createBookshelf({ logger: { error() {}, warn() {} } });
+    return api;
+  },
   (served) => {
     it.each(refused)(
       'answers %s with its status, the error body, and closes',
@@ -95,7 +101,13 @@ describeMatrix(
         expect(response.headers['content-type']).toBe('application/json');
         // The core's always-on headers reach the host's own answers as well (spec 4.8).
         expect(response.headers['x-content-type-options']).toBe('nosniff');
+        // Every always-on header, the security set among them, reaches the host's own answers.
+        for (const [name, value] of Object.entries(api.alwaysOnHeaders)) {
+          expect(response.headers[name], name).toBe(String(value));
+        }
         expect(response.headers.connection).toBe('close');
+        // RFC 9110 §6.6.1: an origin server with a clock sends Date on every response.
+        expect(Date.parse(response.headers.date ?? '')).not.toBeNaN();
         expect(exchange.closed).toBe(true);
       },
     );

@@ -33,6 +33,20 @@ describe('checkRequestHead', () => {
     ],
     ['HTTP/1.0 without Host', { url: '/', headers: headers({}), httpVersion: '1.0' }, undefined],
     ['a host that does not say its version', { url: '/', headers: headers({}) }, undefined],
+    [
+      'Host: shelf.test:8080',
+      { url: '/', headers: headers({ host: 'shelf.test:8080' }) },
+      undefined,
+    ],
+    ['Host: [::1]:3000', { url: '/', headers: headers({ host: '[::1]:3000' }) }, undefined],
+    [
+      'an empty Host (RFC 9112 §3.2)',
+      { url: '/', headers: headers({ host: '' }), httpVersion: '1.1' },
+      undefined,
+    ],
+    ['Host: a b (RFC 9112 §3.2)', { url: '/', headers: headers({ host: 'a b' }) }, 40028],
+    ['Host: x/y', { url: '/', headers: headers({ host: 'x/y' }) }, 40028],
+    ['two Hosts joined (RFC 9112 §3.2)', { url: '/', headers: headers({ host: 'a, b' }) }, 40028],
   ])('%s', (_what, head, code) => {
     expect(checkRequestHead(head, 16)?.code).toBe(code);
   });

@@ -1,4 +1,5 @@
 /** The answers a host gives before the library runs (a parser error, a timeout), built by the core. */
+import { currentDate } from '../caching/http-date.ts';
 import { ApiError } from '../errors/api-error.ts';
 import { ErrorCode, statusText } from '../errors/catalogue.ts';
 import { uriTooLong } from '../errors/helpers.ts';
@@ -127,4 +128,15 @@ export function toHostAnswer(error: ApiError, alwaysOn: Readonly<ResponseHeaders
   }
   raw += `\r\n${body}`;
   return { status: error.status, headers, body, raw };
+}
+
+/**
+ * A host answer's HTTP/1.1 text with the `Date` header an origin server sends on every response
+ * (RFC 9110 §6.6.1), for the moment it is written; the date is formatted at most once a second.
+ *
+ * @category Limits
+ */
+export function stampDate(answer: HostAnswer, now: number = Date.now()): string {
+  const line = answer.raw.indexOf('\r\n') + 2;
+  return `${answer.raw.slice(0, line)}date: ${currentDate(now)}\r\n${answer.raw.slice(line)}`;
 }

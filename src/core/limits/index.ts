@@ -12,6 +12,7 @@ export {
   type HostFailure,
   hostFailure,
   hostFailures,
+  stampDate,
   toHostAnswer,
 } from './host-answers.ts';
 export { checkRequestHead, missingHost, type RequestHead } from './request-head.ts';

@@ -41,17 +41,33 @@ export function missingHost(): ApiError {
   );
 }
 
+// RFC 9110 §7.2 / RFC 3986 §3.2.2: uri-host [ ":" port ], the host an IP literal or a reg-name
+// (unreserved, pct-encoded, sub-delims); empty is allowed (RFC 9112 §3.2).
+const hostPattern = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9\-._~!$&'()*+;=%]*)(?::[0-9]*)?$/;
+
+function invalidHost(): ApiError {
+  return new ApiError(
+    400,
+    ErrorCode.InvalidHost,
+    'The Host header is not a host name or address with an optional port (RFC 9112 §3.2).',
+    { headers: { connection: 'close' } },
+  );
+}
+
 /**
  * Why a request must be refused from its head alone, before routing, or `undefined`: a target
  * longer than `uriLimit` characters is 414, an `Expect` other than `100-continue` 417
- * (RFC 9110 §10.1.1), an HTTP/1.1 request without `Host` 400 (RFC 9112 §3.2).
+ * (RFC 9110 §10.1.1), a `Host` that is no host 400, and so is an HTTP/1.1 request without one
+ * (RFC 9112 §3.2).
  *
  * @category Limits
  */
 export function checkRequestHead(head: RequestHead, uriLimit: number): ApiError | undefined {
   if (head.url.length > uriLimit) return uriTooLong(uriLimit);
-  const expect = head.headers.get('expect');
+  const { headers } = head;
+  const expect = headers.get('expect');
   if (expect != null && expect.trim().toLowerCase() !== '100-continue') return expectationFailed();
-  if (head.httpVersion === '1.1' && !head.headers.get('host')) return missingHost();
-  return undefined;
+  const host = headers.get('host');
+  if (host == null) return head.httpVersion === '1.1' ? missingHost() : undefined;
+  return hostPattern.test(host) ? undefined : invalidHost();
 }
