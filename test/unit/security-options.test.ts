@@ -1,4 +1,4 @@
-import { cors, securityHeaders } from 'api-conventions';
+import { cors, csrf, securityHeaders } from 'api-conventions';
 import { describe, expect, it } from 'vitest';
 
 describe('securityHeaders() options', () => {
@@ -61,5 +61,34 @@ describe('cors() options', () => {
     expect(
       cors({ origins: (origin) => origin.endsWith('.example.com'), credentials: true }).name,
     ).toBe('cors');
+  });
+});
+
+describe('csrf() options', () => {
+  const secret = 'x'.repeat(32);
+  it.each([
+    [{}, /needs a `secret` of at least 32 bytes/],
+    [{ secret: 'short' }, /at least 32 bytes/],
+    [{ secret, trustedOrigins: ['app.example.com'] }, /write origins such as/],
+    [{ secret, oneTimeTtlMs: 10 }, /oneTimeTtlMs must be a whole number/],
+    [{ secret, session: 'sid' }, /session must be a function/],
+    [
+      { secret, headerName: 'x-csrf-token', store: undefined, fieldname: '_csrf' },
+      /Did you mean `fieldName`/,
+    ],
+  ])('refuses %j at start-up with a TypeError', (options, message) => {
+    expect(() => csrf(options as never)).toThrow(TypeError);
+    expect(() => csrf(options as never)).toThrow(message);
+  });
+
+  it('refuses to issue one-time tokens without a store, saying what to pass', async () => {
+    await expect(csrf({ secret }).issueOneTimeToken('s1')).rejects.toThrow(/need a `store`/);
+  });
+
+  it('issues per-session tokens that differ each time', async () => {
+    const plugin = csrf({ secret });
+    const [a, b] = [await plugin.issueToken('s1'), await plugin.issueToken('s1')];
+    expect(a).toMatch(/^s\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/);
+    expect(a).not.toBe(b);
   });
 });

@@ -1,4 +1,7 @@
 /** Security (spec 4.8): the header set, HTTPS, cookies, CORS, CSRF and access checks. */
+
+export { type AccessChecksOptions, accessChecks } from './access-checks.ts';
+export { type CookieOptions, readCookie, serializeCookie } from './cookies.ts';
 export {
   type CorsOptions,
   type CorsOrigin,
@@ -6,6 +9,7 @@ export {
   defaultExposedHeaders,
   originNotAllowed,
 } from './cors.ts';
+export { type CsrfOptions, type CsrfPlugin, csrf } from './csrf.ts';
 export type {
   AuthorizeHook,
   SecurityHeaderOverrides,

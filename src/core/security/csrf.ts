@@ -1,0 +1,278 @@
+/** CSRF protection for cookie-authenticated APIs (spec 4.8): origin checks, per-session and one-time tokens. */
+import { ApiError } from '../errors/api-error.ts';
+import { ErrorCode } from '../errors/catalogue.ts';
+import { assertInteger, assertKnownKeys } from '../internal/options.ts';
+import type { RequestContext } from '../pipeline/context.ts';
+import type { Plugin } from '../pipeline/plugin.ts';
+import type { Step } from '../pipeline/steps.ts';
+import { guardStore } from '../stores/guard-store.ts';
+import type { Store } from '../stores/store.ts';
+import { readCookie } from './cookies.ts';
+
+/**
+ * Options of {@link csrf}.
+ *
+ * @category Security
+ */
+export interface CsrfOptions {
+  /** The key that signs per-session tokens: at least 32 bytes, kept secret, the same on every instance. */
+  secret: string | Uint8Array;
+  /**
+   * The session a request belongs to, or `undefined` when it carries none (then there is no
+   * cookie authority to forge, and no token is asked for). @default the value of the cookie `cookieName`
+   */
+  session?: (ctx: RequestContext) => string | undefined;
+  /** The session cookie read when `session` is not given. @default '__Host-session' */
+  cookieName?: string;
+  /** The request header that carries the token. @default 'x-csrf-token' */
+  headerName?: string;
+  /** The form field that carries the token in a form body. @default '_csrf' */
+  fieldName?: string;
+  /**
+   * Other origins whose pages may send state-changing requests (your web app on another host):
+   * exact origins. The service's own origin is always allowed. @default []
+   */
+  trustedOrigins?: readonly string[];
+  /** Whether pages of the same site (`Sec-Fetch-Site: same-site`) may send them too. @default false */
+  allowSameSite?: boolean;
+  /** Where one-time tokens live; share it between instances (Redis) so any of them redeems a token. @default none: one-time tokens are off */
+  store?: Store;
+  /** How long a one-time token stays valid, in milliseconds. @default 600000 (10 minutes) */
+  oneTimeTtlMs?: number;
+}
+
+/**
+ * The CSRF plugin, with the functions that issue its tokens.
+ *
+ * @category Security
+ */
+export interface CsrfPlugin extends Plugin {
+  /** A token for every request of this session, until the session ends. Each call gives a new-looking token. */
+  issueToken(sessionId: string): Promise<string>;
+  /** A token good for one request of this session, kept in the store; needs `store`. */
+  issueOneTimeToken(sessionId: string): Promise<string>;
+}
+
+const knownOptions = [
+  'secret',
+  'session',
+  'cookieName',
+  'headerName',
+  'fieldName',
+  'trustedOrigins',
+  'allowSameSite',
+  'store',
+  'oneTimeTtlMs',
+];
+// RFC 9110 §9.2.1: these never change state, so a forged one changes nothing.
+const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE']);
+const encoder = new TextEncoder();
+
+function base64url(bytes: Uint8Array): string {
+  let text = '';
+  for (const byte of bytes) text += String.fromCharCode(byte);
+  return btoa(text).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+function fromBase64url(text: string): Uint8Array | undefined {
+  if (!/^[A-Za-z0-9_-]+$/.test(text)) return undefined;
+  const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/'));
+  return Uint8Array.from(binary, (c) => c.charCodeAt(0));
+}
+
+function randomToken(bytes: number): string {
+  return base64url(crypto.getRandomValues(new Uint8Array(bytes)));
+}
+
+/** 403: a state-changing request from another site. */
+function crossSite(): ApiError {
+  return new ApiError(
+    403,
+    ErrorCode.CrossSiteRequest,
+    'State-changing requests from other sites are refused; send it from an allowed origin.',
+  );
+}
+
+/** 403: a cookie-authenticated request without a token. */
+function missingToken(header: string, field: string): ApiError {
+  return new ApiError(
+    403,
+    ErrorCode.CsrfTokenMissing,
+    `This request uses a session cookie and needs a CSRF token in the ${header} header (or the ${field} form field).`,
+  );
+}
+
+/** 403: a token that is not this session's, or a one-time token used already. */
+function invalidToken(): ApiError {
+  return new ApiError(
+    403,
+    ErrorCode.CsrfTokenInvalid,
+    'The CSRF token is not valid for this session, or was used already; fetch a new one.',
+  );
+}
+
+function isForm(ctx: RequestContext): boolean {
+  const type = ctx.headers.get('content-type')?.toLowerCase() ?? '';
+  return (
+    type.startsWith('application/x-www-form-urlencoded') || type.startsWith('multipart/form-data')
+  );
+}
+
+/**
+ * CSRF protection for APIs that authenticate browsers with a cookie (spec 4.8), in two layers:
+ *
+ * 1. Before routing, a state-changing request (not GET, HEAD, OPTIONS) whose `Sec-Fetch-Site` or
+ *    `Origin` says it comes from another site is refused with 403 (40304), unless that origin is
+ *    trusted. Requests with a bearer token are exempt: a browser sends an `Authorization` header
+ *    across sites only after a CORS preflight the API allowed, and no cookie authority is used.
+ * 2. When the request carries a session, it must carry a token made for that session: in the
+ *    `X-CSRF-Token` header, or the `_csrf` field of a form body. Per-session tokens are an HMAC
+ *    of the session id with a random mask, so they are checked without a store; one-time tokens
+ *    are kept in the store and taken (atomically) by the first request that shows them. Missing
+ *    → 403 (40305); not this session's, forged or replayed → 403 (40306).
+ *
+ * @example
+ * ```ts
+ * const protection = csrf({ secret: process.env.CSRF_SECRET!, trustedOrigins: ['https://app.example.com'] });
+ * const api = conventions({ routes, plugins: [protection] });
+ * // in a handler: { token: await protection.issueToken(sessionId) }
+ * ```
+ *
+ * @category Security
+ */
+export function csrf(options: CsrfOptions): CsrfPlugin {
+  assertKnownKeys('csrf()', options, knownOptions);
+  const secretBytes =
+    typeof options?.secret === 'string' ? encoder.encode(options.secret) : options?.secret;
+  if (!(secretBytes instanceof Uint8Array) || secretBytes.byteLength < 32) {
+    throw new TypeError(
+      'csrf() needs a `secret` of at least 32 bytes (e.g. 32 random bytes, base64-encoded), the same on every instance.',
+    );
+  }
+  const cookieName = options.cookieName ?? '__Host-session';
+  const session =
+    options.session ?? ((ctx: RequestContext) => readCookie(ctx.headers.get('cookie'), cookieName));
+  if (typeof session !== 'function') throw new TypeError('csrf(): session must be a function.');
+  const headerName = (options.headerName ?? 'x-csrf-token').toLowerCase();
+  const fieldName = options.fieldName ?? '_csrf';
+  const trusted = new Set<string>();
+  for (const origin of options.trustedOrigins ?? []) {
+    if (typeof origin !== 'string' || !/^https?:\/\/[^/\s]+$/.test(origin)) {
+      throw new TypeError(
+        `csrf(): trustedOrigins holds "${String(origin)}"; write origins such as "https://app.example.com".`,
+      );
+    }
+    trusted.add(origin.toLowerCase());
+  }
+  const allowSameSite = options.allowSameSite === true;
+  const store = options.store ? guardStore(options.store, { prefix: 'csrf:' }) : undefined;
+  const ttl = assertInteger(
+    'csrf() oneTimeTtlMs',
+    options.oneTimeTtlMs ?? 600_000,
+    1000,
+    86_400_000,
+  );
+  const key = crypto.subtle.importKey(
+    'raw',
+    secretBytes as Uint8Array<ArrayBuffer>,
+    { name: 'HMAC', hash: 'SHA-256' },
+    false,
+    ['sign', 'verify'],
+  );
+
+  const message = (mask: string, sessionId: string) =>
+    encoder.encode(`csrf-session\u0000${mask}\u0000${sessionId}`);
+
+  const issueToken = async (sessionId: string): Promise<string> => {
+    const mask = randomToken(16);
+    const mac = await crypto.subtle.sign('HMAC', await key, message(mask, sessionId));
+    return `s.${mask}.${base64url(new Uint8Array(mac))}`;
+  };
+
+  const issueOneTimeToken = async (sessionId: string): Promise<string> => {
+    if (store === undefined) {
+      throw new TypeError('csrf(): one-time tokens need a `store`; pass the shared store.');
+    }
+    const token = `o.${randomToken(32)}`;
+    if (!(await store.add(token, sessionId, ttl))) throw new Error('CSRF token collision');
+    return token;
+  };
+
+  const verify = async (token: string, sessionId: string): Promise<boolean> => {
+    if (token.length > 200) return false;
+    if (token.startsWith('o.')) {
+      if (store === undefined) return false;
+      // Taken, not read: of two requests showing the same token, one gets it (no replay).
+      return (await store.take(token)) === sessionId;
+    }
+    const [kind, mask, mac, extra] = token.split('.');
+    if (kind !== 's' || !mask || !mac || extra !== undefined) return false;
+    const signature = fromBase64url(mac);
+    if (signature === undefined) return false;
+    // crypto.subtle.verify compares in constant time.
+    return crypto.subtle.verify(
+      'HMAC',
+      await key,
+      signature as Uint8Array<ArrayBuffer>,
+      message(mask, sessionId),
+    );
+  };
+
+  const check = (token: string, sessionId: string): Promise<void> =>
+    verify(token, sessionId).then((valid) => {
+      if (!valid) throw invalidToken();
+    });
+
+  const fromTrustedPlace = (ctx: RequestContext): boolean => {
+    const site = ctx.headers.get('sec-fetch-site');
+    const origin = ctx.headers.get('origin');
+    if (origin != null && origin !== 'null' && trusted.has(origin)) return true;
+    if (site != null) {
+      // RFC-less but universal in browsers: the Fetch Metadata spec's four values.
+      if (site === 'same-origin' || site === 'none') return true;
+      if (site === 'same-site') return allowSameSite;
+      return false;
+    }
+    if (origin == null) return true; // not a browser, or one too old to say: the token decides
+    if (origin === 'null') return false;
+    return ctx.host !== undefined && origin === `${ctx.scheme}://${ctx.host}`;
+  };
+
+  const exempt = (ctx: RequestContext): boolean => {
+    if (safeMethods.has(ctx.method)) return true;
+    const authorization = ctx.headers.get('authorization');
+    return authorization != null && /^bearer /i.test(authorization);
+  };
+
+  // Requests whose token comes in the form body, checked once the body is parsed.
+  const formSessions = new WeakMap<RequestContext, string>();
+
+  return {
+    name: 'csrf',
+    issueToken,
+    issueOneTimeToken,
+    onRequest(ctx) {
+      if (exempt(ctx)) return;
+      if (!fromTrustedPlace(ctx)) throw crossSite();
+    },
+    preParsing(ctx): Step<void> {
+      if (exempt(ctx)) return;
+      const sessionId = session(ctx);
+      if (sessionId === undefined || sessionId === '') return;
+      const token = ctx.headers.get(headerName);
+      if (token != null && token !== '') return check(token, sessionId);
+      if (!isForm(ctx)) throw missingToken(headerName, fieldName);
+      formSessions.set(ctx, sessionId);
+    },
+    preHandler(ctx): Step<void> {
+      const sessionId = formSessions.get(ctx);
+      if (sessionId === undefined) return;
+      const body = ctx.body as Record<string, unknown> | undefined;
+      const token = typeof body === 'object' && body !== null ? body[fieldName] : undefined;
+      if (typeof token !== 'string' || token === '') throw missingToken(headerName, fieldName);
+      // The handler never sees the token: body rules and writable lists need not name it.
+      delete body![fieldName];
+      return check(token, sessionId);
+    },
+  };
+}
