@@ -27,6 +27,8 @@ export function securityPlugins(settings: SecuritySettings = {}): Plugin[] {
     csrf({
       secret: settings.csrfSecret ?? crypto.getRandomValues(new Uint8Array(32)),
       trustedOrigins: origins,
+      // No cookie sessions here: a cookie a client sends authenticates nothing.
+      session: () => undefined,
     }),
   ];
 }

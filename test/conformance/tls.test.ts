@@ -17,11 +17,21 @@ interface Answer {
   body: string;
 }
 
-/** GET over HTTPS, trusting only `ca`: a certificate it does not sign is an error. */
-function get(port: number, path: string, ca: string, servername = 'localhost'): Promise<Answer> {
+/** A request over HTTPS, trusting only `ca`: a certificate it does not sign is an error. */
+function send(
+  port: number,
+  path: string,
+  ca: string,
+  { servername = 'localhost', method = 'GET', headers = {}, body = '' } = {} as {
+    servername?: string;
+    method?: string;
+    headers?: Record<string, string>;
+    body?: string;
+  },
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const req = httpsRequest(
-      { host: '127.0.0.1', port, path, ca, servername, rejectUnauthorized: true },
+      { host: '127.0.0.1', port, path, ca, servername, method, headers, rejectUnauthorized: true },
       (res) => {
         let body = '';
         res.setEncoding('utf8');
@@ -32,8 +42,27 @@ function get(port: number, path: string, ca: string, servername = 'localhost'): 
       },
     );
     req.on('error', reject);
-    req.end();
+    req.end(body);
   });
+}
+
+/**
+ * alice's bearer token from the bookshelf's token endpoint over HTTPS (spec 4.9), or no header
+ * while the bookshelf serves its books without tokens.
+ */
+async function aliceOver(port: number, ca: string): Promise<Record<string, string>> {
+  const res = await send(port, '/v1/oauth2/token', ca, {
+    method: 'POST',
+    headers: {
+      authorization: `Basic ${Buffer.from('demo-client:demo-secret').toString('base64')}`,
+      'content-type': 'application/x-www-form-urlencoded',
+    },
+    body: 'grant_type=password&username=alice&password=wonderland',
+  });
+  if (res.status === 404) return {};
+  expect(res.status).toBe(200);
+  expect(res.headers['strict-transport-security']).toBe('max-age=31536000');
+  return { authorization: `Bearer ${JSON.parse(res.body).access_token}` };
 }
 
 describe('the bookshelf over TLS (spec 4.8)', () => {
@@ -84,7 +113,9 @@ describe('the bookshelf over TLS (spec 4.8)', () => {
   });
 
   it('serves the books over HTTPS to a client that verifies the certificate, with HSTS (RFC 6797 §7.1)', async () => {
-    const res = await get(tls!.port, '/v1/books', cert);
+    const res = await send(tls!.port, '/v1/books', cert, {
+      headers: await aliceOver(tls!.port, cert),
+    });
     expect(res.status).toBe(200);
     expect(JSON.parse(res.body).books).toHaveLength(20);
     expect(res.headers['strict-transport-security']).toBe('max-age=31536000');
@@ -92,7 +123,9 @@ describe('the bookshelf over TLS (spec 4.8)', () => {
   });
 
   it('sends HSTS on an error over HTTPS too (RFC 6797 §8.1)', async () => {
-    const res = await get(tls!.port, '/v1/books/no-such-book', cert);
+    const res = await send(tls!.port, '/v1/books/no-such-book', cert, {
+      headers: await aliceOver(tls!.port, cert),
+    });
     expect(res.status).toBe(404);
     expect(res.headers['strict-transport-security']).toBe('max-age=31536000');
   });
@@ -102,17 +135,19 @@ describe('the bookshelf over TLS (spec 4.8)', () => {
       keyType: 'ec',
       curve: 'P-256',
     });
-    await expect(get(tls!.port, '/v1/books', other.cert)).rejects.toThrow();
+    await expect(send(tls!.port, '/v1/books', other.cert)).rejects.toThrow();
   });
 
   it('is refused by a client that checks the name the certificate was made for', async () => {
-    await expect(get(tls!.port, '/v1/books', cert, 'api.example.com')).rejects.toThrow(
-      /altnames|does not match|ERR_TLS_CERT_ALTNAME_INVALID/i,
-    );
+    await expect(
+      send(tls!.port, '/v1/books', cert, { servername: 'api.example.com' }),
+    ).rejects.toThrow(/altnames|does not match|ERR_TLS_CERT_ALTNAME_INVALID/i);
   });
 
   it('serves HTTPS with requireHttps on, and refuses plain HTTP with 403 and no HSTS (spec 4.8)', async () => {
-    const secure = await get(tlsStrict!.port, '/v1/books', cert);
+    const secure = await send(tlsStrict!.port, '/v1/books', cert, {
+      headers: await aliceOver(tlsStrict!.port, cert),
+    });
     expect(secure.status).toBe(200);
     expect(secure.headers['strict-transport-security']).toBe('max-age=31536000');
     const res = await fetch(`http://127.0.0.1:${plain!.port}/v1/books`, { redirect: 'manual' });
