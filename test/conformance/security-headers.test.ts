@@ -55,6 +55,17 @@ describeMatrix(
       expectHeaderSet(gone);
     });
 
+    it('sends the header set on the bookshelf’s 304 (spec 4.8, RFC 9110 §15.4.5)', async () => {
+      const first = await served.fetch('/v1/books/pride-and-prejudice');
+      const etag = first.headers.get('etag');
+      expect(etag).not.toBeNull();
+      const res = await served.fetch('/v1/books/pride-and-prejudice', {
+        headers: { 'if-none-match': etag! },
+      });
+      expect(res.status).toBe(304);
+      expectHeaderSet(res);
+    });
+
     it('sends the header set on a 413 (spec 4.8)', async () => {
       const res = await served.fetch('/v1/books', {
         method: 'POST',
