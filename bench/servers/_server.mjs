@@ -21,13 +21,15 @@ if (!Object.hasOwn(payloadKinds, kind)) {
 export const payload = payloadKinds[kind]();
 
 /**
- * Prints the `ready <port>` line the harness waits for before it sends any request.
+ * Prints the `ready <port>` line the harness waits for before it sends any request, with
+ * `features=a,b` when the server says which features it switched on (our full stacks).
  *
  * When started by the harness, stdin is a pipe held by the harness: once it closes (the harness
  * exited, even by SIGKILL) the server exits too, so no server is ever left behind.
  */
-export function ready(port) {
-  process.stdout.write(`ready ${port}\n`);
+export function ready(port, features) {
+  const on = features === undefined ? '' : ` features=${features.join(',')}`;
+  process.stdout.write(`ready ${port}${on}\n`);
   if (!process.stdin.isTTY) {
     process.stdin.on('end', () => process.exit(0));
     process.stdin.resume();

@@ -1,0 +1,203 @@
+/**
+ * What the bench measures: every target (one server file, one way of asking), and the
+ * comparisons the report makes between them, grouped by question.
+ *
+ * A target is a file of bench/servers/ started with `PAYLOAD` and `BENCH_*` variables, asked
+ * `GET request.path` with the headers its `request` names: a bearer token repeated by every
+ * request (`auth: 'repeat'`, what real clients do) or a fresh one each time (`auth: 'fresh'`), an
+ * `Origin` (CORS), an `If-None-Match` with the ETag the server gave (a 304 run). "ours" targets
+ * switch each feature on when its export exists in the built package; the ready line says which.
+ */
+
+/** The four frameworks the adapter pairs cover; `hono` is our fetch adapter inside Hono. */
+const STACKS = [
+  { stack: 'node', requires: ['dist/node.mjs'] },
+  { stack: 'express', requires: ['dist/express.mjs'] },
+  { stack: 'fastify', requires: ['dist/fastify.mjs'] },
+  { stack: 'hono', requires: ['dist/fetch.mjs'] },
+];
+
+/** The adapter alone on each framework, beside the framework alone (payload goals of pipeline v2). */
+const ADAPTER_GOALS = { books: 0.9, dates: 0.8 };
+
+const targets = {};
+const comparisons = [];
+
+const add = (name, spec) => {
+  targets[name] = { name, payload: 'dates', requires: [], request: {}, expect: 'list', ...spec };
+};
+
+for (const [payload, atLeast] of Object.entries(ADAPTER_GOALS)) {
+  for (const { stack, requires } of STACKS) {
+    const pair = payload === 'books' ? stack : `${stack}-${payload}`;
+    add(`${pair}-bare`, { server: `${stack}-bare.mjs`, payload, expect: 'payload' });
+    add(`${pair}-ours`, { server: `${stack}-ours.mjs`, payload, requires, expect: 'payload' });
+    comparisons.push({
+      name: pair,
+      group: 'adapters',
+      a: `${pair}-ours`,
+      b: `${pair}-bare`,
+      atLeast,
+      says: `our ${stack} adapter / ${stack} alone (${payload})`,
+    });
+  }
+}
+
+/** The same request on every full stack: a bearer token and an Origin, as a browser app sends. */
+const asApp = { auth: 'repeat', origin: true };
+
+for (const { stack, requires } of STACKS) {
+  add(`${stack}-full`, { server: `${stack}-full.mjs`, requires, request: asApp, full: true });
+  add(`${stack}-peer`, { server: `${stack}-peer.mjs`, request: asApp, peer: true });
+  add(`${stack}-full-fresh`, {
+    server: `${stack}-full.mjs`,
+    requires,
+    request: { ...asApp, auth: 'fresh' },
+    full: true,
+  });
+  add(`${stack}-peer-fresh`, {
+    server: `${stack}-peer.mjs`,
+    request: { ...asApp, auth: 'fresh' },
+    peer: true,
+  });
+  add(`${stack}-full-304`, {
+    server: `${stack}-full.mjs`,
+    requires,
+    request: { ...asApp, revalidate: true },
+    full: true,
+  });
+}
+
+// The ceiling every stack is set against: node:http serializing the same page, nothing else.
+const CEILING = 'node-dates-bare';
+
+comparisons.push({
+  name: 'node-full',
+  group: 'full',
+  a: 'node-full',
+  b: CEILING,
+  atLeast: 0.7,
+  says: 'our full stack on node:http / bare node:http',
+});
+for (const { stack } of STACKS) {
+  comparisons.push({
+    name: `${stack}-vs-peer`,
+    group: 'full',
+    a: `${stack}-full`,
+    b: `${stack}-peer`,
+    atLeast: 2,
+    says: `our full stack on ${stack} / the ${stack} stack users assemble`,
+  });
+}
+for (const { stack } of STACKS) {
+  for (const side of ['full', 'peer']) {
+    comparisons.push({
+      name: `${stack}-${side}-fresh`,
+      group: 'tokens',
+      a: `${stack}-${side}-fresh`,
+      b: `${stack}-${side}`,
+      says: `${stack} ${side === 'full' ? 'ours' : 'peer'}: a fresh token per request / one repeated token`,
+    });
+  }
+}
+for (const { stack } of STACKS) {
+  comparisons.push({
+    name: `${stack}-304`,
+    group: 'revalidation',
+    a: `${stack}-full-304`,
+    b: `${stack}-full`,
+    atLeast: 1,
+    says: `our ${stack} stack: 304 revalidation / the 200 it replaces`,
+  });
+}
+
+add('bookshelf', {
+  server: 'bookshelf.mjs',
+  requires: ['dist/node.mjs'],
+  tsx: true,
+  request: { auth: 'bookshelf', origin: true },
+  full: true,
+});
+add('bookshelf-bare', { server: 'bookshelf-bare.mjs', tsx: true });
+comparisons.push({
+  name: 'bookshelf',
+  group: 'bookshelf',
+  a: 'bookshelf',
+  b: 'bookshelf-bare',
+  atLeast: 0.7,
+  says: 'the bookshelf (GET /v1/books, every convention on) / node:http serializing its data',
+});
+
+add('node-full-redis', {
+  server: 'node-full.mjs',
+  requires: ['dist/node.mjs', 'dist/redis.mjs'],
+  request: asApp,
+  redis: true,
+  full: true,
+});
+comparisons.push({
+  name: 'redis',
+  group: 'redis',
+  a: 'node-full-redis',
+  b: CEILING,
+  atLeast: 0.5,
+  says: 'our full node stack on a local Redis / bare node:http',
+});
+comparisons.push({
+  name: 'redis-vs-memory',
+  group: 'redis',
+  a: 'node-full-redis',
+  b: 'node-full',
+  says: 'our full node stack: Redis store / memory store',
+});
+
+/** Every target by name. */
+export const TARGETS = targets;
+
+/** Every comparison, in report order. */
+export const COMPARISONS = comparisons;
+
+/** The groups, in report order: `--only` takes a group, a comparison or a target name. */
+export const GROUPS = [...new Set(comparisons.map((c) => c.group))];
+
+/** The baseline of the chart: each stack's share of it. */
+export const CHART_BASE = CEILING;
+
+/** The targets the chart shows, in its order. */
+export const CHART_TARGETS = [
+  'node-full',
+  'express-full',
+  'fastify-full',
+  'hono-full',
+  'node-peer',
+  'express-peer',
+  'fastify-peer',
+  'hono-peer',
+  'node-full-redis',
+];
+
+/**
+ * What `--only` names: groups, comparisons, or single targets. Returns the comparisons to
+ * report and every target they need (a target named alone is measured and listed without a
+ * comparison).
+ */
+export function select(names) {
+  if (names.length === 0) {
+    return { comparisons: COMPARISONS, targets: Object.keys(TARGETS) };
+  }
+  const chosen = new Set();
+  const alone = new Set();
+  for (const name of names) {
+    const inGroup = COMPARISONS.filter((c) => c.group === name || c.name === name);
+    if (inGroup.length > 0) for (const c of inGroup) chosen.add(c);
+    else if (Object.hasOwn(TARGETS, name)) alone.add(name);
+    else {
+      throw new Error(
+        `--only: unknown name "${name}" (groups: ${GROUPS.join(', ')}; comparisons and targets are listed by --list)`,
+      );
+    }
+  }
+  const list = COMPARISONS.filter((c) => chosen.has(c));
+  const needed = new Set([...alone, ...list.flatMap((c) => [c.a, c.b])]);
+  return { comparisons: list, targets: Object.keys(TARGETS).filter((t) => needed.has(t)) };
+}

@@ -1,0 +1,16 @@
+/**
+ * bookshelf: the reference service itself (examples/bookshelf, every convention on) on the
+ * node:http host, started as `npm run example` starts it but with a rate limit that never
+ * answers 429 in a run (the counting still happens): what a user of the bookshelf sees on
+ * `GET /v1/books`. TypeScript, so the harness runs it through tsx.
+ */
+import { createBookshelf } from '../../examples/bookshelf/app.ts';
+import { serve } from '../../examples/bookshelf/hosts/node.ts';
+import { HOST, PORT, ready } from './_server.mjs';
+
+const bookshelf = createBookshelf({
+  logger: { error() {}, warn() {} },
+  rateLimit: { limit: 1_000_000_000, window: 3600 },
+});
+const running = await serve(bookshelf, { port: PORT, host: HOST });
+ready(running.port);
