@@ -49,6 +49,7 @@ describe('Offer (RFC 9110 §12.5.1)', () => {
     [undefined, 'application/json'],
     ['*/*', 'application/json'],
     ['', 'application/json'],
+    ['*', 'application/json'],
     ['application/xml', 'application/xml'],
     ['text/xml', 'text/xml'],
     ['application/json;q=0.5, application/xml', 'application/xml'],

@@ -93,7 +93,10 @@ export class Offer {
 
   private choose(accept: string): Chosen | null {
     // An empty field says nothing, as if it were absent (RFC 9110 §12.5.1).
-    if (accept.trim() === '') return this.preferred;
+    const trimmed = accept.trim();
+    if (trimmed === '') return this.preferred;
+    // A lone `*` is no media range, but old clients send it meaning "anything".
+    if (trimmed === '*') return this.preferred;
     const available = [...this.vendorTypes(accept), ...this.types];
     const type = new Negotiator({ headers: { accept } }).mediaType(available);
     if (type === undefined) return null;
