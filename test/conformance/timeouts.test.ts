@@ -12,6 +12,7 @@ describeMatrix(
   'request timeouts',
   () =>
     conventions({
+      bodyTimeout: 300,
       logger: { error() {}, warn() {} },
       routes: {
         '/v1/notes': { POST: (ctx) => ({ received: ctx.body }), GET: () => ({ notes: [] }) },
@@ -26,6 +27,17 @@ describeMatrix(
       expect(response?.status).toBe(408);
       expect(JSON.parse(response!.body).errors[0].code).toBe(40801);
       expect(response!.headers['x-content-type-options']).toBe('nosniff');
+      expect(closed).toBe(true);
+    });
+
+    it('answers a body that stops arriving with 408, the error body, and closes (spec 7.2)', async () => {
+      const { response, closed } = await rawUntilClose(
+        served.port,
+        'POST /v1/notes HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n' +
+          'Content-Length: 100\r\n\r\n{"text":"a',
+      );
+      expect(response?.status).toBe(408);
+      expect(JSON.parse(response!.body).errors[0].code).toBe(40800);
       expect(closed).toBe(true);
     });
 
