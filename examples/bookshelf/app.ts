@@ -14,6 +14,7 @@ import { bookRoutes, seedShelf } from './books.ts';
 import { httpSemantics, httpSemanticsRoutes } from './http-semantics.ts';
 import { bookImportRoutes } from './imports.ts';
 import { type LimitSettings, limitsPlugin } from './limits.ts';
+import { type OAuthSettings, oauthPart, withBookScopes } from './oauth.ts';
 import { type SecuritySettings, securityPlugins } from './security.ts';
 
 /** Settings of one bookshelf instance; every field has a default. */
@@ -33,17 +34,27 @@ export interface BookshelfOptions {
   onDeprecatedCall?: (call: DeprecatedCall) => void;
   /** Warn about payloads that break the field rules (development aid). @default false */
   checkPayloads?: boolean;
+  /** Token lifetime, shared keys and store. @default 3600 s, a development key, memory */
+  oauth?: OAuthSettings;
 }
 
 /** Builds a bookshelf with its own freshly seeded data. */
 export function createBookshelf(options: BookshelfOptions = {}): Conventions {
   // Each part of the service adds its routes and plugins here, one line each.
   const books = seedShelf();
-  const routes: RouteTable = httpSemanticsRoutes({
-    ...bookRoutes(books),
-    ...bookImportRoutes(books, options.store),
-    ...authorRoutes(),
+  const oauth = oauthPart({
+    logger: options.logger,
+    ...(options.store ? { store: options.store } : {}),
+    ...options.oauth,
   });
+  const routes: RouteTable = {
+    ...httpSemanticsRoutes({
+      ...withBookScopes(bookRoutes(books)),
+      ...withBookScopes(bookImportRoutes(books, options.store)),
+      ...authorRoutes(),
+    }),
+    ...oauth.routes,
+  };
   const plugins: Plugin[] = [
     ...securityPlugins(options.security),
     limitsPlugin(options.rateLimit, options.store),
@@ -52,6 +63,7 @@ export function createBookshelf(options: BookshelfOptions = {}): Conventions {
       ...(options.logger ? { logger: options.logger } : {}),
     }),
     ...httpSemantics(),
+    ...oauth.plugins,
     // Versioning reports who calls deprecated endpoints: keep it after the plugins that set identity.
     ...authorPlugins(options.onDeprecatedCall),
   ];

@@ -42,9 +42,11 @@ if (process.env.REDIS_URL) {
   }
 }
 
+const tokenTtl = wholeNumber('TOKEN_TTL', 3600, 1);
+
 const serve = await loadHost(adapter);
 const running = await serve(
-  createBookshelf({ rateLimit, ...(shared ? { store: shared.store } : {}) }),
+  createBookshelf({ rateLimit, oauth: { tokenTtl }, ...(shared ? { store: shared.store } : {}) }),
   { port, host },
 );
 console.log(`listening on http://${host}:${running.port} (${adapter})`);

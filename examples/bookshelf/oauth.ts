@@ -3,13 +3,23 @@
  * `/v1/me`, and a sign-in endpoint for the authorization-code flow.
  */
 import {
+  bearer,
+  type ConventionsOptions,
+  createTokenKeys,
+  issueAccessToken,
   type OAuthClient,
   type OAuthServer,
   type OAuthUser,
   oauthError,
+  oauthServer,
+  type PathMethods,
+  type Plugin,
   type RequestContext,
   type RouteConfig,
+  type RouteDefinition,
   type RouteTable,
+  type Store,
+  type TokenKeys,
 } from 'api-conventions';
 
 /** The demo users: name → password and the scopes they may grant. */
@@ -91,4 +101,91 @@ export function authorizeRoutes(oauth: OAuthServer): RouteTable {
       },
     },
   };
+}
+
+/** OAuth settings of one bookshelf instance. */
+export interface OAuthSettings {
+  /** Access-token lifetime in seconds (`TOKEN_TTL`). @default 3600 */
+  tokenTtl?: number;
+  /** Where refresh tokens, codes, counters and revoked token ids live. @default memory */
+  store?: Store;
+  /** The signing keys; instances that share them accept each other's tokens. @default a development key */
+  keys?: Promise<TokenKeys>;
+  /** Where the development-key warning goes. @default console */
+  logger?: ConventionsOptions['logger'];
+}
+
+/** The scopes of the bookshelf; `books:read` is public (a client-credentials token may hold it). */
+export const bookshelfScopes = ['books:read', 'books:write'];
+
+/**
+ * The OAuth part: the authorization server (token, revoke, introspect, JWKS, metadata), the
+ * bearer check every other route goes through, the sign-in endpoint and `/v1/me`.
+ */
+export function oauthPart(settings: OAuthSettings = {}): { plugins: Plugin[]; routes: RouteTable } {
+  const keys = settings.keys ?? createTokenKeys(settings.logger ? { logger: settings.logger } : {});
+  let auth: ReturnType<typeof bearer> | undefined;
+  const oauth = oauthServer({
+    scopes: bookshelfScopes,
+    publicScopes: ['books:read'],
+    clients: bookshelfClients,
+    verifyUser: (username, password) => verifyBookshelfUser(username, password),
+    authorizationEndpoint: '/v1/oauth2/authorize',
+    ...(settings.tokenTtl !== undefined ? { accessTokenTtl: settings.tokenTtl } : {}),
+    ...(settings.store ? { store: settings.store } : {}),
+    tokens: {
+      issue: async (request) => issueAccessToken(await keys, request),
+      verify: async (token, ctx) => {
+        const expected = { issuer: oauth.issuerOf(ctx), audience: oauth.audienceOf(ctx) };
+        return (await auth!.verify(token, expected)).claims ?? {};
+      },
+      revoke: (jti, expiresAt) => auth!.revoke(jti, expiresAt),
+      jwks: async () => (await keys).jwks(),
+    },
+  });
+  // The issuer is the origin each request came to, so the bookshelf works on any port.
+  auth = bearer({
+    keys,
+    issuer: oauth.issuerOf,
+    audience: oauth.audienceOf,
+    ...(settings.store ? { store: settings.store } : {}),
+  });
+  return {
+    plugins: [oauth, auth],
+    routes: {
+      ...authorizeRoutes(oauth),
+      '/v1/me': {
+        GET: {
+          // A token without a user (client credentials) gets 403.
+          handler: (ctx: RequestContext) => ({
+            id: ctx.identity!.subject,
+            clientId: ctx.identity!.clientId,
+            scopes: [...ctx.identity!.scopes].sort(),
+          }),
+          config: { user: true },
+        },
+      },
+    },
+  };
+}
+
+const readMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** The book routes with their scopes: reading needs `books:read`, changing `books:write`. */
+export function withBookScopes(table: RouteTable): RouteTable {
+  const out: Record<string, PathMethods> = {};
+  for (const [pattern, methods] of Object.entries(table)) {
+    const scoped: Record<string, RouteDefinition> = {};
+    for (const [method, route] of Object.entries(methods) as [
+      string,
+      PathMethods[keyof PathMethods],
+    ][]) {
+      if (route === undefined) continue;
+      const definition: RouteDefinition = typeof route === 'function' ? { handler: route } : route;
+      const scopes = [readMethods.has(method) ? 'books:read' : 'books:write'];
+      scoped[method] = { ...definition, config: { ...definition.config, scopes } };
+    }
+    out[pattern] = scoped as PathMethods;
+  }
+  return out;
 }

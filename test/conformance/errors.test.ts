@@ -100,7 +100,7 @@ describeMatrix(
       ).join('');
       const res = await rawRequest(
         served.port,
-        `POST /v1/books HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n${chunks}0\r\n\r\n`,
+        `POST /v1/books HTTP/1.1\r\nHost: 127.0.0.1:${served.port}\r\nAuthorization: ${await served.authorization()}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n${chunks}0\r\n\r\n`,
       );
       expect(res.status).toBe(413);
       expect(JSON.parse(res.body).errors[0].code).toBe(41300);

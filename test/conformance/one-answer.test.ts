@@ -11,17 +11,19 @@ const quiet = { logger: { error() {}, warn() {} } };
 const json = { 'content-type': 'application/json' };
 
 /** Sends `method target` exactly as written, with `headers` and an optional JSON body. */
-function send(
+async function send(
   served: Served,
   method: string,
   target: string,
   headers: readonly string[] = [],
   body = '',
 ): Promise<RawResponse> {
+  const authorization = await served.authorization();
   const lines = [
     `${method} ${target} HTTP/1.1`,
     `Host: 127.0.0.1:${served.port}`,
     'Connection: close',
+    ...(authorization ? [`Authorization: ${authorization}`] : []),
     ...headers,
     ...(body ? [`Content-Length: ${Buffer.byteLength(body)}`] : []),
   ];

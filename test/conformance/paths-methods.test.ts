@@ -101,7 +101,7 @@ describeMatrix(
       const getBody = await get.text();
       const head = await rawRequest(
         served.port,
-        'HEAD /v1/books/persuasion HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n',
+        `HEAD /v1/books/persuasion HTTP/1.1\r\nHost: 127.0.0.1:${served.port}\r\nAuthorization: ${await served.authorization()}\r\nConnection: close\r\n\r\n`,
       );
       expect(head.status).toBe(200);
       expect(head.headers['content-type']).toBe('application/json');

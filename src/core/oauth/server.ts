@@ -27,6 +27,13 @@ export interface OAuthServer extends Plugin {
   readonly authorization: AuthorizationHelpers;
   /** The paths of the OAuth endpoints, so a bearer check can leave them open. */
   readonly paths: readonly string[];
+  /**
+   * The issuer of a request: the `issuer` option, or the request's own origin. Give it to the
+   * bearer check as its `issuer`, so both sides agree.
+   */
+  readonly issuerOf: (ctx: RequestContext) => string;
+  /** The audience of a request's tokens: the `audience` option, or the issuer. */
+  readonly audienceOf: (ctx: RequestContext) => string;
 }
 
 // RFC 6749 §3.2 endpoints read small form bodies only.
@@ -91,6 +98,8 @@ export function oauthServer(options: OAuthServerOptions): OAuthServer {
     routes,
     authorization,
     paths: [...formPaths, ...cached],
+    issuerOf: o.issuerOf,
+    audienceOf: o.audienceOf,
     preSerialization(ctx: RequestContext, response: OutgoingResponse) {
       if (formPaths.has(ctx.path)) {
         // RFC 6749 §5.1: no token answer is ever stored; errors of the core (415, 413, 405)
