@@ -259,7 +259,14 @@ describe('lintPath', () => {
 });
 
 describe('allow list', () => {
-  it.each(['/v1/oauth2/token', '/.well-known/openid-configuration', '/.well-known/jwks.json'])(
+  it.each([
+    '/v1/oauth2/token',
+    '/v1/oauth2/revoke',
+    '/v1/oauth2/introspect',
+    '/v1/oauth2/authorize',
+    '/.well-known/openid-configuration',
+    '/.well-known/jwks.json',
+  ])(
     'exempts %s by default (spec 4.9)',
     (pattern) => {
       expect(lintPath(pattern)).toEqual([]);

@@ -9,7 +9,7 @@ import { assertKnownKeys } from '../internal/options.ts';
 export interface LintOptions {
   /**
    * Patterns exempt from every rule; '*' at the end matches any rest.
-   * @default ['/v1/oauth2/token', '/.well-known/*']
+   * @default ['/v1/oauth2/*', '/.well-known/*']
    */
   allow?: readonly string[];
   /**
@@ -35,9 +35,10 @@ export interface ResolvedLintOptions {
   pluralExceptions: ReadonlySet<string>;
 }
 
-// The spec's own token endpoint (spec 4.9) is a verb-like singleton, and RFC 8615 fixes the
-// well-known prefix, so neither can follow the path rules.
-const defaultAllow: readonly string[] = ['/v1/oauth2/token', '/.well-known/*'];
+// The spec's own token endpoint (spec 4.9) and its OAuth siblings (revoke, introspect, authorize,
+// jwks) are verb-like singletons named by the OAuth RFCs, and RFC 8615 fixes the well-known
+// prefix, so none of them can follow the path rules.
+const defaultAllow: readonly string[] = ['/v1/oauth2/*', '/.well-known/*'];
 
 const knownKeys = ['allow', 'requireVersion', 'pluralExceptions'] as const;
 
@@ -67,7 +68,7 @@ export function resolveLintOptions(where: string, options?: LintOptions): Resolv
   const allow =
     given.allow === undefined
       ? defaultAllow
-      : stringList(where, 'allow', given.allow, "['/v1/oauth2/token', '/.well-known/*']");
+      : stringList(where, 'allow', given.allow, "['/v1/oauth2/*', '/.well-known/*']");
   for (const entry of allow) {
     if (!entry.startsWith('/')) {
       throw new TypeError(
