@@ -266,12 +266,9 @@ describe('allow list', () => {
     '/v1/oauth2/authorize',
     '/.well-known/openid-configuration',
     '/.well-known/jwks.json',
-  ])(
-    'exempts %s by default (spec 4.9)',
-    (pattern) => {
-      expect(lintPath(pattern)).toEqual([]);
-    },
-  );
+  ])('exempts %s by default (spec 4.9)', (pattern) => {
+    expect(lintPath(pattern)).toEqual([]);
+  });
 
   it('exempts the spec token endpoint even as a POST target (spec 4.9)', () => {
     const token: LintRoute = { method: 'POST', path: '/v1/oauth2/token' };
