@@ -7,10 +7,12 @@ import {
   createRateLimiter,
   type Identity,
   MemoryStore,
+  type Plugin,
   type RateLimitOptions,
   RequestContext,
   rateLimit,
   type Store,
+  unauthorized,
 } from '../../src/index.ts';
 import { thrown } from './_thrown.ts';
 
@@ -244,5 +246,64 @@ describe('rateLimit plugin', () => {
         plugins: [rateLimit()],
       } as never),
     ).toThrow(/route GET \/v1\/x rateLimit policy 0 limit/);
+  });
+});
+
+describe('rateLimit plugin with credentials', () => {
+  // An authentication plugin that verifies in preParsing, as the bearer plugin does.
+  const auth: Plugin = {
+    name: 'auth',
+    before: ['rate-limit'],
+    preParsing(ctx) {
+      const header = ctx.headers.get('authorization');
+      if (!header) return;
+      if (!header.startsWith('Bearer good-')) throw unauthorized('The token is not valid.');
+      ctx.identity = {
+        subject: header.slice('Bearer good-'.length),
+        scopes: new Set(),
+        via: 'test',
+      };
+    },
+  };
+  const build = () => {
+    const clock = { now: Date.UTC(2026, 0, 31, 9) };
+    const api = conventions({
+      lint: 'off',
+      logger: { error() {}, warn() {} },
+      routes: { '/v1/books': { GET: () => ({ books: [] }) } },
+      plugins: [rateLimit({ now: () => clock.now, policies: [{ limit: 2, window: 60 }] }), auth],
+    });
+    const get = async (path: string, authorization?: string) =>
+      api.handle({
+        method: 'GET',
+        url: path,
+        headers: new Map(authorization ? [['authorization', authorization]] : []),
+        remoteAddress: '192.0.2.50',
+      } as never);
+    return { get, clock };
+  };
+
+  it('counts a caller with credentials as its verified subject, not its address', async () => {
+    const { get } = build();
+    expect((await get('/v1/books', 'Bearer good-alice')).headers['x-ratelimit-remaining']).toBe(
+      '1',
+    );
+    expect((await get('/v1/books', 'Bearer good-alice')).status).toBe(200);
+    expect((await get('/v1/books', 'Bearer good-alice')).status).toBe(429);
+    expect((await get('/v1/books', 'Bearer good-bob')).status).toBe(200);
+    expect((await get('/v1/books')).headers['x-ratelimit-remaining']).toBe('1');
+  });
+
+  it('refuses a network whose credentials keep failing, before authentication, until the window ends', async () => {
+    const { get, clock } = build();
+    expect((await get('/v1/books', 'Bearer forged')).status).toBe(401);
+    expect((await get('/v1/nothing', 'Bearer forged')).status).toBe(404);
+    const refused = await get('/v1/books', 'Bearer forged');
+    expect(refused.status).toBe(429);
+    expect(refused.headers['retry-after']).toMatch(/^[1-9]\d*$/);
+    expect((await get('/v1/books', 'Bearer good-carol')).status).toBe(429);
+    expect((await get('/v1/books')).status).toBe(200);
+    clock.now += 60_000;
+    expect((await get('/v1/books', 'Bearer good-carol')).status).toBe(200);
   });
 });

@@ -55,11 +55,12 @@ export class FailureCounter {
     if (value !== undefined && Number(value) >= max) throw tooMany(this.limits.windowMs);
   }
 
-  /** Counts one failure for every key given. */
+  /**
+   * Counts one failure for every key given. One call per key: a username's and a client's
+   * counters live in different Redis Cluster slots, and one script may only touch one slot
+   * (`CROSSSLOT`).
+   */
   async fail(keys: readonly string[]): Promise<void> {
-    await this.store.hit(
-      keys.map((key) => ({ key, ttlMs: this.limits.windowMs })),
-      1,
-    );
+    await Promise.all(keys.map((key) => this.store.hit([{ key, ttlMs: this.limits.windowMs }], 1)));
   }
 }

@@ -4,11 +4,17 @@ import { ErrorCode } from '../errors/catalogue.ts';
 import { assertInteger, assertKnownKeys } from '../internal/options.ts';
 import type { RequestContext } from '../pipeline/context.ts';
 import { isPromise, type Step } from '../pipeline/steps.ts';
-import { guardStore } from '../stores/guard-store.ts';
 import { MemoryStore } from '../stores/memory-store.ts';
 import type { RateCheck, RateVerdict, Store } from '../stores/store.ts';
-import { defaultIdentity, type RateIdentity } from './identity.ts';
+import { clientNetwork, defaultIdentity, type RateIdentity } from './identity.ts';
 import { type CompiledPolicy, compilePolicies, type RatePolicy } from './policy.ts';
+
+const failed = 'The rate-limit store failed, so the request was refused; try again later.';
+
+/** The 503 of a store that failed or did not answer in time; nothing passes without it. */
+function unavailable(cause: unknown): ApiError {
+  return new ApiError(503, ErrorCode.StoreUnavailable, failed, { cause });
+}
 
 /**
  * Options of {@link createRateLimiter} and {@link rateLimit}.
@@ -108,12 +114,14 @@ export class RateLimiter {
   /** The set of the `policies` option. */
   readonly policies: PolicySet;
   private readonly store: Store;
+  private readonly timeoutMs: number;
   private readonly prefix: string;
   private readonly mode: 'closed' | 'open' | 'memory';
   private readonly onError: ((error: unknown) => void) | undefined;
   private readonly legacy: boolean;
   private readonly ietf: boolean;
   private readonly identity: RateIdentity;
+  private readonly ipv6Prefix: number;
   private readonly skip: ((ctx: RequestContext) => boolean) | undefined;
   private readonly now: () => number;
   private insurance: MemoryStore | undefined;
@@ -129,7 +137,8 @@ export class RateLimiter {
           'api-conventions/redis, or a store that implements Store.limit.',
       );
     }
-    this.store = guardStore(store, { timeoutMs });
+    this.store = store;
+    this.timeoutMs = timeoutMs;
     this.prefix = options.prefix ?? 'rl:';
     if (typeof this.prefix !== 'string' || this.prefix.includes('{')) {
       throw new TypeError('rateLimit prefix must be a string without "{", such as "rl:".');
@@ -146,6 +155,7 @@ export class RateLimiter {
     this.ietf = options.ietfHeaders ?? false;
     const prefix = assertInteger('rateLimit ipv6Prefix', options.ipv6Prefix ?? 56, 1, 128);
     this.identity = defaultIdentity(prefix);
+    this.ipv6Prefix = prefix;
     this.skip = options.skip;
     this.now = options.now ?? Date.now;
     this.policies = this.compile(options.policies ?? [], 'rateLimit');
@@ -172,12 +182,18 @@ export class RateLimiter {
   check(ctx: RequestContext, set: PolicySet = this.policies): Step<RateLimitResult | undefined> {
     if (set.policies.length === 0 || this.skip?.(ctx)) return undefined;
     const now = this.now();
+    const policies = set.policies;
     const checks: RateCheck[] = [];
-    const used: CompiledPolicy[] = [];
-    for (const policy of set.policies) {
+    let used: readonly CompiledPolicy[] = policies;
+    for (let i = 0; i < policies.length; i++) {
+      const policy = policies[i]!;
       const who = (policy.identity ?? this.identity)(ctx);
-      if (who === undefined) continue;
-      used.push(policy);
+      if (who === undefined) {
+        // A policy that leaves this request out: keep the policies that apply, in order.
+        if (used === policies) used = policies.slice(0, i);
+        continue;
+      }
+      if (used !== policies) (used as CompiledPolicy[]).push(policy);
       checks.push({
         key: `${this.prefix}{${who}${policy.suffix}`,
         algorithm: policy.algorithm,
@@ -191,21 +207,95 @@ export class RateLimiter {
     try {
       answer = this.store.limit!(checks, now);
     } catch (error) {
-      return this.failed(ctx, set, used, checks, now, error);
+      return this.failed(ctx, set, used, checks, now, unavailable(error));
     }
     if (isPromise<RateVerdict[]>(answer)) {
-      return answer.then(
+      return this.bounded(answer).then(
         (verdicts) => this.apply(ctx, set, used, verdicts, now),
-        (error: unknown) => this.failed(ctx, set, used, checks, now, error),
+        (error: unknown) => this.failed(ctx, set, used, checks, now, unavailable(error)),
       );
     }
     return this.apply(ctx, set, used, answer, now);
   }
 
+  /** The store's answer, or a rejection once `timeoutMs` passed; the timer never holds the process. */
+  private bounded(answer: Promise<RateVerdict[]>): Promise<RateVerdict[]> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(new Error(`the rate-limit store did not answer within ${this.timeoutMs} ms`)),
+        this.timeoutMs,
+      );
+      (timer as { unref?: () => void }).unref?.();
+      answer.then(
+        (value) => {
+          clearTimeout(timer);
+          resolve(value);
+        },
+        (error: unknown) => {
+          clearTimeout(timer);
+          reject(error);
+        },
+      );
+    });
+  }
+
+  /**
+   * @internal Counts a request that carried credentials but was never counted as its caller
+   * (its token failed, or it ended before authentication: a 404), by the client's network in a
+   * bucket of its own. Resolves with when that network may send credentials again, when its
+   * budget is spent; with `undefined` otherwise, and when the store fails.
+   */
+  countUnverified(network: string): Step<number | undefined> {
+    const policies = this.policies.policies;
+    const checks: RateCheck[] = policies.map((policy) => ({
+      key: `${this.prefix}{${network}${policy.suffix}:unverified`,
+      algorithm: policy.algorithm,
+      limit: policy.limit,
+      windowMs: policy.windowMs,
+      cost: 1,
+    }));
+    const blockedUntil = (verdicts: RateVerdict[]) => {
+      let until: number | undefined;
+      for (const v of verdicts) {
+        if (!v.allowed || v.remaining === 0) until = Math.max(until ?? 0, v.resetAt);
+      }
+      return until;
+    };
+    try {
+      const answer = this.store.limit!(checks, this.now());
+      if (!isPromise<RateVerdict[]>(answer)) return blockedUntil(answer);
+      return this.bounded(answer).then(blockedUntil, (error: unknown) => {
+        this.onError?.(unavailable(error));
+        return undefined;
+      });
+    } catch (error) {
+      this.onError?.(unavailable(error));
+      return undefined;
+    }
+  }
+
+  /** @internal Throws the 429 of a network whose unverified budget is spent until `until`. */
+  refuseUntil(until: number): void {
+    const left = until - this.now();
+    if (left <= 0) return;
+    const retryAfter = Math.max(1, Math.ceil(left / 1000));
+    throw new ApiError(
+      429,
+      ErrorCode.TooManyRequests,
+      `Too many requests with credentials that were not accepted; retry after ${retryAfter} s.`,
+      { headers: { 'retry-after': String(retryAfter), 'cache-control': 'no-store' } },
+    );
+  }
+
+  /** @internal The network key of the client (`ip:…`), as the default identity names it. */
+  networkOf(ctx: RequestContext): string {
+    return `ip:${clientNetwork(ctx.remoteAddress, this.ipv6Prefix)}`;
+  }
+
   private failed(
     ctx: RequestContext,
     set: PolicySet,
-    used: CompiledPolicy[],
+    used: readonly CompiledPolicy[],
     checks: RateCheck[],
     now: number,
     error: unknown,
@@ -220,7 +310,7 @@ export class RateLimiter {
   private apply(
     ctx: RequestContext,
     set: PolicySet,
-    used: CompiledPolicy[],
+    used: readonly CompiledPolicy[],
     verdicts: RateVerdict[],
     now: number,
   ): RateLimitResult {
@@ -243,9 +333,12 @@ export class RateLimiter {
     const prior = headers.record['x-ratelimit-remaining'];
     const looser = verdict.allowed && prior !== undefined && Number(prior) < verdict.remaining;
     if (this.legacy && !looser) {
-      headers.set('x-ratelimit-limit', policy.limitText);
-      headers.set('x-ratelimit-remaining', String(verdict.remaining));
-      headers.set('x-ratelimit-reset', String(Math.ceil(verdict.resetAt / 1000)));
+      // Names known valid and values digits only: written straight into the bag's record, the
+      // checks of HeaderBag.set would find nothing to refuse (the hot path of every request).
+      const record = headers.record as Record<string, string>;
+      record['x-ratelimit-limit'] = policy.limitText;
+      record['x-ratelimit-remaining'] = String(verdict.remaining);
+      record['x-ratelimit-reset'] = String(Math.ceil(verdict.resetAt / 1000));
     }
     if (this.ietf && !looser) {
       headers.set('ratelimit-policy', set.policyHeader);

@@ -1,5 +1,7 @@
 /** The rate-limit plugin: the service's policies before routing, a route's own after its body is read. */
+import type { RequestContext } from '../pipeline/context.ts';
 import type { Plugin } from '../pipeline/plugin.ts';
+import { isPromise, type Step } from '../pipeline/steps.ts';
 import type { RouteInfo } from '../routing/types.ts';
 import { type PolicySet, RateLimiter, type RateLimitOptions } from './limiter.ts';
 import type { RatePolicy } from './policy.ts';
@@ -52,6 +54,8 @@ export function rateLimit(options: RateLimitOptions = {}): RateLimitPlugin {
   const global = limiter.policies;
   // A route's policies by method and pattern, compiled at start-up.
   const routes = new Map<string, PolicySet>();
+  // Requests with credentials not yet counted: counted after authentication, or in onSend.
+  const deferred = new WeakSet<RequestContext>();
   const plugin: RateLimitPlugin = {
     name: 'rate-limit',
     routeConfig: ['rateLimit'],
@@ -64,19 +68,52 @@ export function rateLimit(options: RateLimitOptions = {}): RateLimitPlugin {
     },
   };
   if (global.policies.length > 0) {
+    // Networks whose requests with credentials kept failing, and until when they are refused.
+    const blocked = new Map<string, number>();
     plugin.onRequest = (ctx) => {
-      const checked = limiter.check(ctx, global);
-      return checked === undefined || !('then' in checked) ? undefined : checked.then(nothing);
+      if (ctx.identity === undefined && ctx.headers.get('authorization') != null) {
+        // A caller with credentials is counted as who they are, once authentication (a later
+        // plugin, in preParsing) has verified them; until then nothing is known of them.
+        if (blocked.size > 0) {
+          const until = blocked.get(limiter.networkOf(ctx));
+          if (until !== undefined) limiter.refuseUntil(until);
+        }
+        deferred.add(ctx);
+        return undefined;
+      }
+      return settle(limiter.check(ctx, global));
+    };
+    plugin.preParsing = (ctx) => {
+      if (!deferred.delete(ctx)) return undefined;
+      return settle(limiter.check(ctx, global));
+    };
+    plugin.onSend = (ctx) => {
+      if (!deferred.delete(ctx)) return;
+      // Credentials that never made it to a count (refused, or a 404): counted by network, and
+      // once that budget is spent, such requests from the network are refused before routing.
+      const network = limiter.networkOf(ctx);
+      const record = (until: number | undefined) => {
+        if (until === undefined) return;
+        if (blocked.size >= 10_000) blocked.clear();
+        blocked.set(network, until);
+      };
+      const counted = limiter.countUnverified(network);
+      if (counted instanceof Promise) void counted.then(record);
+      else record(counted);
     };
   }
   plugin.preHandler = (ctx) => {
     if (routes.size === 0 || ctx.route === undefined) return undefined;
     const set = routes.get(`${ctx.route.method} ${ctx.route.pattern}`);
     if (set === undefined) return undefined;
-    const checked = limiter.check(ctx, set);
-    return checked === undefined || !('then' in checked) ? undefined : checked.then(nothing);
+    return settle(limiter.check(ctx, set));
   };
   return plugin;
+}
+
+/** A check's answer as a hook's: nothing, now or later. */
+function settle(checked: Step<unknown>): Step<undefined> {
+  return checked === undefined || !isPromise(checked) ? undefined : checked.then(nothing);
 }
 
 const nothing = (): undefined => undefined;

@@ -88,6 +88,8 @@ export class MemoryStore implements Store {
       read: (key) => {
         const entry = this.live(key, this.clock);
         if (entry === undefined) return undefined;
+        // A number already: the entry itself serves as the state, with no copy.
+        if (typeof entry.value === 'number') return entry as { value: number; expiresAt: number };
         const value = count(entry.value) ?? Number(entry.value);
         if (!Number.isFinite(value)) {
           throw new TypeError(`MemoryStore: the value at "${key}" is not a number.`);

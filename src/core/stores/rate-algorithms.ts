@@ -40,38 +40,39 @@ export function slidingKeys(key: string, now: number, windowMs: number): [string
   return [`${key}:${index}`, `${key}:${index - 1}`];
 }
 
-interface Pending {
+/**
+ * One check's decision: its verdict before and after counting, and the write counting does.
+ * One flat object per check, so a check allocates little on the hot path.
+ */
+interface Decision {
+  allowed: boolean;
+  /** Remaining and reset if nothing is counted. */
+  before: number;
+  resetBefore: number;
+  /** Remaining and reset once counted. */
+  after: number;
+  resetAfter: number;
+  retryAfterMs: number;
   key: string;
   value: number;
   expiresAt: number;
 }
 
-/** One check's verdict if nothing is counted, its verdict if counted, and the write counting does. */
-interface Decision {
-  refused: RateVerdict;
-  counted: RateVerdict;
-  write: Pending;
-}
-
 function fixedWindow(view: CounterView, c: RateCheck, now: number): Decision {
   const entry = view.read(c.key);
-  const count = entry?.value ?? 0;
-  const resetAt = entry?.expiresAt ?? now + c.windowMs;
+  const count = entry === undefined ? 0 : entry.value;
+  const resetAt = entry === undefined ? now + c.windowMs : entry.expiresAt;
   const allowed = count + c.cost <= c.limit;
   return {
-    refused: {
-      allowed,
-      remaining: Math.max(0, c.limit - count),
-      resetAt,
-      retryAfterMs: allowed ? 0 : resetAt - now,
-    },
-    counted: {
-      allowed,
-      remaining: Math.max(0, c.limit - count - c.cost),
-      resetAt,
-      retryAfterMs: 0,
-    },
-    write: { key: c.key, value: count + c.cost, expiresAt: resetAt },
+    allowed,
+    before: Math.max(0, c.limit - count),
+    resetBefore: resetAt,
+    after: Math.max(0, c.limit - count - c.cost),
+    resetAfter: resetAt,
+    retryAfterMs: allowed ? 0 : resetAt - now,
+    key: c.key,
+    value: count + c.cost,
+    expiresAt: resetAt,
   };
 }
 
@@ -95,21 +96,18 @@ function slidingWindow(view: CounterView, c: RateCheck, now: number): Decision {
     } else {
       retryAfterMs = resetAt + c.windowMs - now;
     }
+    retryAfterMs = Math.max(retryAfterMs, 1);
   }
   return {
-    refused: {
-      allowed,
-      remaining: Math.max(0, Math.floor(c.limit - estimate)),
-      resetAt,
-      retryAfterMs: Math.max(retryAfterMs, allowed ? 0 : 1),
-    },
-    counted: {
-      allowed,
-      remaining: Math.max(0, Math.floor(c.limit - estimate - c.cost)),
-      resetAt,
-      retryAfterMs: 0,
-    },
-    write: { key: currentKey, value: current + c.cost, expiresAt: start + 2 * c.windowMs },
+    allowed,
+    before: Math.max(0, Math.floor(c.limit - estimate)),
+    resetBefore: resetAt,
+    after: Math.max(0, Math.floor(c.limit - estimate - c.cost)),
+    resetAfter: resetAt,
+    retryAfterMs,
+    key: currentKey,
+    value: current + c.cost,
+    expiresAt: start + 2 * c.windowMs,
   };
 }
 
@@ -122,15 +120,36 @@ function gcra(view: CounterView, c: RateCheck, now: number): Decision {
   const left = (arrival: number) =>
     Math.max(0, Math.floor((c.windowMs - (arrival - now)) / interval + epsilon));
   return {
-    refused: {
-      allowed,
-      remaining: left(tat),
-      resetAt: Math.ceil(tat),
-      retryAfterMs: allowed ? 0 : Math.max(1, next - c.windowMs - now),
-    },
-    counted: { allowed, remaining: left(next), resetAt: Math.ceil(next), retryAfterMs: 0 },
-    write: { key: c.key, value: next, expiresAt: Math.ceil(next) },
+    allowed,
+    before: left(tat),
+    resetBefore: Math.ceil(tat),
+    after: left(next),
+    resetAfter: Math.ceil(next),
+    retryAfterMs: allowed ? 0 : Math.max(1, next - c.windowMs - now),
+    key: c.key,
+    value: next,
+    expiresAt: Math.ceil(next),
   };
+}
+
+function decide(view: CounterView, check: RateCheck, now: number): Decision {
+  return check.algorithm === 'fixed-window'
+    ? fixedWindow(view, check, now)
+    : check.algorithm === 'gcra'
+      ? gcra(view, check, now)
+      : slidingWindow(view, check, now);
+}
+
+/** The verdict of a decision, counted or not. */
+function verdict(d: Decision, counted: boolean): RateVerdict {
+  return counted
+    ? { allowed: true, remaining: d.after, resetAt: d.resetAfter, retryAfterMs: 0 }
+    : {
+        allowed: d.allowed,
+        remaining: d.before,
+        resetAt: d.resetBefore,
+        retryAfterMs: d.retryAfterMs,
+      };
 }
 
 /**
@@ -144,22 +163,25 @@ export function decideRates(
   checks: readonly RateCheck[],
   now: number,
 ): RateVerdict[] {
+  if (checks.length === 1) {
+    // One policy, the common case: no list of decisions.
+    const check = checks[0]!;
+    const d = decide(view, check, now);
+    if (d.allowed && check.cost > 0) view.write(d.key, d.value, d.expiresAt);
+    return [verdict(d, d.allowed)];
+  }
   const decisions: Decision[] = [];
   let allowed = true;
   for (const check of checks) {
-    const decision =
-      check.algorithm === 'fixed-window'
-        ? fixedWindow(view, check, now)
-        : check.algorithm === 'gcra'
-          ? gcra(view, check, now)
-          : slidingWindow(view, check, now);
-    if (!decision.refused.allowed) allowed = false;
-    decisions.push(decision);
+    const d = decide(view, check, now);
+    if (!d.allowed) allowed = false;
+    decisions.push(d);
   }
-  if (!allowed) return decisions.map((d) => d.refused);
-  for (let i = 0; i < decisions.length; i++) {
-    const { write } = decisions[i]!;
-    if (checks[i]!.cost > 0) view.write(write.key, write.value, write.expiresAt);
+  if (allowed) {
+    for (let i = 0; i < decisions.length; i++) {
+      const d = decisions[i]!;
+      if (checks[i]!.cost > 0) view.write(d.key, d.value, d.expiresAt);
+    }
   }
-  return decisions.map((d) => d.counted);
+  return decisions.map((d) => verdict(d, allowed));
 }
