@@ -28,7 +28,8 @@ return out
  * `limit`: ARGV[1] now (ms), ARGV[2] the number of checks, then per check its algorithm
  * (f, s or g), limit, window (ms) and cost; KEYS one per check (two for a sliding window: the
  * current and the previous window). The arithmetic is decideRates's, step for step, so the
- * memory and Redis stores answer alike. Answers per check: allowed (1/0), remaining, and the
+ * memory and Redis stores answer alike; a fixed window counts first and takes the count back
+ * when a policy refuses, which saves a read on the common path. Answers per check: allowed (1/0), remaining, and the
  * reset time and the wait as strings (Lua numbers would be truncated to integers).
  */
 export const limitScript = `
@@ -53,22 +54,20 @@ for i = 1, n do
   local cost = tonumber(ARGV[at + 4])
   local ok
   if algo == 'f' then
+    -- Counted at once (one INCRBY instead of a GET), and undone below when any policy refuses.
     local key = KEYS[k]; k = k + 1
-    local count = num(key)
+    local after = redis.call('INCRBY', key, cost)
+    local count = after - cost
+    local pttl = redis.call('PTTL', key)
+    local fresh = pttl < 0 and count == 0
     local reset
-    if count == nil then
-      count = 0
-      reset = now + window
-    else
-      local pttl = redis.call('PTTL', key)
-      if pttl >= 0 then reset = now + pttl else reset = now + window end
-    end
-    ok = count + cost <= limit
+    if pttl >= 0 then reset = now + pttl else reset = now + window end
+    ok = after <= limit
     local retry = 0
     if not ok then retry = reset - now end
     refused[i] = {ok, math.max(0, limit - count), reset, retry}
-    counted[i] = {ok, math.max(0, limit - count - cost), reset, 0}
-    writes[i] = {'incr', key, cost, window, count == 0 and redis.call('EXISTS', key) == 0}
+    counted[i] = {ok, math.max(0, limit - after), reset, 0}
+    writes[i] = {'fixed', key, cost, window, fresh}
   elseif algo == 's' then
     local cur = KEYS[k]; local prevKey = KEYS[k + 1]; k = k + 2
     local start = math.floor(now / window) * window
@@ -119,20 +118,23 @@ for i = 1, n do
   out[#out + 1] = string.format('%.17g', r[3])
   out[#out + 1] = string.format('%.17g', r[4])
 end
-if all then
-  local at = 2
-  for i = 1, n do
-    local cost = tonumber(ARGV[at + 4]); at = at + 4
-    local w = writes[i]
-    if cost > 0 then
-      if w[1] == 'incr' then
-        redis.call('INCRBY', w[2], w[3])
-        if w[5] then redis.call('PEXPIRE', w[2], w[4]) end
-      elseif w[1] == 'slide' then
-        redis.call('SET', w[2], w[3], 'PX', math.max(1, math.ceil(w[4])))
-      else
-        redis.call('SET', w[2], string.format('%.17g', w[3]), 'PX', math.max(1, w[4]))
-      end
+local at = 2
+for i = 1, n do
+  local cost = tonumber(ARGV[at + 4]); at = at + 4
+  local w = writes[i]
+  if w[1] == 'fixed' then
+    if all and cost > 0 then
+      if w[5] then redis.call('PEXPIRE', w[2], w[4]) end
+    elseif w[5] then
+      redis.call('DEL', w[2])
+    elseif cost > 0 then
+      redis.call('DECRBY', w[2], cost)
+    end
+  elseif all and cost > 0 then
+    if w[1] == 'slide' then
+      redis.call('SET', w[2], w[3], 'PX', math.max(1, math.ceil(w[4])))
+    else
+      redis.call('SET', w[2], string.format('%.17g', w[3]), 'PX', math.max(1, w[4]))
     end
   end
 end
