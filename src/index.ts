@@ -48,6 +48,7 @@ export {
   type CounterView,
   type CsrfOptions,
   type CsrfPlugin,
+  type CursorValue,
   cacheControl,
   caching,
   checkFields,

@@ -8,7 +8,11 @@ import {
   toBase64Url,
 } from '../internal/hmac.ts';
 
-/** The sort-key values a cursor may carry: what a row's sort columns hold. */
+/**
+ * The sort-key values a cursor may carry: what a row's sort columns hold.
+ *
+ * @category Payloads
+ */
 export type CursorValue = string | number | boolean | null | Date;
 
 /** A decoded cursor: the sort it was made for and the values of the item it points at. */

@@ -1,6 +1,7 @@
 /** Paging parameters, list requests in three styles, cursors and list envelopes (spec 2.7, 2.8, 4.4). */
 
 export { createList } from './create-list.ts';
+export type { CursorValue } from './cursor.ts';
 export { type KeysetSqlOptions, keysetSql, type ListSql } from './keyset-sql.ts';
 export { pageLinks } from './link-header.ts';
 export type {

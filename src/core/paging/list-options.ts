@@ -73,20 +73,36 @@ export interface SortField {
 
 /** {@link ListOptions} checked and compiled into plain data, once per route. */
 export interface ListSpec {
+  /** The plural name of the list: the envelope key and the scope of its cursors. */
   readonly name: string;
+  /** The paging styles the route accepts. */
   readonly styles: readonly PagingStyle[];
+  /** Items per page when the request names no size. */
   readonly defaultPerPage: number;
+  /** The largest page size accepted. */
   readonly maxPerPage: number;
+  /** Whether the envelope carries `total`: always, never, or when the request asks. */
   readonly total: boolean | 'on-request';
+  /** The exact-match filters, by parameter name, with their types. */
   readonly filters: ReadonlyMap<string, FilterType>;
+  /** The fields `q` searches (partial match). */
   readonly search: readonly string[];
+  /** The fields `sort` may name. */
   readonly sortable: ReadonlySet<string>;
+  /** The order when the request names none, the key last. */
   readonly defaultSort: readonly SortField[];
+  /** The unique field that ends every order, so keyset positions are exact. */
   readonly key: string;
+  /** The longest `q` accepted. */
   readonly maxSearchLength: number;
+  /** Whether an undeclared query parameter is a 400 (otherwise it is ignored). */
   readonly rejectUnknown: boolean;
   /** Every parameter the route reads, for the unknown-parameter check. */
   readonly known: ReadonlySet<string>;
+  /**
+   * Seals and opens the route's cursors.
+   * @internal
+   */
   readonly seal: CursorSeal;
 }
 

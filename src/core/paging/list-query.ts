@@ -80,7 +80,9 @@ export class ListPage<T = unknown> {
    * `undefined` where there is none.
    */
   neighbours(): {
+    /** The query of the next page, or `undefined` on the last. */
     next: Record<string, string> | undefined;
+    /** The query of the previous page, or `undefined` on the first. */
     prev: Record<string, string> | undefined;
   } {
     const q = this.query;
@@ -113,7 +115,7 @@ export class ListPage<T = unknown> {
  *
  * @category Payloads
  */
-export class ListQuery implements ParsedList {
+export class ListQuery {
   /** The paging style of the request. */
   readonly style: PagingStyle;
   /** Items per page. */

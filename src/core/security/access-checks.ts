@@ -22,7 +22,10 @@ export interface AccessChecksOptions {
   /** Answer refused requests 404 instead of 403 on every route, so existence stays hidden. @default false */
   hideForbidden?: boolean;
   /** Where start-up warnings go. @default console */
-  logger?: { warn(message: string): void };
+  logger?: {
+    /** Receives one start-up warning. */
+    warn(message: string): void;
+  };
 }
 
 const knownOptions = ['unchecked', 'hideForbidden', 'logger'];
