@@ -3,7 +3,7 @@ import { ErrorCode } from '../errors/catalogue.ts';
 import { invalidRequest } from '../errors/helpers.ts';
 import type { CursorValue } from './cursor.ts';
 import { type ListSpec, type PagingStyle, type SortField, sortText } from './list-options.ts';
-import { type FilterValue, type ParsedList, type Position, parseList } from './parse-list.ts';
+import { type FilterValue, type Position, parseList } from './parse-list.ts';
 
 /** Orders two sort values: numbers, strings and dates by value; `null` and `undefined` last (as Postgres sorts NULL). */
 export function compareValues(a: unknown, b: unknown): number {
