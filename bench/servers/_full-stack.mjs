@@ -17,9 +17,10 @@ async function redisStore() {
   const { createClient } = await import('redis');
   const client = createClient({ url });
   await client.connect();
-  const make = redis.createRedisStore ?? redis.redisStore;
-  if (typeof make === 'function') return make(client);
-  if (typeof redis.RedisStore === 'function') return new redis.RedisStore(client);
+  // api-conventions/redis: `new RedisStore({ command: redisCommand(client) })` (docs/redis.md).
+  if (typeof redis.RedisStore === 'function' && typeof redis.redisCommand === 'function') {
+    return new redis.RedisStore({ command: redis.redisCommand(client) });
+  }
   throw new Error('dist/redis.mjs exports no Redis store this bench knows how to build');
 }
 
