@@ -26,14 +26,9 @@ export async function digestKey(text: string): Promise<string> {
 
 /**
  * Compares two byte strings in time that depends only on their length, never on where they
- * differ, so a timing attack cannot find a secret one byte at a time.
+ * differ, so a timing attack cannot find a secret one byte at a time (the paging cursors' compare).
  */
-export function timingSafeEqual(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  let diff = 0;
-  for (let i = 0; i < a.length; i++) diff |= a[i]! ^ b[i]!;
-  return diff === 0;
-}
+export { equalBytes as timingSafeEqual } from '../internal/hmac.ts';
 
 const hashPrefix = 'sha256:';
 
