@@ -42,7 +42,7 @@ async function bookshelfToken(port) {
   });
   if (res.status !== 200) {
     throw new Error(
-      `the bookshelf asks for a token, and its token endpoint answered ${res.status}`,
+      `the bookshelf asks for a token, and its token endpoint answered ${res.status}: ${res.body.slice(0, 300)}`,
     );
   }
   return JSON.parse(res.body).access_token;

@@ -9,7 +9,7 @@ import { serve } from '../../examples/bookshelf/hosts/node.ts';
 import { HOST, PORT, ready } from './_server.mjs';
 
 const bookshelf = createBookshelf({
-  logger: { error() {}, warn() {} },
+  logger: { error: (fields, message) => console.error(message, fields?.err ?? fields), warn() {} },
   rateLimit: { limit: 1_000_000_000, window: 3600 },
 });
 const running = await serve(bookshelf, { port: PORT, host: HOST });

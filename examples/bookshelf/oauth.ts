@@ -123,7 +123,11 @@ export const bookshelfScopes = ['books:read', 'books:write'];
  * bearer check every other route goes through, the sign-in endpoint and `/v1/me`.
  */
 export function oauthPart(settings: OAuthSettings = {}): { plugins: Plugin[]; routes: RouteTable } {
-  const keys = settings.keys ?? createTokenKeys(settings.logger ? { logger: settings.logger } : {});
+  // A demonstration service with published passwords: its development key is wanted even under
+  // NODE_ENV=production (the library refuses one there unless asked), so the bookshelf asks.
+  const keys =
+    settings.keys ??
+    createTokenKeys({ development: true, ...(settings.logger ? { logger: settings.logger } : {}) });
   let auth: ReturnType<typeof bearer> | undefined;
   const oauth = oauthServer({
     scopes: bookshelfScopes,
