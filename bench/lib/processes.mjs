@@ -93,11 +93,11 @@ export function tail(text, max = 2000) {
 }
 
 /**
- * Starts a server file with PORT=0 and resolves once it prints `ready <port>`, optionally
+ * Starts a server file with PORT=0 (and Node flags `nodeArgs`, such as `--cpu-prof`) and resolves once it prints `ready <port>`, optionally
  * followed by `features=a,b` (what an "ours" server switched on).
  */
-export function startServer({ file, tsx, env, pinning, cwd }) {
-  const node = tsx ? ['--import', 'tsx', file] : [file];
+export function startServer({ file, tsx, env, pinning, cwd, nodeArgs = [] }) {
+  const node = [...nodeArgs, ...(tsx ? ['--import', 'tsx', file] : [file])];
   const [command, args] = pinned(pinning, SERVER_CPU, process.execPath, node);
   // stdin stays a pipe: the server exits when it closes, even if the harness is SIGKILLed.
   const child = track(

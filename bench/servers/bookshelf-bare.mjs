@@ -1,13 +1,23 @@
 /**
- * bookshelf-bare: node:http serving the bookshelf's first page of books (its own seed data,
- * `Date` values included) with `JSON.stringify` on every request, nothing else: the ceiling for
- * the bookshelf target.
+ * bookshelf-bare: node:http serving the body the bookshelf answers to the bench's token (scope
+ * `books:read`): its first page of books from its own seed data, `Date` values included, each
+ * with the one link that token may follow (`self`, spec 2.12), built once at start-up and
+ * serialized with `JSON.stringify` on every request, nothing else: the ceiling for the
+ * bookshelf target. Same bytes on the wire, none of the work.
  */
 import http from 'node:http';
 import { seedBooks } from '../../examples/bookshelf/data.ts';
 import { HOST, PORT, ready } from './_server.mjs';
 
-const page = { books: seedBooks().slice(0, 20), hasNext: true };
+const page = {
+  books: seedBooks()
+    .slice(0, 20)
+    .map((book) => ({
+      ...book,
+      links: [{ rel: 'self', method: 'GET', href: `/v1/books/${book.id}` }],
+    })),
+  hasNext: true,
+};
 
 const server = http.createServer((req, res) => {
   if (req.method === 'GET' && req.url === '/v1/books') {

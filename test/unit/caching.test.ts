@@ -187,6 +187,29 @@ describe('caching() through the pipeline', () => {
     expect(again.headers['cache-control']).toBe('no-cache');
   });
 
+  it('tags the bytes sent, whatever was sent before on the route (RFC 9110 §8.8.3)', async () => {
+    // The route remembers its last body and tag: same bytes, same tag; other bytes of the same
+    // length, or the first bytes again after others, each get the tag of what is sent.
+    let title = 'aaaa';
+    const api = conventions({
+      routes: { '/v1/page': { GET: () => ({ title }) } },
+      plugins: [caching()],
+    });
+    const tagOf = async () => (await send(api as never, 'GET', '/v1/page')).headers.etag;
+    const first = await tagOf();
+    expect(await tagOf()).toBe(first);
+    title = 'aaab';
+    const second = await tagOf();
+    expect(second).not.toBe(first);
+    title = 'aaaa';
+    expect(await tagOf()).toBe(first);
+    const fresh = conventions({
+      routes: { '/v1/page': { GET: () => ({ title: 'aaab' }) } },
+      plugins: [caching()],
+    });
+    expect((await send(fresh as never, 'GET', '/v1/page')).headers.etag).toBe(second);
+  });
+
   it('uses weak tags when asked', async () => {
     const r = await send(make({ etag: 'weak' }), 'GET', '/v1/books');
     expect(r.headers.etag).toMatch(/^W\/"/);

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ApiResponse } from '../../src/host.ts';
 import { conventions, HeaderBag, type HeaderInit, ok, type Plugin } from '../../src/index.ts';
@@ -122,6 +123,61 @@ describe('HeaderBag', () => {
     ],
   ])('merge: %s', (_, first, second, expected) => {
     expect(plain(new HeaderBag(first).merge(second))).toEqual(expected);
+  });
+
+  // RFC 9110 §12.5.5, written plainly: the names of every call in order, each once whatever
+  // its case, `*` absorbing the rest; the bag remembers merges, so it must agree with this on
+  // any sequence, repeats included.
+  function varyReference(calls: string[][]): string | undefined {
+    const tokens: string[] = [];
+    for (const call of calls) {
+      for (const name of call.flatMap((n) => n.split(',').map((t) => t.trim()))) {
+        if (name === '') continue;
+        if (tokens.includes('*')) break;
+        if (name === '*') tokens.splice(0, tokens.length, '*');
+        else if (!tokens.some((t) => t.toLowerCase() === name.toLowerCase())) tokens.push(name);
+      }
+    }
+    return tokens.length === 0 ? undefined : tokens.join(', ');
+  }
+
+  it('merges any sequence of Vary names as RFC 9110 §12.5.5 says, remembered merges included', () => {
+    const name = fc.constantFrom(
+      'Accept',
+      'accept',
+      'Origin',
+      'ORIGIN',
+      'Authorization',
+      'Accept-Encoding',
+      '*',
+      '',
+    );
+    const call = fc.array(
+      fc.oneof(
+        name,
+        fc.array(name, { maxLength: 3 }).map((n) => n.join(', ')),
+      ),
+      {
+        minLength: 1,
+        maxLength: 3,
+      },
+    );
+    fc.assert(
+      fc.property(fc.array(call, { maxLength: 6 }), (calls) => {
+        const bag = new HeaderBag();
+        for (const names of calls) bag.vary(...names);
+        // Twice, so that the second bag is built from remembered merges.
+        const again = new HeaderBag();
+        for (const names of calls) again.vary(...names);
+        expect(bag.record.vary).toBe(varyReference(calls));
+        expect(again.record.vary).toBe(bag.record.vary);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('refuses a Vary name that is not a token every time, not only the first', () => {
+    for (let i = 0; i < 3; i++) expect(() => new HeaderBag().vary('Bad Name')).toThrow(TypeError);
   });
 
   it('copies a bag it is built from, so the copy changes alone', () => {

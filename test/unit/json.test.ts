@@ -142,6 +142,37 @@ describe('stringifyJson', () => {
     expect(ours(make())).toBe(builtIn(make()));
   });
 
+  it('writes keys that need escaping, and long keys, beside Dates as JSON.stringify does, every time', () => {
+    const value = {
+      at: new Date(0),
+      'a"b': 1,
+      'line\nbreak': 2,
+      '\ud800': 3,
+      ['k'.repeat(100)]: 4,
+      [`${'k'.repeat(100)}x`]: 5,
+    };
+    for (let round = 0; round < 3; round++)
+      expect(stringifyJson(value)).toBe(JSON.stringify(value));
+  });
+
+  it('writes a Date changed in place with its new instant, though the old text was remembered', () => {
+    const date = new Date(Date.UTC(2026, 0, 1));
+    const first = stringifyJson({ at: date });
+    date.setUTCFullYear(2030);
+    expect(first).toBe('{"at":"2026-01-01T00:00:00.000Z"}');
+    expect(stringifyJson({ at: date })).toBe('{"at":"2030-01-01T00:00:00.000Z"}');
+  });
+
+  it('writes more distinct instants than it remembers (10,000), twice over, as JSON.stringify does', () => {
+    const dates = Array.from(
+      { length: 10_000 },
+      (_, i) => new Date(Date.UTC(2000, 0, 1) + i * 61_001),
+    );
+    for (let round = 0; round < 2; round++) {
+      expect(stringifyJson({ dates })).toBe(JSON.stringify({ dates }));
+    }
+  });
+
   it('calls a toJSON once per value, as JSON.stringify does', () => {
     let calls = 0;
     const value = {

@@ -53,6 +53,45 @@ function varyTokens(value: string): string[] {
     .filter((part) => part !== '');
 }
 
+/** `Vary` with the names of `added` merged into `current` (both as sent); `''` for none. */
+function mergeVary(current: string, added: string): string {
+  const tokens = varyTokens(current);
+  if (tokens.includes('*')) return current;
+  const seen = new Set(tokens.map((t) => t.toLowerCase()));
+  for (const name of varyTokens(added)) {
+    if (name === '*') return '*';
+    if (seen.has(name.toLowerCase())) continue;
+    checkedName(name);
+    seen.add(name.toLowerCase());
+    tokens.push(name);
+  }
+  return tokens.length > 0 ? tokens.join(', ') : current;
+}
+
+// A service merges the same few names into the same few values on every response (Origin,
+// Accept, Authorization): each merge is worked out once and remembered, up to a bound.
+const varyMemo = new Map<string, Map<string, string>>();
+const varyMemoBound = 256;
+let varyMemoSize = 0;
+
+function varyWith(current: string, added: string): string {
+  const known = varyMemo.get(current)?.get(added);
+  if (known !== undefined) return known;
+  const merged = mergeVary(current, String(added));
+  if (varyMemoSize >= varyMemoBound) {
+    varyMemo.clear();
+    varyMemoSize = 0;
+  }
+  let inner = varyMemo.get(current);
+  if (inner === undefined) {
+    inner = new Map();
+    varyMemo.set(current, inner);
+  }
+  inner.set(added, merged);
+  varyMemoSize++;
+  return merged;
+}
+
 /**
  * The headers of one response. Names are lower-cased, so `X-Foo` and `x-foo` are one header;
  * every value is checked once, when it is set, so a line break can never split a response.
@@ -74,7 +113,14 @@ export class HeaderBag {
   readonly record: ResponseHeaders = Object.create(null);
 
   constructor(init?: HeaderInit) {
-    if (init !== undefined) this.merge(init);
+    if (init instanceof HeaderBag) {
+      // A copy: the values were checked and merged already, and arrays are never changed in
+      // place (append builds a new one), so they can be shared.
+      const from = init.record;
+      for (const name in from) this.record[name] = from[name]!;
+    } else if (init !== undefined) {
+      this.merge(init);
+    }
   }
 
   /** The value of a header: a string, several values, or `undefined` when absent. */
@@ -114,20 +160,10 @@ export class HeaderBag {
    */
   vary(...names: string[]): this {
     const current = this.record.vary;
-    const tokens = current === undefined ? [] : varyTokens(String(current));
-    if (tokens.includes('*')) return this;
-    const seen = new Set(tokens.map((t) => t.toLowerCase()));
-    for (const name of names.flatMap(varyTokens)) {
-      if (name === '*') {
-        this.record.vary = '*';
-        return this;
-      }
-      if (seen.has(name.toLowerCase())) continue;
-      checkedName(name);
-      seen.add(name.toLowerCase());
-      tokens.push(name);
-    }
-    if (tokens.length > 0) this.record.vary = tokens.join(', ');
+    let value =
+      current === undefined ? '' : typeof current === 'string' ? current : current.join(', ');
+    for (let i = 0; i < names.length; i++) value = varyWith(value, names[i]!);
+    if (value !== '') this.record.vary = value;
     return this;
   }
 
@@ -150,8 +186,10 @@ export class HeaderBag {
       const value = from[name];
       if (value === undefined) continue;
       const key = trusted ? name : name.toLowerCase();
-      if (key === 'vary') this.vary(...[value].flat().map(String));
-      else if (listed.has(key)) this.append(key, value);
+      if (key === 'vary') {
+        if (typeof value === 'object') this.vary(...value.map(String));
+        else this.vary(String(value));
+      } else if (listed.has(key)) this.append(key, value);
       else if (trusted) this.record[key] = value as string | string[];
       else this.set(key, value);
     }

@@ -41,8 +41,42 @@ function isoString(date: Date): string {
   )}Z`;
 }
 
+// A service sends the same instants again and again (a list's createdAt values on every
+// request): each is written once and its quoted text remembered, up to a bound.
+const dateMemo = new Map<number, string>();
+const dateMemoBound = 4096;
+
+/** `"<RFC 3339>"` of a valid date whose time value is `time`. */
+function quotedDate(time: number, date: Date): string {
+  let text = dateMemo.get(time);
+  if (text === undefined) {
+    text = `"${isoString(date)}"`;
+    if (dateMemo.size >= dateMemoBound) dateMemo.clear();
+    dateMemo.set(time, text);
+  }
+  return text;
+}
+
 function quote(text: string): string {
   return needsEscape.test(text) ? JSON.stringify(text) : `"${text}"`;
+}
+
+// The same property names come back in every object of a list: each is quoted once, with its
+// colon, and remembered, up to a bound (and only short ones, which names are).
+const keyMemo = new Map<string, string>();
+const keyMemoBound = 2048;
+
+/** `"<key>":`, escaped as JSON.stringify escapes it. */
+function quotedKey(key: string): string {
+  let text = keyMemo.get(key);
+  if (text === undefined) {
+    text = `${quote(key)}:`;
+    if (key.length <= 64) {
+      if (keyMemo.size >= keyMemoBound) keyMemo.clear();
+      keyMemo.set(key, text);
+    }
+  }
+  return text;
 }
 
 /** ECMA-262 SerializeJSONProperty, with the built-in `Date.prototype.toJSON` done inline. */
@@ -51,7 +85,8 @@ function write(value: unknown, key: string, path: object[]): string | undefined 
     const toJSON = (value as { toJSON?: unknown }).toJSON;
     if (toJSON === dateToJSON && value instanceof Date) {
       // spec 2.6: a Date is an RFC 3339 string in UTC, as its toJSON writes it; an invalid one is null.
-      return Number.isNaN(value.getTime()) ? 'null' : `"${isoString(value)}"`;
+      const time = value.getTime();
+      return Number.isNaN(time) ? 'null' : quotedDate(time, value);
     }
     if (typeof toJSON === 'function') return writeOwn(toJSON.call(value, key), path);
   }
@@ -112,7 +147,7 @@ function writeObject(object: Record<string, unknown>, path: object[]): string {
     // undefined, a function or a symbol is left out (its toJSON, if any, asked first).
     const text = write(object[key], key, path);
     if (text === undefined) continue;
-    out += `${first ? '' : ','}${quote(key)}:${text}`;
+    out += `${first ? '' : ','}${quotedKey(key)}${text}`;
     first = false;
   }
   return `${out}}`;

@@ -91,10 +91,25 @@ function xForwardedHops(headers: HeaderReader): Hop[] {
   }));
 }
 
+// The same few peers (a load balancer, a client's keep-alive connections) send most requests:
+// each address is put in canonical form once and remembered, up to a bound.
+const canonicalMemo = new Map<string, string>();
+const canonicalMemoBound = 1024;
+
 function canonical(address: string | undefined): string | undefined {
   if (address === undefined) return undefined;
-  const ip = parseIp(address);
-  return ip === undefined ? address : formatIp(ip);
+  let known = canonicalMemo.get(address);
+  if (known === undefined) {
+    const ip = parseIp(address);
+    known = ip === undefined ? address : formatIp(ip);
+    // An address is at most 45 characters (IPv6 with an IPv4 tail) plus a zone: anything
+    // longer is not remembered, so hostile proxy headers cannot fill the memory.
+    if (address.length <= 64) {
+      if (canonicalMemo.size >= canonicalMemoBound) canonicalMemo.clear();
+      canonicalMemo.set(address, known);
+    }
+  }
+  return known;
 }
 
 /**

@@ -33,7 +33,8 @@ const named: Readonly<Record<string, readonly string[]>> = {
   uniquelocal: ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', 'fc00::/7'],
 };
 
-const trustNone: TrustTest = () => false;
+/** @internal No proxy is trusted (the default): the connection alone says where a request came from. */
+export const trustNone: TrustTest = () => false;
 
 /**
  * Compiles the `trustProxy` option once; a malformed value is a `TypeError` that says how to fix it.

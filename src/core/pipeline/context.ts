@@ -5,7 +5,7 @@ import type { HeaderReader } from '../http/response.ts';
 import type { BodyDecoder } from '../limits/body-coding.ts';
 import type { Chosen } from '../negotiation/media-types.ts';
 import { type RequestOrigin, resolveOrigin } from '../origin/resolve-origin.ts';
-import type { TrustTest } from '../origin/trust-proxy.ts';
+import { type TrustTest, trustNone } from '../origin/trust-proxy.ts';
 import { hasUpperCase, splitTarget } from '../paths/check-path.ts';
 import { normalizeTarget } from '../paths/normalize-target.ts';
 import type { RouteSettings } from '../routing/types.ts';
@@ -190,17 +190,18 @@ export class RequestContext {
 
   /** `https` or `http`, as the client used it. */
   get scheme(): 'http' | 'https' {
-    return this.origin.scheme;
+    // Without trusted proxies the connection alone answers: no address is parsed.
+    return this.trust === trustNone ? this.scheme0 : this.origin.scheme;
   }
 
   /** Whether the client used HTTPS. */
   get secure(): boolean {
-    return this.origin.secure;
+    return this.trust === trustNone ? this.scheme0 === 'https' : this.origin.secure;
   }
 
   /** The host (and port) the client asked for. */
   get host(): string | undefined {
-    return this.origin.host;
+    return this.trust === trustNone ? this.headers.get('host') || undefined : this.origin.host;
   }
 
   /** The client's address: the peer, or the first untrusted hop behind trusted proxies. */
