@@ -62,6 +62,7 @@ if (target.request.auth === 'fresh') {
 const env = {
   PAYLOAD: target.payload,
   ...keys.env,
+  ...target.env,
 };
 let redis;
 if (target.redis) {

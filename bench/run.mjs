@@ -184,7 +184,7 @@ async function measure(state, round, run) {
   const file = target.tsx
     ? path.join(ROOT, 'bench', 'servers', target.server)
     : serverFile(SNAPSHOT, target.server);
-  const env = { PAYLOAD: target.payload, ...run.keys.env };
+  const env = { PAYLOAD: target.payload, ...run.keys.env, ...target.env };
   if (target.redis) env.REDIS_URL = run.redis.url;
   const server = await startServer({
     file,

@@ -111,14 +111,21 @@ for (const { stack } of STACKS) {
   });
 }
 
+/**
+ * The bookshelf's own TypeScript runs through tsx, with `api-conventions` resolved to the built
+ * package (bench/tsconfig.dist.json), as in a service that depends on the published package.
+ */
+const builtPackage = { TSX_TSCONFIG_PATH: 'bench/tsconfig.dist.json' };
+
 add('bookshelf', {
   server: 'bookshelf.mjs',
   requires: ['dist/node.mjs'],
   tsx: true,
+  env: builtPackage,
   request: { auth: 'bookshelf', origin: true },
   full: true,
 });
-add('bookshelf-bare', { server: 'bookshelf-bare.mjs', tsx: true });
+add('bookshelf-bare', { server: 'bookshelf-bare.mjs', tsx: true, env: builtPackage });
 comparisons.push({
   name: 'bookshelf',
   group: 'bookshelf',

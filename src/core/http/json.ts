@@ -66,6 +66,23 @@ function quote(text: string): string {
 const keyMemo = new Map<string, string>();
 const keyMemoBound = 2048;
 
+// Short string values come back too (titles, ids, names of a list sent again): quoted once and
+// remembered, up to a bound; long ones are quoted every time.
+const valueMemo = new Map<string, string>();
+const valueMemoBound = 4096;
+
+/** `"<text>"`, escaped as JSON.stringify escapes it. */
+function quotedValue(text: string): string {
+  if (text.length > 64) return quote(text);
+  let quoted = valueMemo.get(text);
+  if (quoted === undefined) {
+    quoted = quote(text);
+    if (valueMemo.size >= valueMemoBound) valueMemo.clear();
+    valueMemo.set(text, quoted);
+  }
+  return quoted;
+}
+
 /** `"<key>":`, escaped as JSON.stringify escapes it. */
 function quotedKey(key: string): string {
   let text = keyMemo.get(key);
@@ -80,7 +97,8 @@ function quotedKey(key: string): string {
 }
 
 /** ECMA-262 SerializeJSONProperty, with the built-in `Date.prototype.toJSON` done inline. */
-function write(value: unknown, key: string, path: object[]): string | undefined {
+// An array passes its index as a number: it becomes the key's text only when a toJSON asks.
+function write(value: unknown, key: string | number, path: object[]): string | undefined {
   if ((typeof value === 'object' && value !== null) || typeof value === 'function') {
     const toJSON = (value as { toJSON?: unknown }).toJSON;
     if (toJSON === dateToJSON && value instanceof Date) {
@@ -88,7 +106,7 @@ function write(value: unknown, key: string, path: object[]): string | undefined 
       const time = value.getTime();
       return Number.isNaN(time) ? 'null' : quotedDate(time, value);
     }
-    if (typeof toJSON === 'function') return writeOwn(toJSON.call(value, key), path);
+    if (typeof toJSON === 'function') return writeOwn(toJSON.call(value, String(key)), path);
   }
   return writeOwn(value, path);
 }
@@ -97,7 +115,7 @@ function write(value: unknown, key: string, path: object[]): string | undefined 
 function writeOwn(value: unknown, path: object[]): string | undefined {
   switch (typeof value) {
     case 'string':
-      return quote(value);
+      return quotedValue(value);
     case 'number':
       return Number.isFinite(value) ? String(value) : 'null';
     case 'boolean':
@@ -135,7 +153,7 @@ function writeArray(items: readonly unknown[], path: object[]): string {
   let out = '[';
   for (let i = 0; i < items.length; i++) {
     if (i > 0) out += ',';
-    out += write(items[i], String(i), path) ?? 'null';
+    out += write(items[i], i, path) ?? 'null';
   }
   return `${out}]`;
 }
