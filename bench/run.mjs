@@ -32,6 +32,7 @@ import {
   killAll,
   LOAD_CPU,
   machineBusy,
+  packageVersions,
   SERVER_CPU,
   serverFile,
   startRedis,
@@ -268,6 +269,13 @@ async function main() {
       : `  pinning: unavailable (${pinning.reason}); server and load generator share the CPUs`,
   );
   console.log(`  load generator: ${loader.name} ${loader.version}`);
+  const packages = packageVersions(ROOT);
+  console.log(
+    `  packages: ${Object.entries(packages)
+      .map(([name, version]) => `${name} ${version}`)
+      .join(', ')}`,
+  );
+  console.log(`  date: ${new Date().toISOString()}`);
 
   mkdirSync(RESULTS_DIR, { recursive: true });
   const keys = await makeKeys();
@@ -370,7 +378,10 @@ async function main() {
   if (bars.length > 0) {
     const svg = shareChart({
       title: 'Share of bare node:http throughput, GET /v1/books with a bearer token',
-      subtitle: `security headers, CORS, ETag, rate limit; median req/s of ${config.rounds} round(s) × ${config.seconds} s, ${loader.name}, node ${process.version}, ${new Date().toISOString().slice(0, 10)}`,
+      subtitle: [
+        'security headers, CORS, negotiation, bearer JWT, rate limit, ETag',
+        `median req/s of ${config.rounds} round(s) × ${config.seconds} s, ${loader.name}, node ${process.version}, ${new Date().toISOString().slice(0, 10)}`,
+      ],
       bars,
     });
     mkdirSync(path.dirname(config.svg), { recursive: true });
@@ -383,6 +394,7 @@ async function main() {
   const report = {
     date: new Date().toISOString(),
     node: process.version,
+    packages,
     machine: {
       platform: `${os.platform()} ${os.release()}`,
       cpus: os.availableParallelism(),

@@ -223,3 +223,38 @@ export async function startRedis(dir) {
 export function serverFile(snapshot, name) {
   return path.join(snapshot, 'bench', 'servers', name);
 }
+
+/** The packages whose versions a reader needs to rerun the comparison: ours and the peers'. */
+const MEASURED_PACKAGES = [
+  'express',
+  'helmet',
+  'cors',
+  'express-rate-limit',
+  'fastify',
+  '@fastify/helmet',
+  '@fastify/cors',
+  '@fastify/rate-limit',
+  '@fastify/etag',
+  'hono',
+  '@hono/node-server',
+  'hono-rate-limiter',
+  'jose',
+  'redis',
+];
+
+/** `{ name: version }` of api-conventions and of every measured peer package installed. */
+export function packageVersions(root) {
+  const read = (file) => {
+    try {
+      return JSON.parse(readFileSync(file, 'utf8')).version;
+    } catch {
+      return undefined;
+    }
+  };
+  const versions = { 'api-conventions': read(path.join(root, 'package.json')) };
+  for (const name of MEASURED_PACKAGES) {
+    const version = read(path.join(root, 'node_modules', name, 'package.json'));
+    if (version !== undefined) versions[name] = version;
+  }
+  return versions;
+}

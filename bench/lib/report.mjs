@@ -92,22 +92,28 @@ const escapeXml = (text) =>
 
 /**
  * A horizontal bar chart of each stack's share of the baseline's req/s (medians), ours in one
- * colour and the peers in another, with the 1.0 line marked. Plain SVG, no script or font files.
+ * colour and the peers in another, with the 1.0 line marked; `subtitle` is a line or a list of
+ * lines. Plain SVG, no script or font files.
  */
 export function shareChart({ title, subtitle, bars }) {
   const rowHeight = 26;
   const labelWidth = 190;
   const chartWidth = 440;
-  const top = 62;
+  const lines = [subtitle].flat();
+  const top = 44 + lines.length * 18;
   const height = top + bars.length * rowHeight + 40;
   const width = labelWidth + chartWidth + 110;
   const max = Math.max(1, ...bars.map((b) => b.share));
   const x = (share) => labelWidth + (share / max) * chartWidth;
   const parts = [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="system-ui, -apple-system, 'Segoe UI', sans-serif" font-size="13">`,
+    `<svg xmlns="http://www.w3.org/2000/svg" role="img" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="system-ui, -apple-system, 'Segoe UI', sans-serif" font-size="13">`,
+    // The title is what screen readers announce for the chart.
+    `<title>${escapeXml(title)}: ${escapeXml(bars.map((b) => `${b.label} ${b.share.toFixed(2)}`).join(', '))}</title>`,
     `<rect width="${width}" height="${height}" fill="#ffffff"/>`,
     `<text x="12" y="24" font-size="16" font-weight="600" fill="#111">${escapeXml(title)}</text>`,
-    `<text x="12" y="44" fill="#555">${escapeXml(subtitle)}</text>`,
+    ...lines.map(
+      (line, i) => `<text x="12" y="${44 + i * 18}" fill="#555">${escapeXml(line)}</text>`,
+    ),
   ];
   bars.forEach((bar, i) => {
     const y = top + i * rowHeight;

@@ -170,15 +170,15 @@ export const GROUPS = [...new Set(comparisons.map((c) => c.group))];
 /** The baseline of the chart: each stack's share of it. */
 export const CHART_BASE = CEILING;
 
-/** The targets the chart shows, in its order. */
+/** The targets the chart shows, in its order: each of ours beside the peer on its framework. */
 export const CHART_TARGETS = [
   'node-full',
-  'express-full',
-  'fastify-full',
-  'hono-full',
   'node-peer',
+  'express-full',
   'express-peer',
+  'fastify-full',
   'fastify-peer',
+  'hono-full',
   'hono-peer',
   'node-full-redis',
 ];

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import { type ApiResponse, compileTrust, resolveOrigin } from '../../src/host.ts';
 import {
@@ -275,6 +276,26 @@ describe('resolveOrigin', () => {
     'x-forwarded-host': 'evil.example',
     forwarded: 'for=198.51.100.67;proto=https;host=evil.example',
   };
+
+  it('gives any peer address in the form parseIp and formatIp give it, the quick IPv4 path included', () => {
+    const part = fc.oneof(
+      fc.integer({ min: 0, max: 300 }).map(String),
+      fc.integer({ min: 0, max: 99 }).map((n) => `0${n}`),
+    );
+    const address = fc.oneof(
+      fc.tuple(part, part, part, part).map((p) => p.join('.')),
+      fc.tuple(part, part, part, part).map((p) => `::ffff:${p.join('.')}`),
+      fc.constantFrom('::1', '2001:DB8::1', 'not an address', '1.2.3', '1.2.3.4.5', ''),
+    );
+    fc.assert(
+      fc.property(address, (peer) => {
+        const parsed = parseIp(peer);
+        const expected = parsed === undefined ? peer : formatIp(parsed);
+        expect(resolve({ peer }).remoteAddress).toBe(expected);
+      }),
+      { numRuns: 500 },
+    );
+  });
 
   it('uses the connection alone when no proxy is trusted', () => {
     expect(resolve({ peer: '203.0.113.9', scheme: 'https' })).toEqual({

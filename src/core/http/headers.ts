@@ -69,7 +69,8 @@ function mergeVary(current: string, added: string): string {
 }
 
 // A service merges the same few names into the same few values on every response (Origin,
-// Accept, Authorization): each merge is worked out once and remembered, up to a bound.
+// Accept, Authorization): each merge is worked out once and remembered. Only the first merges
+// are remembered (up to a bound), so the table never grows past it nor churns.
 const varyMemo = new Map<string, Map<string, string>>();
 const varyMemoBound = 256;
 let varyMemoSize = 0;
@@ -78,17 +79,15 @@ function varyWith(current: string, added: string): string {
   const known = varyMemo.get(current)?.get(added);
   if (known !== undefined) return known;
   const merged = mergeVary(current, String(added));
-  if (varyMemoSize >= varyMemoBound) {
-    varyMemo.clear();
-    varyMemoSize = 0;
+  if (varyMemoSize < varyMemoBound) {
+    let inner = varyMemo.get(current);
+    if (inner === undefined) {
+      inner = new Map();
+      varyMemo.set(current, inner);
+    }
+    inner.set(added, merged);
+    varyMemoSize++;
   }
-  let inner = varyMemo.get(current);
-  if (inner === undefined) {
-    inner = new Map();
-    varyMemo.set(current, inner);
-  }
-  inner.set(added, merged);
-  varyMemoSize++;
   return merged;
 }
 

@@ -42,18 +42,29 @@ function isoString(date: Date): string {
 }
 
 // A service sends the same instants again and again (a list's createdAt values on every
-// request): each is written once and its quoted text remembered, up to a bound.
-const dateMemo = new Map<number, string>();
-const dateMemoBound = 4096;
+// request): the quoted text of each is kept in a small direct-mapped table, one slot per hash
+// of the instant, so a repeated instant costs a comparison, and a new one only overwrites its
+// slot: no map grows, nothing is cleared, whatever the variety of instants.
+const dateSlotBits = 10;
+const slotTimes = new Float64Array(1 << dateSlotBits).fill(Number.NaN);
+const slotTexts: string[] = new Array<string>(1 << dateSlotBits).fill('');
+
+/**
+ * The slot of a time value: its two 32-bit halves mixed and multiplied (Fibonacci hashing), the
+ * top bits taken, so instants a whole second, minute or hour apart spread over every slot.
+ */
+function dateSlot(time: number): number {
+  const high = Math.floor(time / 0x1_0000_0000) | 0;
+  return Math.imul((time >>> 0) ^ Math.imul(high, 0x85ebca6b), 0x9e3779b1) >>> (32 - dateSlotBits);
+}
 
 /** `"<RFC 3339>"` of a valid date whose time value is `time`. */
 function quotedDate(time: number, date: Date): string {
-  let text = dateMemo.get(time);
-  if (text === undefined) {
-    text = `"${isoString(date)}"`;
-    if (dateMemo.size >= dateMemoBound) dateMemo.clear();
-    dateMemo.set(time, text);
-  }
+  const slot = dateSlot(time);
+  if (slotTimes[slot] === time) return slotTexts[slot]!;
+  const text = `"${isoString(date)}"`;
+  slotTimes[slot] = time;
+  slotTexts[slot] = text;
   return text;
 }
 
@@ -62,36 +73,17 @@ function quote(text: string): string {
 }
 
 // The same property names come back in every object of a list: each is quoted once, with its
-// colon, and remembered, up to a bound (and only short ones, which names are).
+// colon, and remembered. Only the first names seen are remembered (up to a bound, short ones
+// only): a payload keyed by ids cannot make the table grow or churn.
 const keyMemo = new Map<string, string>();
-const keyMemoBound = 2048;
-
-// Short string values come back too (titles, ids, names of a list sent again): quoted once and
-// remembered, up to a bound; long ones are quoted every time.
-const valueMemo = new Map<string, string>();
-const valueMemoBound = 4096;
-
-/** `"<text>"`, escaped as JSON.stringify escapes it. */
-function quotedValue(text: string): string {
-  if (text.length > 64) return quote(text);
-  let quoted = valueMemo.get(text);
-  if (quoted === undefined) {
-    quoted = quote(text);
-    if (valueMemo.size >= valueMemoBound) valueMemo.clear();
-    valueMemo.set(text, quoted);
-  }
-  return quoted;
-}
+const keyMemoBound = 1024;
 
 /** `"<key>":`, escaped as JSON.stringify escapes it. */
 function quotedKey(key: string): string {
   let text = keyMemo.get(key);
   if (text === undefined) {
     text = `${quote(key)}:`;
-    if (key.length <= 64) {
-      if (keyMemo.size >= keyMemoBound) keyMemo.clear();
-      keyMemo.set(key, text);
-    }
+    if (key.length <= 64 && keyMemo.size < keyMemoBound) keyMemo.set(key, text);
   }
   return text;
 }
@@ -115,7 +107,7 @@ function write(value: unknown, key: string | number, path: object[]): string | u
 function writeOwn(value: unknown, path: object[]): string | undefined {
   switch (typeof value) {
     case 'string':
-      return quotedValue(value);
+      return quote(value);
     case 'number':
       return Number.isFinite(value) ? String(value) : 'null';
     case 'boolean':

@@ -91,25 +91,16 @@ function xForwardedHops(headers: HeaderReader): Hop[] {
   }));
 }
 
-// The same few peers (a load balancer, a client's keep-alive connections) send most requests:
-// each address is put in canonical form once and remembered, up to a bound.
-const canonicalMemo = new Map<string, string>();
-const canonicalMemoBound = 1024;
+// A dotted quad without leading zeros, each part at most 255: already in canonical form.
+const canonicalV4 =
+  /^(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?:\.(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
 
 function canonical(address: string | undefined): string | undefined {
   if (address === undefined) return undefined;
-  let known = canonicalMemo.get(address);
-  if (known === undefined) {
-    const ip = parseIp(address);
-    known = ip === undefined ? address : formatIp(ip);
-    // An address is at most 45 characters (IPv6 with an IPv4 tail) plus a zone: anything
-    // longer is not remembered, so hostile proxy headers cannot fill the memory.
-    if (address.length <= 64) {
-      if (canonicalMemo.size >= canonicalMemoBound) canonicalMemo.clear();
-      canonicalMemo.set(address, known);
-    }
-  }
-  return known;
+  // Most peers are plain IPv4 addresses: nothing to parse or format.
+  if (canonicalV4.test(address)) return address;
+  const ip = parseIp(address);
+  return ip === undefined ? address : formatIp(ip);
 }
 
 /**
