@@ -9,7 +9,7 @@ import {
   type Store,
   slidingKeys,
 } from '#core';
-import { hitScript, limitScript } from './redis-scripts.ts';
+import { fixedWindowScript, hitScript, limitScript } from './redis-scripts.ts';
 
 /**
  * Sends one Redis command and answers with its reply: `args` are the command and its arguments,
@@ -95,7 +95,18 @@ class Script {
 
 const hit = new Script(hitScript);
 const limit = new Script(limitScript);
+const fixedWindow = new Script(fixedWindowScript);
 const codes = { 'fixed-window': 'f', 'sliding-window': 's', gcra: 'g' } as const;
+
+/** The verdict a limit script answers from `at` on: allowed (1/0), remaining, reset, wait. */
+function verdictAt(reply: readonly unknown[], at: number): RateVerdict {
+  return {
+    allowed: Number(reply[at]) === 1,
+    remaining: Number(reply[at + 1]),
+    resetAt: Number(reply[at + 2]),
+    retryAfterMs: Number(reply[at + 3]),
+  };
+}
 
 /** A whole number of milliseconds for PX: at least 1. */
 const px = (ms: number) => String(Math.max(1, Math.ceil(ms)));
@@ -204,6 +215,16 @@ export class RedisStore implements Store {
 
   async limit(checks: readonly RateCheck[], now: number): Promise<RateVerdict[]> {
     if (checks.length === 0) return [];
+    const only = checks[0]!;
+    if (checks.length === 1 && only.algorithm === 'fixed-window') {
+      // One fixed window, the common case: a script of a few commands, nothing to loop over.
+      const reply = (await fixedWindow.run(
+        this.command,
+        [only.key],
+        [String(now), String(only.limit), String(only.windowMs), String(only.cost)],
+      )) as unknown[];
+      return [verdictAt(reply, 0)];
+    }
     const keys: string[] = [];
     const args = [String(now), String(checks.length)];
     for (const c of checks) {
@@ -212,11 +233,6 @@ export class RedisStore implements Store {
       args.push(codes[c.algorithm], String(c.limit), String(c.windowMs), String(c.cost));
     }
     const reply = (await limit.run(this.command, keys, args)) as unknown[];
-    return checks.map((_, i) => ({
-      allowed: Number(reply[4 * i]) === 1,
-      remaining: Number(reply[4 * i + 1]),
-      resetAt: Number(reply[4 * i + 2]),
-      retryAfterMs: Number(reply[4 * i + 3]),
-    }));
+    return checks.map((_, i) => verdictAt(reply, 4 * i));
   }
 }

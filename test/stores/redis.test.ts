@@ -6,6 +6,7 @@ import { RedisStore, redisCommand } from 'api-conventions/redis';
 import { Redis } from 'ioredis';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { limitScript } from '../../src/stores/redis-scripts.ts';
 import { describeRedis, freePort, type RedisServer, startRedis } from './_redis-servers.ts';
 import { storeContract } from './contract.ts';
 
@@ -88,6 +89,55 @@ describeRedis('Redis store on a real redis-server', () => {
       sent.length = 0;
       await store.limit([check], Date.now());
       expect(sent).toEqual(['EVALSHA']);
+    });
+
+    it('answers one fixed window with its own short script exactly as the general script does', async () => {
+      // The one-check fast path against limitScript itself, call by call, on twin keys: costs
+      // of 0 (a read), over the limit on a new counter (nothing stays), refusals and recovery.
+      const store = new RedisStore({ command: redisCommand(ioClient) });
+      const general = async (key: string, cost: number, now: number) => {
+        const reply = (await ioClient.call(
+          'EVAL',
+          limitScript,
+          '1',
+          key,
+          String(now),
+          '1',
+          'f',
+          '3',
+          '600',
+          String(cost),
+        )) as unknown[];
+        return reply.map(Number);
+      };
+      const costs = [5, 0, 1, 1, 0, 2, 1, 1, 3, 0, 1];
+      for (const [i, cost] of costs.entries()) {
+        const now = Date.now();
+        const [fast] = await store.limit(
+          [{ key: 'twin:fast', algorithm: 'fixed-window', limit: 3, windowMs: 600, cost }],
+          now,
+        );
+        const [allowed, remaining, resetAt, retryAfterMs] = await general(
+          'twin:general',
+          cost,
+          now,
+        );
+        const where = `call ${i} (cost ${cost})`;
+        expect(fast!.allowed, where).toBe(allowed === 1);
+        expect(fast!.remaining, where).toBe(remaining);
+        expect(Math.abs(fast!.resetAt - resetAt!), where).toBeLessThan(50);
+        expect(Math.abs(fast!.retryAfterMs - retryAfterMs!), where).toBeLessThan(50);
+        expect(await ioClient.exists('twin:fast'), where).toBe(
+          await ioClient.exists('twin:general'),
+        );
+        expect(await ioClient.get('twin:fast'), where).toBe(await ioClient.get('twin:general'));
+      }
+      await sleep(700);
+      const [fresh] = await store.limit(
+        [{ key: 'twin:fast', algorithm: 'fixed-window', limit: 3, windowMs: 600, cost: 1 }],
+        Date.now(),
+      );
+      expect(fresh).toMatchObject({ allowed: true, remaining: 2, retryAfterMs: 0 });
     });
 
     it('ping() resolves on a live server and rejects with a clear error on a dead one', async () => {
