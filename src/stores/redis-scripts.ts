@@ -25,6 +25,20 @@ return out
 `;
 
 /**
+ * The fixed-window step both limit scripts share, with `key`, `cost`, `now` and `window` in
+ * scope: count at once, then read the counter's expiry. Defines `after`, `count`, `pttl`,
+ * `fresh` (the call created the counter) and `reset`.
+ */
+const countFixedWindow = `
+local after = redis.call('INCRBY', key, cost)
+local count = after - cost
+local pttl = redis.call('PTTL', key)
+local fresh = pttl < 0 and count == 0
+local reset
+if pttl >= 0 then reset = now + pttl else reset = now + window end
+`;
+
+/**
  * `limit`: ARGV[1] now (ms), ARGV[2] the number of checks, then per check its algorithm
  * (f, s or g), limit, window (ms) and cost; KEYS one per check (two for a sliding window: the
  * current and the previous window). The arithmetic is decideRates's, step for step, so the
@@ -56,13 +70,7 @@ for i = 1, n do
   if algo == 'f' then
     -- Counted at once (one INCRBY instead of a GET), and undone below when any policy refuses.
     local key = KEYS[k]; k = k + 1
-    local after = redis.call('INCRBY', key, cost)
-    local count = after - cost
-    local pttl = redis.call('PTTL', key)
-    local fresh = pttl < 0 and count == 0
-    local reset
-    if pttl >= 0 then reset = now + pttl else reset = now + window end
-    ok = after <= limit
+${countFixedWindow}    ok = after <= limit
     local retry = 0
     if not ok then retry = reset - now end
     refused[i] = {ok, math.max(0, limit - count), reset, retry}
@@ -153,13 +161,7 @@ local limit = tonumber(ARGV[2])
 local window = tonumber(ARGV[3])
 local cost = tonumber(ARGV[4])
 local key = KEYS[1]
-local after = redis.call('INCRBY', key, cost)
-local count = after - cost
-local pttl = redis.call('PTTL', key)
-local fresh = pttl < 0 and count == 0
-local reset
-if pttl >= 0 then reset = now + pttl else reset = now + window end
-local ok = after <= limit
+${countFixedWindow}local ok = after <= limit
 if ok and cost > 0 then
   if fresh then redis.call('PEXPIRE', key, window) end
 elseif fresh then
