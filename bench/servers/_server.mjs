@@ -2,6 +2,7 @@
  * What every bench server shares: which port to listen on, what to answer, how to announce it,
  * and when to stop.
  */
+import http from 'node:http';
 import { payloadKinds } from './_payload.mjs';
 
 /** Only loopback is ever used: the bench must not be reachable from elsewhere. */
@@ -38,4 +39,26 @@ export function ready(port, features) {
 
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.on(signal, () => process.exit(0));
+}
+
+/**
+ * Bare node:http answering `GET /v1/books` with `JSON.stringify(value)`, serialized on every
+ * request (never a cached string: the "ours" side serializes too), 404 otherwise; it announces
+ * itself with `ready` once listening. The ceiling the bare targets measure.
+ */
+export function listenBare(value) {
+  const server = http.createServer((req, res) => {
+    if (req.method === 'GET' && req.url === '/v1/books') {
+      const body = JSON.stringify(value);
+      res.writeHead(200, {
+        'content-type': 'application/json',
+        'content-length': Buffer.byteLength(body),
+      });
+      res.end(body);
+      return;
+    }
+    res.writeHead(404, { 'content-length': 0 });
+    res.end();
+  });
+  server.listen(PORT, HOST, () => ready(server.address().port));
 }
