@@ -46,6 +46,26 @@ describeMatrix(
       expect(own.status).toBe(200);
     });
 
+    it('refuses a refresh token re-spelt in its spare bits with invalid_grant, and keeps the real one (RFC 6749 §5.2)', async () => {
+      const demo = `Basic ${Buffer.from('demo-client:demo-secret').toString('base64')}`;
+      const token = (body: string) =>
+        served.fetchAs('anonymous', '/v1/oauth2/token', {
+          method: 'POST',
+          headers: { authorization: demo, 'content-type': 'application/x-www-form-urlencoded' },
+          body,
+        });
+      const login = await token('grant_type=password&username=bob&password=builder');
+      const refresh = (await login.json()).refresh_token as string;
+      // 32 random bytes: 43 characters, the last with 2 spare bits.
+      expect(respellings(refresh)).toHaveLength(3);
+      for (const other of respellings(refresh)) {
+        const res = await token(`grant_type=refresh_token&refresh_token=${other}`);
+        expect(res.status).toBe(400);
+        expect((await res.json()).error).toBe('invalid_grant');
+      }
+      expect((await token(`grant_type=refresh_token&refresh_token=${refresh}`)).status).toBe(200);
+    });
+
     it('answers a cursor whose MAC is re-spelt in its spare bits with 400 (spec 4.4, RFC 4648 §3.5)', async () => {
       const res = await served.fetch('/v1/books?after=&limit=3');
       const next = linkTargets(res.headers.get('link')).next!;
