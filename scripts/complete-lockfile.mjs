@@ -45,7 +45,8 @@ for (const [path, meta] of Object.entries(packages)) {
     const entry = { version, cpu: [cpu], dev: meta.dev, optional: true, os: [os] };
     const rest = parts.slice(at + 2);
     if (rest.includes('musl')) entry.libc = ['musl'];
-    else if (rest.some((part) => part.startsWith('gnu') || part === 'glibc')) entry.libc = ['glibc'];
+    else if (rest.some((part) => part.startsWith('gnu') || part === 'glibc'))
+      entry.libc = ['glibc'];
     packages[`node_modules/${name}`] = entry;
     added++;
   }

@@ -8,9 +8,14 @@ import type { RequestContext } from '../pipeline/context.ts';
 const where = 'oauthServer()';
 
 function isProduction(): boolean {
-  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process
-    ?.env;
-  return env?.NODE_ENV === 'production';
+  // Deno without --allow-env throws on reading the environment: not production, then.
+  try {
+    const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process
+      ?.env;
+    return env?.NODE_ENV === 'production';
+  } catch {
+    return false;
+  }
 }
 
 function checked(value: unknown): string {

@@ -100,9 +100,14 @@ const known = [
 const builtInHeaders: Record<string, HeaderValue> = { 'x-content-type-options': 'nosniff' };
 
 function isProduction(): boolean {
-  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process
-    ?.env;
-  return env?.NODE_ENV === 'production';
+  // Deno without --allow-env throws on reading the environment: not production, then.
+  try {
+    const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process
+      ?.env;
+    return env?.NODE_ENV === 'production';
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -265,9 +265,14 @@ function developmentKey(alg: 'EdDSA' | 'ES256'): Promise<TokenKeyInput> {
 }
 
 function isProduction(): boolean {
-  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process
-    ?.env;
-  return env?.NODE_ENV === 'production';
+  // Deno without --allow-env throws on reading the environment: not production, then.
+  try {
+    const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process
+      ?.env;
+    return env?.NODE_ENV === 'production';
+  } catch {
+    return false;
+  }
 }
 
 /**
