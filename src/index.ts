@@ -197,6 +197,7 @@ export {
   type RateLimitResult,
   type RatePolicy,
   type RateVerdict,
+  type ReferrerPolicyValue,
   type Reply,
   RequestContext,
   type RequestOrigin,
