@@ -1,4 +1,4 @@
-/** Random tokens, SHA-256 digests and constant-time comparison over Web Crypto (any runtime). */
+/** SHA-256 digests over Web Crypto (any runtime), client-secret hashes and constant-time comparison. */
 
 const encoder = new TextEncoder();
 
@@ -7,11 +7,6 @@ export function base64url(bytes: Uint8Array): string {
   let binary = '';
   for (const byte of bytes) binary += String.fromCharCode(byte);
   return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-}
-
-/** A fresh opaque token of `bytes` random bytes (256 bits by default), base64url. */
-export function randomToken(bytes = 32): string {
-  return base64url(crypto.getRandomValues(new Uint8Array(bytes)));
 }
 
 /** The SHA-256 digest of a string's UTF-8 bytes. */

@@ -2,6 +2,7 @@
 import { ApiError } from '../errors/api-error.ts';
 import { ErrorCode } from '../errors/catalogue.ts';
 import { assertInteger, assertKnownKeys } from '../internal/options.ts';
+import { randomToken } from '../internal/random.ts';
 import type { RequestContext } from '../pipeline/context.ts';
 import type { Plugin } from '../pipeline/plugin.ts';
 import type { Step } from '../pipeline/steps.ts';
@@ -78,10 +79,6 @@ function fromBase64url(text: string): Uint8Array | undefined {
   if (!/^[A-Za-z0-9_-]+$/.test(text)) return undefined;
   const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/'));
   return Uint8Array.from(binary, (c) => c.charCodeAt(0));
-}
-
-function randomToken(bytes: number): string {
-  return base64url(crypto.getRandomValues(new Uint8Array(bytes)));
 }
 
 /** 403: a state-changing request from another site. */
