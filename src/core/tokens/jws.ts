@@ -4,7 +4,7 @@
  * against the key it names before any signature work, and the claims only once the signature holds.
  */
 import { jwtVerify } from 'jose';
-import { fromBase64Url } from '../internal/hmac.ts';
+import { fromBase64Url } from '../internal/base64url.ts';
 import type { TokenAlgorithm, TokenKey, TokenKeys } from './keys.ts';
 
 /** Why a token is refused, before the cache or the store are asked. */
