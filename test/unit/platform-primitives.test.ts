@@ -11,6 +11,7 @@ import { hmacKey, hmacSha256 } from '../../src/core/internal/hmac.ts';
 import { isProduction, nodeCrypto } from '../../src/core/internal/platform.ts';
 import { randomToken } from '../../src/core/internal/random.ts';
 import { Offer } from '../../src/core/negotiation/media-types.ts';
+import { compileIssuer } from '../../src/core/oauth/issuer.ts';
 import { digestKey, sha256 } from '../../src/core/oauth/secrets.ts';
 import { conventions, createTokenKeys } from '../../src/index.ts';
 
@@ -190,6 +191,10 @@ describe('isProduction', () => {
     expect(withEnv(denied, isProduction)).toBe(false);
     // conventions() reads it at creation: it starts rather than throwing.
     expect(() => withEnv(denied, () => conventions({ lint: 'off', routes: {} }))).not.toThrow();
+    // oauthServer() reads it when no issuer is given (to warn in production).
+    expect(() =>
+      withEnv(denied, () => compileIssuer(undefined, { error() {}, warn() {} })),
+    ).not.toThrow();
     // createTokenKeys reads it before its first await: it falls back to a development key.
     const keys = withEnv(denied, () => createTokenKeys({ logger: { error() {}, warn() {} } }));
     await expect(keys).resolves.toBeDefined();
