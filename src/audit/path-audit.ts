@@ -16,20 +16,28 @@ import { type Finding, Findings } from './report.ts';
 
 type Step = (audit: PathAudit) => unknown;
 
-// Probes that run side by side; each list runs in order (a 405 probe needs OPTIONS' Allow first).
-const probes: readonly Step[][] = [
-  [checkOptions, checkUnsupportedMethod],
-  [checkHead],
-  [checkUpperCase],
-  [checkTrailingSlash],
-  [checkNotAcceptable],
-  [checkConditional],
+// The checks that look at every response of a path: any probe feeds them.
+const overAll = ['7.1.5', '4.6', '4.7', '4.8'];
+
+// Probes that run side by side, each with the rules it decides (it is sent only when one of
+// them, or of the checks over all responses, is selected); each list runs in order (a 405
+// probe needs OPTIONS' Allow first).
+const probes: readonly [rules: string[], steps: Step[]][] = [
+  [['4.2'], [checkOptions, checkUnsupportedMethod]],
+  [['4.2'], [checkHead]],
+  [['4.1.3'], [checkUpperCase]],
+  [['4.1.9'], [checkTrailingSlash]],
+  [['4.5'], [checkNotAcceptable]],
+  [['4.7'], [checkConditional]],
   [
-    async (audit) => {
-      if (await checkAnonymous(audit)) await checkMalformedToken(audit);
-    },
+    ['5.8', '5.6'],
+    [
+      async (audit) => {
+        if (await checkAnonymous(audit)) await checkMalformedToken(audit);
+      },
+    ],
   ],
-  [checkPreflight],
+  [['4.8'], [checkPreflight]],
 ];
 
 // Checks over what the probes saw, in report order.
@@ -61,7 +69,8 @@ export async function auditPath(
   if (!audit.get) head.ctx.findings.skip('4.2', `GET ${path}`, budgetSpent);
   else if (audit.get.status !== 0) audit.exchanges.push(audit.get);
   // Each probe chain gets its own findings, merged below in this fixed order.
-  const chains = probes.map((steps) => {
+  const chosen = probes.filter(([rules]) => ctx.findings.wants(...rules, ...overAll));
+  const chains = chosen.map(([, steps]) => {
     const mine = own();
     const run = async () => {
       for (const step of steps) {

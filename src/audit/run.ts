@@ -43,12 +43,16 @@ export async function audit(options: AuditOptions): Promise<AuditReport> {
           documented.template,
           `not requested: no example value for {${documented.missing}}`,
         );
-      } else if (!targets.some((t) => t.path === documented.concrete)) {
-        targets.push({
+      } else {
+        const found = {
           path: documented.concrete,
           declared: documented.methods,
           postExample: documented.postExample,
-        });
+        };
+        // A path given with --path too keeps the document's methods and example.
+        const known = targets.find((t) => t.path === documented.concrete);
+        if (known) Object.assign(known, found);
+        else targets.push(found);
       }
     }
   }

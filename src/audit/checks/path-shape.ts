@@ -17,8 +17,15 @@ const rules: readonly [section: string, pass: string][] = [
  * parameters), under `request`.
  */
 export function checkPathShape(findings: Findings, path: string, request: string): void {
-  // OpenAPI templates name parameters in braces; the lint reads `:name`.
-  const pattern = path.replace(/\{([^}]+)\}/g, (_, name: string) => `:${name.replace(/\W/g, '')}`);
+  // OpenAPI templates name parameters in braces; the lint reads `:name`. In a concrete path a
+  // number or a UUID is an identifier, so the segment before it names a collection (heuristic).
+  const pattern = path
+    .split('?')[0]!
+    .replace(/\{([^}]+)\}/g, (_, name: string) => `:${name.replace(/\W/g, '')}`)
+    .replace(
+      /\/(?:\d+|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(?=\/|$)/gi,
+      '/:id',
+    );
   const lint = lintPath(pattern);
   for (const [section, pass] of rules) {
     const found = lint.find((f) => f.section === section);

@@ -68,7 +68,9 @@ export function documentedPaths(doc: OpenApiDocument): DocumentedPath[] {
     const json = body?.content?.['application/json'];
     return {
       template: `${prefix}${template}`,
-      concrete: missing === undefined ? `${prefix}${concrete}` : undefined,
+      // As a client sends it: a space becomes %20.
+      concrete:
+        missing === undefined ? new URL(`${prefix}${concrete}`, 'http://x').pathname : undefined,
       ...(missing !== undefined ? { missing } : {}),
       methods: declared.map((m) => m.toUpperCase()),
       postExample: json === undefined ? undefined : exampleOf(doc, json),
