@@ -7,5 +7,6 @@
  * @category Audit
  */
 export class AuditUnreachableError extends Error {
+  /** Always `'AuditUnreachableError'`. */
   override readonly name = 'AuditUnreachableError';
 }

@@ -29,7 +29,12 @@ export interface AuditOptions {
   /** How long one request may take, in milliseconds. @default 10000 */
   timeoutMs?: number;
   /** OAuth client credentials for the token-endpoint check (spec 4.9). @default none */
-  client?: { readonly id: string; readonly secret: string };
+  client?: {
+    /** The client id. */
+    readonly id: string;
+    /** The client secret. */
+    readonly secret: string;
+  };
 }
 
 /** {@link AuditOptions} checked, with every default filled in. */
