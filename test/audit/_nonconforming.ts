@@ -168,7 +168,19 @@ export function nonConformingApp(): express.Express {
   app.get('/books', (_req, res) => {
     res.json({ books: [], hasNext: false });
   });
-  // 4.9: a token for anyone who asks.
+  // 8.2: past its limit of 3, a 429 without Retry-After or the error body.
+  let calls = 0;
+  app.get('/v1/limited', (_req, res) => {
+    calls++;
+    res.set({
+      'x-ratelimit-limit': '3',
+      'x-ratelimit-remaining': String(Math.max(0, 3 - calls)),
+      'x-ratelimit-reset': '60',
+    });
+    if (calls > 3) res.status(429).type('text/plain').send('Slow down');
+    else res.json({ limited: true });
+  });
+  // 4.9: a token for anyone who asks, and without token_type for a client that authenticates.
   app.post('/v1/oauth2/token', (_req, res) => {
     res.json({ access_token: 'x' });
   });

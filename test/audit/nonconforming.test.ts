@@ -18,6 +18,7 @@ beforeAll(async () => {
     headers: { Authorization: 'Bearer not-checked-here' },
     origin: 'https://app.example.com',
     allowWrites: true,
+    client: { id: 'demo', secret: 'secret' },
   });
 });
 afterAll(() => server.close());
@@ -188,6 +189,12 @@ const planted: [string, string, string, RegExp][] = [
     /413: the error body is text\/html/,
   ],
   ['a create answered 200 (spec 4.3)', '4.3', 'POST /v1/notes', /expected 201/],
+  [
+    'a token answer without token_type (spec 4.9)',
+    '4.9',
+    'POST /v1/oauth2/token (grant_type=client_credentials)',
+    /token_type is undefined/,
+  ],
 ];
 
 describe('the auditor on a non-conforming service', () => {
@@ -196,6 +203,22 @@ describe('the auditor on a non-conforming service', () => {
       failed(rule, request, detail),
       JSON.stringify(report.findings.filter((f) => f.rule === rule && f.request.includes(request))),
     ).not.toEqual([]);
+  });
+
+  it('reports a 429 without Retry-After after a burst (spec 8.2)', async () => {
+    const burst = await audit({
+      baseUrl: `${server.base}/v1/limited`,
+      allowBurst: true,
+      only: ['8.2'],
+    });
+    expect(burst.findings).toEqual([
+      expect.objectContaining({
+        rule: '8.2',
+        outcome: 'fail',
+        status: 429,
+        detail: '429 without Retry-After',
+      }),
+    ]);
   });
 
   it('reports nothing there as a pass that was planted as a failure', () => {

@@ -1,8 +1,9 @@
 /** The auditor's pure logic: RFC 3339 (spec 2.6), date-like values, sections, --only, options. */
 import { describe, expect, it } from 'vitest';
 import { findDates, isRfc3339 } from '../../src/audit/checks/dates.ts';
+import { checkSecurityHeaders } from '../../src/audit/checks/security.ts';
 import { resolveAuditOptions } from '../../src/audit/options.ts';
-import { isSelected, sectionOf } from '../../src/audit/report.ts';
+import { Findings, isSelected, sectionOf } from '../../src/audit/report.ts';
 
 describe('RFC 3339 (spec 2.6)', () => {
   it.each([
@@ -82,5 +83,35 @@ describe('audit options', () => {
   ])('refuses %j with a TypeError saying how to fix it', (options, message) => {
     expect(() => resolveAuditOptions(options as never)).toThrow(TypeError);
     expect(() => resolveAuditOptions(options as never)).toThrow(message);
+  });
+});
+
+describe('HSTS over HTTPS (spec 4.8)', () => {
+  // A response as the client records it, on an HTTPS base URL: the check reads only these.
+  const audited = (hsts: string | undefined) => {
+    const findings = new Findings([]);
+    const headers = new Headers({ 'x-content-type-options': 'nosniff' });
+    if (hsts) headers.set('strict-transport-security', hsts);
+    const get = { method: 'GET', request: 'GET /v1/books', status: 200, headers, body: '{}' };
+    const options = resolveAuditOptions({
+      baseUrl: 'https://api.example.com',
+      paths: ['/v1/books'],
+    });
+    checkSecurityHeaders({
+      ctx: { findings, options, client: undefined as never },
+      path: '/v1/books',
+      declared: undefined,
+      exchanges: [get],
+      get,
+      allow: undefined,
+    });
+    return findings.list.filter((f) => f.detail.includes('HSTS'));
+  };
+
+  it('passes a max-age above 0', () => {
+    expect(audited('max-age=31536000')).toEqual([expect.objectContaining({ outcome: 'pass' })]);
+  });
+  it.each([undefined, 'max-age=0', 'includeSubDomains'])('fails %s', (value) => {
+    expect(audited(value)).toEqual([expect.objectContaining({ outcome: 'fail' })]);
   });
 });
