@@ -3,20 +3,10 @@
  * or, for development only, the origin each request names.
  */
 import { resolveLogger } from '../errors/logger.ts';
+import { isProduction } from '../internal/platform.ts';
 import type { RequestContext } from '../pipeline/context.ts';
 
 const where = 'oauthServer()';
-
-function isProduction(): boolean {
-  // Deno without --allow-env throws on reading the environment: not production, then.
-  try {
-    const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process
-      ?.env;
-    return env?.NODE_ENV === 'production';
-  } catch {
-    return false;
-  }
-}
 
 function checked(value: unknown): string {
   if (typeof value !== 'string' || !URL.canParse(value)) {

@@ -2,6 +2,7 @@
 import { type Logger, resolveLogger } from '../errors/to-response.ts';
 import { HeaderBag, type HeaderValue } from '../http/headers.ts';
 import { assertInteger, assertKnownKeys } from '../internal/options.ts';
+import { isProduction } from '../internal/platform.ts';
 import type { LintOptions } from '../lint/index.ts';
 import { compileTrust, type TrustProxy, type TrustTest } from '../origin/trust-proxy.ts';
 import { Router } from '../routing/router.ts';
@@ -78,6 +79,8 @@ export interface ResolvedConventionsOptions {
   development: boolean;
   onRoute: ((route: import('../routing/types.ts').RouteInfo) => void)[];
   onRequest: Check[];
+  /** For each `onRequest` hook, whether its plugin sees every request (`seesEveryRequest`). */
+  everyRequest: boolean[];
   preParsing: Check[];
   preHandler: Check[];
   response: ResponsePlan;
@@ -98,17 +101,6 @@ const known = [
 
 // Every response says what it is and that browsers must not guess (spec 4.8).
 const builtInHeaders: Record<string, HeaderValue> = { 'x-content-type-options': 'nosniff' };
-
-function isProduction(): boolean {
-  // Deno without --allow-env throws on reading the environment: not production, then.
-  try {
-    const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process
-      ?.env;
-    return env?.NODE_ENV === 'production';
-  } catch {
-    return false;
-  }
-}
 
 /**
  * Validates the options once, at creation: a mistake is a `TypeError` that says how to fix it.
@@ -156,6 +148,7 @@ export function resolveConventionsOptions(options: ConventionsOptions): Resolved
     development: options.development ?? !isProduction(),
     onRoute,
     onRequest: bind('onRequest'),
+    everyRequest: plugins.filter((p) => p.onRequest).map((p) => p.seesEveryRequest === true),
     preParsing: bind('preParsing'),
     preHandler: bind('preHandler'),
     response: {
