@@ -44,6 +44,27 @@ function relativeSpecifiers(text: string, name = 'file.ts'): string[] {
   return found;
 }
 
+/** Whether a file augments a module of src (`declare module './…'`): a route-config file, say. */
+function augmentsRelative(text: string): boolean {
+  const file = ts.createSourceFile(
+    'file.ts',
+    text,
+    ts.ScriptTarget.Latest,
+    false,
+    ts.ScriptKind.TS,
+  );
+  return file.statements.some(
+    (s) => ts.isModuleDeclaration(s) && ts.isStringLiteral(s.name) && s.name.text.startsWith('.'),
+  );
+}
+
+/** The files reachable from `start` through relative references. */
+function reachable(graph: ReadonlyMap<string, readonly string[]>, start: string): Set<string> {
+  const seen = new Set([start]);
+  for (const file of seen) for (const next of graph.get(file) ?? []) seen.add(next);
+  return seen;
+}
+
 /** src's import graph: each file (relative to src) and the src files it names. */
 function importGraph(): Map<string, string[]> {
   const graph = new Map<string, string[]>();
@@ -133,6 +154,17 @@ describe('src import graph', () => {
     );
     expect(graph.has('core/routing/types.ts')).toBe(true);
     expect(outside).toEqual([]);
+  });
+
+  // A merge in a file nothing imports would be missing from every program and from the built
+  // types, so its settings would type-check nowhere.
+  it('reaches every file that adds to RouteConfig or RequestState from the core entry', () => {
+    const fromCore = reachable(graph, 'core/index.ts');
+    const augmenting = [...graph.keys()].filter(
+      (file) => file.startsWith('core/') && augmentsRelative(readFileSync(join(src, file), 'utf8')),
+    );
+    expect(augmenting.length).toBeGreaterThanOrEqual(10);
+    expect(augmenting.filter((file) => !fromCore.has(file))).toEqual([]);
   });
 
   it('reads every kind of relative reference, type-only and augmentations included', () => {
