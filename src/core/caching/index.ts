@@ -8,7 +8,6 @@ export {
   type ParsedTag,
   parseTags,
   splitTag,
-  tagsMatch,
   versionOpaque,
   versionTag,
 } from './etag.ts';
