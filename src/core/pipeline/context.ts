@@ -1,9 +1,7 @@
 /** The per-request context handed to plugins and handlers. */
-import type { Validators } from '../caching/caching-plugin.ts';
 import { HeaderBag } from '../http/headers.ts';
 import type { HeaderReader } from '../http/response.ts';
 import type { BodyDecoder } from '../limits/body-coding.ts';
-import type { Chosen } from '../negotiation/media-types.ts';
 import { type RequestOrigin, resolveOrigin } from '../origin/resolve-origin.ts';
 import { type TrustTest, trustNone } from '../origin/trust-proxy.ts';
 import { hasUpperCase, splitTarget } from '../paths/check-path.ts';
@@ -12,8 +10,9 @@ import type { RouteSettings } from '../routing/types.ts';
 import type { Identity } from './identity.ts';
 
 /**
- * Per-request data that plugins and handlers share. Features add their own fields by
- * declaration merging.
+ * Per-request data that plugins and handlers share. Each feature declares the fields it sets
+ * beside its own code and adds them here by declaration merging (the negotiated `format`, the
+ * resource's `validators`, the chosen `apiVersion`), and so does a plugin of your own.
  *
  * @example
  * ```ts
@@ -24,17 +23,8 @@ import type { Identity } from './identity.ts';
  *
  * @category Plugins and pipeline
  */
-export interface RequestState {
-  /** The response format negotiated for this request (the `negotiation` plugin). */
-  format?: Chosen;
-  /** The validators of the resource, read before the handler (the `caching` plugin). */
-  validators?: Validators;
-  /**
-   * The major version a request asked for by query or media type on a {@link versioned} route,
-   * once the {@link versioning} plugin chose it; `undefined` elsewhere.
-   */
-  apiVersion?: number | undefined;
-}
+// biome-ignore lint/suspicious/noEmptyInterface: the target of every feature's declaration merging.
+export interface RequestState {}
 
 /**
  * A body the host framework has already parsed.

@@ -12,7 +12,8 @@ import {
 import { formatFindings, type LintFinding, type LintRoute, lintRoutes } from '../lint/index.ts';
 import { checkRouteConfig } from '../routing/check-config.ts';
 import { allowList, type Router } from '../routing/router.ts';
-import type { RouteConfig, RouteInfo, RouteSettings } from '../routing/types.ts';
+import type { RouteInfo } from '../routing/table.ts';
+import type { RouteConfig, RouteSettings } from '../routing/types.ts';
 import { startHeaders } from './answers.ts';
 import { openContext, type RequestContext, type RequestInput } from './context.ts';
 import {

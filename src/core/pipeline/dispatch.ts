@@ -2,7 +2,8 @@
 
 import type { ApiResponse, OutgoingResponse } from '../http/response.ts';
 import { allowList } from '../routing/router.ts';
-import type { RouteInfo, RouteSettings } from '../routing/types.ts';
+import type { RouteInfo } from '../routing/table.ts';
+import type { RouteSettings } from '../routing/types.ts';
 import { allowAnswer, noRoute, upperCasePath, wrongMethod } from './answers.ts';
 import { type RequestContext, routable } from './context.ts';
 import type { ResolvedConventionsOptions } from './options.ts';

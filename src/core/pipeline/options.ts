@@ -6,7 +6,7 @@ import { isProduction } from '../internal/platform.ts';
 import type { LintOptions } from '../lint/index.ts';
 import { compileTrust, type TrustProxy, type TrustTest } from '../origin/trust-proxy.ts';
 import { Router } from '../routing/router.ts';
-import type { RouteTable } from '../routing/types.ts';
+import type { RouteTable } from '../routing/table.ts';
 import type { RequestContext } from './context.ts';
 import type { CheckResult } from './plugin.ts';
 import { mergeRoutes, orderPlugins } from './plugins.ts';
@@ -77,7 +77,7 @@ export interface ResolvedConventionsOptions {
   lint: 'warn' | 'throw' | 'off';
   lintOptions: LintOptions | undefined;
   development: boolean;
-  onRoute: ((route: import('../routing/types.ts').RouteInfo) => void)[];
+  onRoute: ((route: import('../routing/table.ts').RouteInfo) => void)[];
   onRequest: Check[];
   /** For each `onRequest` hook, whether its plugin sees every request (`seesEveryRequest`). */
   everyRequest: boolean[];

@@ -2,7 +2,8 @@
 import type { HeaderValue } from '../http/headers.ts';
 import type { Reply } from '../http/reply.ts';
 import type { ApiResponse, OutgoingResponse, SentResponse } from '../http/response.ts';
-import type { RouteConfig, RouteInfo, RouteTable } from '../routing/types.ts';
+import type { RouteInfo, RouteTable } from '../routing/table.ts';
+import type { RouteConfig } from '../routing/types.ts';
 import type { RequestContext } from './context.ts';
 import type { Step } from './steps.ts';
 

@@ -1,6 +1,6 @@
 /** Plugins checked and put in order once, at start-up: unique names, dependencies, `before`, routes. */
 import { closestKey } from '../internal/options.ts';
-import type { RouteTable } from '../routing/types.ts';
+import type { RouteTable } from '../routing/table.ts';
 import type { Plugin } from './plugin.ts';
 
 const hookNames = [

@@ -2,7 +2,7 @@
 import type { RequestContext } from '../pipeline/context.ts';
 import type { Plugin } from '../pipeline/plugin.ts';
 import { isPromise, type Step } from '../pipeline/steps.ts';
-import type { RouteInfo } from '../routing/types.ts';
+import type { RouteInfo } from '../routing/table.ts';
 import { type PolicySet, RateLimiter, type RateLimitOptions } from './limiter.ts';
 import type { RatePolicy } from './policy.ts';
 

@@ -5,7 +5,7 @@ import { methodNotAllowed } from '../errors/helpers.ts';
 import { decodeParam } from '../paths/check-path.ts';
 import { compileEntry, kindOf, type PathEntry } from './compile-entry.ts';
 import { literalSegments, PrefixIndex } from './prefix-index.ts';
-import type { RouteInfo, RouteTable } from './types.ts';
+import type { RouteInfo, RouteTable } from './table.ts';
 
 export { allowList } from './compile-entry.ts';
 

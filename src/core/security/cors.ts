@@ -6,7 +6,7 @@ import { assertInteger, assertKnownKeys } from '../internal/options.ts';
 import type { RequestContext } from '../pipeline/context.ts';
 import type { Plugin } from '../pipeline/plugin.ts';
 import { Router } from '../routing/router.ts';
-import type { RouteTable } from '../routing/types.ts';
+import type { RouteTable } from '../routing/table.ts';
 
 /**
  * Which origins may call: exact origins (`https://app.example.com`), anchored regular
