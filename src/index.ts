@@ -210,6 +210,7 @@ export {
   type RouteDefinition,
   type RouteInfo,
   type RouteSettings,
+  type HostRoute,
   type RouteTable,
   rateLimit,
   readCookie,

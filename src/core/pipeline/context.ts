@@ -11,6 +11,8 @@ import { normalizeTarget } from '../paths/normalize-target.ts';
 import type { RouteSettings } from '../routing/types.ts';
 import type { Identity } from './identity.ts';
 
+const noTests: readonly ((ctx: RequestContext) => boolean)[] = [];
+
 /**
  * Per-request data that plugins and handlers share. Features add their own fields by
  * declaration merging.
@@ -133,8 +135,8 @@ export class RequestContext {
   problem: unknown = undefined;
   /** @internal Whether the path has an upper-case letter (spec 4.1.3), found once. */
   upperCase = false;
-  /** @internal Whether the pre-routing phase ran, so that it never runs twice. */
-  preRouted = false;
+  /** @internal The identity plugins' `credentials` tests, for {@link RequestContext.hasCredentials}. */
+  credentialTests: readonly ((ctx: RequestContext) => boolean)[] = noTests;
   private bag: HeaderBag | undefined;
   private parsedQuery: URLSearchParams | undefined;
   private resolved: RequestOrigin | undefined;
@@ -207,6 +209,16 @@ export class RequestContext {
   /** The client's address: the peer, or the first untrusted hop behind trusted proxies. */
   get remoteAddress(): string | undefined {
     return this.origin.remoteAddress;
+  }
+
+  /**
+   * Whether the request presents credentials an identity plugin reads (a bearer token, say),
+   * verified or not: what the plugins' `credentials` tests say, without any verification. The
+   * rate limiter counts such a request by its verified caller, or its network when refused.
+   */
+  get hasCredentials(): boolean {
+    for (const test of this.credentialTests) if (test(this)) return true;
+    return false;
   }
 
   /** A path parameter of the matched route; a programming error when the route has none by that name. */

@@ -21,7 +21,7 @@ import type { Step } from './steps.ts';
 export interface ConventionsOptions {
   /** The route table: path patterns mapped to methods and handlers. @default {} */
   routes?: RouteTable;
-  /** Features that take part in every request, ordered by their `dependencies` and `before`. @default [] */
+  /** Features that take part in every request, in the order given, after their `dependencies`. @default [] */
   plugins?: readonly import('./plugin.ts').Plugin[];
   /** The largest request body read, in bytes; larger bodies get 413. @default 1048576 (1 MiB) */
   bodyLimit?: number;
@@ -78,6 +78,8 @@ export interface ResolvedConventionsOptions {
   development: boolean;
   onRoute: ((route: import('../routing/types.ts').RouteInfo) => void)[];
   onRequest: Check[];
+  authenticate: Check[];
+  credentialTests: ((ctx: RequestContext) => boolean)[];
   preParsing: Check[];
   preHandler: Check[];
   response: ResponsePlan;
@@ -130,7 +132,14 @@ export function resolveConventionsOptions(options: ConventionsOptions): Resolved
     if (plugin.headers) alwaysOn.merge(plugin.headers);
   }
   const bind = <
-    K extends 'onRequest' | 'preParsing' | 'preHandler' | 'preSerialization' | 'onSend',
+    K extends
+      | 'onRequest'
+      | 'authenticate'
+      | 'credentials'
+      | 'preParsing'
+      | 'preHandler'
+      | 'preSerialization'
+      | 'onSend',
   >(
     key: K,
   ) =>
@@ -151,6 +160,8 @@ export function resolveConventionsOptions(options: ConventionsOptions): Resolved
     development: options.development ?? !isProduction(),
     onRoute,
     onRequest: bind('onRequest'),
+    authenticate: bind('authenticate'),
+    credentialTests: bind('credentials'),
     preParsing: bind('preParsing'),
     preHandler: bind('preHandler'),
     response: {

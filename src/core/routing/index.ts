@@ -12,6 +12,7 @@ export {
 export {
   defineRoutes,
   type Handler,
+  type HostRoute,
   type Method,
   type PathMethods,
   type RouteConfig,

@@ -155,6 +155,8 @@ export interface RouteSettings {
   readonly pattern: string;
   /** The route's settings. */
   readonly config: Readonly<RouteConfig>;
+  /** `true` on a route the host holds and answers itself (an Express, Fastify or Hono route). */
+  readonly host?: true;
 }
 
 /**
@@ -163,8 +165,23 @@ export interface RouteSettings {
  * @category Routing
  */
 export interface RouteInfo extends RouteSettings {
-  /** The route's handler. */
+  /** The route's handler; on a host's own route, one that is never called (the host answers). */
   readonly handler: Handler;
+}
+
+/**
+ * One of the host's own routes, as an adapter hands it to `Conventions.useHostRoutes`: plain
+ * data, compiled once into the route view beside the table.
+ *
+ * @category Routing
+ */
+export interface HostRoute {
+  /** The method, upper-case. */
+  readonly method: string;
+  /** The path pattern, in the table's syntax (path-to-regexp: `/v1/things/:id`). */
+  readonly pattern: string;
+  /** Its settings (`auth`, `scopes`, `body`, …), as the host's guard declared them. @default {} */
+  readonly config?: RouteConfig | undefined;
 }
 
 /**
