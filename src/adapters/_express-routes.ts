@@ -108,7 +108,9 @@ function walk(stack: readonly Layer[], prefix: string, out: HostRoute[], skip: (
         }
         for (const [method, on] of Object.entries(route.methods)) {
           if (!on || method === '_all') continue;
-          out.push({ method: method.toUpperCase(), pattern: prefix + path, config });
+          // A Router's own root (`router.get('/')`) is its mount path itself.
+          const pattern = path === '/' && prefix !== '' ? prefix : prefix + path;
+          out.push({ method: method.toUpperCase(), pattern, config });
         }
       }
     } else if (Array.isArray(layer.handle?.stack)) {

@@ -158,8 +158,17 @@ const plugin: FastifyPluginAsync<FastifyConventionsOptions> = async (fastify, op
     raw.removeAllContentTypeParsers();
     raw.addContentTypeParser('*', keepStream);
     // 404, 405 with Allow and OPTIONS from the route view: the table's and the app's routes.
-    raw.setNotFoundHandler((request, reply) => answer(reply, api.serve(contextOf(api, request))));
-    if (options.routes ?? true) registerRoutes(raw, api);
+    const tableServed = options.routes ?? true;
+    raw.setNotFoundHandler((request, reply) => {
+      const ctx = contextOf(api, request);
+      // With `routes: false` this app does not serve the table: its paths are nothing here.
+      if (!tableServed && ctx.route !== undefined && !ctx.route.host) {
+        ctx.route = undefined;
+        ctx.allowed = [];
+      }
+      return answer(reply, api.serve(ctx));
+    });
+    if (tableServed) registerRoutes(raw, api);
   });
 };
 

@@ -212,9 +212,10 @@ export class RequestContext {
   }
 
   /**
-   * Whether the request presents credentials an identity plugin reads (a bearer token, say),
-   * verified or not: what the plugins' `credentials` tests say, without any verification. The
-   * rate limiter counts such a request by its verified caller, or its network when refused.
+   * Whether the request presents credentials an identity plugin still has to verify (a bearer
+   * token its cache does not vouch for): what the plugins' `credentials` tests say, spending no
+   * crypto. The rate limiter counts such a request after authentication, by its verified caller,
+   * or by its network when they are refused.
    */
   get hasCredentials(): boolean {
     for (const test of this.credentialTests) if (test(this)) return true;

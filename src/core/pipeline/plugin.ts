@@ -96,8 +96,9 @@ export interface Plugin {
    */
   authenticate?(ctx: RequestContext): Step<CheckResult>;
   /**
-   * For identity plugins: tells, cheaply and without verifying anything, whether the request
-   * presents credentials this plugin reads (an `Authorization: Bearer` header, say). Read through
+   * For identity plugins: tells, cheaply and spending no crypto, whether the request presents
+   * credentials this plugin still has to verify (an `Authorization: Bearer` header, say). It may
+   * set `ctx.identity` for credentials it verified before (a cache). Read through
    * `ctx.hasCredentials`, by the rate limiter among others.
    */
   credentials?(ctx: RequestContext): boolean;

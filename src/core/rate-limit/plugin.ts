@@ -79,6 +79,7 @@ export function rateLimit(options: RateLimitOptions = {}): RateLimitPlugin {
     // Networks whose requests with credentials kept failing, and until when they are refused.
     const blocked = new Map<string, number>();
     plugin.onRequest = (ctx) => {
+      // hasCredentials may name a caller an identity plugin verified before (ctx.identity).
       if (ctx.identity === undefined && ctx.hasCredentials) {
         // A caller with credentials is counted as who they are, once the authentication phase
         // has verified them; until then nothing is known of them.

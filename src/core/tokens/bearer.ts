@@ -244,12 +244,25 @@ export class BearerPlugin implements Plugin {
   }
 
   /**
-   * For the rate limiter and others, without verifying anything: whether the request presents a
-   * bearer token in the `Authorization` header (or the query, when `query` is on).
+   * For the rate limiter and others, spending no crypto: whether the request presents a bearer
+   * token still to be verified (in the `Authorization` header, or the query when `query` is on).
+   * A header token the cache already vouches for is put on `ctx.identity` here, so that limits
+   * count its caller by subject at once; it is still checked in `authenticate`.
    */
   credentials(ctx: RequestContext): boolean {
+    if (ctx.identity !== undefined) return false;
     const header = ctx.headers.get('authorization');
-    if (header != null && header.length > 7 && bearerScheme.test(header)) return true;
+    if (header != null && header.length > 7 && bearerScheme.test(header)) {
+      const route = ctx.route;
+      if (route === undefined || this.planOf(route).mode === 'off') return true;
+      try {
+        const token = tokenFromHeader(header, this.challenges);
+        if (token !== undefined) ctx.identity = this.verifier.peek(token, this.expected(ctx));
+      } catch {
+        // authenticate answers it
+      }
+      return ctx.identity === undefined;
+    }
     return this.queryOn && ctx.rawQuery.includes('access_token');
   }
 
