@@ -1,0 +1,25 @@
+/**
+ * The app's own routes each router host declares beside the table, the way a service adopting
+ * the library keeps routes of its own: they get authentication, limits, CORS and the always-on
+ * headers as table routes do (issue 20), and read the caller through the host's accessor.
+ */
+import type { Identity, RouteConfig } from 'api-conventions';
+
+/** `GET /v1/native`: needs a token with `books:write`. */
+export const nativePath = '/v1/native';
+/** Its settings, declared through each host's guard. */
+export const nativeSettings = { scopes: ['books:write'] } satisfies RouteConfig;
+
+/** `GET /v1/native-public`: opts out of authentication. */
+export const publicNativePath = '/v1/native-public';
+/** Its settings, declared through each host's guard. */
+export const publicNativeSettings = { auth: false } satisfies RouteConfig;
+
+/** What both answer: who called, as the host's identity accessor gives it. */
+export function nativeAnswer(identity: Identity | undefined) {
+  return {
+    native: true,
+    subject: identity?.subject ?? null,
+    scopes: identity ? [...identity.scopes].sort() : [],
+  };
+}
