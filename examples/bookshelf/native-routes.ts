@@ -3,7 +3,7 @@
  * the library keeps routes of its own: they get authentication, limits, CORS and the always-on
  * headers as table routes do (issue 20), and read the caller through the host's accessor.
  */
-import type { Identity, RouteConfig } from 'api-conventions';
+import type { Conventions, Identity, RouteConfig } from 'api-conventions';
 
 /** `GET /v1/native`: needs a token with `books:write`. */
 export const nativePath = '/v1/native';
@@ -22,4 +22,17 @@ export function nativeAnswer(identity: Identity | undefined) {
     subject: identity?.subject ?? null,
     scopes: identity ? [...identity.scopes].sort() : [],
   };
+}
+
+/**
+ * Whether `api` reads the native routes' settings (it has the `bearer` plugin): the hosts also
+ * serve the small APIs of other suites, which declare no app routes of their own.
+ */
+export function servesNativeRoutes(api: Conventions): boolean {
+  try {
+    api.routeSettings('GET', nativePath, nativeSettings);
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -89,7 +89,12 @@ export function stackSize(app: unknown): number {
   return appRouter(app)?.stack.length ?? 0;
 }
 
-function walk(stack: readonly Layer[], prefix: string, out: HostRoute[], skip: (why: string) => void) {
+function walk(
+  stack: readonly Layer[],
+  prefix: string,
+  out: HostRoute[],
+  skip: (why: string) => void,
+) {
   for (const layer of stack) {
     const { route } = layer;
     if (route) {
@@ -128,15 +133,6 @@ function mountPath(layer: Layer): string | undefined {
   // Express 4 (path-to-regexp 0.1): `^\/v1\/admin\/?(?=\/|$)` for a literal mount path.
   const literal = /^\^((?:\\\/[\w.~-]+)+)\\\/\?\(\?=\\\/\|\$\)$/.exec(layer.regexp?.source ?? '');
   return literal ? literal[1]!.replaceAll('\\/', '/') : undefined;
-}
-
-/** Express 5 gives a wildcard (`*rest`) as an array of segments; the core takes one string. */
-export function joinParams(params: Record<string, string | string[]>): Record<string, string> {
-  const joined: Record<string, string> = {};
-  for (const [name, value] of Object.entries(params)) {
-    joined[name] = Array.isArray(value) ? value.join('/') : value;
-  }
-  return joined;
 }
 
 function collect(stack: readonly Layer[], path: string, found: Set<string>): void {

@@ -41,7 +41,10 @@ function toHostRoutes(routes: readonly NativeRoute[]): HostRoute[] {
     const pattern = path.replace(/\/\*$/, '/*rest');
     const key = `${method} ${pattern}`;
     let route = byKey.get(key);
-    if (route === undefined) byKey.set(key, (route = { method, pattern }));
+    if (route === undefined) {
+      route = { method, pattern };
+      byKey.set(key, route);
+    }
     const config = (handler as Record<symbol, RouteConfig> | undefined)?.[guardSettings];
     if (config !== undefined) route.config = config;
   }

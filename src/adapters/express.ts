@@ -92,7 +92,9 @@ export function createExpressMiddleware(api: Conventions | ConventionsOptions): 
   const send = (res: Response, result: Step<ApiResponse | undefined>) =>
     sendTo(conventions, res, result as Step<ApiResponse>);
 
-  const route = (info: RouteInfo): RequestHandler => {
+  // Express dispatched here for a path the route view matched to this route: the view's match
+  // (route and decoded params, on ctx) is the one truth, as on every host.
+  const route = (_info: RouteInfo): RequestHandler => {
     const handler: RequestHandler = (req, res) => {
       const ctx = heldContext(req);
       if (ctx === undefined) {

@@ -4,7 +4,7 @@
  *
  * @module api-conventions/fetch
  */
-import type { BodyDecoder, Conventions, ConventionsOptions } from 'api-conventions';
+import type { Conventions, ConventionsOptions } from 'api-conventions';
 import { assertKnownKeys, errorToResponse, toConventions } from 'api-conventions/host';
 import { type FetchHostOptions, inputOf, toResponse } from './_fetch-io.ts';
 import { heldContext, type NativeRoute, syncRoutes } from './_fetch-native.ts';

@@ -1075,15 +1075,18 @@ describe('host seams', () => {
       40402,
       undefined,
     ],
-  ])('serve() answers an unmatched %s %s from the view: %i', (method, url, status, message, code, allowHeader) => {
-    const { api } = make2();
-    const response = api.serve(api.open(req(method, url))) as ApiResponse;
-    expect(response).toEqual({
-      status,
-      headers: allowHeader ? { allow: allowHeader, ...jsonHeaders } : jsonHeaders,
-      body: errorBody(message, code),
-    });
-  });
+  ])(
+    'serve() answers an unmatched %s %s from the view: %i',
+    (method, url, status, message, code, allowHeader) => {
+      const { api } = make2();
+      const response = api.serve(api.open(req(method, url))) as ApiResponse;
+      expect(response).toEqual({
+        status,
+        headers: allowHeader ? { allow: allowHeader, ...jsonHeaders } : jsonHeaders,
+        body: errorBody(message, code),
+      });
+    },
+  );
 
   it('serve() answers OPTIONS with 204 and Allow (RFC 9110 §9.3.7)', () => {
     const { api } = make2();

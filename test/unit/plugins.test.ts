@@ -143,7 +143,9 @@ describe('plugin order', () => {
   it('refuses `before` with a TypeError naming the phase to use instead', () => {
     expect(() =>
       make({ plugins: [{ name: 'auth', before: ['rate-limit'] } as unknown as Plugin] }),
-    ).toThrow(/Plugin "auth": `before` is gone, plugins are ordered by phase: set ctx.identity in `authenticate`/);
+    ).toThrow(
+      /Plugin "auth": `before` is gone, plugins are ordered by phase: set ctx.identity in `authenticate`/,
+    );
   });
 
   it('refuses a missing dependency with a TypeError saying what to add', () => {
@@ -174,9 +176,7 @@ describe('plugin order', () => {
     ['a plugin needing itself', [{ name: 'a', dependencies: ['a'] }], '"a"'],
   ])('refuses a cycle of %s with a TypeError naming the plugins in it', (_, plugins, names) => {
     expect(() => make({ plugins })).toThrow(
-      new TypeError(
-        `The plugins ${names} wait for each other (their dependencies form a cycle).`,
-      ),
+      new TypeError(`The plugins ${names} wait for each other (their dependencies form a cycle).`),
     );
   });
 });

@@ -10,6 +10,7 @@ import {
   nativeSettings,
   publicNativePath,
   publicNativeSettings,
+  servesNativeRoutes,
 } from '../native-routes.ts';
 import { type Host, listen, settingsOf } from './host.ts';
 
@@ -26,12 +27,14 @@ export function serveWith(makeApp: () => Application): Host {
     app.use(conventions.before);
     conventions.mount(app);
     // The app's own routes: authenticated and limited like the table's, unless they opt out.
-    app.get(nativePath, conventions.guard(nativeSettings), (req, res) => {
-      res.json(nativeAnswer(identityOf(req)));
-    });
-    app.get(publicNativePath, conventions.guard(publicNativeSettings), (req, res) => {
-      res.json(nativeAnswer(identityOf(req)));
-    });
+    if (servesNativeRoutes(api)) {
+      app.get(nativePath, conventions.guard(nativeSettings), (req, res) => {
+        res.json(nativeAnswer(identityOf(req)));
+      });
+      app.get(publicNativePath, conventions.guard(publicNativeSettings), (req, res) => {
+        res.json(nativeAnswer(identityOf(req)));
+      });
+    }
     app.use(conventions.after);
 
     // node:http answers what Express never sees (parser errors, timeouts, Expect, CONNECT).

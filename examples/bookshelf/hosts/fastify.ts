@@ -9,6 +9,7 @@ import {
   nativeSettings,
   publicNativePath,
   publicNativeSettings,
+  servesNativeRoutes,
 } from '../native-routes.ts';
 import { type Host, settingsOf } from './host.ts';
 
@@ -28,12 +29,14 @@ export const serve: Host = async (api: Conventions, where) => {
   });
   await app.register(fastifyConventions, { api });
   // The app's own routes: authenticated and limited like the table's, unless they opt out.
-  app.get(nativePath, { config: { conventions: nativeSettings } }, async (request) =>
-    nativeAnswer(identityOf(request)),
-  );
-  app.get(publicNativePath, { config: { conventions: publicNativeSettings } }, async (request) =>
-    nativeAnswer(identityOf(request)),
-  );
+  if (servesNativeRoutes(api)) {
+    app.get(nativePath, { config: { conventions: nativeSettings } }, async (request) =>
+      nativeAnswer(identityOf(request)),
+    );
+    app.get(publicNativePath, { config: { conventions: publicNativeSettings } }, async (request) =>
+      nativeAnswer(identityOf(request)),
+    );
+  }
   await app.listen({ port: where.port, host: where.host });
   return {
     port: (app.server.address() as AddressInfo).port,

@@ -20,6 +20,7 @@ import {
   nativeSettings,
   publicNativePath,
   publicNativeSettings,
+  servesNativeRoutes,
 } from '../native-routes.ts';
 import { type Host, listen, settingsOf } from './host.ts';
 
@@ -37,10 +38,14 @@ export const serve: Host = (api: Conventions, where) => {
   app.use('*', toFetchMiddleware(api, { ...host, routes: () => app.routes }));
   app.onError(toFetchErrorHandler(api));
   // The app's own routes: authenticated and limited like the table's, unless they opt out.
-  app.get(nativePath, toFetchGuard(api, nativeSettings), (c) => c.json(nativeAnswer(identityOf(c))));
-  app.get(publicNativePath, toFetchGuard(api, publicNativeSettings), (c) =>
-    c.json(nativeAnswer(identityOf(c))),
-  );
+  if (servesNativeRoutes(api)) {
+    app.get(nativePath, toFetchGuard(api, nativeSettings), (c) =>
+      c.json(nativeAnswer(identityOf(c))),
+    );
+    app.get(publicNativePath, toFetchGuard(api, publicNativeSettings), (c) =>
+      c.json(nativeAnswer(identityOf(c))),
+    );
+  }
   // Last: 404, 405 with Allow and OPTIONS for everything else.
   const handle = toFetchHandler(api, host);
   app.all('*', (c) => handle(c.req.raw, c));

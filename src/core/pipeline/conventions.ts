@@ -26,7 +26,6 @@ import type { Guarded } from './plugin.ts';
 import { bareArray, compileRoute } from './request.ts';
 import { andThen, type Step } from './steps.ts';
 
-
 const brand = Symbol.for('api-conventions.Conventions');
 
 /**
@@ -176,11 +175,7 @@ export class Conventions {
    * view does not hold the route (its checks then run here first). Gives `{ response }` to send,
    * or `{ response: undefined, body }` with the checked body.
    */
-  guard(
-    ctx: RequestContext,
-    own?: RouteSettings,
-    params?: Record<string, string>,
-  ): Step<Guarded> {
+  guard(ctx: RequestContext, own?: RouteSettings, params?: Record<string, string>): Step<Guarded> {
     return guardRoute(this.settings, ctx, own, params);
   }
 

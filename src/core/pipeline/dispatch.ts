@@ -128,12 +128,15 @@ export function guardRoute(
     andThen(respond(settings.response, ctx, out), (response) => ({ response }));
   const body = (): Step<Guarded> =>
     andThen(prepareBody(settings, ctx, ctx.input), (r: CheckResult) =>
-      r === undefined ? { response: undefined, body: ctx.body } : stop(toOutgoing(settings, ctx, r)),
+      r === undefined
+        ? { response: undefined, body: ctx.body }
+        : stop(toOutgoing(settings, ctx, r)),
     );
   const held = ctx.route?.host === true;
   return attempt(
     () => {
-      if (held || own === undefined) return ctx.route === undefined ? { response: undefined, body: ctx.body } : body();
+      if (held || own === undefined)
+        return ctx.route === undefined ? { response: undefined, body: ctx.body } : body();
       ctx.route = own;
       if (params !== undefined) ctx.params = params;
       return andThen(checkRequest(settings, ctx), (r) =>

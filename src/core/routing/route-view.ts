@@ -45,7 +45,10 @@ export function compileView(
     }
     taken.add(`${method} ${pattern}`);
     let methods = byPattern.get(pattern);
-    if (methods === undefined) byPattern.set(pattern, (methods = {}));
+    if (methods === undefined) {
+      methods = {};
+      byPattern.set(pattern, methods);
+    }
     methods[method] = one[method]!;
   }
   if (byPattern.size === 0) return table;
