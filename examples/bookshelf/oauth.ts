@@ -64,10 +64,11 @@ const openForm = { auth: false, accepts: ['form'] } as RouteConfig;
 /**
  * The authorization endpoint (RFC 6749 §3.1) of a JSON API: `GET` checks the request and
  * describes it (what a sign-in page would show); `POST` with the same parameters plus
- * `username` and `password` signs the user in and redirects (303) with a one-time code.
+ * `username` and `password` signs the user in (through the server's `verifyUser`, its failures
+ * counted with the token endpoint's) and redirects (303) with a one-time code.
  */
 export function authorizeRoutes(oauth: OAuthServer): RouteTable {
-  const { check, approve } = oauth.authorization;
+  const { check, approve, signIn } = oauth.authorization;
   return {
     '/v1/oauth2/authorize': {
       GET: {
@@ -88,9 +89,10 @@ export function authorizeRoutes(oauth: OAuthServer): RouteTable {
           const { username, password, ...params } = (ctx.body ?? {}) as Record<string, unknown>;
           const checked = check(params, ctx);
           if (checked.redirect) return checked.redirect;
+          // signIn counts failures with the token endpoint's: 429 past the limit.
           const user =
             typeof username === 'string' && typeof password === 'string'
-              ? verifyBookshelfUser(username, password)
+              ? await signIn(checked.request, username, password, ctx)
               : undefined;
           if (user === undefined) {
             throw oauthError('access_denied', 'The username or password is wrong.');
@@ -105,13 +107,19 @@ export function authorizeRoutes(oauth: OAuthServer): RouteTable {
 
 /** OAuth settings of one bookshelf instance. */
 export interface OAuthSettings {
+  /**
+   * The issuer of its tokens and metadata (`ISSUER`), fixed: a URL, or a function that returns it
+   * once known (main.ts: the origin the server listens on). Every instance that shares tokens
+   * names the same one. @default the origin of each request (tests and embedding only)
+   */
+  issuer?: string | (() => string);
   /** Access-token lifetime in seconds (`TOKEN_TTL`). @default 3600 */
   tokenTtl?: number;
   /** Where refresh tokens, codes, counters and revoked token ids live. @default memory */
   store?: Store;
   /** The signing keys; instances that share them accept each other's tokens. @default a development key */
   keys?: Promise<TokenKeys>;
-  /** Where the development-key warning goes. @default console */
+  /** Where the development-key and missing-issuer warnings go. @default console */
   logger?: ConventionsOptions['logger'];
 }
 
@@ -135,6 +143,8 @@ export function oauthPart(settings: OAuthSettings = {}): { plugins: Plugin[]; ro
     clients: bookshelfClients,
     verifyUser: (username, password) => verifyBookshelfUser(username, password),
     authorizationEndpoint: '/v1/oauth2/authorize',
+    ...(settings.issuer !== undefined ? { issuer: settings.issuer } : {}),
+    ...(settings.logger ? { logger: settings.logger } : {}),
     ...(settings.tokenTtl !== undefined ? { accessTokenTtl: settings.tokenTtl } : {}),
     ...(settings.store ? { store: settings.store } : {}),
     tokens: {
@@ -147,7 +157,7 @@ export function oauthPart(settings: OAuthSettings = {}): { plugins: Plugin[]; ro
       jwks: async () => (await keys).jwks(),
     },
   });
-  // The issuer is the origin each request came to, so the bookshelf works on any port.
+  // One issuer for both sides: the fixed one, else (tests only) the origin each request came to.
   auth = bearer({
     keys,
     issuer: oauth.issuerOf,

@@ -203,6 +203,8 @@ export function cors(options: CorsOptions): Plugin {
       const bag = ctx.responseHeaders;
       // Vary: Origin on every answer, so no cache hands one origin's answer to another.
       bag.vary('Origin');
+      // Cost: one set look-up, then the configured patterns in turn; Access-Control-Request-
+      // Headers is never parsed (the allowed list is fixed at start-up).
       const origin = ctx.headers.get('origin');
       if (origin === undefined || origin === null) return;
       const preflight =
