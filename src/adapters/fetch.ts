@@ -73,6 +73,8 @@ export function toFetchHandler<Context = unknown>(
     }
   }
   const sync = syncRoutes(conventions, routes);
+  // Routes declared before the handler join the view now, before the middleware's first request.
+  sync();
   return (request, context) => {
     sync();
     // Behind toFetchMiddleware, which opened the context and ran the front: the router's answers.
