@@ -135,6 +135,11 @@ export class RequestContext {
   problem: unknown = undefined;
   /** @internal Whether the path has an upper-case letter (spec 4.1.3), found once. */
   upperCase = false;
+  /**
+   * @internal Whether pre-routing ran: a host may raise an error or a routing answer before its
+   * hooks (Fastify's bad percent-encoding), and the plugins that see every request see it then.
+   */
+  preRouted = false;
   /** @internal The identity plugins' `credentials` tests, for {@link RequestContext.hasCredentials}. */
   credentialTests: readonly ((ctx: RequestContext) => boolean)[] = noTests;
   private bag: HeaderBag | undefined;

@@ -23,6 +23,7 @@ import {
   resolveConventionsOptions,
 } from './options.ts';
 import type { Guarded } from './plugin.ts';
+import { countedHostAnswer, raiseUnrouted } from './pre-routing.ts';
 import { bareArray, compileRoute } from './request.ts';
 import { andThen, type Step } from './steps.ts';
 
@@ -212,7 +213,8 @@ export class Conventions {
   /**
    * Host seam: the answer to a request the host refused before the library ran (an HTTP parser
    * error, a header timeout, `CONNECT`): the spec's error body with the always-on headers and
-   * `Connection: close`, also as HTTP/1.1 text for a socket. Built once per kind.
+   * `Connection: close`, also as HTTP/1.1 text for a socket. Built once per kind, and counted by
+   * no one: hosts that know the client's address answer with {@link Conventions.hostAnswerFor}.
    */
   hostAnswer(kind: HostFailure): HostAnswer {
     let answer = this.hostAnswers.get(kind);
@@ -223,11 +225,22 @@ export class Conventions {
     return answer;
   }
 
-  /** Host seam: the spec's error response for anything thrown while the host handled `ctx`. */
+  /**
+   * Host seam: {@link Conventions.hostAnswer} for a request from `remoteAddress`, once the plugins
+   * that see every request saw it: a rate limit counts it by that address (the only thing known
+   * of it), adds its headers, and past the limit the answer is its 429. Never rejects.
+   */
+  hostAnswerFor(kind: HostFailure, remoteAddress: string | undefined): Step<HostAnswer> {
+    return countedHostAnswer(this.settings, kind, remoteAddress, this.hostAnswer(kind));
+  }
+
+  /**
+   * Host seam: the spec's error response for anything thrown while the host handled `ctx`. An
+   * error the host raised before `begin` (before its hooks) is still seen by the plugins that see
+   * every request (a rate limit counts it).
+   */
   fail(ctx: RequestContext, error: unknown): Step<ApiResponse> {
-    return run(this.settings, ctx, () => {
-      throw error;
-    });
+    return run(this.settings, ctx, () => raiseUnrouted(this.settings, ctx, error));
   }
 
   /**

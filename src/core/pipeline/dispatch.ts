@@ -11,9 +11,10 @@ import { allowAnswer, noRoute, upperCasePath, wrongMethod } from './answers.ts';
 import type { RequestContext } from './context.ts';
 import type { ResolvedConventionsOptions } from './options.ts';
 import type { CheckResult, Guarded } from './plugin.ts';
+import { runPreRouting } from './pre-routing.ts';
 import { checkRequest, prepareBody, toOutgoing } from './request.ts';
 import { failure, respond } from './respond.ts';
-import { andThen, attempt, runHooks, type Step } from './steps.ts';
+import { andThen, attempt, type Step } from './steps.ts';
 
 type Settings = ResolvedConventionsOptions;
 
@@ -61,9 +62,19 @@ export function front(settings: Settings, ctx: RequestContext): Step<OutgoingRes
     if (stop !== undefined || ctx.route === undefined) return stop;
     return andThen(checkRequest(settings, ctx), (r) => early(settings, ctx, r));
   };
+  ctx.preRouted = true;
   if (settings.onRequest.length === 0) return checks();
-  return andThen(runHooks(settings.onRequest, ctx), (r) =>
+  return andThen(runPreRouting(settings, ctx), (r) =>
     r === undefined ? checks() : toOutgoing(settings, ctx, r),
+  );
+}
+
+/** Pre-routing alone, for an answer a host raised before its hooks ran (Fastify's bad URL). */
+function preRouting(settings: Settings, ctx: RequestContext): Step<OutgoingResponse | undefined> {
+  ctx.preRouted = true;
+  if (settings.onRequest.length === 0) return pathRules(ctx);
+  return andThen(runPreRouting(settings, ctx), (r) =>
+    r === undefined ? pathRules(ctx) : toOutgoing(settings, ctx, r),
   );
 }
 
@@ -76,7 +87,11 @@ export function front(settings: Settings, ctx: RequestContext): Step<OutgoingRes
  */
 export function rest(settings: Settings, ctx: RequestContext): Step<OutgoingResponse> {
   const route = ctx.route;
-  if (route === undefined || route.host) return pathRules(ctx) ?? unmatched(ctx);
+  if (route === undefined || route.host) {
+    // A host may answer before its hooks ran (Fastify's bad percent-encoding): pre-routing first.
+    const early = ctx.preRouted ? pathRules(ctx) : preRouting(settings, ctx);
+    return andThen(early, (answer) => answer ?? unmatched(ctx));
+  }
   return andThen(prepareBody(settings, ctx, ctx.input), (stop) =>
     stop === undefined
       ? andThen((route as RouteInfo).handler(ctx), (result) => toOutgoing(settings, ctx, result))

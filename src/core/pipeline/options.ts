@@ -80,6 +80,8 @@ export interface ResolvedConventionsOptions {
   onRequest: Check[];
   authenticate: Check[];
   credentialTests: ((ctx: RequestContext) => boolean)[];
+  /** For each `onRequest` hook, whether its plugin sees every request (`seesEveryRequest`). */
+  everyRequest: boolean[];
   preParsing: Check[];
   preHandler: Check[];
   response: ResponsePlan;
@@ -162,6 +164,7 @@ export function resolveConventionsOptions(options: ConventionsOptions): Resolved
     onRequest: bind('onRequest'),
     authenticate: bind('authenticate'),
     credentialTests: bind('credentials'),
+    everyRequest: plugins.filter((p) => p.onRequest).map((p) => p.seesEveryRequest === true),
     preParsing: bind('preParsing'),
     preHandler: bind('preHandler'),
     response: {

@@ -10,6 +10,7 @@ const hookNames = [
   'routes',
   'serializers',
   'headers',
+  'seesEveryRequest',
   'onRoute',
   'onRequest',
   'authenticate',
@@ -51,6 +52,10 @@ function checkPlugin(plugin: unknown, index: number): Plugin {
     if (best !== undefined && typeof (plugin as Record<string, unknown>)[key] === 'function') {
       throw new TypeError(`Plugin "${name}": \`${key}\` is not a hook. Did you mean \`${best}\`?`);
     }
+  }
+  const every = (plugin as Plugin).seesEveryRequest;
+  if (every !== undefined && typeof every !== 'boolean') {
+    throw new TypeError(`Plugin "${name}": \`seesEveryRequest\` must be true or false.`);
   }
   const value = (plugin as Plugin).dependencies;
   if (value !== undefined && (!Array.isArray(value) || value.some((v) => typeof v !== 'string'))) {
