@@ -71,7 +71,12 @@ export function syncRoutes(
 
 /** A Hono-style context, as far as the adapter reads it. */
 export interface FetchContext {
-  req: { raw: Request };
+  /** The host's request wrapper. */
+  req: {
+    /** The Web-standard `Request`. */
+    raw: Request;
+  };
+  /** The response the host's routes gave, which the middleware may replace. */
   res: Response;
 }
 

@@ -127,7 +127,7 @@ function decodeAll(raw: Record<string, string | string[] | undefined>): Record<s
 export class Router {
   /** Every route, HEAD included where GET is declared, in declaration order. */
   readonly routes: readonly RouteInfo[];
-  /** The compiled paths, in declaration order: a route view adds the host's to them. */
+  /** @internal The compiled paths, in declaration order: a route view adds the host's to them. */
   readonly entries: readonly PathEntry[];
   private readonly exact = new Map<string, StaticEntry>();
   private readonly dynamic = new PrefixIndex<PathEntry>();
@@ -152,7 +152,7 @@ export class Router {
   }
 
   /**
-   * A router over paths already compiled (the table's and the host's, see `compileView`), in the
+   * @internal A router over paths already compiled (the table's and the host's, see `compileView`), in the
    * order given. Its `routes` list every route of those paths.
    */
   static of(entries: readonly PathEntry[]): Router {
