@@ -90,6 +90,7 @@ describe('consumers of the built package', () => {
       fastify: 'function',
       host: 'object',
       redis: 'function',
+      audit: ['function', 'function'],
     });
   });
 
@@ -103,6 +104,7 @@ describe('consumers of the built package', () => {
       fastify: 'function',
       host: 'object',
       redis: 'function',
+      audit: ['function', 'function'],
     });
   });
 

@@ -6,6 +6,7 @@ const { fastifyConventions } = require('api-conventions/fastify');
 const { toFetchHandler } = require('api-conventions/fetch');
 const host = require('api-conventions/host');
 const { RedisStore } = require('api-conventions/redis');
+const { audit, formatJson } = require('api-conventions/audit');
 
 const api = conventions({
   routes: { '/v1/books': { GET: () => ({ books: [], hasNext: false }) } },
@@ -22,6 +23,7 @@ Promise.resolve(toFetchHandler(api)(new Request('http://x/v1/books'))).then(asyn
       fastify: typeof fastifyConventions,
       host: typeof host,
       redis: typeof RedisStore,
+      audit: [typeof audit, typeof formatJson],
     }),
   );
 });

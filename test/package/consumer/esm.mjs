@@ -1,6 +1,7 @@
 // An ESM consumer of the built package, as a user's project would import it.
 import { createServer } from 'node:http';
 import { conventions, isApiError, notFound } from 'api-conventions';
+import { audit, formatJson } from 'api-conventions/audit';
 import { createExpressMiddleware } from 'api-conventions/express';
 import { fastifyConventions } from 'api-conventions/fastify';
 import { toFetchHandler } from 'api-conventions/fetch';
@@ -27,5 +28,6 @@ console.log(
     fastify: typeof fastifyConventions,
     host: typeof host,
     redis: typeof RedisStore,
+    audit: [typeof audit, typeof formatJson],
   }),
 );
