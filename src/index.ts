@@ -106,6 +106,7 @@ export {
   type HitWindow,
   type HostAnswer,
   type HostFailure,
+  type HostRoute,
   type HstsOptions,
   hasErrors,
   hashClientSecret,

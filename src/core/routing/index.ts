@@ -17,4 +17,4 @@ export {
   type RouteInfo,
   type RouteTable,
 } from './table.ts';
-export type { Method, RouteConfig, RouteSettings } from './types.ts';
+export type { HostRoute, Method, RouteConfig, RouteSettings } from './types.ts';

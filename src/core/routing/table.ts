@@ -45,7 +45,7 @@ export type RouteTable = Readonly<Record<string, PathMethods>>;
  * @category Routing
  */
 export interface RouteInfo extends RouteSettings {
-  /** The route's handler. */
+  /** The route's handler; on a host's own route, one that is never called (the host answers). */
   readonly handler: Handler;
 }
 

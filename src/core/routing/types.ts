@@ -43,4 +43,21 @@ export interface RouteSettings {
   readonly pattern: string;
   /** The route's settings. */
   readonly config: Readonly<RouteConfig>;
+  /** `true` on a route the host holds and answers itself (an Express, Fastify or Hono route). */
+  readonly host?: true;
+}
+
+/**
+ * One of the host's own routes, as an adapter hands it to `Conventions.useHostRoutes`: plain
+ * data, compiled once into the route view beside the table.
+ *
+ * @category Routing
+ */
+export interface HostRoute {
+  /** The method, upper-case. */
+  readonly method: string;
+  /** The path pattern, in the table's syntax (path-to-regexp: `/v1/things/:id`). */
+  readonly pattern: string;
+  /** Its settings (`auth`, `scopes`, `body`, …), as the host's guard declared them. @default {} */
+  readonly config?: RouteConfig | undefined;
 }
