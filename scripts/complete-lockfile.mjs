@@ -20,7 +20,12 @@ const systems = [
   'openharmony',
   'sunos',
   'win32',
+  'windows', // workerd's name for win32
 ];
+// The names some packages give a system or a CPU (@cloudflare/workerd-windows-64,
+// @oven/bun-linux-aarch64), as npm's `os` and `cpu` spell them.
+const osNames = { windows: 'win32' };
+const cpuNames = { 64: 'x64', aarch64: 'arm64' };
 
 let added = 0;
 for (const [path, meta] of Object.entries(packages)) {
@@ -35,10 +40,13 @@ for (const [path, meta] of Object.entries(packages)) {
         `${name} is missing from ${file} and is not a platform package; run npm install.`,
       );
     }
-    const entry = { version, cpu: [parts[at + 1]], dev: meta.dev, optional: true, os: [parts[at]] };
+    const os = osNames[parts[at]] ?? parts[at];
+    const cpu = cpuNames[parts[at + 1]] ?? parts[at + 1];
+    const entry = { version, cpu: [cpu], dev: meta.dev, optional: true, os: [os] };
     const rest = parts.slice(at + 2);
     if (rest.includes('musl')) entry.libc = ['musl'];
-    else if (rest.some((part) => part.startsWith('gnu'))) entry.libc = ['glibc'];
+    else if (rest.some((part) => part.startsWith('gnu') || part === 'glibc'))
+      entry.libc = ['glibc'];
     packages[`node_modules/${name}`] = entry;
     added++;
   }

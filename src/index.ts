@@ -198,6 +198,7 @@ export {
   type RateLimitResult,
   type RatePolicy,
   type RateVerdict,
+  type ReferrerPolicyValue,
   type Reply,
   RequestContext,
   type RequestOrigin,

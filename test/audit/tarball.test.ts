@@ -22,7 +22,9 @@ beforeAll(async () => {
     throw new Error('dist/bin.mjs is missing: run `npm run build` first (npm test does).');
   }
   dir = mkdtempSync(join(tmpdir(), 'api-conventions-audit-'));
-  await run('npm', ['pack', '--pack-destination', dir], { cwd: root });
+  // The build is there already: without --ignore-scripts, `prepack` would rebuild dist/ (cleaning
+  // it first) while other test files read it.
+  await run('npm', ['pack', '--ignore-scripts', '--pack-destination', dir], { cwd: root });
   const tarball = readdirSync(dir).find((f) => f.endsWith('.tgz'));
   const project = join(dir, 'project');
   mkdirSync(project);

@@ -11,6 +11,9 @@ export const headerSet: Readonly<Record<string, string>> = {
   'x-xss-protection': '1; mode=block',
   'x-frame-options': 'deny',
   'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+  // Beside the spec's set, where it is silent (docs/security.md).
+  'referrer-policy': 'no-referrer',
+  'cross-origin-resource-policy': 'same-origin',
 };
 
 /** Asserts that a response carries the whole header set. */

@@ -116,6 +116,8 @@ describeHosts(
               securityHeaders: {
                 frameOptions: 'sameorigin',
                 contentSecurityPolicy: "default-src 'self'",
+                referrerPolicy: 'same-origin',
+                crossOriginResourcePolicy: 'cross-origin',
               },
             },
           },
@@ -177,6 +179,45 @@ describeHosts(
       expect(res.headers.get('x-xss-protection')).toBe('0');
       const head = await served.fetch('/v1/docs', { method: 'HEAD' });
       expect(head.headers.get('x-frame-options')).toBe('sameorigin');
+    });
+
+    it('sends Referrer-Policy: no-referrer and Cross-Origin-Resource-Policy: same-origin by default, on every outcome', async () => {
+      for (const path of ['/v1/things', '/v1/faults', '/v1/nothing-here', '/v1/native-things']) {
+        const res = await served.fetch(path);
+        expect(res.headers.get('referrer-policy'), path).toBe('no-referrer');
+        expect(res.headers.get('cross-origin-resource-policy'), path).toBe('same-origin');
+      }
+    });
+
+    it('lets a route change Referrer-Policy and Cross-Origin-Resource-Policy', async () => {
+      const res = await served.fetch('/v1/docs');
+      expect(res.headers.get('referrer-policy')).toBe('same-origin');
+      expect(res.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
+    });
+  },
+);
+
+describeHosts(
+  'Referrer-Policy and Cross-Origin-Resource-Policy by option',
+  () =>
+    conventions({
+      routes: { '/v1/things': { GET: () => ({ things: [], hasNext: false }) } },
+      plugins: [
+        securityHeaders({
+          referrerPolicy: 'strict-origin-when-cross-origin',
+          crossOriginResourcePolicy: false,
+        }),
+      ],
+      logger: quiet.logger,
+    }),
+  (served) => {
+    it('sends the configured Referrer-Policy and no Cross-Origin-Resource-Policy when turned off', async () => {
+      for (const path of ['/v1/things', '/v1/nothing-here']) {
+        const res = await served.fetch(path);
+        expect(res.headers.get('referrer-policy'), path).toBe('strict-origin-when-cross-origin');
+        expect(res.headers.get('cross-origin-resource-policy'), path).toBeNull();
+        expect(res.headers.get('x-frame-options'), path).toBe('deny');
+      }
     });
   },
 );

@@ -124,10 +124,23 @@ describe('MemoryStore', () => {
     expect(() => store?.close()).not.toThrow();
   });
 
+  it('starts no timer when constructed, which a Workers global scope forbids', () => {
+    store = fakeClockStore();
+    expect(vi.getTimerCount()).toBe(0);
+    store.get('a');
+    expect(vi.getTimerCount()).toBe(0);
+    store.set('a', '1', 10);
+    expect(vi.getTimerCount()).toBe(1);
+    store.hit([{ key: 'n', ttlMs: 10 }]);
+    expect(vi.getTimerCount()).toBe(1);
+  });
+
   it('unrefs its timer, so it never keeps the process alive', () => {
     vi.useRealTimers();
     const setInterval = vi.spyOn(globalThis, 'setInterval');
     store = new MemoryStore({ sweepIntervalMs: 1000 });
+    expect(setInterval).not.toHaveBeenCalled();
+    store.set('a', '1');
     expect(setInterval).toHaveBeenCalledOnce();
     const timer = setInterval.mock.results[0]?.value as NodeJS.Timeout;
     expect(timer.hasRef()).toBe(false);

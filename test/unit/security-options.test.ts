@@ -7,8 +7,25 @@ describe('securityHeaders() options', () => {
       'x-xss-protection': '1; mode=block',
       'x-frame-options': 'deny',
       'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+      'referrer-policy': 'no-referrer',
+      'cross-origin-resource-policy': 'same-origin',
     });
     expect(Object.isFrozen(securityHeaders().headers)).toBe(true);
+  });
+
+  it('changes or leaves out Referrer-Policy and Cross-Origin-Resource-Policy by option', () => {
+    const changed = securityHeaders({
+      referrerPolicy: 'strict-origin-when-cross-origin',
+      crossOriginResourcePolicy: 'cross-origin',
+    }).headers;
+    expect(changed?.['referrer-policy']).toBe('strict-origin-when-cross-origin');
+    expect(changed?.['cross-origin-resource-policy']).toBe('cross-origin');
+    const off = securityHeaders({
+      referrerPolicy: false,
+      crossOriginResourcePolicy: false,
+    }).headers;
+    expect(off).not.toHaveProperty('referrer-policy');
+    expect(off).not.toHaveProperty('cross-origin-resource-policy');
   });
 
   it('has no pre-routing hook when nothing depends on the scheme', () => {
@@ -20,6 +37,10 @@ describe('securityHeaders() options', () => {
     [{ xssProtection: '1' }, /xssProtection must be '1; mode=block' or '0'/],
     [{ frameOptions: 'allow-from x' }, /frameOptions must be 'deny' or 'sameorigin'/],
     [{ contentSecurityPolicy: '' }, /contentSecurityPolicy must be a policy/],
+    [{ referrerPolicy: 'none' }, /referrerPolicy must be 'no-referrer' or .* or false/],
+    [{ referrerPolicy: 'false' }, /referrerPolicy must be/],
+    [{ crossOriginResourcePolicy: 'same' }, /crossOriginResourcePolicy must be 'same-origin'/],
+    [{ crossOriginResourcePolicy: true }, /or false \(no header\)/],
     [{ hsts: { maxAge: -1 } }, /hsts.maxAge must be a whole number/],
     [{ hsts: { maxAge: 600, preload: true } }, /preload needs includeSubDomains/],
     [{ hsts: { maxage: 600 } }, /Did you mean `maxAge`/],

@@ -24,13 +24,18 @@ const decoder = new TextDecoder('utf-8', { fatal: true });
 
 /** Seals and opens cursors under one secret, for one list (`scope`), so a cursor of one list never opens another. */
 export class CursorSeal {
-  private readonly key: HmacKey;
+  private key: HmacKey | undefined;
+  private readonly secret: Uint8Array | (() => Uint8Array);
 
-  constructor(secret: Uint8Array) {
-    this.key = hmacKey(secret);
+  /** `secret` may be a function, asked once on first use (see {@link lazyRandomSecret}). */
+  constructor(secret: Uint8Array | (() => Uint8Array)) {
+    this.secret = secret;
+    if (secret instanceof Uint8Array) this.key = hmacKey(secret);
   }
 
   private mac(scope: string, payload: string): Uint8Array {
+    const secret = this.secret;
+    this.key ??= hmacKey(typeof secret === 'function' ? secret() : secret);
     return hmacSha256(this.key, encoder.encode(`${scope}\n${payload}`)).subarray(0, macLength);
   }
 
@@ -78,4 +83,16 @@ export function randomSecret(): Uint8Array {
   const bytes = new Uint8Array(32);
   globalThis.crypto.getRandomValues(bytes);
   return bytes;
+}
+
+/**
+ * A process's random secret, drawn on first use rather than at start-up: a Workers global scope,
+ * where the service is built, allows no random values.
+ */
+export function lazyRandomSecret(): () => Uint8Array {
+  let secret: Uint8Array | undefined;
+  return () => {
+    secret ??= randomSecret();
+    return secret;
+  };
 }

@@ -1,6 +1,6 @@
 /** A list route's query declared once: paging styles and sizes, filters, search, sort. */
 import { assertInteger, assertKnownKeys } from '../internal/options.ts';
-import { CursorSeal, randomSecret } from './cursor.ts';
+import { CursorSeal, lazyRandomSecret } from './cursor.ts';
 
 /**
  * A paging style (spec 4.4): `page` + `per_page`, `limit` + `offset`, or `after` / `before`
@@ -166,7 +166,8 @@ export function sortText(order: readonly SortField[]): string {
 export interface ListDefaults {
   unknownParameters?: 'reject' | 'ignore';
   parameters?: readonly string[];
-  secret?: Uint8Array;
+  /** The plugin's secret, or a function that draws it on first use. */
+  secret?: Uint8Array | (() => Uint8Array);
   /** Parameters other parts of the route read (`fields`, `view`). */
   also?: readonly string[];
 }
@@ -257,8 +258,9 @@ export function compileList(
   let secret = defaults.secret;
   if (options.cursorSecret !== undefined) {
     const given = options.cursorSecret;
-    secret = typeof given === 'string' ? encoder.encode(given) : given;
-    if (!(secret instanceof Uint8Array) || secret.length < 16) {
+    const bytes = typeof given === 'string' ? encoder.encode(given) : given;
+    secret = bytes;
+    if (!(bytes instanceof Uint8Array) || bytes.length < 16) {
       throw new TypeError(
         `${where}: \`cursorSecret\` must be at least 16 bytes (32 random bytes are best).`,
       );
@@ -283,6 +285,6 @@ export function compileList(
     ),
     rejectUnknown: unknownParameters === 'reject',
     known,
-    seal: new CursorSeal(secret ?? randomSecret()),
+    seal: new CursorSeal(secret ?? lazyRandomSecret()),
   });
 }

@@ -12,6 +12,7 @@ export {
 export { type CsrfOptions, type CsrfPlugin, csrf } from './csrf.ts';
 export type {
   AuthorizeHook,
+  ReferrerPolicyValue,
   SecurityHeaderOverrides,
   SecurityRouteConfig,
 } from './route-config.ts';

@@ -16,7 +16,26 @@ export interface SecurityHeaderOverrides {
   frameOptions?: 'deny' | 'sameorigin';
   /** `Content-Security-Policy` for this route. */
   contentSecurityPolicy?: string;
+  /** `Referrer-Policy` for this route. */
+  referrerPolicy?: ReferrerPolicyValue;
+  /** `Cross-Origin-Resource-Policy` for this route (a public image or script: `'cross-origin'`). */
+  crossOriginResourcePolicy?: 'same-origin' | 'same-site' | 'cross-origin';
 }
+
+/**
+ * A `Referrer-Policy` value (W3C Referrer Policy §3).
+ *
+ * @category Security
+ */
+export type ReferrerPolicyValue =
+  | 'no-referrer'
+  | 'no-referrer-when-downgrade'
+  | 'origin'
+  | 'origin-when-cross-origin'
+  | 'same-origin'
+  | 'strict-origin'
+  | 'strict-origin-when-cross-origin'
+  | 'unsafe-url';
 
 /**
  * A route's server-side access check (spec 4.8): `true` lets the request go on, `false` refuses

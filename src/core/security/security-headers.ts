@@ -7,6 +7,7 @@ import { assertInteger, assertKnownKeys } from '../internal/options.ts';
 import type { RequestContext } from '../pipeline/context.ts';
 import type { Plugin } from '../pipeline/plugin.ts';
 import type { RouteInfo } from '../routing/table.ts';
+import type { ReferrerPolicyValue } from './route-config.ts';
 
 /**
  * `Strict-Transport-Security` (RFC 6797), sent on requests that came over HTTPS.
@@ -58,6 +59,17 @@ export interface SecurityHeadersOptions {
    * @default "default-src 'none'; frame-ancestors 'none'"
    */
   contentSecurityPolicy?: string;
+  /**
+   * `Referrer-Policy`, or `false` for none. The spec is silent; an API's URLs (ids, queries) are
+   * nobody else's business, so a page an answer links to learns nothing of it. @default 'no-referrer'
+   */
+  referrerPolicy?: ReferrerPolicyValue | false;
+  /**
+   * `Cross-Origin-Resource-Policy`, or `false` for none. The spec is silent; `same-origin` keeps
+   * other sites from loading answers with `<script>` or `<img>` (no-cors requests), while
+   * cross-origin `fetch` stays governed by CORS. @default 'same-origin'
+   */
+  crossOriginResourcePolicy?: 'same-origin' | 'same-site' | 'cross-origin' | false;
   /** `Strict-Transport-Security` on HTTPS requests, or `false` for none. @default { maxAge: 31536000 } */
   hsts?: HstsOptions | false;
   /** `Public-Key-Pins` on HTTPS requests; absent unless pins are given. @default none */
@@ -74,22 +86,34 @@ const knownOptions = [
   'xssProtection',
   'frameOptions',
   'contentSecurityPolicy',
+  'referrerPolicy',
+  'crossOriginResourcePolicy',
   'hsts',
   'publicKeyPins',
   'requireHttps',
 ];
 const xssValues = ['1; mode=block', '0'];
 const frameValues = ['deny', 'sameorigin'];
+const referrerValues = [
+  'no-referrer',
+  'no-referrer-when-downgrade',
+  'origin',
+  'origin-when-cross-origin',
+  'same-origin',
+  'strict-origin',
+  'strict-origin-when-cross-origin',
+  'unsafe-url',
+];
+const corpValues = ['same-origin', 'same-site', 'cross-origin'];
 // RFC 7469 §2.1.1: a pin is the base64 of a SHA-256 digest, 32 bytes, spelt canonically (a pin
 // with stray bits would never equal the one a browser computes).
 const isPin = (pin: unknown) => typeof pin === 'string' && fromBase64(pin)?.length === 32;
 const maxSeconds = 2 ** 31 - 1;
 
-function oneOf(where: string, value: unknown, allowed: readonly string[]): string {
+function oneOf(where: string, value: unknown, allowed: readonly string[], off = false): string {
   if (typeof value !== 'string' || !allowed.includes(value)) {
-    throw new TypeError(
-      `${where} must be ${allowed.map((a) => `'${a}'`).join(' or ')}; got ${String(value)}.`,
-    );
+    const choices = [...allowed.map((a) => `'${a}'`), ...(off ? ['false (no header)'] : [])];
+    throw new TypeError(`${where} must be ${choices.join(' or ')}; got ${String(value)}.`);
   }
   return value;
 }
@@ -158,7 +182,13 @@ function compileOverrides(route: RouteInfo): Readonly<ResponseHeaders> | undefin
   const overrides = route.config.securityHeaders;
   if (overrides === undefined) return undefined;
   const where = `Route "${route.method} ${route.pattern}": securityHeaders`;
-  assertKnownKeys(where, overrides, ['xssProtection', 'frameOptions', 'contentSecurityPolicy']);
+  assertKnownKeys(where, overrides, [
+    'xssProtection',
+    'frameOptions',
+    'contentSecurityPolicy',
+    'referrerPolicy',
+    'crossOriginResourcePolicy',
+  ]);
   const bag = new HeaderBag();
   if (overrides.xssProtection !== undefined) {
     bag.set(
@@ -172,6 +202,18 @@ function compileOverrides(route: RouteInfo): Readonly<ResponseHeaders> | undefin
   if (overrides.contentSecurityPolicy !== undefined) {
     const csp = policy(`${where}.contentSecurityPolicy`, overrides.contentSecurityPolicy);
     bag.set('content-security-policy', csp);
+  }
+  if (overrides.referrerPolicy !== undefined) {
+    const value = oneOf(`${where}.referrerPolicy`, overrides.referrerPolicy, referrerValues);
+    bag.set('referrer-policy', value);
+  }
+  if (overrides.crossOriginResourcePolicy !== undefined) {
+    const value = oneOf(
+      `${where}.crossOriginResourcePolicy`,
+      overrides.crossOriginResourcePolicy,
+      corpValues,
+    );
+    bag.set('cross-origin-resource-policy', value);
   }
   return HeaderBag.constant(bag);
 }
@@ -210,14 +252,28 @@ export function httpsRequired(): ApiError {
  */
 export function securityHeaders(options: SecurityHeadersOptions = {}): Plugin {
   assertKnownKeys('securityHeaders()', options, knownOptions);
-  const fixed = HeaderBag.constant({
+  const fixed: Record<string, string> = {
     'x-xss-protection': oneOf('xssProtection', options.xssProtection ?? '1; mode=block', xssValues),
     'x-frame-options': oneOf('frameOptions', options.frameOptions ?? 'deny', frameValues),
     'content-security-policy': policy(
       'contentSecurityPolicy',
       options.contentSecurityPolicy ?? "default-src 'none'; frame-ancestors 'none'",
     ),
-  });
+  };
+  // Beside the spec's set, where it is silent: what current practice (helmet's defaults) sends.
+  const referrer = options.referrerPolicy ?? 'no-referrer';
+  if (referrer !== false) {
+    fixed['referrer-policy'] = oneOf('referrerPolicy', referrer, referrerValues, true);
+  }
+  const corp = options.crossOriginResourcePolicy ?? 'same-origin';
+  if (corp !== false) {
+    fixed['cross-origin-resource-policy'] = oneOf(
+      'crossOriginResourcePolicy',
+      corp,
+      corpValues,
+      true,
+    );
+  }
   const hsts = compileHsts(options.hsts);
   const pins = compilePins(options.publicKeyPins);
   if (options.requireHttps !== undefined && typeof options.requireHttps !== 'boolean') {
@@ -232,7 +288,7 @@ export function securityHeaders(options: SecurityHeadersOptions = {}): Plugin {
   const plugin: Plugin = {
     name: 'security-headers',
     routeConfig: ['securityHeaders'],
-    headers: fixed,
+    headers: HeaderBag.constant(fixed),
     onRoute(route) {
       const compiled = compileOverrides(route);
       if (compiled === undefined) return;

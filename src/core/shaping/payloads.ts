@@ -4,7 +4,7 @@ import { invalidRequest } from '../errors/helpers.ts';
 import type { Logger } from '../errors/to-response.ts';
 import type { OutgoingResponse } from '../http/response.ts';
 import { assertKnownKeys } from '../internal/options.ts';
-import { randomSecret } from '../paging/cursor.ts';
+import { lazyRandomSecret } from '../paging/cursor.ts';
 import { pageLinks } from '../paging/link-header.ts';
 import { compileList, type ListSpec } from '../paging/list-options.ts';
 import { ListPage, ListQuery } from '../paging/list-query.ts';
@@ -140,7 +140,7 @@ export function payloads(options: PayloadsOptions = {}): Plugin {
     }
   }
   // One secret for all the routes of this plugin, so that the GET and HEAD of a list agree.
-  secret ??= randomSecret();
+  const sealSecret = secret ?? lazyRandomSecret();
   const check = options.checkPayloads === true;
   const logger = options.logger ?? console;
   const warned = new Set<string>();
@@ -161,7 +161,12 @@ export function payloads(options: PayloadsOptions = {}): Plugin {
     const spec =
       list === undefined
         ? undefined
-        : compileList(`${where}: list`, list, { unknownParameters, parameters, secret, also });
+        : compileList(`${where}: list`, list, {
+            unknownParameters,
+            parameters,
+            secret: sealSecret,
+            also,
+          });
     const known =
       spec === undefined && unknownParameters === 'reject'
         ? new Set([...also, ...parameters])

@@ -23,7 +23,10 @@ export interface MemoryStoreOptions {
    * again from zero). @default 'refuse'
    */
   whenFull?: 'refuse' | 'evict';
-  /** How often expired keys are swept, in milliseconds. @default 60000 */
+  /**
+   * How often expired keys are swept, in milliseconds, by a timer that starts with the first
+   * key stored. @default 60000
+   */
   sweepIntervalMs?: number;
   /** The clock, for tests. @default Date.now */
   now?: () => number;
@@ -45,7 +48,8 @@ function count(value: string | number): number | undefined {
 /**
  * A {@link Store} in this process's memory: right for one instance; use the Redis store when
  * several instances share limits or tokens. Every method answers synchronously, and its sweep
- * timer never keeps the process alive.
+ * timer, started with the first key (never at construction, which a Workers global scope
+ * forbids), never keeps the process alive.
  *
  * When full, it refuses new keys rather than evict live ones: under a flood of new keys
  * (an attacker cycling identities, say), evicting would wipe other callers' counters and
@@ -59,6 +63,7 @@ export class MemoryStore implements Store {
   private readonly maxKeys: number;
   private readonly now: () => number;
   private timer: ReturnType<typeof setInterval> | undefined;
+  private readonly interval: number;
   // No entry expires before this time (a lower bound), so a full store sweeps only when a
   // sweep can free something, not on every refused key.
   private nextExpiry = Number.POSITIVE_INFINITY;
@@ -70,7 +75,7 @@ export class MemoryStore implements Store {
   constructor(options: MemoryStoreOptions = {}) {
     assertKnownKeys('MemoryStore', options, ['maxKeys', 'whenFull', 'sweepIntervalMs', 'now']);
     this.maxKeys = assertInteger('MemoryStore maxKeys', options.maxKeys ?? 100_000, 1, 2 ** 31);
-    const interval = assertInteger(
+    this.interval = assertInteger(
       'MemoryStore sweepIntervalMs',
       options.sweepIntervalMs ?? 60_000,
       10,
@@ -108,7 +113,13 @@ export class MemoryStore implements Store {
         }
       },
     };
-    this.timer = setInterval(() => this.sweep(), interval);
+  }
+
+  // The sweep timer starts with the first key, not in the constructor: a Workers global scope
+  // forbids timers, and the documented pattern builds the store (through rateLimit() or the
+  // OAuth server) at module scope.
+  private startSweeping(): void {
+    this.timer = setInterval(() => this.sweep(), this.interval);
     (this.timer as { unref?: () => void }).unref?.();
   }
 
@@ -147,6 +158,7 @@ export class MemoryStore implements Store {
 
   private write(key: string, value: string | number, expiresAt: number): Entry {
     const entry = { value, expiresAt };
+    if (this.timer === undefined) this.startSweeping();
     this.entries.set(key, entry);
     if (expiresAt < this.nextExpiry) this.nextExpiry = expiresAt;
     return entry;
