@@ -8,6 +8,7 @@ export default defineConfig({
     fastify: 'src/adapters/fastify.ts',
     fetch: 'src/adapters/fetch.ts',
     host: 'src/host.ts',
+    oauth: 'src/oauth.ts',
     redis: 'src/redis.ts',
     // The one copy of the core that every subpath re-exports or imports (package.json "imports").
     core: 'src/core/index.ts',
