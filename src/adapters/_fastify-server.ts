@@ -39,7 +39,7 @@ export function answerError(
  * @example
  * ```ts
  * const app = Fastify({ frameworkErrors });
- * await app.register(fastifyConventions, { api });
+ * await app.register(toFastifyPlugin(api));
  * ```
  */
 export function frameworkErrors(
@@ -102,7 +102,7 @@ export function rewriteUrl(req: { url?: string }): string {
  * @example
  * ```ts
  * const app = Fastify({ ...serverOptions, logger: true });
- * await app.register(fastifyConventions, { api });
+ * await app.register(toFastifyPlugin(api));
  * ```
  */
 export const serverOptions: {

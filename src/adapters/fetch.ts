@@ -6,6 +6,7 @@
  */
 import type { BodyDecoder, Conventions, ConventionsOptions } from 'api-conventions';
 import { assertKnownKeys, errorToResponse, toConventions } from 'api-conventions/host';
+import { deprecatedFunction } from './_deprecated.ts';
 import { inputOf, type RemoteAddress, toResponse } from './_fetch-io.ts';
 import { methodsOfRoutes, type NativeRoute } from './_fetch-native.ts';
 
@@ -114,13 +115,13 @@ export function toFetchHandler<Context = unknown>(
  * ```ts
  * import { getRequestListener } from '@hono/node-server';
  * import { conventions } from 'api-conventions';
- * import { toFetchHandler, toServerErrorHandler } from 'api-conventions/fetch';
+ * import { toClientErrorHandler, toFetchHandler } from 'api-conventions/fetch';
  *
  * const api = conventions({ routes: {} });
- * const listener = getRequestListener(toFetchHandler(api), { errorHandler: toServerErrorHandler(api) });
+ * const listener = getRequestListener(toFetchHandler(api), { errorHandler: toClientErrorHandler(api) });
  * ```
  */
-export function toServerErrorHandler(api: Conventions): (error: unknown) => Response {
+export function toClientErrorHandler(api: Conventions): (error: unknown) => Response {
   return (error) => {
     if (!(error instanceof Error) || error.name !== 'RequestError') {
       return toResponse(errorToResponse(error, api.logger), api.logger);
@@ -131,3 +132,15 @@ export function toServerErrorHandler(api: Conventions): (error: unknown) => Resp
     return toResponse({ status, headers: { ...headers }, body }, api.logger);
   };
 }
+
+/**
+ * The old name of {@link toClientErrorHandler}, kept for one minor version; the first call warns
+ * once.
+ *
+ * @deprecated Use `toClientErrorHandler` from `api-conventions/fetch`: the same function.
+ */
+export const toServerErrorHandler: typeof toClientErrorHandler = deprecatedFunction(
+  toClientErrorHandler,
+  'toServerErrorHandler (api-conventions/fetch)',
+  'toClientErrorHandler',
+);

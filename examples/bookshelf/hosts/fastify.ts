@@ -1,7 +1,7 @@
 /** Serves the bookshelf with Fastify 5 and the fastify plugin. */
 import type { AddressInfo } from 'node:net';
 import type { Conventions } from 'api-conventions';
-import { fastifyConventions, serverOptions } from 'api-conventions/fastify';
+import { serverOptions, toFastifyPlugin } from 'api-conventions/fastify';
 import Fastify from 'fastify';
 import { type Host, settingsOf } from './host.ts';
 
@@ -19,7 +19,7 @@ export const serve: Host = async (api: Conventions, where) => {
     keepAliveTimeout,
     http,
   });
-  await app.register(fastifyConventions, { api });
+  await app.register(toFastifyPlugin(api));
   await app.listen({ port: where.port, host: where.host });
   return {
     port: (app.server.address() as AddressInfo).port,

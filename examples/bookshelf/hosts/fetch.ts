@@ -3,7 +3,7 @@ import { createServer } from 'node:http';
 import { getRequestListener, type HttpBindings } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Conventions } from 'api-conventions';
-import { toFetchHandler, toServerErrorHandler } from 'api-conventions/fetch';
+import { toClientErrorHandler, toFetchHandler } from 'api-conventions/fetch';
 import { attachServerHandlers, decodeNodeBody, sendContinue } from 'api-conventions/node';
 import { type Context, Hono } from 'hono';
 import { type Host, listen, settingsOf } from './host.ts';
@@ -21,7 +21,7 @@ export const serve: Host = (api: Conventions, where) => {
   // The server's own 400s (a backslash in the path, a `*` target, a bad Host) get the error
   // body; node:http's own answers (parser errors, timeouts, Expect, CONNECT) are the core's.
   // No default hostname: a request without Host is refused, not given one.
-  const listener = getRequestListener(app.fetch, { errorHandler: toServerErrorHandler(api) });
+  const listener = getRequestListener(app.fetch, { errorHandler: toClientErrorHandler(api) });
   const server = attachServerHandlers(createServer(settingsOf(where), listener), api, listener);
   return listen(server, where.port, where.host);
 };
