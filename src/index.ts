@@ -28,6 +28,7 @@ export {
   type CacheDirectives,
   type CachePolicy,
   type CachingOptions,
+  type CheckFieldsOptions,
   type CheckResult,
   type Chosen,
   type ContentCoding,

@@ -159,6 +159,8 @@ export function toExpressMiddleware(api: Conventions | ConventionsOptions): Expr
  * once.
  *
  * @deprecated Use `toExpressMiddleware` from `api-conventions/express`: the same function.
+ *
+ * @category Deprecated
  */
 export const createExpressMiddleware: typeof toExpressMiddleware = deprecatedFunction(
   toExpressMiddleware,

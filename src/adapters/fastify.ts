@@ -51,6 +51,8 @@ export interface FastifyPluginSettings {
  * Options of the deprecated {@link fastifyConventions}: the conventions and the settings.
  *
  * @deprecated Use `toFastifyPlugin(api, settings)`.
+ *
+ * @category Deprecated
  */
 export interface FastifyConventionsOptions extends FastifyPluginSettings {
   /** The conventions to serve, or the options to build them with `conventions()`. */
@@ -209,6 +211,8 @@ export function toFastifyPlugin(
  * version; the first registration warns once.
  *
  * @deprecated Use `app.register(toFastifyPlugin(api))`.
+ *
+ * @category Deprecated
  */
 export const fastifyConventions: FastifyPluginAsync<FastifyConventionsOptions> = fp(
   deprecatedFunction(

@@ -138,6 +138,8 @@ export function toClientErrorHandler(api: Conventions): (error: unknown) => Resp
  * once.
  *
  * @deprecated Use `toClientErrorHandler` from `api-conventions/fetch`: the same function.
+ *
+ * @category Deprecated
  */
 export const toServerErrorHandler: typeof toClientErrorHandler = deprecatedFunction(
   toClientErrorHandler,

@@ -115,6 +115,8 @@ export function attachServerHandlers<S extends Server>(
  * The old name of {@link serverOptions}, kept for one minor version; the first read warns once.
  *
  * @deprecated Use `serverOptions` from `api-conventions/node`: the same settings.
+ *
+ * @category Deprecated
  */
 export const nodeServerOptions: typeof serverOptions = deprecatedObject(
   serverOptions,

@@ -49,7 +49,7 @@ export interface FieldRule {
 export type FieldSchema = Readonly<Record<string, FieldRule>>;
 
 /**
- * Options of {@link checkFields} and {@link compileFields}.
+ * Options of {@link compileFields}.
  *
  * @category Payloads
  */
