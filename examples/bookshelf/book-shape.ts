@@ -28,6 +28,9 @@ export const bookResource = defineResource<Book>({
     update: { method: 'PUT', href, when: mayWrite },
     delete: { method: 'DELETE', href, when: mayWrite },
   },
+  // All the link rules read: a book's ETag differs between callers who may write and those who
+  // may not, and is shared within each group (RFC 9110 §8.8.3).
+  linkKey: (ctx) => (mayWrite(ctx) ? 'write' : 'read'),
 });
 
 /** `GET /v1/books`: every paging style, filters `authorId` and `year`, `q` on the title, `sort`. */

@@ -1,4 +1,4 @@
-/** Starts the bookshelf: `ADAPTER=node|… PORT=3000 HOST=127.0.0.1 npm run example`. */
+/** Starts the bookshelf: `ADAPTER=node|… PORT=3000 HOST=127.0.0.1 ISSUER=https://… npm run example`. */
 import { createBookshelf } from './app.ts';
 import { type AdapterName, adapters, loadHost } from './hosts/host.ts';
 import { connectSharedState, type SharedState } from './shared-state.ts';
@@ -44,12 +44,42 @@ if (process.env.REDIS_URL) {
 
 const tokenTtl = wholeNumber('TOKEN_TTL', 3600, 1);
 
+// The token issuer is fixed, never taken from a request's Host: tokens, metadata and revocation
+// then agree whatever host name a client uses (docs/oauth.md). ISSUER is the public URL clients
+// see (behind a proxy, or shared by instances); without it, the origin this process listens on.
+const issuerText = process.env.ISSUER;
+if (issuerText !== undefined && issuerText !== '' && !/^https?:\/\/[^/?#]+/.test(issuerText)) {
+  console.error(
+    `ISSUER must be an http(s) URL such as https://books.example.com; got "${issuerText}".`,
+  );
+  process.exit(1);
+}
+// A wildcard address is no origin a client can name; localhost is where it answers.
+const origin = (port: number) => {
+  const name = host === '0.0.0.0' || host === '::' || host === '' ? 'localhost' : host;
+  return `http://${name.includes(':') ? `[${name}]` : name}:${port}`;
+};
+let listeningOrigin: string | undefined;
+const issuer =
+  issuerText ||
+  (() => {
+    // Asked on the first request that needs it, which comes once the server listens.
+    if (listeningOrigin === undefined) throw new Error('The bookshelf does not listen yet.');
+    return listeningOrigin;
+  });
+
 const serve = await loadHost(adapter);
 const running = await serve(
-  createBookshelf({ rateLimit, oauth: { tokenTtl }, ...(shared ? { store: shared.store } : {}) }),
+  createBookshelf({
+    rateLimit,
+    oauth: { tokenTtl, issuer },
+    ...(shared ? { store: shared.store } : {}),
+  }),
   { port, host },
 );
+listeningOrigin = origin(running.port);
 console.log(`listening on http://${host}:${running.port} (${adapter})`);
+console.log(`token issuer ${typeof issuer === 'string' ? issuer : listeningOrigin}`);
 
 const stop = () => {
   running

@@ -107,13 +107,19 @@ export function authorizeRoutes(oauth: OAuthServer): RouteTable {
 
 /** OAuth settings of one bookshelf instance. */
 export interface OAuthSettings {
+  /**
+   * The issuer of its tokens and metadata (`ISSUER`), fixed: a URL, or a function that returns it
+   * once known (main.ts: the origin the server listens on). Every instance that shares tokens
+   * names the same one. @default the origin of each request (tests and embedding only)
+   */
+  issuer?: string | (() => string);
   /** Access-token lifetime in seconds (`TOKEN_TTL`). @default 3600 */
   tokenTtl?: number;
   /** Where refresh tokens, codes, counters and revoked token ids live. @default memory */
   store?: Store;
   /** The signing keys; instances that share them accept each other's tokens. @default a development key */
   keys?: Promise<TokenKeys>;
-  /** Where the development-key warning goes. @default console */
+  /** Where the development-key and missing-issuer warnings go. @default console */
   logger?: ConventionsOptions['logger'];
 }
 
@@ -137,6 +143,8 @@ export function oauthPart(settings: OAuthSettings = {}): { plugins: Plugin[]; ro
     clients: bookshelfClients,
     verifyUser: (username, password) => verifyBookshelfUser(username, password),
     authorizationEndpoint: '/v1/oauth2/authorize',
+    ...(settings.issuer !== undefined ? { issuer: settings.issuer } : {}),
+    ...(settings.logger ? { logger: settings.logger } : {}),
     ...(settings.tokenTtl !== undefined ? { accessTokenTtl: settings.tokenTtl } : {}),
     ...(settings.store ? { store: settings.store } : {}),
     tokens: {
@@ -149,7 +157,7 @@ export function oauthPart(settings: OAuthSettings = {}): { plugins: Plugin[]; ro
       jwks: async () => (await keys).jwks(),
     },
   });
-  // The issuer is the origin each request came to, so the bookshelf works on any port.
+  // One issuer for both sides: the fixed one, else (tests only) the origin each request came to.
   auth = bearer({
     keys,
     issuer: oauth.issuerOf,

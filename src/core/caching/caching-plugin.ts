@@ -79,6 +79,8 @@ interface CompiledRoute {
   policy: string | undefined;
   etag: EtagMode;
   version: VersionReader | undefined;
+  /** What decides the caller's links (the route's `resource`), mixed into its version tags. */
+  linkKey: ((ctx: RequestContext) => string) | undefined;
   requireIfMatch: boolean;
   /** The last body text tagged on this route, its media type and its tag's opaque part. */
   last: { body: string; type: string | undefined; hash: string } | undefined;
@@ -108,6 +110,17 @@ const toMs = (time: Date | number | undefined): number | undefined => {
   const ms = typeof time === 'number' ? time : time.getTime();
   return Number.isFinite(ms) ? ms : undefined;
 };
+
+/**
+ * What else of the request a version's representation depends on: the API version chosen and
+ * what decides the caller's links. A 304 is answered before the handler builds anything, so its
+ * tag must already tell apart callers who would get different bodies (RFC 9110 §8.8.3).
+ */
+function varyOf(ctx: RequestContext, compiled: CompiledRoute): string {
+  const api = ctx.state.apiVersion;
+  const links = compiled.linkKey?.(ctx) ?? '';
+  return api === undefined && links === '' ? '' : `${api ?? ''}\u0000${links}`;
+}
 
 function preconditionFailed(): ApiError {
   return new ApiError(
@@ -145,6 +158,7 @@ export function caching(options: CachingOptions = {}): Plugin {
     policy: undefined,
     etag: checkEtag('caching() etag', options.etag ?? 'strong'),
     version: undefined,
+    linkKey: undefined,
     requireIfMatch: checkBoolean('caching() requireIfMatch', options.requireIfMatch ?? false),
     last: undefined,
   };
@@ -152,6 +166,8 @@ export function caching(options: CachingOptions = {}): Plugin {
   const routes = new WeakMap<RouteSettings, CompiledRoute>();
   // A write reads the version its path's GET declares, so one setting serves both.
   const byPattern = new Map<string, VersionReader>();
+  // …and the tag after a write is the one its path's GET would send this caller.
+  const getOf = new Map<string, CompiledRoute>();
   const compiledOf = (route: RouteSettings | undefined) => (route && routes.get(route)) ?? defaults;
   const versionOf = (route: RouteSettings, compiled: CompiledRoute) =>
     compiled.version ?? byPattern.get(route.pattern);
@@ -165,7 +181,13 @@ export function caching(options: CachingOptions = {}): Plugin {
     const tag =
       compiled.etag === false || found.version === undefined
         ? undefined
-        : versionTag(found.version, ctx.state.format?.type, compiled.etag === 'weak', ctx.rawQuery);
+        : versionTag(
+            found.version,
+            ctx.state.format?.type,
+            compiled.etag === 'weak',
+            ctx.rawQuery,
+            varyOf(ctx, compiled),
+          );
     const validators: Validators = {
       tag,
       lastModified: toMs(found.lastModified),
@@ -261,6 +283,8 @@ export function caching(options: CachingOptions = {}): Plugin {
           found.version,
           ctx.state.format?.type,
           compiled.etag === 'weak',
+          '',
+          varyOf(ctx, getOf.get(ctx.route!.pattern) ?? compiled),
         );
       }
       const modified = toMs(found?.lastModified);
@@ -287,6 +311,7 @@ export function caching(options: CachingOptions = {}): Plugin {
             : cacheControl(config.cacheControl, `${where} cacheControl`),
         etag: config.etag === undefined ? defaults.etag : checkEtag(`${where} etag`, config.etag),
         version,
+        linkKey: config.resource?.linkKey,
         requireIfMatch:
           config.requireIfMatch === undefined
             ? defaults.requireIfMatch
@@ -295,6 +320,7 @@ export function caching(options: CachingOptions = {}): Plugin {
       };
       routes.set(route, compiled);
       if (version !== undefined && route.method === 'GET') byPattern.set(route.pattern, version);
+      if (route.method === 'GET') getOf.set(route.pattern, compiled);
     },
     preHandler(ctx) {
       const route = ctx.route;

@@ -87,8 +87,10 @@ export function formatKey(type: string | undefined): string {
 
 /**
  * The entity tag of a resource version in one format: `"<version>.<format>"`, weak on request,
- * with a hash of the query after it when there is one (`"17.json-3kd92ja0"`). A version with
- * characters a tag may not hold is hashed.
+ * with a hash of the query after it when there is one (`"17.json-3kd92ja0"`), and one of `vary`,
+ * whatever else of the request the representation depends on (the caller's links, the API
+ * version), when it is not empty (`"17.json~1x2y3z…"`). A version with characters a tag may not
+ * hold is hashed.
  *
  * @category Caching
  */
@@ -97,10 +99,13 @@ export function versionTag(
   type: string | undefined,
   weak: boolean,
   query = '',
+  vary = '',
 ): string {
   // A query (fields=, view=) picks another representation of the same version: its own tag.
   const variant = query === '' ? '' : `-${hashBody(query, 'q').slice(0, 8)}`;
-  return `${weak ? 'W/' : ''}"${versionOpaque(version)}.${formatKey(type)}${variant}"`;
+  // RFC 9110 §8.8.3: a strong tag changes with the representation, links for this caller included.
+  const varied = vary === '' ? '' : `~${hashBody(vary, 'c')}`;
+  return `${weak ? 'W/' : ''}"${versionOpaque(version)}.${formatKey(type)}${variant}${varied}"`;
 }
 
 /**

@@ -1,4 +1,5 @@
 /** Client authentication at the token, revocation and introspection endpoints (RFC 6749 §2.3). */
+import { fromBase64 } from '../internal/base64url.ts';
 import type { RequestContext } from '../pipeline/context.ts';
 import { clientKey, type FailureCounter } from './brute-force.ts';
 import { oauthError } from './errors.ts';
@@ -37,7 +38,10 @@ function parseBasic(header: string): { id: string; secret: string } {
   if (!m)
     throw invalidClient('The Authorization header must be Basic with the client id and secret.');
   try {
-    const text = utf8.decode(Uint8Array.from(atob(m[1]!), (c) => c.charCodeAt(0)));
+    // Canonical base64 only (RFC 4648 §3.5): padding as written, no stray bits.
+    const bytes = fromBase64(m[1]!);
+    if (bytes === undefined) throw new Error('not base64');
+    const text = utf8.decode(bytes);
     const colon = text.indexOf(':');
     if (colon < 0) throw new Error('no colon');
     return { id: formDecode(text.slice(0, colon)), secret: formDecode(text.slice(colon + 1)) };

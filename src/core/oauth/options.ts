@@ -1,4 +1,5 @@
 /** The options of {@link oauthServer}: clients, users, scopes, token lifetimes, the store. */
+import type { Logger } from '../errors/logger.ts';
 import type { RequestContext } from '../pipeline/context.ts';
 import type { Store } from '../stores/store.ts';
 
@@ -133,10 +134,19 @@ export interface OAuthServerOptions {
     password: string,
     ctx: RequestContext,
   ) => Promise<OAuthUser | undefined> | OAuthUser | undefined;
-  /** The issuer URL (`iss`, RFC 8414 `issuer`). @default the origin the request came to (`http://host:port`) */
-  issuer?: string;
+  /**
+   * The issuer URL (`iss` of every token, RFC 8414 `issuer`): set it in production, to the
+   * server's public URL, the same on every instance. A function is asked until it returns one,
+   * which is then kept (for a server that learns its origin when it listens on port 0). Without
+   * it, each request's origin is the issuer, so tokens, metadata and revocation follow the `Host`
+   * a client sends; under NODE_ENV=production that is warned about.
+   * @default the origin the request came to (`http://host:port`), for development
+   */
+  issuer?: string | (() => string);
   /** The `aud` of access tokens. @default the issuer */
   audience?: string;
+  /** Where the warning about a missing `issuer` goes. @default console */
+  logger?: Logger;
   /** Where the server's state lives (refresh tokens, codes, counters). @default a new MemoryStore */
   store?: Store;
   /** Access-token lifetime in seconds. @default 3600 */

@@ -5,6 +5,7 @@ import { guardStore } from '../stores/guard-store.ts';
 import { MemoryStore } from '../stores/memory-store.ts';
 import type { Store } from '../stores/store.ts';
 import type { FailureLimits } from './brute-force.ts';
+import { compileIssuer } from './issuer.ts';
 import type { AccessTokenSide, GrantType, OAuthServerOptions } from './options.ts';
 import { digestOfHash, sha256 } from './secrets.ts';
 
@@ -178,6 +179,7 @@ export function resolveOAuthOptions(options: OAuthServerOptions): ResolvedOAuth 
     'basePath',
     'authorizationEndpoint',
     'bruteForce',
+    'logger',
   ]);
   if (typeof options?.tokens?.issue !== 'function') {
     throw new TypeError(`${where}: \`tokens.issue\` must be a function that issues access tokens.`);
@@ -215,12 +217,11 @@ export function resolveOAuthOptions(options: OAuthServerOptions): ResolvedOAuth 
       `${where}: a client has the password grant, so give \`verifyUser\` to check passwords.`,
     );
   }
-  for (const name of ['issuer', 'audience', 'authorizationEndpoint'] as const) {
+  for (const name of ['audience', 'authorizationEndpoint'] as const) {
     const v = options[name];
     if (
       v !== undefined &&
       (typeof v !== 'string' ||
-        (name === 'issuer' && !URL.canParse(v)) ||
         (name === 'authorizationEndpoint' && !v.startsWith('/') && !URL.canParse(v)))
     ) {
       throw new TypeError(`${where}: \`${name}\` must be an absolute URL.`);
@@ -230,11 +231,7 @@ export function resolveOAuthOptions(options: OAuthServerOptions): ResolvedOAuth 
   if (!/^(\/[a-z0-9-]+)+$/.test(basePath)) {
     throw new TypeError(`${where}: \`basePath\` must be a lower-case path such as "/v1/oauth2".`);
   }
-  const fixedIssuer = options.issuer?.replace(/\/$/, '');
-  const issuerOf =
-    fixedIssuer !== undefined
-      ? () => fixedIssuer
-      : (ctx: RequestContext) => `${ctx.scheme}://${ctx.host ?? 'localhost'}`;
+  const issuerOf = compileIssuer(options.issuer, options.logger);
   const audience = options.audience;
   const bf = options.bruteForce ?? {};
   if (bf !== false)

@@ -1,12 +1,6 @@
 /** Opaque, tamper-evident paging cursors: base64url JSON of a position, sealed with HMAC-SHA-256. */
-import {
-  equalBytes,
-  fromBase64Url,
-  type HmacKey,
-  hmacKey,
-  hmacSha256,
-  toBase64Url,
-} from '../internal/hmac.ts';
+import { fromBase64Url, toBase64Url } from '../internal/base64url.ts';
+import { equalBytes, type HmacKey, hmacKey, hmacSha256 } from '../internal/hmac.ts';
 
 /**
  * The sort-key values a cursor may carry: what a row's sort columns hold.

@@ -1,6 +1,7 @@
 /** CSRF protection for cookie-authenticated APIs (spec 4.8): origin checks, per-session and one-time tokens. */
 import { ApiError } from '../errors/api-error.ts';
 import { ErrorCode } from '../errors/catalogue.ts';
+import { fromBase64Url, toBase64Url } from '../internal/base64url.ts';
 import { assertInteger, assertKnownKeys } from '../internal/options.ts';
 import type { RequestContext } from '../pipeline/context.ts';
 import type { Plugin } from '../pipeline/plugin.ts';
@@ -68,20 +69,8 @@ const knownOptions = [
 const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE']);
 const encoder = new TextEncoder();
 
-function base64url(bytes: Uint8Array): string {
-  let text = '';
-  for (const byte of bytes) text += String.fromCharCode(byte);
-  return btoa(text).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-}
-
-function fromBase64url(text: string): Uint8Array | undefined {
-  if (!/^[A-Za-z0-9_-]+$/.test(text)) return undefined;
-  const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/'));
-  return Uint8Array.from(binary, (c) => c.charCodeAt(0));
-}
-
 function randomToken(bytes: number): string {
-  return base64url(crypto.getRandomValues(new Uint8Array(bytes)));
+  return toBase64Url(crypto.getRandomValues(new Uint8Array(bytes)));
 }
 
 /** 403: a state-changing request from another site. */
@@ -186,7 +175,7 @@ export function csrf(options: CsrfOptions): CsrfPlugin {
   const issueToken = async (sessionId: string): Promise<string> => {
     const mask = randomToken(16);
     const mac = await crypto.subtle.sign('HMAC', await key, message(mask, sessionId));
-    return `s.${mask}.${base64url(new Uint8Array(mac))}`;
+    return `s.${mask}.${toBase64Url(new Uint8Array(mac))}`;
   };
 
   const issueOneTimeToken = async (sessionId: string): Promise<string> => {
@@ -207,15 +196,11 @@ export function csrf(options: CsrfOptions): CsrfPlugin {
     }
     const [kind, mask, mac, extra] = token.split('.');
     if (kind !== 's' || !mask || !mac || extra !== undefined) return false;
-    const signature = fromBase64url(mac);
+    // Canonical base64url only (RFC 4648 §3.5): one token, one spelling.
+    const signature = fromBase64Url(mac);
     if (signature === undefined) return false;
     // crypto.subtle.verify compares in constant time.
-    return crypto.subtle.verify(
-      'HMAC',
-      await key,
-      signature as Uint8Array<ArrayBuffer>,
-      message(mask, sessionId),
-    );
+    return crypto.subtle.verify('HMAC', await key, signature, message(mask, sessionId));
   };
 
   const check = (token: string, sessionId: string): Promise<void> =>

@@ -3,6 +3,7 @@ import { ErrorCode } from '../errors/catalogue.ts';
 import { type FieldProblem, invalidRequest } from '../errors/helpers.ts';
 import { assertKnownKeys } from '../internal/options.ts';
 import type { RequestContext } from '../pipeline/context.ts';
+import { identityKey } from './link-key.ts';
 import {
   compileSelection,
   type FieldTree,
@@ -64,6 +65,15 @@ export interface ResourceOptions<T = any> {
   defaultView?: string;
   /** The operations, by relation name, each with its condition; shown as `links` (spec 2.12). @default {} */
   links?: Readonly<Record<string, LinkRule<T>>>;
+  /**
+   * What the `when` rules read of the request, as a string: callers with the same key see the
+   * same links on the same item. The caching plugin mixes it into the strong ETag of a route
+   * with `resourceVersion`, which answers 304 before any link is built (RFC 9110 §8.8.3).
+   * Narrow it to what the rules decide on (`hasScopes(ctx.identity, 'books:write') ? 'w' : ''`)
+   * so that callers who see the same links share tags; widen it when a rule reads more than the
+   * identity (a header, the time). @default the identity: subject, client, scopes and claims
+   */
+  linkKey?: (ctx: RequestContext) => string;
 }
 
 /**
@@ -86,6 +96,11 @@ export interface Resource {
   linksOf(ctx: RequestContext, item: unknown): ResourceLink[];
   /** Whether any link depends on the caller. */
   readonly hasLinks: boolean;
+  /**
+   * What decides the caller's links, as a string (the `linkKey` option); `undefined` when no link
+   * has a `when` rule, so every caller sees the same links.
+   */
+  readonly linkKey?: ((ctx: RequestContext) => string) | undefined;
 }
 
 /**
@@ -143,7 +158,7 @@ function checkTree(where: string, tree: unknown, depth = 0): void {
 // biome-ignore lint/suspicious/noExplicitAny: an undeclared item type is left open
 export function defineResource<T = any>(options: ResourceOptions<T>): Resource {
   const where = 'defineResource()';
-  assertKnownKeys(where, options, ['fields', 'views', 'defaultView', 'links']);
+  assertKnownKeys(where, options, ['fields', 'views', 'defaultView', 'links', 'linkKey']);
   checkTree(where, options.fields);
   const tree = options.fields;
   const linkRules = Object.entries(options.links ?? {}) as [string, LinkRule<unknown>][];
@@ -159,6 +174,12 @@ export function defineResource<T = any>(options: ResourceOptions<T>): Resource {
     }
   }
   const hasLinks = linkRules.length > 0;
+  if (options.linkKey !== undefined && typeof options.linkKey !== 'function') {
+    throw new TypeError(`${where}: \`linkKey\` must be a function (ctx) => string.`);
+  }
+  const linkKey = linkRules.some(([, rule]) => rule.when !== undefined)
+    ? (options.linkKey ?? identityKey)
+    : undefined;
   const all: Selection = Object.freeze({ fields: wholeTree(tree), links: hasLinks });
   const withLinks: FieldTree = hasLinks ? { ...tree, links: true } : tree;
 
@@ -235,5 +256,12 @@ export function defineResource<T = any>(options: ResourceOptions<T>): Resource {
     return out;
   };
 
-  return Object.freeze({ fields: tree, views: [...views.keys()], select, linksOf, hasLinks });
+  return Object.freeze({
+    fields: tree,
+    views: [...views.keys()],
+    select,
+    linksOf,
+    hasLinks,
+    linkKey,
+  });
 }

@@ -3,7 +3,7 @@
  * RFC 8725: the header is checked against the key it names before any signature work, and the
  * claims only once the signature holds.
  */
-import { base64url } from 'jose';
+import { fromBase64Url } from '../internal/base64url.ts';
 import type { TokenAlgorithm, TokenKey, TokenKeys } from './keys.ts';
 
 /** Why a token is refused, before the cache or the store are asked. */
@@ -37,8 +37,10 @@ const verifyParams: Record<TokenAlgorithm, AlgorithmIdentifier | EcdsaParams> = 
 
 /** A base64url part decoded as a JSON object, or `undefined` when it is not one. */
 function jsonPart(part: string): Record<string, unknown> | undefined {
+  const bytes = fromBase64Url(part);
+  if (bytes === undefined) return undefined;
   try {
-    const value: unknown = JSON.parse(decoder.decode(base64url.decode(part)));
+    const value: unknown = JSON.parse(decoder.decode(bytes));
     return typeof value === 'object' && value !== null && !Array.isArray(value)
       ? (value as Record<string, unknown>)
       : undefined;
@@ -107,12 +109,10 @@ export function verifyJws(
   if (!isAccessTokenType(header.typ)) return 'invalid';
   const key = keyFor(header, keys);
   if (key === undefined) return 'invalid';
-  let signature: BufferSource;
-  try {
-    signature = base64url.decode(token.slice(second + 1)) as Uint8Array<ArrayBuffer>;
-  } catch {
-    return 'malformed';
-  }
+  // RFC 4648 §3.5: non-zero spare bits in the last character are refused, so a signature has
+  // one spelling and a token string names one token (for the cache and any blocklist).
+  const signature = fromBase64Url(token.slice(second + 1));
+  if (signature === undefined) return 'malformed';
   const signed = encoder.encode(token.slice(0, second));
   return crypto.subtle.verify(verifyParams[key.alg], key.verifyKey, signature, signed).then(
     (valid): VerifiedJws | JwsProblem => {

@@ -1,0 +1,51 @@
+/**
+ * The issuer of the authorization server (RFC 8414 §2, RFC 9068 §2.2): fixed, fixed once known,
+ * or, for development only, the origin each request names.
+ */
+import { resolveLogger } from '../errors/logger.ts';
+import type { RequestContext } from '../pipeline/context.ts';
+
+const where = 'oauthServer()';
+
+function isProduction(): boolean {
+  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process
+    ?.env;
+  return env?.NODE_ENV === 'production';
+}
+
+function checked(value: unknown): string {
+  if (typeof value !== 'string' || !URL.canParse(value)) {
+    throw new TypeError(
+      `${where}: \`issuer\` must be an absolute URL such as "https://auth.example.com" (or a function that returns one); got ${typeof value === 'string' ? `"${value}"` : String(value)}.`,
+    );
+  }
+  return value.replace(/\/$/, '');
+}
+
+/**
+ * The issuer of each request, compiled from the `issuer` option: a string is checked now; a
+ * function is asked until it gives a URL, which is then kept (a server on port 0 knows its origin
+ * only once it listens); without one, the request's own origin, with a warning under
+ * NODE_ENV=production, since tokens, metadata and revocation then follow whatever `Host` a
+ * client sends (a token revoked through another host name is not found, and stays valid).
+ */
+export function compileIssuer(issuer: unknown, logger: unknown): (ctx: RequestContext) => string {
+  if (typeof issuer === 'string') {
+    const fixed = checked(issuer);
+    return () => fixed;
+  }
+  if (typeof issuer === 'function') {
+    let fixed: string | undefined;
+    return () => {
+      fixed ??= checked((issuer as () => unknown)());
+      return fixed;
+    };
+  }
+  if (issuer !== undefined) checked(issuer);
+  if (isProduction()) {
+    resolveLogger(logger).warn(
+      `${where}: no \`issuer\`, so each request's Host names it: tokens, metadata and revocation then depend on the host name a client uses. Set \`issuer\` to the server's public URL.`,
+    );
+  }
+  return (ctx) => `${ctx.scheme}://${ctx.host ?? 'localhost'}`;
+}
