@@ -66,10 +66,11 @@ const openForm = { auth: false, accepts: ['form'] } as RouteConfig;
 /**
  * The authorization endpoint (RFC 6749 §3.1) of a JSON API: `GET` checks the request and
  * describes it (what a sign-in page would show); `POST` with the same parameters plus
- * `username` and `password` signs the user in and redirects (303) with a one-time code.
+ * `username` and `password` signs the user in (through the server's `verifyUser`, its failures
+ * counted with the token endpoint's) and redirects (303) with a one-time code.
  */
 export function authorizeRoutes(oauth: OAuthServer): RouteTable {
-  const { check, approve } = oauth.authorization;
+  const { check, approve, signIn } = oauth.authorization;
   return {
     '/v1/oauth2/authorize': {
       GET: {
@@ -90,9 +91,10 @@ export function authorizeRoutes(oauth: OAuthServer): RouteTable {
           const { username, password, ...params } = (ctx.body ?? {}) as Record<string, unknown>;
           const checked = check(params, ctx);
           if (checked.redirect) return checked.redirect;
+          // signIn counts failures with the token endpoint's: 429 past the limit.
           const user =
             typeof username === 'string' && typeof password === 'string'
-              ? verifyBookshelfUser(username, password)
+              ? await signIn(checked.request, username, password, ctx)
               : undefined;
           if (user === undefined) {
             throw oauthError('access_denied', 'The username or password is wrong.');

@@ -1,11 +1,13 @@
 /**
  * No hostile request line, target, framing or header gets a 500 or hangs, and every 4xx carries
  * the spec's error body, on every host and whoever answers it, the library or the host's server
- * (CONTRIBUTING.md rule 7; spec 7.1, 7.2).
+ * (CONTRIBUTING.md rule 7; spec 7.1, 7.2). No request costs the parsers more than a fixed budget
+ * of work, counted, not timed (docs/limits.md, "What each parser costs").
  */
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
 import { createBookshelf } from '../../examples/bookshelf/app.ts';
+import { parserWork } from '../../src/core/internal/work.ts';
 import { describeMatrix } from './_matrix.ts';
 import { rawUntilClose } from './_raw.ts';
 
@@ -29,6 +31,7 @@ const paths = fc.constantFrom(
   '/v1/Books',
   '/v1/books/',
   '/v1/oauth2/token',
+  '/v1/oauth2/jwks',
   '/nowhere',
 );
 const targets = fc.oneof(
@@ -60,11 +63,45 @@ const names = fc.oneof(
       'Host',
       'Accept',
       'If-None-Match',
+      'If-Match',
       'Origin',
       'X-Forwarded-For',
+      'Forwarded',
+      'Cookie',
+      'Authorization',
     ),
   },
   { weight: 1, arbitrary: fc.string({ unit: 'binary-ascii', minLength: 1, maxLength: 12 }) },
+);
+// Long lists, up to the 64 KiB a host reads: each element of the list parsers, many times over.
+const longLists = fc
+  .tuple(
+    fc.constantFrom(
+      (i: number) => `application/vnd.bookshelf.${i}+json`,
+      (i: number) => `application/vnd.x.${i}+json`,
+      () => 'a/b;q=0.5',
+      () => '*/*',
+      (i: number) => `"t${i}"`,
+      () => 'gzip',
+      () => '10.0.0.1',
+      () => 'for=10.0.0.1;proto=https',
+      (i: number) => `c${i}=v`,
+      () => '',
+    ),
+    fc.constantFrom(', ', ',', ';', '; '),
+    fc.integer({ min: 1, max: 1700 }),
+  )
+  .map(([element, separator, count]) =>
+    Array.from({ length: count }, (_, i) => element(i)).join(separator),
+  );
+const listNames = fc.constantFrom(
+  'Accept',
+  'Cookie',
+  'If-None-Match',
+  'Content-Encoding',
+  'Content-Type',
+  'Forwarded',
+  'X-Forwarded-For',
 );
 const values = fc.oneof(
   {
@@ -93,6 +130,7 @@ const values = fc.oneof(
   },
   { weight: 2, arbitrary: fc.string({ unit: 'binary-ascii', maxLength: 40 }) },
   { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 20 }) },
+  { weight: 2, arbitrary: longLists },
 );
 const bodies = fc.oneof(
   fc.constantFrom(
@@ -111,7 +149,13 @@ const requests = fc
     method: methods,
     target: targets,
     withHost: fc.oneof({ weight: 5, arbitrary: fc.constant(true) }, fc.constant(false)),
-    headers: fc.array(fc.tuple(names, values), { maxLength: 5 }),
+    headers: fc.array(
+      fc.oneof(
+        { weight: 5, arbitrary: fc.tuple(names, values) },
+        { weight: 1, arbitrary: fc.tuple(listNames, longLists) },
+      ),
+      { maxLength: 5 },
+    ),
     body: bodies,
   })
   .map(({ method, target, withHost, headers, body }) => {
@@ -121,14 +165,30 @@ const requests = fc
     return Buffer.from(`${text}Connection: close\r\n\r\n${body}`, 'latin1');
   });
 
+/** A GET of the JWKS with an `Accept` of `count` vendor types, as the issue's attack sent it. */
+const vendorAttack = (count: number) =>
+  Buffer.from(
+    `GET /v1/oauth2/jwks HTTP/1.1\r\nHost: shelf.test\r\nAccept: ${Array.from(
+      { length: count },
+      (_, i) => `application/vnd.bookshelf.${i}+json`,
+    ).join(', ')}\r\nConnection: close\r\n\r\n`,
+    'latin1',
+  );
+
+/** The parser work one request may cost: two units per byte of the largest head a host reads. */
+const workBudget = 2 * 65_536;
+
 describeMatrix(
   'hostile requests',
   () => createBookshelf({ logger: { error() {}, warn() {} } }),
   (served) => {
-    it('answers every hostile request below 500, in time, with the error body on every 4xx', async () => {
+    it('answers every hostile request below 500, in time, with the error body on every 4xx, within the parser work budget', async () => {
       await fc.assert(
         fc.asyncProperty(requests, async (request) => {
+          const before = parserWork.units;
           const { response, text, closed } = await rawUntilClose(served.port, request, 4000);
+          // Linear parsers over a 64 KiB head stay far below it; quadratic ones pass it soon.
+          expect(parserWork.units - before, 'parser work').toBeLessThanOrEqual(workBudget);
           // CONNECT is 501 by design; anything else in 5xx is a fault. A connection closed without
           // a word is allowed only where the client is not owed one (never here: no hang, no drop).
           expect(closed, `no end to ${JSON.stringify(text.slice(0, 200))}`).toBe(true);
@@ -142,7 +202,8 @@ describeMatrix(
             });
           }
         }),
-        { numRuns: 100 },
+        // The quadratic case always runs: 700 types are 490,000 pairs, 1,700 are 2.9 million.
+        { numRuns: 100, examples: [[vendorAttack(700)], [vendorAttack(1700)]] },
       );
     });
   },

@@ -1,8 +1,19 @@
 import { expect, it } from 'vitest';
 import { createBookshelf } from '../../examples/bookshelf/app.ts';
+import { parserWork } from '../../src/core/internal/work.ts';
 import { describeMatrix } from './_matrix.ts';
 
 const quiet = { logger: { error() {}, warn() {} } };
+
+/** `Accept` listing `count` vendor types of `vendor`, as the issue's attack sent it. */
+const vendorTypes = (vendor: string, count: number) =>
+  Array.from({ length: count }, (_, i) => `application/vnd.${vendor}.${i}+json`).join(', ');
+// The endpoints anyone may call without a token, which the attack used.
+const openEndpoints = [
+  '/v1/oauth2/jwks',
+  '/.well-known/oauth-authorization-server',
+  '/v1/oauth2/authorize',
+];
 
 describeMatrix(
   'response format (spec 4.5)',
@@ -92,6 +103,44 @@ describeMatrix(
       expect(await res.text()).toMatch(
         /<errors><error><message>No book with id &quot;nothing-here&quot;\.<\/message><code>40400<\/code>/,
       );
+    });
+
+    it.each([
+      ['x', 48_188],
+      ['bookshelf', 61_788],
+    ])(
+      'answers 431 (43101) to 1,700 vendor types of vnd.%s (%i characters) without negotiating them (RFC 6585 §5)',
+      async (vendor, length) => {
+        const accept = vendorTypes(vendor, 1700);
+        expect(accept).toHaveLength(length);
+        for (const path of openEndpoints) {
+          const before = parserWork.units;
+          const res = await served.fetchAs('anonymous', path, { headers: { accept } });
+          expect(res.status, path).toBe(431);
+          expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+          const { errors } = await res.json();
+          expect(errors[0].code).toBe(43101);
+          expect(errors[0].message).toContain('4096');
+          // Refused on its length alone: not one media range was read or compared.
+          expect(parserWork.units - before, path).toBeLessThan(1000);
+        }
+      },
+    );
+
+    it('answers 431 (43102) to an Accept of more than 64 media ranges, and negotiates 64 (RFC 6585 §5)', async () => {
+      const many = await served.fetchAs('anonymous', '/v1/oauth2/jwks', {
+        headers: { accept: `${vendorTypes('bookshelf', 64)}, */*` },
+      });
+      expect(many.status).toBe(431);
+      expect((await many.json()).errors[0].code).toBe(43102);
+      const before = parserWork.units;
+      const res = await served.fetchAs('anonymous', '/v1/oauth2/jwks', {
+        headers: { accept: vendorTypes('bookshelf', 64) },
+      });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('application/vnd.bookshelf.0+json');
+      // 2,165 characters read, 16 vendor types and application/json compared with 64 ranges.
+      expect(parserWork.units - before).toBeLessThanOrEqual(2165 + 17 * 64 + 1000);
     });
 
     it('answers 406 to XML on a route that offers JSON only', async () => {

@@ -79,6 +79,26 @@ describeMatrix(
       expect(res.headers.get('accept-encoding')).toBe('identity');
     });
 
+    it('decodes a body gzipped three times, named by three codings (RFC 9110 §8.4)', async () => {
+      const thrice = gzipSync(gzipSync(gzipSync(json({ text: 'deep' }))));
+      const res = await post('/v1/notes', thrice, { 'content-encoding': 'gzip, gzip, gzip' });
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ received: { text: 'deep' } });
+    });
+
+    it('answers a body coded more than three times with 415, undoing none of it (docs/limits.md)', async () => {
+      // Each coding is a pass over the body: a long Content-Encoding would make the work
+      // quadratic in the header's length.
+      let body = json({ text: 'deep' });
+      for (let i = 0; i < 4; i++) body = gzipSync(body);
+      const res = await post('/v1/notes', body, { 'content-encoding': 'gzip, gzip, gzip, gzip' });
+      expect(res.status).toBe(415);
+      expect(res.headers.get('accept-encoding')).toBe('gzip, br, deflate');
+      const { errors } = await res.json();
+      expect(errors[0].code).toBe(41501);
+      expect(errors[0].message).toContain('more than 3 codings');
+    });
+
     it('reads a body whose only coding is identity', async () => {
       const res = await post('/v1/plain', json({ text: 'x' }), { 'content-encoding': 'identity' });
       expect(res.status).toBe(200);

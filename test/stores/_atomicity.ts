@@ -46,3 +46,16 @@ export async function checkConcurrentDeletes(store: Store, key: string) {
   const results = await Promise.all(Array.from({ length: callers }, () => store.delete(key)));
   expect(results.filter(Boolean)).toHaveLength(1);
 }
+
+/**
+ * Starts 200 concurrent "increment, then compare with the limit" checks on one counter, as the
+ * OAuth failure counter makes them: exactly `limit` must be admitted, each with its own count.
+ */
+export async function checkIncrementFirst(store: Store, key: string, ttlMs: number) {
+  const limit = 10;
+  const answers = await Promise.all(
+    Array.from({ length: 200 }, () => store.hit([{ key, ttlMs }], 1)),
+  );
+  const admitted = answers.map(([c]) => c!.value).filter((v) => v <= limit);
+  expect(admitted.sort((a, b) => a - b)).toEqual(Array.from({ length: limit }, (_, i) => i + 1));
+}

@@ -1,6 +1,6 @@
 /** The contract of hit: atomic fixed-window counters, several windows per call. */
 import { describe, expect, it } from 'vitest';
-import { checkConcurrentHits } from './_atomicity.ts';
+import { checkConcurrentHits, checkIncrementFirst } from './_atomicity.ts';
 import { attempt, type ContractContext } from './contract.ts';
 
 /** Declares the hit tests. */
@@ -20,6 +20,25 @@ export function hitContract({ store, key, ttl, now, near, options }: ContractCon
       expect((await store().hit(one('hits'), by))[0]?.value).toBe(by);
       expect((await store().hit(one('hits'), by))[0]?.value).toBe(by * 2);
       expect((await store().hit(one('hits')))[0]?.value).toBe(by * 2 + 1);
+    });
+
+    it('takes a count back with a negative by and leaves the window where it was', async () => {
+      // How a login attempt counted before its password was checked is given back on success.
+      const [first] = await store().hit(one('hits'), 3);
+      const [back] = await store().hit(one('hits', 1), -1);
+      expect(back?.value).toBe(2);
+      near(back!.expiresAt, first!.expiresAt);
+    });
+
+    it('lets a count given back to an expired counter live only its own short ttl', async () => {
+      const [back] = await store().hit(one('gone', 1), -1);
+      expect(back?.value).toBe(-1);
+      await options.advance(Math.max(10, (options.slackMs ?? 0) / 10));
+      expect((await store().hit(one('gone')))[0]?.value).toBe(1);
+    });
+
+    it('admits exactly limit of many concurrent increment-first checks (a login limit)', async () => {
+      await checkIncrementFirst(store(), key('logins'), ttl);
     });
 
     it('counts in every window of one call and answers in the order given', async () => {

@@ -4,7 +4,12 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AsyncStore, RacyStore } from './_async-stores.ts';
-import { checkConcurrentAdds, checkConcurrentHits, checkConcurrentTakes } from './_atomicity.ts';
+import {
+  checkConcurrentAdds,
+  checkConcurrentHits,
+  checkConcurrentTakes,
+  checkIncrementFirst,
+} from './_atomicity.ts';
 import { storeContract } from './contract.ts';
 
 // setImmediate stays real: it is the store's round trip; the clock and timeouts are faked.
@@ -58,6 +63,10 @@ describe('the contract’s concurrency checks', () => {
 
   it('catch a hit that reads, then writes', async () => {
     await expect(checkConcurrentHits(racy, ['second', 'hour'], 1000)).rejects.toThrow();
+  });
+
+  it('catch a login limit over a hit that reads, then writes', async () => {
+    await expect(checkIncrementFirst(racy, 'logins', 1000)).rejects.toThrow();
   });
 
   it('catch a take that gets, then deletes', async () => {

@@ -91,7 +91,33 @@ describe('readCookie', () => {
     ['a=1', 'b', undefined],
     ['', 'b', undefined],
     ['garbage', 'b', undefined],
+    ['a; b=2', 'b', '2'],
+    ['a;;b;c=3;d', 'c', '3'],
+    ['a; b; c', 'c', undefined],
   ])('reads %j for %s', (header, name, value) => {
     expect(readCookie(header, name)).toBe(value);
   });
+
+  it.each([
+    ['pairs without "="', 'a;'.repeat(20_000)],
+    ['pairs without "=" before the cookie', `${'a;'.repeat(20_000)}session=s1`],
+  ])(
+    'scans a Cookie header of 20,000 %s in linear work (regression: quadratic search)',
+    (_, text) => {
+      // A header that counts the characters each search of it passes over.
+      let scanned = 0;
+      const header = {
+        length: text.length,
+        indexOf(search: string, from = 0) {
+          const at = text.indexOf(search, from);
+          scanned += (at === -1 ? text.length : at + 1) - from;
+          return at;
+        },
+        slice: (start: number, end?: number) => text.slice(start, end),
+      } as unknown as string;
+      readCookie(header, 'session');
+      expect(readCookie(text, 'session')).toBe(text.endsWith('s1') ? 's1' : undefined);
+      expect(scanned).toBeLessThanOrEqual(2 * text.length);
+    },
+  );
 });

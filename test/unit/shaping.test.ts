@@ -110,6 +110,26 @@ describe('selectFields', () => {
       { id: 'emma', author: { id: 'jane-austen', name: 'Jane Austen' } },
     ],
     [
+      'author(id),author(name),author(born(year)),author(id),author(born(place))',
+      {
+        author: {
+          id: 'jane-austen',
+          name: 'Jane Austen',
+          born: { year: 1775, place: 'Steventon' },
+        },
+      },
+    ],
+    [
+      'author(id),author(name),author,author(born(year))',
+      {
+        author: {
+          id: 'jane-austen',
+          name: 'Jane Austen',
+          born: { year: 1775, place: 'Steventon' },
+        },
+      },
+    ],
+    [
       'author(id),author',
       {
         author: {

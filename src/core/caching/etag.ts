@@ -140,6 +140,7 @@ const tagPattern = /\s*(W\/)?"([^"]*)"\s*(?:,|$)/y;
  * @category Caching
  */
 export function parseTags(value: string): '*' | ParsedTag[] | undefined {
+  // Cost: linear in the value (a sticky pattern, never rescanning), at most 64 tags read.
   const trimmed = value.trim();
   if (trimmed === '*') return '*';
   const tags: ParsedTag[] = [];

@@ -38,6 +38,7 @@ const dateShape =
  * @category Caching
  */
 export function parseHttpDate(value: string | null | undefined): number | undefined {
+  // Cost: at most 40 characters read; a longer value is no date.
   if (value == null || value.length > 40 || !dateShape.test(value.trim())) return undefined;
   const ms = Date.parse(value);
   return Number.isNaN(ms) ? undefined : ms;

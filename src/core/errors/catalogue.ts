@@ -142,6 +142,10 @@ export const ErrorCode = {
   TooManyRequests: 42900,
   /** 431: the request's header section (request line included) is larger than the server reads. */
   HeadersTooLarge: 43100,
+  /** 431: the `Accept` header is longer than the 4,096 characters negotiated (RFC 6585 §5). */
+  AcceptTooLong: 43101,
+  /** 431: the `Accept` header lists more than the 64 media ranges negotiated (RFC 6585 §5). */
+  TooManyMediaRanges: 43102,
   /** 500: a fault on the server; the body never carries its details. */
   Internal: 50000,
   /** 500: a handler returned a bare top-level array (spec 2.7): a programming error. */

@@ -2,6 +2,7 @@
 import { ApiError } from '../errors/api-error.ts';
 import { ErrorCode } from '../errors/catalogue.ts';
 import { malformedJson, unsupportedMediaType } from '../errors/helpers.ts';
+import { parserWork } from '../internal/work.ts';
 
 /**
  * The body media types a route can read. `json` also covers `+json` vendor types (spec 4.6).
@@ -51,7 +52,9 @@ function malformedContentType(): ApiError {
 }
 
 /** RFC 9110 §8.3.1: the lower-case `type/subtype` and the `charset` parameter of a header. */
+// Cost: linear in the value (sticky patterns that never rescan; one set look-up per parameter).
 function parseMediaType(header: string): { type: string; charset: string | undefined } {
+  parserWork.units += header.length;
   mediaTypePattern.lastIndex = 0;
   const head = mediaTypePattern.exec(header);
   if (!head) throw malformedContentType();

@@ -2,6 +2,7 @@
 import { ApiError } from '../errors/api-error.ts';
 import { ErrorCode } from '../errors/catalogue.ts';
 import type { HeaderReader } from '../http/response.ts';
+import { parserWork } from '../internal/work.ts';
 
 /**
  * The content codings a route can read (RFC 9110 §8.4.1): gzip (`x-gzip` too), br and deflate.
@@ -31,8 +32,17 @@ export type BodyDecoder = (
   maxLength: number,
 ) => Promise<Uint8Array> | undefined;
 
+/**
+ * The most content codings undone for one body. Each is a pass over the whole body, so without a
+ * cap a body gzipped thousands of times, named in a long `Content-Encoding`, costs passes
+ * quadratic in the header's length.
+ */
+export const maxContentCodings = 3;
+
 /** Splits a list header into lower-case members (RFC 9110 §5.6.1), empty members dropped. */
+// Cost: linear in the value (one split, one trim per member).
 function members(value: string): string[] {
+  parserWork.units += value.length;
   const out: string[] = [];
   for (const part of value.split(',')) {
     const member = part.trim().toLowerCase();
@@ -72,24 +82,26 @@ export function checkTransferCoding(headers: HeaderReader): void {
   }
 }
 
-function unsupportedEncoding(coding: string, allowed: readonly ContentCoding[]): ApiError {
+function unsupportedEncoding(
+  coding: string,
+  allowed: readonly ContentCoding[],
+  why = `Content-Encoding "${coding.slice(0, 40)}" is not read here`,
+): ApiError {
   const list = allowed.length === 0 ? 'identity' : allowed.join(', ');
   const send =
     allowed.length === 0
       ? 'send the body uncompressed'
       : `send it as one of: ${list}, or uncompressed`;
   // RFC 9110 §15.5.16: a 415 caused by a content coding names the acceptable ones in Accept-Encoding.
-  return new ApiError(
-    415,
-    ErrorCode.UnsupportedContentEncoding,
-    `Content-Encoding "${coding.slice(0, 40)}" is not read here; ${send}.`,
-    { headers: { 'accept-encoding': list } },
-  );
+  return new ApiError(415, ErrorCode.UnsupportedContentEncoding, `${why}; ${send}.`, {
+    headers: { 'accept-encoding': list },
+  });
 }
 
 /**
  * The content codings of a request body, in the order they were applied, each one the route
- * reads (`x-gzip` read as gzip, `identity` dropped); any other is 415 with `Accept-Encoding`.
+ * reads (`x-gzip` read as gzip, `identity` dropped); any other is 415 with `Accept-Encoding`, and
+ * so are more than three codings (each is a pass over the body).
  *
  * @category Limits
  */
@@ -105,6 +117,13 @@ export function contentCodingsOf(
     const coding = (member === 'x-gzip' ? 'gzip' : member) as ContentCoding;
     if (!allowed.includes(coding)) throw unsupportedEncoding(member, allowed);
     codings ??= [];
+    if (codings.length === maxContentCodings) {
+      throw unsupportedEncoding(
+        coding,
+        allowed,
+        `Content-Encoding lists more than ${maxContentCodings} codings; at most ${maxContentCodings} are undone here`,
+      );
+    }
     codings.push(coding);
   }
   return codings;

@@ -1,5 +1,12 @@
-/** Picks a response format from `Accept` (RFC 9110 §12.5.1) with negotiator; results cached per value. */
-import Negotiator from 'negotiator';
+/** Picks a response format from `Accept` (RFC 9110 §12.5.1) in bounded work; results cached per value. */
+import {
+  acceptTooLong,
+  chooseType,
+  type MediaRange,
+  maxAcceptLength,
+  maxVendorTypes,
+  parseAccept,
+} from './accept.ts';
 
 /**
  * A response format a route may offer: JSON (the default, spec 1) or XML.
@@ -32,7 +39,7 @@ export const formatTypes: Readonly<Record<Format, readonly string[]>> = {
 };
 
 const chosenJson: Chosen = Object.freeze({ format: 'json', type: 'application/json' });
-const vendorType = /application\/vnd\.[a-z0-9][a-z0-9.!#$&^_-]*\+(?:json|xml)\b/gi;
+const vendorSubtype = /^vnd\.[a-z0-9][a-z0-9.!#$&^_-]*\+(?:json|xml)$/;
 // A longer value is negotiated each time it comes rather than kept: the cache stays small.
 const maxCachedLength = 512;
 
@@ -49,7 +56,7 @@ export class Offer {
   readonly jsonOnly: boolean;
   private readonly types: string[];
   private readonly cache = new Map<string, Chosen | null>();
-  private readonly vendor: string | undefined;
+  private readonly tree: string | undefined;
   private readonly cacheSize: number;
   private readonly preferred: Chosen;
 
@@ -62,12 +69,16 @@ export class Offer {
     this.formats = formats;
     this.jsonOnly = formats.length === 1 && formats[0] === 'json';
     this.types = formats.flatMap((f) => formatTypes[f]);
-    this.vendor = vendor?.toLowerCase();
+    this.tree = vendor === undefined ? undefined : `application/vnd.${vendor.toLowerCase()}`;
     this.cacheSize = cacheSize;
     this.preferred = this.fixed(formats[0]!);
   }
 
-  /** The format for an `Accept` value; `null` when nothing offered is acceptable (406). */
+  /**
+   * The format for an `Accept` value; `null` when nothing offered is acceptable (406). Throws a
+   * 431 `ApiError` for a value longer than 4,096 characters or with more than 64 media ranges
+   * (docs/negotiation.md).
+   */
   negotiate(accept: string | null | undefined): Chosen | null {
     if (accept == null) return this.preferred;
     if (this.jsonOnly && (accept === '*/*' || accept === 'application/json')) return chosenJson;
@@ -92,40 +103,45 @@ export class Offer {
   }
 
   private choose(accept: string): Chosen | null {
+    // Bounded before any work: the cost below is linear in at most 4,096 characters.
+    if (accept.length > maxAcceptLength) throw acceptTooLong(accept.length);
     // An empty field says nothing, as if it were absent (RFC 9110 §12.5.1).
     const trimmed = accept.trim();
     if (trimmed === '') return this.preferred;
     // A lone `*` is no media range, but old clients send it meaning "anything".
     if (trimmed === '*') return this.preferred;
-    const available = [...this.vendorTypes(accept), ...this.types];
-    const type = new Negotiator({ headers: { accept } }).mediaType(available);
-    if (type === undefined) return null;
-    const lower = type.toLowerCase();
-    if (lower.startsWith('application/vnd.')) {
-      return { format: lower.endsWith('+xml') ? 'xml' : 'json', type: lower };
+    const ranges = parseAccept(accept);
+    const available = [...this.vendorTypes(ranges), ...this.types];
+    const at = chooseType(available, ranges);
+    if (at < 0) return null;
+    const type = available[at]!;
+    if (type.startsWith('application/vnd.')) {
+      return { format: type.endsWith('+xml') ? 'xml' : 'json', type };
     }
-    const format = this.formats.find((f) => formatTypes[f].includes(lower))!;
+    const format = this.formats.find((f) => formatTypes[f].includes(type))!;
     // The first type of a format labels it, but a client that asked for text/xml gets text/xml.
-    return lower === formatTypes[format][0] ? this.fixed(format) : { format, type: lower };
+    return type === formatTypes[format][0] ? this.fixed(format) : { format, type };
   }
 
-  /** Vendor types named in `Accept` whose suffix (RFC 6839) is a format offered. */
-  private vendorTypes(accept: string): string[] {
-    if (!accept.includes('vnd.')) return [];
+  /**
+   * Vendor types named in `Accept` whose suffix (RFC 6839) is a format offered, in the vendor's
+   * tree when one is set: the first 16 distinct ones, so that they add at most 16 offers.
+   */
+  private vendorTypes(ranges: readonly MediaRange[]): string[] {
     const found: string[] = [];
-    for (const match of accept.matchAll(vendorType)) {
-      const type = match[0].toLowerCase();
-      const format = type.endsWith('+xml') ? 'xml' : 'json';
-      if (!this.formats.includes(format)) continue;
-      const tree = `application/vnd.${this.vendor}`;
+    for (const range of ranges) {
+      if (range.type !== 'application' || !vendorSubtype.test(range.subtype)) continue;
+      const type = `application/${range.subtype}`;
+      if (!this.formats.includes(type.endsWith('+xml') ? 'xml' : 'json')) continue;
       if (
-        this.vendor !== undefined &&
-        !type.startsWith(`${tree}.`) &&
-        !type.startsWith(`${tree}+`)
+        this.tree !== undefined &&
+        !type.startsWith(`${this.tree}.`) &&
+        !type.startsWith(`${this.tree}+`)
       ) {
         continue;
       }
       if (!found.includes(type)) found.push(type);
+      if (found.length === maxVendorTypes) break;
     }
     return found;
   }

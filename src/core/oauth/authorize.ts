@@ -3,11 +3,13 @@ import { ApiError } from '../errors/api-error.ts';
 import { ErrorCode } from '../errors/catalogue.ts';
 import { ok, type Reply } from '../http/reply.ts';
 import type { RequestContext } from '../pipeline/context.ts';
+import type { FailureCounter } from './brute-force.ts';
 import type { AuthorizationCodes } from './codes.ts';
 import { type OAuthErrorWord, oauthError } from './errors.ts';
-import type { OAuthUser } from './options.ts';
+import type { OAuthServerOptions, OAuthUser } from './options.ts';
 import type { CompiledClient, ResolvedOAuth } from './resolve.ts';
 import { intersect, narrowScope, parseScope } from './scopes.ts';
+import { signInWith } from './sign-in.ts';
 import { knownParams } from './token-endpoint.ts';
 
 /**
@@ -77,6 +79,20 @@ export interface AuthorizationHelpers {
   ): Promise<Reply>;
   /** The user refused, or could not sign in: redirects with `access_denied`. */
   deny(request: AuthorizationRequest, ctx: RequestContext, status?: 302 | 303): Reply;
+  /**
+   * Checks the password a sign-in form got for `request`, counted with the token endpoint's
+   * failed logins (per username, per client and network, per client; see `bruteForce`): resolves
+   * to the user, or `undefined` for a wrong password or an unknown user. Past a limit it rejects
+   * with the 429, the right password included, so no code is issued. `verify` defaults to the
+   * server's `verifyUser`.
+   */
+  signIn(
+    request: AuthorizationRequest,
+    username: string,
+    password: string,
+    ctx: RequestContext,
+    verify?: OAuthServerOptions['verifyUser'],
+  ): Promise<OAuthUser | undefined>;
 }
 
 // RFC 7636 §4.2: BASE64URL(SHA256(verifier)) is 43 characters.
@@ -105,10 +121,10 @@ function redirectTo(url: string, status: number): Reply {
   return r;
 }
 
-/** Builds the helpers over a server's options and codes. */
+/** Builds the helpers over a server's options, codes and failure counter. */
 export function authorizationHelpers(
   o: ResolvedOAuth,
-  codes: AuthorizationCodes,
+  { codes, counter }: { codes: AuthorizationCodes; counter: FailureCounter | undefined },
   implicitToken: (
     client: CompiledClient,
     subject: string,
@@ -146,6 +162,8 @@ export function authorizationHelpers(
   });
 
   return {
+    signIn: signInWith(o, counter),
+
     check(params, ctx) {
       const p = single(params);
       const client = o.clients.get(p.get('client_id') ?? '');

@@ -1,7 +1,7 @@
 /** Client authentication at the token, revocation and introspection endpoints (RFC 6749 §2.3). */
 import { fromBase64 } from '../internal/base64url.ts';
 import type { RequestContext } from '../pipeline/context.ts';
-import { clientKey, type FailureCounter } from './brute-force.ts';
+import type { LoginAttempt } from './brute-force.ts';
 import { oauthError } from './errors.ts';
 import type { OAuthParams } from './form.ts';
 import type { CompiledClient, ResolvedOAuth } from './resolve.ts';
@@ -33,6 +33,7 @@ function formDecode(text: string): string {
 }
 
 /** The id and secret of a Basic `Authorization` header; anything malformed is `invalid_client`. */
+// Cost: linear in the value (an anchored pattern of disjoint classes, then base64 and UTF-8).
 function parseBasic(header: string): { id: string; secret: string } {
   const m = basic.exec(header);
   if (!m)
@@ -54,13 +55,14 @@ function parseBasic(header: string): { id: string; secret: string } {
  * Authenticates the client of a request: HTTP Basic (RFC 6749 §2.3.1), `client_secret_post`
  * when enabled, or a public client's `client_id` alone when `allowPublic`. Two methods at once
  * are `invalid_request`; an unknown client and a wrong secret get the same `invalid_client`
- * after the same work (a digest compared either way).
+ * after the same work (a digest compared either way). The `attempt` is counted before the secret
+ * is compared (past a limit, 429 without comparing) and marked failed when it was wrong.
  */
 export async function authenticateClient(
   ctx: RequestContext,
   params: OAuthParams,
   options: ResolvedOAuth,
-  counter: FailureCounter | undefined,
+  attempt: LoginAttempt | undefined,
   allowPublic: boolean,
 ): Promise<AuthenticatedClient> {
   const header = ctx.headers.get('authorization');
@@ -103,20 +105,21 @@ export async function authenticateClient(
     throw invalidClient('Client authentication is required: send an Authorization: Basic header.');
   }
 
-  const key = counter ? await clientKey(id) : '';
-  if (counter) await counter.check(key, 'client');
   const client = options.clients.get(id);
   const expected = client?.secretDigest;
+  // A public client has no secret to guess: nothing to count.
+  if (method === 'none' && client !== undefined && expected === undefined)
+    return { client, method };
+  await attempt?.client(client);
   if (method === 'none') {
-    // A public client has no secret to check; a confidential one must prove itself.
-    if (client !== undefined && expected === undefined) return { client, method };
-    if (counter) await counter.fail([key]);
+    // A confidential client must prove itself; an unknown one is refused.
+    attempt?.fail();
     throw invalidClient();
   }
   const given = await sha256(secret!);
   const match = timingSafeEqual(given, await (expected ?? options.decoy));
   if (client === undefined || expected === undefined || !match) {
-    if (counter) await counter.fail([key]);
+    attempt?.fail();
     throw invalidClient();
   }
   return { client, method };

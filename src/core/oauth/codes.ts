@@ -56,18 +56,19 @@ export class AuthorizationCodes {
   ): Promise<CodeRecord> {
     const digest = await digestKey(code);
     const peek = await this.store.get(`code:${digest}`);
-    if (peek !== undefined && (JSON.parse(peek) as CodeRecord).c !== clientId) {
-      throw oauthError('invalid_grant', unusable);
-    }
-    const raw = await this.store.take(`code:${digest}`);
-    if (raw === undefined) {
+    if (peek === undefined) {
       const family = await this.store.get(`codeu:${digest}`);
       if (family !== undefined) await onReplay(family);
       throw oauthError('invalid_grant', unusable);
     }
-    const record = JSON.parse(raw) as CodeRecord;
-    await this.store.set(`codeu:${digest}`, record.f, this.reuseMemoryMs);
+    const record = JSON.parse(peek) as CodeRecord;
     if (record.c !== clientId) throw oauthError('invalid_grant', unusable);
+    // Marked used before it is taken: a second use that loses the take still finds the mark.
+    await this.store.set(`codeu:${digest}`, record.f, this.reuseMemoryMs);
+    if ((await this.store.take(`code:${digest}`)) === undefined) {
+      await onReplay(record.f);
+      throw oauthError('invalid_grant', unusable);
+    }
     if (
       record.rg ? redirectUri !== record.r : redirectUri !== undefined && redirectUri !== record.r
     ) {

@@ -147,7 +147,11 @@ export interface OAuthServerOptions {
   audience?: string;
   /** Where the warning about a missing `issuer` goes. @default console */
   logger?: Logger;
-  /** Where the server's state lives (refresh tokens, codes, counters). @default a new MemoryStore */
+  /**
+   * Where the server's state lives (refresh tokens, codes, the access tokens issued from each;
+   * the failure counters too when it is a shared store, see `BruteForceOptions.store`).
+   * @default a new MemoryStore
+   */
   store?: Store;
   /** Access-token lifetime in seconds. @default 3600 */
   accessTokenTtl?: number;
@@ -162,23 +166,45 @@ export interface OAuthServerOptions {
   /** The authorization endpoint the service serves (with the helpers), for the metadata. @default none */
   authorizationEndpoint?: string;
   /**
-   * Failed logins allowed per username (`maxFailures`, default 10) and per client
-   * (`maxClientFailures`, default 100) within `windowSeconds` (default 900) before the token
-   * endpoint answers 429; `false` turns the counter off. @default {}
+   * The count of failed logins, shared by the token endpoint and the authorization helpers'
+   * `signIn`: per username (10 per 900 s), per client and source network (100 per 900 s; made-up
+   * client ids per network alone) and per client from every network (1000 per 3600 s). Past a
+   * limit the answer is 429 with `Retry-After`, the right password included; `false` turns the
+   * counting off. @default {}
    */
   bruteForce?: BruteForceOptions | false;
 }
 
 /**
- * Limits of the token endpoint's own count of failed logins.
+ * Limits of the count of failed logins. Every attempt is counted before its password or secret
+ * is compared, so concurrent guesses never get past a limit; a right one gives its count back.
  *
  * @category OAuth server
  */
 export interface BruteForceOptions {
-  /** Failed passwords per username within the window. @default 10 */
+  /** Failed passwords per username (case-insensitive) within `windowSeconds`. @default 10 */
   maxFailures?: number;
-  /** Failed logins (client secret or user password) per client within the window. @default 100 */
+  /**
+   * Failed logins (a client secret or a user's password) per client and source network within
+   * `windowSeconds`: one address locks a client out only for its own network. Failures with a
+   * client id nobody registered count per network alone. @default 100
+   */
   maxClientFailures?: number;
-  /** The window, in seconds. @default 900 */
+  /** The window of `maxFailures` and `maxClientFailures`, in seconds. @default 900 */
   windowSeconds?: number;
+  /**
+   * Failed logins per client from every network within `clientWindowSeconds`: the ceiling that
+   * stops a guesser spread over many networks. It must be more than one network can reach on its
+   * own. @default 10 × maxClientFailures
+   */
+  maxClientTotalFailures?: number;
+  /** The window of `maxClientTotalFailures`, in seconds. @default 4 × windowSeconds */
+  clientWindowSeconds?: number;
+  /** How many leading bits of an IPv6 address make one network, as the rate limiter counts. @default 56 */
+  ipv6Prefix?: number;
+  /**
+   * Where the counters live. @default a `MemoryStore` of their own that evicts its oldest keys
+   * when full, when `store` is a `MemoryStore` or not given; else `store` itself
+   */
+  store?: Store;
 }

@@ -21,17 +21,31 @@ export interface RefreshRecord {
 }
 
 const unknown = 'The refresh token is unknown, expired or revoked.';
+// A grant rarely holds more than two live access tokens; past this many, the oldest is revoked.
+const maxTracked = 64;
+
+/** Revokes an access token by `jti` until `expiresAt` (epoch seconds): the token side's `revoke`. */
+export type RevokeAccess = (jti: string, expiresAt: number) => Promise<void> | void;
 
 /** The refresh-token families of one server, over its store. */
 export class RefreshTokens {
   constructor(
     private readonly store: Store,
     private readonly ttlMs: number,
+    private readonly revokeAccess: RevokeAccess | undefined = undefined,
     private readonly now: () => number = Date.now,
   ) {}
 
+  /** A new family id. */
+  newFamily(): string {
+    return randomToken(16);
+  }
+
   /** Issues a refresh token: a new family, or the next token of `family`. */
-  async issue(record: Omit<RefreshRecord, 'exp' | 'f'>, family = randomToken(16)): Promise<string> {
+  async issue(
+    record: Omit<RefreshRecord, 'exp' | 'f'>,
+    family = this.newFamily(),
+  ): Promise<string> {
     const token = randomToken();
     const full: RefreshRecord = { ...record, f: family, exp: this.now() + this.ttlMs };
     await this.store.set(`rt:${await digestKey(token)}`, JSON.stringify(full), this.ttlMs);
@@ -73,9 +87,41 @@ export class RefreshTokens {
     return record;
   }
 
-  /** Revokes every token of a family, for as long as any of them can live. */
+  /**
+   * Revokes every token of a family, for as long as any of them can live, and the access tokens
+   * issued from it (when the token side can revoke). The mark is written before the list of
+   * access tokens is read, and {@link RefreshTokens.track} writes the list before it reads the
+   * mark, so an access token issued while the family is being revoked is caught by one of them.
+   */
   async revokeFamily(family: string): Promise<void> {
     await this.store.set(`rtf:${family}`, '1', this.ttlMs + 60_000);
+    if (this.revokeAccess === undefined) return;
+    const nowSeconds = this.now() / 1000;
+    for (const [jti, exp] of parseTracked(await this.store.get(`rta:${family}`))) {
+      if (exp > nowSeconds) await this.revokeAccess(jti, exp);
+    }
+  }
+
+  /**
+   * Remembers an access token issued from a family, so that revoking the family revokes it
+   * (RFC 6749 §4.1.2, RFC 7009 §2.1). Answers `false`, and revokes the token at once, when the
+   * family was revoked meanwhile (a replay that raced this grant).
+   */
+  async track(family: string, jti: string, expiresAt: number): Promise<boolean> {
+    if (this.revokeAccess === undefined) return !(await this.revoked(family));
+    const nowSeconds = this.now() / 1000;
+    const key = `rta:${family}`;
+    const live = parseTracked(await this.store.get(key)).filter(([, exp]) => exp > nowSeconds);
+    live.push([jti, expiresAt]);
+    // Appends come one at a time: each needs the refresh token the one before it issued.
+    for (const [old, exp] of live.splice(0, Math.max(0, live.length - maxTracked))) {
+      await this.revokeAccess(old, exp);
+    }
+    const until = Math.max(...live.map(([, exp]) => exp)) * 1000 - this.now();
+    await this.store.set(key, JSON.stringify(live), Math.max(1, until));
+    if (!(await this.revoked(family))) return true;
+    await this.revokeAccess(jti, expiresAt);
+    return false;
   }
 
   /** Revokes the family of a token, if the token is known (RFC 7009 §2.1). */
@@ -96,4 +142,9 @@ export class RefreshTokens {
     const record = JSON.parse(raw) as RefreshRecord;
     return record.exp > this.now() ? record : undefined;
   }
+}
+
+/** The `[jti, exp]` pairs of a family's list. */
+function parseTracked(text: string | undefined): [string, number][] {
+  return text === undefined ? [] : (JSON.parse(text) as [string, number][]);
 }

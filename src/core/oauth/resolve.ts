@@ -4,7 +4,7 @@ import type { RequestContext } from '../pipeline/context.ts';
 import { guardStore } from '../stores/guard-store.ts';
 import { MemoryStore } from '../stores/memory-store.ts';
 import type { Store } from '../stores/store.ts';
-import type { FailureLimits } from './brute-force.ts';
+import { type FailureLimits, resolveBruteForce } from './brute-force-options.ts';
 import { compileIssuer } from './issuer.ts';
 import type { AccessTokenSide, GrantType, OAuthServerOptions } from './options.ts';
 import { digestOfHash, sha256 } from './secrets.ts';
@@ -43,6 +43,8 @@ export interface ResolvedOAuth {
   };
   readonly authorizationEndpoint: string | undefined;
   readonly bruteForce: FailureLimits | undefined;
+  /** Where the failure counters live: a budget of their own (see `BruteForceOptions.store`). */
+  readonly counterStore: Store;
   /** A digest compared against when the client is unknown, so both cases take the same work. */
   readonly decoy: Promise<Uint8Array>;
 }
@@ -157,6 +159,17 @@ function compileClient(raw: unknown, index: number, scopes: ReadonlySet<string>)
   };
 }
 
+// Servers sharing one memory store share its counters' store too.
+const counterStores = new WeakMap<MemoryStore, MemoryStore>();
+function countersBeside(store: MemoryStore): MemoryStore {
+  let counters = counterStores.get(store);
+  if (counters === undefined) {
+    counters = new MemoryStore({ whenFull: 'evict' });
+    counterStores.set(store, counters);
+  }
+  return counters;
+}
+
 function seconds(name: string, value: unknown, fallback: number, max: number): number {
   return value === undefined ? fallback : assertInteger(`${where}: \`${name}\``, value, 1, max);
 }
@@ -233,13 +246,15 @@ export function resolveOAuthOptions(options: OAuthServerOptions): ResolvedOAuth 
   }
   const issuerOf = compileIssuer(options.issuer, options.logger);
   const audience = options.audience;
-  const bf = options.bruteForce ?? {};
-  if (bf !== false)
-    assertKnownKeys(`${where}: bruteForce`, bf, [
-      'maxFailures',
-      'maxClientFailures',
-      'windowSeconds',
-    ]);
+  const bruteForce = resolveBruteForce(options.bruteForce);
+  const store = options.store ?? new MemoryStore();
+  // A memory store is this process's alone, so the counters lose nothing by living in one of
+  // their own that evicts when full: a flood of failed logins then never takes the room that
+  // refresh-token families and codes need. A shared store (Redis) keeps them beside the rest.
+  const counterStore =
+    bruteForce === undefined
+      ? store
+      : (bruteForce.store ?? (store instanceof MemoryStore ? countersBeside(store) : store));
   return {
     clients,
     scopes,
@@ -248,7 +263,8 @@ export function resolveOAuthOptions(options: OAuthServerOptions): ResolvedOAuth 
     tokens: options.tokens,
     issuerOf,
     audienceOf: audience !== undefined ? () => audience : issuerOf,
-    store: guardStore(options.store ?? new MemoryStore(), { prefix: 'oauth:' }),
+    store: guardStore(store, { prefix: 'oauth:' }),
+    counterStore: guardStore(counterStore, { prefix: 'oauth:' }),
     accessTokenTtl: seconds('accessTokenTtl', options.accessTokenTtl, 3600, 86_400 * 7),
     refreshTokenTtl: seconds('refreshTokenTtl', options.refreshTokenTtl, 1_209_600, 86_400 * 365),
     codeTtl: seconds('codeTtl', options.codeTtl, 60, 600),
@@ -261,30 +277,7 @@ export function resolveOAuthOptions(options: OAuthServerOptions): ResolvedOAuth 
       metadata: '/.well-known/oauth-authorization-server',
     },
     authorizationEndpoint: options.authorizationEndpoint,
-    bruteForce:
-      bf === false
-        ? undefined
-        : {
-            maxFailures: assertInteger(
-              `${where}: \`bruteForce.maxFailures\``,
-              bf.maxFailures ?? 10,
-              1,
-              1_000_000,
-            ),
-            maxClientFailures: assertInteger(
-              `${where}: \`bruteForce.maxClientFailures\``,
-              bf.maxClientFailures ?? 100,
-              1,
-              1_000_000,
-            ),
-            windowMs:
-              assertInteger(
-                `${where}: \`bruteForce.windowSeconds\``,
-                bf.windowSeconds ?? 900,
-                1,
-                86_400,
-              ) * 1000,
-          },
+    bruteForce,
     decoy: sha256('decoy: no such client'),
   };
 }

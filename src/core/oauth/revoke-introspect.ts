@@ -1,6 +1,7 @@
 /** Token revocation (RFC 7009) and introspection (RFC 7662), both behind client authentication. */
 import { ok, type Reply } from '../http/reply.ts';
 import type { RequestContext } from '../pipeline/context.ts';
+import { withAttempt } from './brute-force.ts';
 import { authenticateClient } from './client-auth.ts';
 import { oauthError } from './errors.ts';
 import { formParams, required } from './form.ts';
@@ -43,7 +44,9 @@ async function claimsOf(
 export function revocationEndpoint(s: TokenState): (ctx: RequestContext) => Promise<Reply> {
   return async (ctx) => {
     const p = formParams(ctx.body, knownParams);
-    const { client } = await authenticateClient(ctx, p, s.options, s.counter, true);
+    const { client } = await withAttempt(s.counter, ctx, (attempt) =>
+      authenticateClient(ctx, p, s.options, attempt, true),
+    );
     const token = required(p, 'token');
     const hint = hintOf(p.get('token_type_hint'));
     if (!(await s.refresh.revoke(token, client.id))) {
@@ -87,7 +90,9 @@ export function introspectionEndpoint(
 ): (ctx: RequestContext) => Promise<Reply<IntrospectionResponse>> {
   return async (ctx) => {
     const p = formParams(ctx.body, knownParams);
-    const { client } = await authenticateClient(ctx, p, s.options, s.counter, false);
+    const { client } = await withAttempt(s.counter, ctx, (attempt) =>
+      authenticateClient(ctx, p, s.options, attempt, false),
+    );
     const token = required(p, 'token');
     hintOf(p.get('token_type_hint'));
     const visible = (owner: unknown) => owner === client.id || client.introspectAll;

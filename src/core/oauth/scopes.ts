@@ -13,6 +13,7 @@ export function parseScope(
   known: ReadonlySet<string>,
 ): Set<string> | undefined {
   if (value === undefined) return undefined;
+  // Cost: linear in the value (single-space separators make the pattern unambiguous).
   if (!scopeSyntax.test(value)) {
     throw oauthError('invalid_scope', 'The scope must be scope names separated by single spaces.');
   }

@@ -65,9 +65,9 @@ export function oauthServer(options: OAuthServerOptions): OAuthServer {
   const o = resolveOAuthOptions(options);
   const state: TokenState = {
     options: o,
-    refresh: new RefreshTokens(o.store, o.refreshTokenTtl * 1000),
+    refresh: new RefreshTokens(o.store, o.refreshTokenTtl * 1000, o.tokens.revoke?.bind(o.tokens)),
     codes: new AuthorizationCodes(o.store, o.codeTtl * 1000, o.refreshTokenTtl * 1000),
-    counter: o.bruteForce ? new FailureCounter(o.store, o.bruteForce) : undefined,
+    counter: o.bruteForce ? new FailureCounter(o.counterStore, o.bruteForce) : undefined,
   };
   const metadata = compileMetadata(o);
   const { jwks } = o.tokens;
@@ -82,7 +82,7 @@ export function oauthServer(options: OAuthServerOptions): OAuthServer {
   };
   const formPaths = new Set([o.paths.token, o.paths.revoke, o.paths.introspect]);
   const cached = new Set([o.paths.metadata, o.paths.jwks]);
-  const authorization = authorizationHelpers(o, state.codes, async (client, subject, scope, ctx) =>
+  const authorization = authorizationHelpers(o, state, async (client, subject, scope, ctx) =>
     o.tokens.issue({
       issuer: o.issuerOf(ctx),
       audience: o.audienceOf(ctx),

@@ -1,7 +1,7 @@
 /** `POST /v1/oauth2/token` (spec 4.9, RFC 6749 §3.2, §4, §5, §6): client, grant, scope, tokens. */
 import { ok, type Reply } from '../http/reply.ts';
 import type { RequestContext } from '../pipeline/context.ts';
-import { clientKey, type FailureCounter, userKey } from './brute-force.ts';
+import { type FailureCounter, type LoginAttempt, withAttempt } from './brute-force.ts';
 import { authenticateClient } from './client-auth.ts';
 import type { AuthorizationCodes } from './codes.ts';
 import { oauthError } from './errors.ts';
@@ -70,6 +70,8 @@ interface Grant {
   wanted: ReadonlySet<string> | undefined;
   /** The refresh-token family to continue, or `true` for a new one, or `false` for none. */
   refresh: { family: string; scope: string } | boolean;
+  /** The family the access token belongs to even without a refresh token (a code's). */
+  family?: string;
 }
 
 async function passwordGrant(
@@ -77,18 +79,20 @@ async function passwordGrant(
   ctx: RequestContext,
   client: CompiledClient,
   p: OAuthParams,
+  attempt: LoginAttempt | undefined,
 ): Promise<Grant> {
   const username = required(p, 'username');
   const password = required(p, 'password');
   const wanted = parseScope(p.get('scope'), s.options.scopes);
-  const key = s.counter ? await userKey(username) : '';
-  if (s.counter) await s.counter.check(key, 'user');
+  // Counted before the password is checked: past the limit even the right one waits.
+  await attempt?.user(username);
   const user = await s.options.verifyUser!(username, password, ctx);
   if (user === undefined) {
-    if (s.counter) await s.counter.fail([key, await clientKey(client.id)]);
+    attempt?.fail();
     // One answer for an unknown user and a wrong password (RFC 6749 §5.2 invalid_grant).
     throw oauthError('invalid_grant', 'The username or password is wrong.');
   }
+  await attempt?.settle();
   const scope = narrowScope(wanted, intersect(client.scopes, user.scopes));
   return { subject: user.subject, scope, wanted, refresh: client.grants.has('refresh_token') };
 }
@@ -130,7 +134,7 @@ async function codeGrant(s: TokenState, client: CompiledClient, p: OAuthParams):
   const refresh = client.grants.has('refresh_token')
     ? { family: record.f, scope: record.sc }
     : false;
-  return { subject: record.s, scope, wanted: new Set(scope), refresh };
+  return { subject: record.s, scope, wanted: new Set(scope), refresh, family: record.f };
 }
 
 /** The token endpoint's handler. */
@@ -140,24 +144,27 @@ export function tokenEndpoint(
   return async (ctx) => {
     const p = formParams(ctx.body, knownParams);
     const grantType = required(p, 'grant_type');
-    const { client } = await authenticateClient(
-      ctx,
-      p,
-      s.options,
-      s.counter,
-      publicGrants.has(grantType),
-    );
-    if (!tokenGrants.has(grantType)) {
-      throw oauthError('unsupported_grant_type', 'The grant_type is not one this server supports.');
-    }
-    if (!client.grants.has(grantType as GrantType)) {
-      throw oauthError('unauthorized_client', `This client may not use the ${grantType} grant.`);
-    }
-    let grant: Grant;
-    if (grantType === 'password') grant = await passwordGrant(s, ctx, client, p);
-    else if (grantType === 'client_credentials') grant = clientCredentialsGrant(s, client, p);
-    else if (grantType === 'refresh_token') grant = await refreshGrant(s, client, p);
-    else grant = await codeGrant(s, client, p);
+    const { client, grant } = await withAttempt(s.counter, ctx, async (attempt) => {
+      const allowPublic = publicGrants.has(grantType);
+      const { client } = await authenticateClient(ctx, p, s.options, attempt, allowPublic);
+      // The password grant keeps the client's count running until the password is checked.
+      if (grantType !== 'password') await attempt?.settle();
+      if (!tokenGrants.has(grantType)) {
+        throw oauthError(
+          'unsupported_grant_type',
+          'The grant_type is not one this server supports.',
+        );
+      }
+      if (!client.grants.has(grantType as GrantType)) {
+        throw oauthError('unauthorized_client', `This client may not use the ${grantType} grant.`);
+      }
+      let grant: Grant;
+      if (grantType === 'password') grant = await passwordGrant(s, ctx, client, p, attempt);
+      else if (grantType === 'client_credentials') grant = clientCredentialsGrant(s, client, p);
+      else if (grantType === 'refresh_token') grant = await refreshGrant(s, client, p);
+      else grant = await codeGrant(s, client, p);
+      return { client, grant };
+    });
     return ok(await issueTokens(s, ctx, client, grant), noStore);
   };
 }
@@ -182,12 +189,19 @@ async function issueTokens(
     token_type: 'Bearer',
     expires_in: issued.expiresIn,
   };
+  const family =
+    g.refresh === true ? s.refresh.newFamily() : g.refresh === false ? g.family : g.refresh.family;
+  // RFC 6749 §4.1.2, RFC 7009 §2.1: revoking the grant (a replayed code, a replayed or revoked
+  // refresh token) revokes the access tokens issued from it too.
+  if (family !== undefined && !(await s.refresh.track(family, issued.jti, issued.expiresAt))) {
+    throw oauthError('invalid_grant', 'The grant was revoked while this request used it.');
+  }
   if (g.refresh !== false) {
     const base = { c: client.id, sc: scope, ...(g.subject !== undefined ? { s: g.subject } : {}) };
     body.refresh_token =
       g.refresh === true
-        ? await s.refresh.issue(base)
-        : await s.refresh.issue({ ...base, sc: g.refresh.scope }, g.refresh.family);
+        ? await s.refresh.issue(base, family)
+        : await s.refresh.issue({ ...base, sc: g.refresh.scope }, family);
   }
   if (differs(g.wanted, g.scope)) body.scope = scope;
   return body;

@@ -152,6 +152,7 @@ export function readSort(
   const order: SortField[] = [];
   const unknown: string[] = [];
   const repeated: string[] = [];
+  // Cost: linear in the value; each name is compared with at most the sortable fields.
   for (const part of text.split(',')) {
     const descending = part.startsWith('-');
     const field = descending ? part.slice(1) : part;

@@ -161,6 +161,7 @@ export class RequestContext {
 
   /** The query parameters, parsed on first use. */
   get query(): URLSearchParams {
+    // Cost: linear in the query, at most `uriLimit` (8 KiB) characters, parsed once per request.
     this.parsedQuery ??= new URLSearchParams(this.rawQuery);
     return this.parsedQuery;
   }

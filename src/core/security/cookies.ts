@@ -1,4 +1,5 @@
 /** Set-Cookie built safely (RFC 6265bis), and the request's Cookie header read. */
+import { parserWork } from '../internal/work.ts';
 
 /**
  * Attributes of a cookie for {@link serializeCookie}. The defaults are those of a session cookie
@@ -114,12 +115,19 @@ export function serializeCookie(name: string, value: string, options: CookieOpti
  */
 export function readCookie(header: string | null | undefined, name: string): string | undefined {
   if (!header) return undefined;
+  // Cost: linear in the header, no cap (a cookie past a cap would read as absent). The next `=`
+  // is searched for again only once passed, so a run of pairs without one is not rescanned.
   let from = 0;
+  let eq = -1;
   while (from < header.length) {
     let end = header.indexOf(';', from);
     if (end === -1) end = header.length;
-    const eq = header.indexOf('=', from);
-    if (eq !== -1 && eq < end && header.slice(from, eq).trim() === name) {
+    if (eq < from) {
+      eq = header.indexOf('=', from);
+      if (eq === -1) break;
+    }
+    if (eq < end && header.slice(from, eq).trim() === name) {
+      parserWork.units += end;
       let value = header.slice(eq + 1, end).trim();
       if (value.length > 1 && value.startsWith('"') && value.endsWith('"'))
         value = value.slice(1, -1);
@@ -127,5 +135,6 @@ export function readCookie(header: string | null | undefined, name: string): str
     }
     from = end + 1;
   }
+  parserWork.units += header.length;
   return undefined;
 }

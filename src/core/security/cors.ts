@@ -234,6 +234,8 @@ export function cors(options: CorsOptions): Plugin {
       // Vary: Origin on every answer, so no cache hands one origin's answer to another.
       if (bag.record.vary === undefined) bag.record.vary = 'Origin';
       else bag.vary('Origin');
+      // Cost: one set look-up, then the configured patterns in turn; Access-Control-Request-
+      // Headers is never parsed (the allowed list is fixed at start-up).
       const origin = ctx.headers.get('origin');
       if (origin === undefined || origin === null) return;
       const preflight =

@@ -100,6 +100,7 @@ function invalidToken(): ApiError {
   );
 }
 
+// Cost: linear in Content-Type (one lower-casing, two prefix tests).
 function isForm(ctx: RequestContext): boolean {
   const type = ctx.headers.get('content-type')?.toLowerCase() ?? '';
   return (
@@ -188,6 +189,7 @@ export function csrf(options: CsrfOptions): CsrfPlugin {
   };
 
   const verify = async (token: string, sessionId: string): Promise<boolean> => {
+    // Cost: at most 200 characters read (one split, one base64url decoding); longer is refused.
     if (token.length > 200) return false;
     if (token.startsWith('o.')) {
       if (store === undefined) return false;

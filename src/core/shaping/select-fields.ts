@@ -1,6 +1,7 @@
 /** Field selection (spec 2.10): `fields=id,title,author(name)` parsed once, checked, applied fast. */
 import { ErrorCode } from '../errors/catalogue.ts';
 import { type FieldProblem, invalidRequest } from '../errors/helpers.ts';
+import { parserWork } from '../internal/work.ts';
 
 /**
  * The fields of a resource a client may select: `true` for a value taken whole, a nested tree
@@ -62,7 +63,9 @@ function malformed(at: number, what: string): never {
  * @category Payloads
  */
 export function parseFields(text: string): FieldRequest[] {
+  // Cost: linear in the value (each character read once), at most 2048 characters and 8 levels.
   if (text.length > maxLength) malformed(maxLength, `longer than ${maxLength} characters`);
+  parserWork.units += text.length;
   let at = 0;
   const list = (depth: number): FieldRequest[] => {
     if (depth > maxDepth) malformed(at, `nested deeper than ${maxDepth} levels`);
@@ -110,7 +113,11 @@ export function compileSelection(
   where: string,
   prefix = '',
 ): SelectedField[] {
+  // Cost: linear in the requested fields (a field named n times is merged into one list, not
+  // copied n times), plus the tree's names in each unknown field's message.
   const wanted = new Map<string, FieldRequest>();
+  // The lists this call built by merging, so they can grow in place.
+  const merged = new Set<FieldRequest[]>();
   for (const field of requested) {
     const rule = Object.hasOwn(allowed, field.name) ? allowed[field.name] : undefined;
     if (rule === undefined) {
@@ -133,7 +140,13 @@ export function compileSelection(
       if (before === undefined || (before.fields !== undefined && field.fields === undefined)) {
         wanted.set(field.name, field);
       } else if (before.fields !== undefined && field.fields !== undefined) {
-        wanted.set(field.name, { name: field.name, fields: [...before.fields, ...field.fields] });
+        let fields = before.fields as FieldRequest[];
+        if (!merged.has(fields)) {
+          fields = [...before.fields];
+          merged.add(fields);
+          wanted.set(field.name, { name: field.name, fields });
+        }
+        for (const sub of field.fields) fields.push(sub);
       }
     }
   }

@@ -7,6 +7,7 @@ import type { Challenges } from './challenge.ts';
  * header without a token, or two headers joined by a comma, is a 400 `invalid_request`.
  */
 export function tokenFromHeader(value: string, challenges: Challenges): string | undefined {
+  // Cost: linear in the value (a prefix test, two trims, one search for a comma).
   let at: number;
   if (value.startsWith('Bearer ')) at = 7;
   else if (value.length >= 6 && value.slice(0, 6).toLowerCase() === 'bearer') {

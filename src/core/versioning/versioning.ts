@@ -161,6 +161,7 @@ export function versioning(options: VersioningOptions = {}): Plugin {
     if (query !== undefined) asked = ctx.query.get(query) ?? undefined;
     if (asked === undefined && media !== undefined) {
       const accept = ctx.headers.get('accept');
+      // Cost: linear in the value (one pattern with a literal prefix and a bounded tail).
       if (accept) asked = media.exec(accept)?.[1];
     }
     if (asked === undefined) return undefined;
