@@ -6,12 +6,18 @@ import { sendContinue } from './_node-server.ts';
 
 /**
  * Wraps Node's lower-cased header object as a {@link HeaderReader}; repeated values are joined.
- * Node keeps only the first `Content-Type` of a request that sent two; the core is shown both,
- * as a fetch host shows them, so that every host refuses the ambiguity alike.
+ * Node keeps only the first `Content-Type` and the first `Host` of a request that sent two; the
+ * core is shown both, as a fetch host shows them, so that every host refuses the ambiguity alike.
  */
 export function nodeHeaders(req: IncomingMessage, headers = req.headers): HeaderReader {
+  // Host is read on every request: its lines are looked up once, in the raw header list.
+  let host: string | undefined | null = null;
   return {
     get(name) {
+      if (name === 'host') {
+        if (host === null) host = allHostLines(req.rawHeaders) ?? headers.host;
+        return host;
+      }
       if (name === 'content-type') {
         const all = req.headersDistinct?.['content-type'];
         if (all !== undefined && all.length > 1) return all.join(', ');
@@ -20,6 +26,19 @@ export function nodeHeaders(req: IncomingMessage, headers = req.headers): Header
       return Array.isArray(value) ? value.join(', ') : value;
     },
   };
+}
+
+/** Every `Host` line of a raw header list, joined as a fetch host joins them; `undefined` if none. */
+function allHostLines(raw: readonly string[] | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  let value: string | undefined;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!;
+    if (name.length === 4 && name.toLowerCase() === 'host') {
+      value = value === undefined ? raw[i + 1] : `${value}, ${raw[i + 1]}`;
+    }
+  }
+  return value;
 }
 
 /** The scheme of the connection a request came on. */

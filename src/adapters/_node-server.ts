@@ -1,7 +1,7 @@
 /** What a node:http server answers by itself, answered by the core instead: shared by every Node host. */
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { Conventions, HostFailure } from 'api-conventions';
+import type { Conventions, HostAnswer, HostFailure } from 'api-conventions';
 import { stampDate } from 'api-conventions/host';
 
 /** A `clientError` listener: Node's own HTTP parser errors and timeouts, with the socket. */
@@ -32,9 +32,28 @@ export function failureOf(code: string | undefined): HostFailure {
   return (code !== undefined && failures[code]) || 'badRequest';
 }
 
+/** The client address of a connection, when the socket knows it. */
+const addressOf = (socket: Duplex) => (socket as { remoteAddress?: string }).remoteAddress;
+
+/**
+ * Writes the core's answer to a request the server refused on `socket` (counted by the client's
+ * address: see `Conventions.hostAnswerFor`) and closes it; a socket that can no longer be
+ * written is only closed.
+ */
+export function answerOnSocket(api: Conventions, kind: HostFailure, socket: Duplex): void {
+  const write = (answer: HostAnswer) => {
+    if (socket.writable) socket.end(stampDate(answer));
+    else socket.destroy();
+  };
+  const answer = api.hostAnswerFor(kind, addressOf(socket));
+  if (answer instanceof Promise) answer.then(write);
+  else write(answer);
+}
+
 /**
  * Writes the core's answer to a client error on the socket and closes it, unless the client is
- * gone or a response is already on its way (then the socket is only closed).
+ * gone or a response is already on its way (then the socket is only closed, and nothing was
+ * answered, so nothing is counted).
  */
 export function answerClientError(
   api: Conventions,
@@ -47,7 +66,7 @@ export function answerClientError(
     socket.destroy();
     return;
   }
-  socket.end(stampDate(api.hostAnswer(failureOf(error.code))));
+  answerOnSocket(api, failureOf(error.code), socket);
 }
 
 // Marks a request Node handed over through `checkContinue`: it waits for `100 Continue`, which is
@@ -97,6 +116,6 @@ export function takeExpectations(
   server.on('checkContinue', continueLater(listener));
   server.on('checkExpectation', listener);
   server.on('connect', (_req: IncomingMessage, socket: Duplex) => {
-    socket.end(stampDate(api.hostAnswer('connect')));
+    answerOnSocket(api, 'connect', socket);
   });
 }

@@ -5,7 +5,12 @@
  * @module api-conventions/fetch
  */
 import type { BodyDecoder, Conventions, ConventionsOptions } from 'api-conventions';
-import { assertKnownKeys, errorToResponse, toConventions } from 'api-conventions/host';
+import {
+  type ApiResponse,
+  assertKnownKeys,
+  errorToResponse,
+  toConventions,
+} from 'api-conventions/host';
 import { deprecatedFunction } from './_deprecated.ts';
 import { inputOf, type RemoteAddress, toResponse } from './_fetch-io.ts';
 import { methodsOfRoutes, type NativeRoute } from './_fetch-native.ts';
@@ -105,32 +110,84 @@ export function toFetchHandler<Context = unknown>(
 }
 
 /**
+ * What {@link ServerErrorHandler.wrap} reads of a request: the connection it came on.
+ */
+export interface ServerRequest {
+  /** The connection the request came on. */
+  readonly socket?:
+    | {
+        /** The client's address. */
+        readonly remoteAddress?: string | undefined;
+      }
+    | null
+    | undefined;
+}
+
+/**
+ * The error handler {@link toClientErrorHandler} gives, with the listener wrapper that tells it
+ * which client each refused request came from.
+ */
+export interface ServerErrorHandler {
+  /** Answers an error of the server: its own refusal of a request, or a logged 500. */
+  (error: unknown): Response | Promise<Response>;
+  /**
+   * Wraps the server's request listener, so that a request the server refuses (it calls the
+   * handler while the listener runs, as `@hono/node-server` does) is counted against its
+   * client's rate limit by the connection's address; unwrapped, such requests count as one
+   * unknown client.
+   */
+  wrap<R extends ServerRequest, A extends unknown[], T>(
+    listener: (request: R, ...rest: A) => T,
+  ): (request: R, ...rest: A) => T;
+}
+
+/**
  * An error handler for the server under a fetch handler, for the requests it cannot turn into a
  * `Request` (on Hono's node server, `getRequestListener(app.fetch, { errorHandler })`: a
  * backslash in the path, a `*` or malformed absolute-form target, a missing or unreadable
  * `Host`): 400 with the spec's error body and the always-on headers, where the server would
- * answer an empty 400. Anything else it is given is a logged 500.
+ * answer an empty 400, counted by the rate limit like every request (wrap the listener with
+ * `wrap` so that each client is counted by its address). Anything else it is given is a logged 500.
  *
  * @example
  * ```ts
+ * import { createServer } from 'node:http';
  * import { getRequestListener } from '@hono/node-server';
  * import { conventions } from 'api-conventions';
  * import { toClientErrorHandler, toFetchHandler } from 'api-conventions/fetch';
  *
  * const api = conventions({ routes: {} });
- * const listener = getRequestListener(toFetchHandler(api), { errorHandler: toClientErrorHandler(api) });
+ * const errorHandler = toClientErrorHandler(api);
+ * const listener = errorHandler.wrap(getRequestListener(toFetchHandler(api), { errorHandler }));
+ * createServer(listener).listen(3000);
  * ```
  */
-export function toClientErrorHandler(api: Conventions): (error: unknown) => Response {
-  return (error) => {
+export function toClientErrorHandler(api: Conventions): ServerErrorHandler {
+  // The request whose listener is running: the server calls the handler from within it.
+  let current: ServerRequest | undefined;
+  const handler = (error: unknown): Response | Promise<Response> => {
     if (!(error instanceof Error) || error.name !== 'RequestError') {
       return toResponse(errorToResponse(error, api.logger), api.logger);
     }
-    const { status, headers, body } = api.hostAnswer(
-      /missing host/i.test(error.message) ? 'host' : 'target',
-    );
-    return toResponse({ status, headers: { ...headers }, body }, api.logger);
+    const kind = /missing host/i.test(error.message) ? 'host' : 'target';
+    const answer = api.hostAnswerFor(kind, current?.socket?.remoteAddress ?? undefined);
+    const respond = ({ status, headers, body }: ApiResponse) =>
+      toResponse({ status, headers: { ...headers }, body }, api.logger);
+    return answer instanceof Promise ? answer.then(respond) : respond(answer);
   };
+  return Object.assign(handler, {
+    wrap<R extends ServerRequest, A extends unknown[], T>(listener: (request: R, ...rest: A) => T) {
+      return (request: R, ...rest: A): T => {
+        const outer = current;
+        current = request;
+        try {
+          return listener(request, ...rest);
+        } finally {
+          current = outer;
+        }
+      };
+    },
+  });
 }
 
 /**

@@ -10,17 +10,19 @@ export interface RawResponse {
 
 /**
  * Sends `request` (the whole request text, CRLF line ends) to 127.0.0.1:`port` and reads one
- * response. Stops after `timeoutMs` so a test never hangs.
+ * response. Stops after `timeoutMs` so a test never hangs. `from` is the local address to send
+ * from (another loopback address is another client).
  */
 export function rawRequest(
   port: number,
   request: string | Buffer,
   timeoutMs = 5000,
+  from?: string,
 ): Promise<RawResponse> {
   // RFC 9110 §9.3.2: the answer to HEAD has no body, whatever its Content-Length says.
   const head = request.toString().startsWith('HEAD ');
   return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1');
+    const socket = connect({ port, host: '127.0.0.1', ...(from ? { localAddress: from } : {}) });
     const chunks: Buffer[] = [];
     const timer = setTimeout(() => {
       socket.destroy();
@@ -74,15 +76,17 @@ export interface RawExchange {
 
 /**
  * Sends `request` and keeps the connection open until the server closes it or `timeoutMs`
- * passes: for answers whose point is that the connection ends (408, parser errors).
+ * passes: for answers whose point is that the connection ends (408, parser errors). `from` is
+ * the local address to send from.
  */
 export function rawUntilClose(
   port: number,
   request: string | Buffer,
   timeoutMs = 5000,
+  from?: string,
 ): Promise<RawExchange> {
   return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
+    const socket = connect({ port, host: '127.0.0.1', ...(from ? { localAddress: from } : {}) });
     const chunks: Buffer[] = [];
     const finish = (closed: boolean) => {
       clearTimeout(timer);

@@ -133,6 +133,29 @@ describeMatrix(
       expect(JSON.parse(response.body).errors[0].code).toBe(41700);
     });
 
+    // Regression: node, Express and Fastify kept the first of two Host headers, and the issuer,
+    // metadata and token iss/aud were built from it.
+    it.each([
+      ['the server twice', (port: number) => `127.0.0.1:${port}`],
+      ['the server, then another host', () => 'evil.example'],
+    ])(
+      'answers two Host headers (%s) with 400 and the error body (RFC 9112 §3.2)',
+      async (_what, second) => {
+        const own = `127.0.0.1:${served.port}`;
+        const response = await rawRequest(
+          served.port,
+          `GET /.well-known/oauth-authorization-server HTTP/1.1\r\nHost: ${own}\r\nHost: ${second(served.port)}\r\nConnection: close\r\n\r\n`,
+        );
+        expect(response.status).toBe(400);
+        expect(JSON.parse(response.body)).toEqual({
+          errors: [{ message: expect.any(String), code: 40028 }],
+        });
+        for (const [name, value] of Object.entries(api.alwaysOnHeaders)) {
+          expect(response.headers[name], name).toBe(String(value));
+        }
+      },
+    );
+
     // Node routes these; Hono's node server refuses them itself, and its refusal gets the body.
     it.each([
       ['a backslash in the path', get('/v1\\books')],

@@ -7,6 +7,7 @@ import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { createBookshelf } from '../../examples/bookshelf/app.ts';
 import { describeMatrix } from './_matrix.ts';
+import { rawUntilClose } from './_raw.ts';
 
 const quiet = { logger: { error() {}, warn() {} } };
 
@@ -15,6 +16,45 @@ interface Answer {
   headers: Record<string, string | string[] | undefined>;
   body: string;
 }
+
+const close = 'Connection: close\r\n\r\n';
+const head = (line: string, headers = 'Host: shelf.test\r\n') =>
+  `${line} HTTP/1.1\r\n${headers}${close}`;
+
+/**
+ * Requests answered before the limiter used to see them: CORS preflights and CSRF refusals (in
+ * pre-routing, by plugins before the limiter), and the answers hosts make themselves (Fastify's
+ * 400 for a bad percent-encoding, Hono's for a Host it cannot read, Node's parser errors).
+ */
+const answeredEarly: [string, string, number][] = [
+  [
+    'a CORS preflight from the allowed origin',
+    head(
+      'OPTIONS /v1/books',
+      'Host: shelf.test\r\nOrigin: https://app.example.com\r\nAccess-Control-Request-Method: POST\r\n',
+    ),
+    204,
+  ],
+  [
+    'a CORS preflight from a foreign origin',
+    head(
+      'OPTIONS /v1/books',
+      'Host: shelf.test\r\nOrigin: https://evil.example\r\nAccess-Control-Request-Method: POST\r\n',
+    ),
+    403,
+  ],
+  [
+    'a cross-site POST the CSRF check refuses',
+    head(
+      'POST /v1/books',
+      'Host: shelf.test\r\nOrigin: https://evil.example\r\nSec-Fetch-Site: cross-site\r\nContent-Length: 0\r\n',
+    ),
+    403,
+  ],
+  ['a malformed percent-encoding', head('GET /v1/books/%zz'), 400],
+  ['a Host that is no host', head('GET /v1/books', 'Host: a b\r\n'), 400],
+  ['a request line the HTTP parser refuses', head('FOO /v1/books'), 400],
+];
 
 /** A GET from a given local address, without credentials: the caller is that address. */
 function get(port: number, path: string, from: string): Promise<Answer> {
@@ -83,6 +123,34 @@ describeMatrix(
         expect((await get(served.port, '/v1/anything', from)).status).toBe(429);
         expect((await get(served.port, '/v1/books', from)).status).toBe(429);
       });
+
+      // Regression: these were answered before the limiter counted them, so they were never
+      // limited, though spec 8.1 limits every request a caller makes.
+      it.each(
+        answeredEarly.map((c, i) => [...c, `127.0.0.${40 + i}`, `127.0.0.${60 + i}`] as const),
+      )(
+        'counts %s against the limit and answers it 429 past the limit (spec 8.1, 8.2)',
+        async (_what, raw, status, from, other) => {
+          for (let n = 1; n <= 5; n++) {
+            const { response } = await rawUntilClose(served.port, raw, 5000, from);
+            expect(response?.status).toBe(status);
+            expect(response?.headers['x-ratelimit-remaining']).toBe(String(5 - n));
+          }
+          expect((await get(served.port, '/v1/books', from)).status).toBe(429);
+          const { response } = await rawUntilClose(served.port, raw, 5000, from);
+          expect(response?.status).toBe(429);
+          expect(JSON.parse(response!.body)).toEqual({
+            errors: [{ message: expect.stringContaining('retry after'), code: 42900 }],
+          });
+          expect(response?.headers['retry-after']).toMatch(/^[1-9]\d*$/);
+          expect(response?.headers['x-ratelimit-remaining']).toBe('0');
+          expect(response?.headers['x-content-type-options']).toBe('nosniff');
+          // Counted by the client's address: another client is not refused.
+          const fresh = (await rawUntilClose(served.port, raw, 5000, other)).response;
+          expect(fresh?.status).toBe(status);
+          expect(fresh?.headers['x-ratelimit-remaining']).toBe('4');
+        },
+      );
 
       it('sends the IETF RateLimit and RateLimit-Policy headers when asked (draft-ietf-httpapi-ratelimit-headers)', async () => {
         const answer = await get(served.port, '/v1/books', '127.0.0.16');

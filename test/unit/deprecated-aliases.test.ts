@@ -59,8 +59,12 @@ describe('deprecated adapter names', () => {
   it('toServerErrorHandler answers as toClientErrorHandler and warns once, naming it', async () => {
     const spy = vi.spyOn(process, 'emitWarning').mockImplementation(() => {});
     const refused = Object.assign(new Error('Missing host header'), { name: 'RequestError' });
-    const old = [toServerErrorHandler(api)(refused), toServerErrorHandler(api)(refused)];
-    const current = toClientErrorHandler(api)(refused);
+    const old = await Promise.all([
+      toServerErrorHandler(api)(refused),
+      toServerErrorHandler(api)(refused),
+    ]);
+    const current = await toClientErrorHandler(api)(refused);
+    expect(typeof toServerErrorHandler(api).wrap).toBe('function');
     expect(old.map((r) => r.status)).toEqual([current.status, current.status]);
     expect(await old[0]!.json()).toEqual(await current.json());
     const warned = deprecations(spy);

@@ -19,9 +19,11 @@ export const serve: Host = (api: Conventions, where) => {
   const app = new Hono<{ Bindings: HttpBindings }>();
   app.all('*', (c) => handle(c.req.raw, c));
   // The server's own 400s (a backslash in the path, a `*` target, a bad Host) get the error
-  // body; node:http's own answers (parser errors, timeouts, Expect, CONNECT) are the core's.
+  // body and count against the client's rate limit (wrap tells the handler who the client is);
+  // node:http's own answers (parser errors, timeouts, Expect, CONNECT) are the core's.
   // No default hostname: a request without Host is refused, not given one.
-  const listener = getRequestListener(app.fetch, { errorHandler: toClientErrorHandler(api) });
+  const errorHandler = toClientErrorHandler(api);
+  const listener = errorHandler.wrap(getRequestListener(app.fetch, { errorHandler }));
   const server = attachServerHandlers(createServer(settingsOf(where), listener), api, listener);
   return listen(server, where.port, where.host);
 };

@@ -42,9 +42,20 @@ export function missingHost(): ApiError {
 }
 
 // RFC 9110 §7.2 / RFC 3986 §3.2.2: uri-host [ ":" port ], the host an IP literal or a reg-name
-// (unreserved, pct-encoded, sub-delims); empty is allowed (RFC 9112 §3.2).
+// (unreserved, pct-encoded, sub-delims but the comma, which joins repeated lines); empty is
+// allowed (RFC 9112 §3.2).
 // Cost: linear in the value (anchored, no nested repetition); `Expect` is one trim and compare.
 const hostPattern = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9\-._~!$&'()*+;=%]*)(?::[0-9]*)?$/;
+
+/** 400: RFC 9112 §3.2 refuses more than one Host (hosts join repeated lines with a comma). */
+function repeatedHost(): ApiError {
+  return new ApiError(
+    400,
+    ErrorCode.InvalidHost,
+    'A request carries one Host header naming the server; this one has several, or a comma in it (RFC 9112 §3.2).',
+    { headers: { connection: 'close' } },
+  );
+}
 
 function invalidHost(): ApiError {
   return new ApiError(
@@ -58,8 +69,9 @@ function invalidHost(): ApiError {
 /**
  * Why a request must be refused from its head alone, before routing, or `undefined`: a target
  * longer than `uriLimit` characters is 414, an `Expect` other than `100-continue` 417
- * (RFC 9110 §10.1.1), a `Host` that is no host 400, and so is an HTTP/1.1 request without one
- * (RFC 9112 §3.2).
+ * (RFC 9110 §10.1.1), a `Host` that is no host 400, and so are an HTTP/1.1 request without one
+ * and a request with more than one (RFC 9112 §3.2): the host's reader joins repeated lines with
+ * a comma, which no host name holds.
  *
  * @category Limits
  */
@@ -70,5 +82,6 @@ export function checkRequestHead(head: RequestHead, uriLimit: number): ApiError 
   if (expect != null && expect.trim().toLowerCase() !== '100-continue') return expectationFailed();
   const host = headers.get('host');
   if (host == null) return head.httpVersion === '1.1' ? missingHost() : undefined;
-  return hostPattern.test(host) ? undefined : invalidHost();
+  if (hostPattern.test(host)) return undefined;
+  return host.includes(',') ? repeatedHost() : invalidHost();
 }

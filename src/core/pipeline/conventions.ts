@@ -19,11 +19,10 @@ import {
   beforeRouting,
   guardRoute,
   type HostRouting,
-  pathRules,
+  hostUnmatched,
   routeRequest,
   run,
   runRoute,
-  unmatched,
 } from './dispatch.ts';
 import {
   type ConventionsOptions,
@@ -31,6 +30,7 @@ import {
   resolveConventionsOptions,
 } from './options.ts';
 import type { Guarded } from './plugin.ts';
+import { countedHostAnswer, raiseUnrouted } from './pre-routing.ts';
 import { bareArray, compileRoute } from './request.ts';
 import type { Step } from './steps.ts';
 
@@ -142,7 +142,8 @@ export class Conventions {
   /**
    * Host seam: the answer to a request the host refused before the library ran (an HTTP parser
    * error, a header timeout, `CONNECT`): the spec's error body with the always-on headers and
-   * `Connection: close`, also as HTTP/1.1 text for a socket. Built once per kind.
+   * `Connection: close`, also as HTTP/1.1 text for a socket. Built once per kind, and counted by
+   * no one: hosts that know the client's address answer with {@link Conventions.hostAnswerFor}.
    */
   hostAnswer(kind: HostFailure): HostAnswer {
     let answer = this.hostAnswers.get(kind);
@@ -151,6 +152,15 @@ export class Conventions {
       this.hostAnswers.set(kind, answer);
     }
     return answer;
+  }
+
+  /**
+   * Host seam: {@link Conventions.hostAnswer} for a request from `remoteAddress`, once the plugins
+   * that see every request saw it: a rate limit counts it by that address (the only thing known
+   * of it), adds its headers, and past the limit the answer is its 429. Never rejects.
+   */
+  hostAnswerFor(kind: HostFailure, remoteAddress: string | undefined): Step<HostAnswer> {
+    return countedHostAnswer(this.settings, kind, remoteAddress, this.hostAnswer(kind));
   }
 
   /**
@@ -197,14 +207,16 @@ export class Conventions {
    * without, 404 naming the path.
    */
   handleUnmatched(ctx: RequestContext, allow?: readonly string[]): Step<ApiResponse> {
-    return run(this.settings, ctx, () => pathRules(ctx) ?? unmatched(ctx, allowList(allow ?? [])));
+    return run(this.settings, ctx, () => hostUnmatched(this.settings, ctx, allowList(allow ?? [])));
   }
 
-  /** Host seam: the spec's error response for anything thrown while the host handled `ctx`. */
+  /**
+   * Host seam: the spec's error response for anything thrown while the host handled `ctx`. An
+   * error the host raised before the pre-routing phase is still seen by the plugins that see
+   * every request (a rate limit counts it).
+   */
   handleError(ctx: RequestContext, error: unknown): Step<ApiResponse> {
-    return run(this.settings, ctx, () => {
-      throw error;
-    });
+    return run(this.settings, ctx, () => raiseUnrouted(this.settings, ctx, error));
   }
 
   /**

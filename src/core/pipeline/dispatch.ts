@@ -7,9 +7,10 @@ import { allowAnswer, noRoute, upperCasePath, wrongMethod } from './answers.ts';
 import { type RequestContext, routable } from './context.ts';
 import type { ResolvedConventionsOptions } from './options.ts';
 import type { CheckResult, Guarded } from './plugin.ts';
+import { runPreRouting } from './pre-routing.ts';
 import { prepare, toOutgoing } from './request.ts';
 import { failure, respond } from './respond.ts';
-import { andThen, attempt, runHooks, type Step } from './steps.ts';
+import { andThen, attempt, type Step } from './steps.ts';
 
 type Settings = ResolvedConventionsOptions;
 
@@ -54,9 +55,8 @@ export function pathRules(ctx: RequestContext): OutgoingResponse | undefined {
 /** Pre-routing: the `onRequest` hooks, then the path rules; an early answer, or `undefined`. */
 function preRouting(settings: Settings, ctx: RequestContext): Step<OutgoingResponse | undefined> {
   ctx.preRouted = true;
-  const { onRequest } = settings;
-  if (onRequest.length === 0) return pathRules(ctx);
-  return andThen(runHooks(onRequest, ctx), (early) =>
+  if (settings.onRequest.length === 0) return pathRules(ctx);
+  return andThen(runPreRouting(settings, ctx), (early) =>
     early === undefined ? pathRules(ctx) : toOutgoing(settings, ctx, early),
   );
 }
@@ -109,6 +109,21 @@ export function runRoute(
 export function unmatched(ctx: RequestContext, methods: readonly string[]): OutgoingResponse {
   if (methods.length === 0) return noRoute(ctx);
   return ctx.method === 'OPTIONS' ? allowAnswer(ctx, methods) : wrongMethod(ctx, methods);
+}
+
+/**
+ * The answer to a request a host's router did not match, after the pre-routing phase when the
+ * host raised it before its hooks ran (Fastify's bad percent-encoding), as every host routes.
+ *
+ * @category Plugins and pipeline
+ */
+export function hostUnmatched(
+  settings: Settings,
+  ctx: RequestContext,
+  methods: readonly string[],
+): Step<OutgoingResponse> {
+  const early = ctx.preRouted ? pathRules(ctx) : preRouting(settings, ctx);
+  return andThen(early, (answer) => answer ?? unmatched(ctx, methods));
 }
 
 /**

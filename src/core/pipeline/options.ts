@@ -78,6 +78,8 @@ export interface ResolvedConventionsOptions {
   development: boolean;
   onRoute: ((route: import('../routing/types.ts').RouteInfo) => void)[];
   onRequest: Check[];
+  /** For each `onRequest` hook, whether its plugin sees every request (`seesEveryRequest`). */
+  everyRequest: boolean[];
   preParsing: Check[];
   preHandler: Check[];
   response: ResponsePlan;
@@ -151,6 +153,7 @@ export function resolveConventionsOptions(options: ConventionsOptions): Resolved
     development: options.development ?? !isProduction(),
     onRoute,
     onRequest: bind('onRequest'),
+    everyRequest: plugins.filter((p) => p.onRequest).map((p) => p.seesEveryRequest === true),
     preParsing: bind('preParsing'),
     preHandler: bind('preHandler'),
     response: {

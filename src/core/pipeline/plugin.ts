@@ -82,6 +82,15 @@ export interface Plugin {
    * header a response already has is left as it is.
    */
   readonly headers?: Readonly<Record<string, HeaderValue>>;
+  /**
+   * Whether this plugin's `onRequest` runs on every request the service answers: also after an
+   * earlier plugin's `onRequest` answered early (a CORS preflight, a refused cross-site request),
+   * and for requests a host answers before the pipeline can read them (an HTTP parser error, a
+   * `Host` it cannot read), on a context that holds only the client's address (no method or
+   * headers, path `/`). What it returns then is ignored; an error it throws (a 429) is answered
+   * instead. A rate limit sets it, so that every answer counts. @default false
+   */
+  readonly seesEveryRequest?: boolean;
   /** Called once per route at start-up (contributed and guarded routes too): compile settings here. */
   onRoute?(route: RouteInfo): void;
   /**

@@ -11,6 +11,7 @@ const hookNames = [
   'routes',
   'serializers',
   'headers',
+  'seesEveryRequest',
   'onRoute',
   'onRequest',
   'preParsing',
@@ -45,6 +46,10 @@ function checkPlugin(plugin: unknown, index: number): Plugin {
     if (best !== undefined && typeof (plugin as Record<string, unknown>)[key] === 'function') {
       throw new TypeError(`Plugin "${name}": \`${key}\` is not a hook. Did you mean \`${best}\`?`);
     }
+  }
+  const every = (plugin as Plugin).seesEveryRequest;
+  if (every !== undefined && typeof every !== 'boolean') {
+    throw new TypeError(`Plugin "${name}": \`seesEveryRequest\` must be true or false.`);
   }
   for (const key of ['dependencies', 'before'] as const) {
     const value = (plugin as Plugin)[key];

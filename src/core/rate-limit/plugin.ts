@@ -30,8 +30,10 @@ export interface RateLimitPlugin extends Plugin {
 /**
  * Limits requests per caller (spec section 8). The `policies` option is checked on every
  * request, unknown paths, 404s and 405s included, in the pre-routing phase, so a scan is
- * limited as much as real use; a route's `config.rateLimit` policies are checked on that route
- * only, after its body is parsed. Each phase is one store call covering all its policies.
+ * limited as much as real use; so are requests another plugin answers there first (a CORS
+ * preflight, a CSRF refusal) and, by the client's address, those a host answers itself (a
+ * parser error). A route's `config.rateLimit` policies are checked on that route only, after
+ * its body is parsed. Each phase is one store call covering all its policies.
  *
  * A limited response carries `X-RateLimit-Limit`, `X-RateLimit-Remaining` and
  * `X-RateLimit-Reset` (UTC epoch seconds) of the tightest policy; past the limit the answer is
@@ -59,6 +61,9 @@ export function rateLimit(options: RateLimitOptions = {}): RateLimitPlugin {
   const plugin: RateLimitPlugin = {
     name: 'rate-limit',
     routeConfig: ['rateLimit'],
+    // Every answer counts: a CORS preflight or a CSRF refusal answered by a plugin before this
+    // one, and the requests a host answers itself (counted by address), get a 429 past the limit.
+    seesEveryRequest: true,
     limiter,
     onRoute(route: RouteInfo) {
       const policies = route.config.rateLimit;

@@ -1,0 +1,149 @@
+/**
+ * The pre-routing hooks: in plugin order until one answers, then the hooks of the plugins that
+ * see every request (a rate limit), so that no answer, early or the host's own, goes uncounted.
+ */
+import { isApiError } from '../errors/api-error.ts';
+import { toApiError } from '../errors/to-response.ts';
+import type { ResponseHeaders } from '../http/headers.ts';
+import type { HeaderReader } from '../http/response.ts';
+import { type HostAnswer, type HostFailure, hostFailure, toHostAnswer } from '../limits/index.ts';
+import { RequestContext } from './context.ts';
+import type { ResolvedConventionsOptions } from './options.ts';
+import type { CheckResult } from './plugin.ts';
+import { attempt, isPromise, type Step } from './steps.ts';
+
+type Settings = ResolvedConventionsOptions;
+
+/** How pre-routing was answered before the hooks that see every request ran: a reply, or an error. */
+type Early =
+  | { readonly failed: false; readonly value: CheckResult }
+  | { readonly failed: true; readonly value: unknown };
+
+const replied = (value: CheckResult): Early => ({ failed: false, value });
+const threw = (value: unknown): Early => ({ failed: true, value });
+
+/**
+ * Runs the `onRequest` hooks in order until one answers (a reply, or a thrown error); the hooks
+ * of plugins that see every request after it still run, and the first error one of them throws
+ * (a 429) replaces the answer. Synchronous until a hook is not.
+ */
+export function runPreRouting(
+  settings: Settings,
+  ctx: RequestContext,
+  from = 0,
+): Step<CheckResult> {
+  const hooks = settings.onRequest;
+  for (let i = from; i < hooks.length; i++) {
+    let result: Step<CheckResult>;
+    try {
+      result = hooks[i]!(ctx);
+    } catch (error) {
+      return everyRequest(settings, ctx, i + 1, threw(error));
+    }
+    if (result === undefined) continue;
+    if (isPromise<CheckResult>(result)) {
+      return result.then(
+        (reply) =>
+          reply === undefined
+            ? runPreRouting(settings, ctx, i + 1)
+            : everyRequest(settings, ctx, i + 1, replied(reply)),
+        (error: unknown) => everyRequest(settings, ctx, i + 1, threw(error)),
+      );
+    }
+    return everyRequest(settings, ctx, i + 1, replied(result));
+  }
+  return undefined;
+}
+
+/**
+ * Runs, from hook `from` on, the `onRequest` hooks of the plugins that see every request, on a
+ * request already answered by `early`; then gives that answer: its reply, or its error thrown.
+ * What those hooks return is ignored; the first error they throw becomes the answer.
+ */
+export function everyRequest(
+  settings: Settings,
+  ctx: RequestContext,
+  from: number,
+  early: Early,
+  replaced = false,
+): Step<CheckResult> {
+  const hooks = settings.onRequest;
+  const every = settings.everyRequest;
+  for (let i = from; i < hooks.length; i++) {
+    if (!every[i]) continue;
+    let result: Step<CheckResult>;
+    try {
+      result = hooks[i]!(ctx);
+    } catch (error) {
+      if (!replaced) early = threw(error);
+      replaced = true;
+      continue;
+    }
+    if (isPromise<CheckResult>(result)) {
+      const answer = early;
+      const done = replaced;
+      return result.then(
+        () => everyRequest(settings, ctx, i + 1, answer, done),
+        (error: unknown) => everyRequest(settings, ctx, i + 1, done ? answer : threw(error), true),
+      );
+    }
+  }
+  if (early.failed) throw early.value;
+  return early.value;
+}
+
+/**
+ * Has the plugins that see every request see an error raised before pre-routing ran (by a host,
+ * before its hooks), then throws it, or the error one of them threw instead (a 429).
+ */
+export function raiseUnrouted(
+  settings: Settings,
+  ctx: RequestContext,
+  error: unknown,
+): Step<never> {
+  if (ctx.preRouted || !settings.everyRequest.includes(true)) throw error;
+  ctx.preRouted = true;
+  return everyRequest(settings, ctx, 0, threw(error)) as Step<never>;
+}
+
+// A request the host could not read: nothing of it is known but where it came from.
+const noHeaders: HeaderReader = { get: () => undefined };
+
+/**
+ * The answer to a request a host refused before the pipeline could read it, once the plugins
+ * that see every request saw it, known by the client's address alone (a request from a trusted
+ * proxy is not counted: the client behind it is unknown). Their headers join the answer, and
+ * an error one of them throws (a 429) is answered instead. Never rejects.
+ */
+export function countedHostAnswer(
+  settings: Settings,
+  kind: HostFailure,
+  remoteAddress: string | undefined,
+  uncounted: HostAnswer,
+): Step<HostAnswer> {
+  if (!settings.everyRequest.includes(true)) return uncounted;
+  const { trust } = settings;
+  if (remoteAddress !== undefined && trust(remoteAddress, 0)) return uncounted;
+  const input = { method: '', url: '/', headers: noHeaders, remoteAddress };
+  const ctx = new RequestContext(input, '/', '', trust);
+  ctx.preRouted = true;
+  const headers = (): ResponseHeaders => ({
+    ...settings.response.alwaysOn,
+    ...(ctx.hasResponseHeaders ? ctx.responseHeaders.record : {}),
+  });
+  const passed = (): HostAnswer =>
+    ctx.hasResponseHeaders
+      ? toHostAnswer(hostFailure(kind, settings.uriLimit), headers())
+      : uncounted;
+  const refused = (error: unknown): HostAnswer => {
+    const apiError = toApiError(error);
+    if (!isApiError(error) && apiError.status >= 500) {
+      settings.logger.error({ err: error }, 'a plugin failed on a request the host answered');
+    }
+    return toHostAnswer(apiError, headers());
+  };
+  return attempt(() => {
+    const seen = everyRequest(settings, ctx, 0, replied(undefined));
+    return isPromise(seen) ? seen.then(passed) : passed();
+  }, refused);
+}
