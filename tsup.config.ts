@@ -10,6 +10,9 @@ export default defineConfig({
     host: 'src/host.ts',
     oauth: 'src/oauth.ts',
     redis: 'src/redis.ts',
+    audit: 'src/audit/index.ts',
+    // The `api-conventions` command (package.json "bin"), not a subpath.
+    bin: 'src/bin.ts',
     // The one copy of the core that every subpath re-exports or imports (package.json "imports").
     core: 'src/core/index.ts',
   },

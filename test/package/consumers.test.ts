@@ -91,6 +91,7 @@ describe('consumers of the built package', () => {
     host: true,
     oauth: ['function', true, 'sha256'],
     redis: ['function', 'function'],
+    audit: ['function', 'function'],
     clientErrors: ['function', 65536],
     deprecated: ['function', 'function', 'function', 65536],
   };

@@ -21,9 +21,12 @@ async function namesOf(file: string): Promise<string[]> {
 
 describe('package surface', () => {
   it('builds and documents every subpath of "exports", and nothing else', () => {
-    // `core` is the private module behind `#core` ("imports"): built, never a subpath.
-    const { core, ...entry } = (tsup as { entry: Record<string, string> }).entry;
+    // `core` is the private module behind `#core` ("imports") and `bin` the command ("bin"):
+    // built, never subpaths.
+    const { core, bin, ...entry } = (tsup as { entry: Record<string, string> }).entry;
     expect(core).toBe('src/core/index.ts');
+    expect(bin).toBe('src/bin.ts');
+    expect(readJson('package.json').bin['api-conventions']).toBe('./dist/bin.mjs');
     expect(readJson('package.json').imports['#core'].import.default).toBe('./dist/core.mjs');
     expect(Object.keys(entry).sort()).toEqual([...subpaths].sort());
     expect([...readJson('typedoc.json').entryPoints].sort()).toEqual(Object.values(entry).sort());

@@ -1,4 +1,5 @@
 /** Entity tags (RFC 9110 §8.8.3): built over the sent bytes or from a version, parsed and compared. */
+import { nodeCrypto } from '../internal/platform.ts';
 
 /**
  * A 64-bit hash of a body (string code units or bytes), seeded with its media type so that the
@@ -37,23 +38,11 @@ export function hashBody(body: string | Uint8Array, seed: string): string {
   return (a >>> 0).toString(36) + (b >>> 0).toString(36) + body.length.toString(36);
 }
 
-type NativeHash = (algorithm: string, data: string | Uint8Array, encoding: 'base64url') => string;
-
 /**
- * The runtime's own SHA-1, when it has one that answers synchronously (Node's `crypto.hash`,
- * found through `process.getBuiltinModule` so that the core imports nothing of Node): several
- * times faster than hashing in JavaScript. Elsewhere the JavaScript hash serves.
+ * The runtime's own SHA-1, when it has one that answers synchronously (Node's `crypto.hash`):
+ * several times faster than hashing in JavaScript. Elsewhere the JavaScript hash serves.
  */
-const nativeHash: NativeHash | undefined = (() => {
-  try {
-    const runtime = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } })
-      .process;
-    const crypto = runtime?.getBuiltinModule?.('node:crypto') as { hash?: NativeHash } | undefined;
-    return typeof crypto?.hash === 'function' ? crypto.hash : undefined;
-  } catch {
-    return undefined;
-  }
-})();
+const nativeHash = nodeCrypto?.hash;
 
 /**
  * The opaque part of a tag over a response's bytes: SHA-1 (132 bits of it) where the runtime
@@ -169,25 +158,4 @@ export function splitTag(tag: string): ParsedTag | undefined {
   const quoted = weak ? tag.slice(2) : tag;
   if (quoted.length < 2 || quoted[0] !== '"' || quoted[quoted.length - 1] !== '"') return undefined;
   return { weak, opaque: quoted.slice(1, -1) };
-}
-
-/**
- * Whether a request's tags match a current tag: weak comparison (RFC 9110 §8.8.3.2) for
- * `If-None-Match`, strong for `If-Match` (a weak tag then never matches).
- *
- * @category Caching
- */
-export function tagsMatch(
-  tags: '*' | ParsedTag[] | undefined,
-  current: ParsedTag,
-  strong: boolean,
-): boolean {
-  if (tags === undefined) return false;
-  if (tags === '*') return true;
-  if (strong && current.weak) return false;
-  for (const tag of tags) {
-    if (strong && tag.weak) continue;
-    if (tag.opaque === current.opaque) return true;
-  }
-  return false;
 }

@@ -15,7 +15,6 @@ export {
   type ParsedTag,
   parseTags,
   splitTag,
-  tagsMatch,
   versionOpaque,
   versionTag,
 } from './etag.ts';

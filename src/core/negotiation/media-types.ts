@@ -1,4 +1,5 @@
 /** Picks a response format from `Accept` (RFC 9110 §12.5.1) in bounded work; results cached per value. */
+import { BoundedCache } from '../internal/bounded-cache.ts';
 import {
   acceptTooLong,
   chooseType,
@@ -55,9 +56,8 @@ export class Offer {
   /** Whether the offer is JSON alone: `Accept` absent, `*\/*` or `application/json` need no work. */
   readonly jsonOnly: boolean;
   private readonly types: string[];
-  private readonly cache = new Map<string, Chosen | null>();
+  private readonly cache: BoundedCache<string, Chosen | null>;
   private readonly tree: string | undefined;
-  private readonly cacheSize: number;
   private readonly preferred: Chosen;
 
   /**
@@ -70,7 +70,7 @@ export class Offer {
     this.jsonOnly = formats.length === 1 && formats[0] === 'json';
     this.types = formats.flatMap((f) => formatTypes[f]);
     this.tree = vendor === undefined ? undefined : `application/vnd.${vendor.toLowerCase()}`;
-    this.cacheSize = cacheSize;
+    this.cache = new BoundedCache(cacheSize);
     this.preferred = this.fixed(formats[0]!);
   }
 
@@ -85,11 +85,7 @@ export class Offer {
     const known = this.cache.get(accept);
     if (known !== undefined) return known;
     const chosen = this.choose(accept);
-    if (accept.length <= maxCachedLength) {
-      // Bounded: the oldest value goes first (a Map iterates in insertion order).
-      if (this.cache.size >= this.cacheSize) this.cache.delete(this.cache.keys().next().value!);
-      this.cache.set(accept, chosen);
-    }
+    if (accept.length <= maxCachedLength) this.cache.set(accept, chosen);
     return chosen;
   }
 

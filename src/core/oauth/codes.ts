@@ -1,7 +1,9 @@
 /** One-time authorization codes bound to client, redirect URI and PKCE challenge (RFC 6749 §4.1, RFC 7636). */
+
+import { randomToken } from '../internal/random.ts';
 import type { Store } from '../stores/store.ts';
 import { oauthError } from './errors.ts';
-import { base64url, digestKey, randomToken, sha256, timingSafeEqual } from './secrets.ts';
+import { base64url, digestKey, sha256, timingSafeEqual } from './secrets.ts';
 
 /** What the store keeps of one code. */
 export interface CodeRecord {

@@ -3,15 +3,10 @@
  * or, for development only, the origin each request names.
  */
 import { resolveLogger } from '../errors/logger.ts';
+import { isProduction } from '../internal/platform.ts';
 import type { RequestContext } from '../pipeline/context.ts';
 
 const where = 'oauthServer()';
-
-function isProduction(): boolean {
-  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process
-    ?.env;
-  return env?.NODE_ENV === 'production';
-}
 
 function checked(value: unknown): string {
   if (typeof value !== 'string' || !URL.canParse(value)) {

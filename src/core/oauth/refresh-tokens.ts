@@ -2,9 +2,11 @@
  * Refresh tokens in families (RFC 9700 §4.14.2): opaque, 256 random bits, kept in the store only
  * as their SHA-256, rotated on every use; using one twice revokes its whole family.
  */
+
+import { randomToken } from '../internal/random.ts';
 import type { Store } from '../stores/store.ts';
 import { oauthError } from './errors.ts';
-import { digestKey, randomToken } from './secrets.ts';
+import { digestKey } from './secrets.ts';
 
 /** What the store keeps of one refresh token. */
 export interface RefreshRecord {

@@ -1,15 +1,10 @@
-/** Random tokens, SHA-256 digests and constant-time comparison over Web Crypto (any runtime). */
+/** SHA-256 digests over Web Crypto (any runtime), client-secret hashes and constant-time comparison. */
 import { fromBase64Url, toBase64Url } from '../internal/base64url.ts';
 
 const encoder = new TextEncoder();
 
 /** Bytes as base64url without padding (RFC 4648 §5): the library's one encoder. */
 export const base64url: (bytes: Uint8Array) => string = toBase64Url;
-
-/** A fresh opaque token of `bytes` random bytes (256 bits by default), base64url. */
-export function randomToken(bytes = 32): string {
-  return base64url(crypto.getRandomValues(new Uint8Array(bytes)));
-}
 
 /** The SHA-256 digest of a string's UTF-8 bytes. */
 export async function sha256(text: string): Promise<Uint8Array> {

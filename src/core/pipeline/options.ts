@@ -2,6 +2,7 @@
 import { type Logger, resolveLogger } from '../errors/to-response.ts';
 import { HeaderBag, type HeaderValue } from '../http/headers.ts';
 import { assertInteger, assertKnownKeys } from '../internal/options.ts';
+import { isProduction } from '../internal/platform.ts';
 import type { LintOptions } from '../lint/index.ts';
 import { compileTrust, type TrustProxy, type TrustTest } from '../origin/trust-proxy.ts';
 import { Router } from '../routing/router.ts';
@@ -100,12 +101,6 @@ const known = [
 
 // Every response says what it is and that browsers must not guess (spec 4.8).
 const builtInHeaders: Record<string, HeaderValue> = { 'x-content-type-options': 'nosniff' };
-
-function isProduction(): boolean {
-  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process
-    ?.env;
-  return env?.NODE_ENV === 'production';
-}
 
 /**
  * Validates the options once, at creation: a mistake is a `TypeError` that says how to fix it.

@@ -4,6 +4,7 @@ import { ErrorCode } from '../errors/catalogue.ts';
 import { assertInteger, assertKnownKeys } from '../internal/options.ts';
 import type { RequestContext } from '../pipeline/context.ts';
 import { isPromise, type Step } from '../pipeline/steps.ts';
+import { storeUnavailable, withTimeout } from '../stores/fail-closed.ts';
 import { MemoryStore } from '../stores/memory-store.ts';
 import type { RateCheck, RateVerdict, Store } from '../stores/store.ts';
 import { clientNetwork, defaultIdentity, type RateIdentity } from './identity.ts';
@@ -12,9 +13,7 @@ import { type CompiledPolicy, compilePolicies, type RatePolicy } from './policy.
 const failed = 'The rate-limit store failed, so the request was refused; try again later.';
 
 /** The 503 of a store that failed or did not answer in time; nothing passes without it. */
-function unavailable(cause: unknown): ApiError {
-  return new ApiError(503, ErrorCode.StoreUnavailable, failed, { cause });
-}
+const unavailable = (cause: unknown) => storeUnavailable(cause, failed);
 
 /**
  * Options of {@link createRateLimiter} and {@link rateLimit}.
@@ -220,23 +219,12 @@ export class RateLimiter {
 
   /** The store's answer, or a rejection once `timeoutMs` passed; the timer never holds the process. */
   private bounded(answer: Promise<RateVerdict[]>): Promise<RateVerdict[]> {
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(
-        () => reject(new Error(`the rate-limit store did not answer within ${this.timeoutMs} ms`)),
-        this.timeoutMs,
-      );
-      (timer as { unref?: () => void }).unref?.();
-      answer.then(
-        (value) => {
-          clearTimeout(timer);
-          resolve(value);
-        },
-        (error: unknown) => {
-          clearTimeout(timer);
-          reject(error);
-        },
-      );
-    });
+    const ms = this.timeoutMs;
+    return withTimeout(
+      answer,
+      ms,
+      () => new Error(`the rate-limit store did not answer within ${ms} ms`),
+    );
   }
 
   /**

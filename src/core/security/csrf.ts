@@ -3,6 +3,7 @@ import { ApiError } from '../errors/api-error.ts';
 import { ErrorCode } from '../errors/catalogue.ts';
 import { fromBase64Url, toBase64Url } from '../internal/base64url.ts';
 import { assertInteger, assertKnownKeys } from '../internal/options.ts';
+import { randomToken } from '../internal/random.ts';
 import type { RequestContext } from '../pipeline/context.ts';
 import type { Plugin } from '../pipeline/plugin.ts';
 import type { Step } from '../pipeline/steps.ts';
@@ -68,10 +69,6 @@ const knownOptions = [
 // RFC 9110 §9.2.1: these never change state, so a forged one changes nothing.
 const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE']);
 const encoder = new TextEncoder();
-
-function randomToken(bytes: number): string {
-  return toBase64Url(crypto.getRandomValues(new Uint8Array(bytes)));
-}
 
 /** 403: a state-changing request from another site. */
 function crossSite(): ApiError {

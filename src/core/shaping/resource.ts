@@ -1,6 +1,7 @@
 /** A resource's shape declared once: its fields, response groups (views) and links (spec 2.10, 2.12). */
 import { ErrorCode } from '../errors/catalogue.ts';
 import { type FieldProblem, invalidRequest } from '../errors/helpers.ts';
+import { BoundedCache } from '../internal/bounded-cache.ts';
 import { assertKnownKeys } from '../internal/options.ts';
 import type { RequestContext } from '../pipeline/context.ts';
 import { identityKey } from './link-key.ts';
@@ -115,6 +116,7 @@ export interface Selection {
   readonly links: boolean;
 }
 
+// The compiled `fields` selections each resource remembers (client-chosen keys, so bounded).
 const cacheSize = 256;
 const viewName = /^[a-z][a-z0-9_-]*$/;
 const methods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
@@ -218,7 +220,7 @@ export function defineResource<T = any>(options: ResourceOptions<T>): Resource {
     ]),
   );
 
-  const cache = new Map<string, Selection>();
+  const cache = new BoundedCache<string, Selection>(cacheSize);
   const select = (fields: string | null, view: string | null): Selection => {
     if (view !== null && !views.has(view)) {
       throw invalidRequest([
@@ -240,7 +242,6 @@ export function defineResource<T = any>(options: ResourceOptions<T>): Resource {
         view === null
           ? compile(fields, withLinks, 'the resource')
           : compile(fields, viewTrees.get(view)!, `the view "${view}"`);
-      if (cache.size >= cacheSize) cache.delete(cache.keys().next().value!);
       cache.set(key, selection);
     }
     return selection;

@@ -1,7 +1,6 @@
 /** Wraps a store so that keys get a prefix and a failing or hanging store becomes a 503. */
-import { ApiError, isApiError } from '../errors/api-error.ts';
-import { ErrorCode } from '../errors/catalogue.ts';
 import { assertInteger, assertKnownKeys } from '../internal/options.ts';
+import { storeUnavailable as unavailable, withTimeout } from './fail-closed.ts';
 import type { Counter, HitWindow, RateCheck, RateVerdict, Store } from './store.ts';
 
 /**
@@ -23,12 +22,6 @@ export interface GuardStoreOptions {
 }
 
 const methods = ['get', 'set', 'delete', 'hit', 'take', 'add'] as const;
-
-/** The 503 for a store that failed; an error that already is one passes through unchanged. */
-function unavailable(cause: unknown, message: string): ApiError {
-  if (isApiError(cause) && cause.code === ErrorCode.StoreUnavailable) return cause;
-  return new ApiError(503, ErrorCode.StoreUnavailable, message, { cause });
-}
 
 const failed = 'A store this request needs failed, so the request was refused; try again later.';
 
@@ -81,29 +74,17 @@ export function guardStore(store: Store, options: GuardStoreOptions = {}): Store
       throw unavailable(error, failed);
     }
     if (typeof (answer as { then?: unknown } | undefined)?.then !== 'function') return answer;
-    return new Promise<T>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        const late = new Error(`guardStore: ${method}() did not answer within ${timeoutMs} ms.`);
-        reject(
-          unavailable(
-            late,
-            `A store this request needs did not answer within ${timeoutMs} ms, so the request ` +
-              'was refused; try again later.',
-          ),
-        );
-      }, timeoutMs);
-      (timer as { unref?: () => void }).unref?.();
-      (answer as Promise<T>).then(
-        (value) => {
-          clearTimeout(timer);
-          resolve(value);
-        },
-        (error: unknown) => {
-          clearTimeout(timer);
-          reject(unavailable(error, failed));
-        },
-      );
-    });
+    return withTimeout(
+      answer as Promise<T>,
+      timeoutMs,
+      () =>
+        unavailable(
+          new Error(`guardStore: ${method}() did not answer within ${timeoutMs} ms.`),
+          `A store this request needs did not answer within ${timeoutMs} ms, so the request ` +
+            'was refused; try again later.',
+        ),
+      (error) => unavailable(error, failed),
+    );
   }
 
   const key = prefix === '' ? (k: string) => k : (k: string) => prefix + k;

@@ -1,8 +1,9 @@
 /**
- * Verification of a compact JWS access token (RFC 7515, RFC 9068 §4) with WebCrypto, following
- * RFC 8725: the header is checked against the key it names before any signature work, and the
- * claims only once the signature holds.
+ * Verification of a compact JWS access token (RFC 7515, RFC 9068 §4) through jose's `jwtVerify`,
+ * with the rules of RFC 8725 around it: every segment canonical base64url, the header checked
+ * against the key it names before any signature work, and the claims only once the signature holds.
  */
+import { jwtVerify } from 'jose';
 import { fromBase64Url } from '../internal/base64url.ts';
 import type { TokenAlgorithm, TokenKey, TokenKeys } from './keys.ts';
 
@@ -27,15 +28,21 @@ export interface VerifiedJws {
   key: TokenKey;
 }
 
-const encoder = new TextEncoder();
 const decoder = new TextDecoder('utf-8', { fatal: true });
-const verifyParams: Record<TokenAlgorithm, AlgorithmIdentifier | EcdsaParams> = {
-  EdDSA: { name: 'Ed25519' },
-  ES256: { name: 'ECDSA', hash: 'SHA-256' },
-  HS256: { name: 'HMAC' },
+// jose checks `alg` against a list: the key's own algorithm only (RFC 8725 §3.1), one list each.
+const allowed: Record<TokenAlgorithm, TokenAlgorithm[]> = {
+  EdDSA: ['EdDSA'],
+  ES256: ['ES256'],
+  HS256: ['HS256'],
 };
+// RFC 9068 §2.2 (RFC 7519 §4.1.4, §4.1.6): jose checks presence and type, these must be numbers.
+const requiredClaims = ['exp', 'iat'];
 
-/** A base64url part decoded as a JSON object, or `undefined` when it is not one. */
+/**
+ * A base64url segment decoded as a JSON object; `undefined` when it is not canonical base64url
+ * (RFC 4648 §3.5: non-zero spare bits would give one token several spellings), not UTF-8 or
+ * not a JSON object.
+ */
 function jsonPart(part: string): Record<string, unknown> | undefined {
   const bytes = fromBase64Url(part);
   if (bytes === undefined) return undefined;
@@ -63,37 +70,24 @@ function keyFor(header: Record<string, unknown>, keys: TokenKeys): TokenKey | un
   return key !== undefined && alg === key.alg ? key : undefined;
 }
 
-function audienceHolds(aud: unknown, wanted: string | readonly string[]): boolean {
-  const has = typeof aud === 'string' ? [aud] : aud;
-  if (!Array.isArray(has)) return false;
-  if (typeof wanted === 'string') return has.includes(wanted);
-  for (const a of wanted) if (has.includes(a)) return true;
-  return false;
-}
+const finite = (value: unknown) => typeof value === 'number' && Number.isFinite(value);
 
-/** RFC 9068 §4 steps 3, 4, 7 and RFC 7519 §4.1: the claims, judged at `nowMs`. */
-function claimsProblem(
-  payload: Record<string, unknown>,
-  expected: JwsExpectations,
-  nowMs: number,
-): JwsProblem | undefined {
-  const { iss, aud, exp, nbf, iat } = payload;
-  if (iss !== expected.issuer || !audienceHolds(aud, expected.audience)) return 'invalid';
-  if (typeof exp !== 'number' || !Number.isFinite(exp)) return 'invalid';
-  if (typeof iat !== 'number' || !Number.isFinite(iat)) return 'invalid';
-  if (nbf !== undefined) {
-    if (typeof nbf !== 'number' || !Number.isFinite(nbf)) return 'invalid';
-    if (nbf * 1000 > nowMs + expected.tolerance * 1000) return 'invalid';
-  }
-  if (nowMs >= (exp + expected.tolerance) * 1000) return 'expired';
-  return undefined;
+/** What jose's refusal means to the client: a broken token, an expired one, or an invalid one. */
+function problemOf(error: unknown): JwsProblem {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code === 'ERR_JWT_EXPIRED') return 'expired';
+  if (code === 'ERR_JWS_INVALID' || code === 'ERR_JWT_INVALID') return 'malformed';
+  // A failed signature or claim check, or a signature of the wrong length for the key, say.
+  return 'invalid';
 }
 
 /**
  * Verifies `token`, a compact JWS already checked for its shape (three base64url parts): a
- * problem at once when its header does not fit a key, else the promise of its verified claims
- * or of a problem. Unknown critical extensions (`crit`) and unencoded payloads (`b64`) are
- * refused (RFC 7515 §4.1.11, RFC 7797 §3).
+ * problem at once when a segment is not canonical base64url or its header does not fit a key,
+ * else the promise of its verified claims or of a problem. Unknown critical extensions (`crit`)
+ * and unencoded payloads (`b64`) are refused (RFC 7515 §4.1.11, RFC 7797 §3). jose then checks
+ * the signature with that key and algorithm alone, `typ`, `iss`, `aud`, `exp`, `nbf` and `iat`
+ * at `now()`, with `tolerance` seconds of clock difference (RFC 9068 §4).
  */
 export function verifyJws(
   token: string,
@@ -109,19 +103,25 @@ export function verifyJws(
   if (!isAccessTokenType(header.typ)) return 'invalid';
   const key = keyFor(header, keys);
   if (key === undefined) return 'invalid';
-  // RFC 4648 §3.5: non-zero spare bits in the last character are refused, so a signature has
-  // one spelling and a token string names one token (for the cache and any blocklist).
-  const signature = fromBase64Url(token.slice(second + 1));
-  if (signature === undefined) return 'malformed';
-  const signed = encoder.encode(token.slice(0, second));
-  return crypto.subtle.verify(verifyParams[key.alg], key.verifyKey, signature, signed).then(
-    (valid): VerifiedJws | JwsProblem => {
-      if (!valid) return 'invalid';
-      const payload = jsonPart(token.slice(first + 1, second));
-      if (payload === undefined) return 'malformed';
-      return claimsProblem(payload, expected, now()) ?? { payload, key };
-    },
-    // A signature of the wrong length for the key, say.
-    (): JwsProblem => 'invalid',
-  );
+  // jose's decoder ignores spare bits; one token has one spelling here (RFC 4648 §3.5).
+  if (
+    fromBase64Url(token.slice(first + 1, second)) === undefined ||
+    fromBase64Url(token.slice(second + 1)) === undefined
+  ) {
+    return 'malformed';
+  }
+  return jwtVerify(token, key.verifyKey, {
+    algorithms: allowed[key.alg],
+    typ: 'at+jwt',
+    issuer: expected.issuer,
+    audience: expected.audience as string | string[],
+    clockTolerance: expected.tolerance,
+    currentDate: new Date(now()),
+    requiredClaims,
+  }).then(({ payload }): VerifiedJws | JwsProblem => {
+    const { exp, iat, nbf } = payload;
+    // jose takes any number; JSON's 1e999 is Infinity, a token that would never expire.
+    if (!finite(exp) || !finite(iat) || (nbf !== undefined && !finite(nbf))) return 'invalid';
+    return { payload: payload as Record<string, unknown>, key };
+  }, problemOf);
 }

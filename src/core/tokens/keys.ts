@@ -10,6 +10,7 @@ import {
 } from 'jose';
 import { type Logger, resolveLogger } from '../errors/to-response.ts';
 import { assertKnownKeys } from '../internal/options.ts';
+import { isProduction } from '../internal/platform.ts';
 
 /**
  * The signature algorithms of access tokens: EdDSA (Ed25519) and ES256 (P-256) are asymmetric,
@@ -262,12 +263,6 @@ function developmentKey(alg: 'EdDSA' | 'ES256'): Promise<TokenKeyInput> {
     developmentKeys.set(alg, key);
   }
   return key;
-}
-
-function isProduction(): boolean {
-  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process
-    ?.env;
-  return env?.NODE_ENV === 'production';
 }
 
 /**

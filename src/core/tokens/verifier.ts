@@ -1,4 +1,5 @@
 /** JWT access-token verification (RFC 9068, RFC 8725) behind a bounded verified-token cache. */
+import { BoundedCache } from '../internal/bounded-cache.ts';
 import type { Identity } from '../pipeline/identity.ts';
 import { andThen, isPromise, type Step } from '../pipeline/steps.ts';
 import type { Store } from '../stores/store.ts';
@@ -101,16 +102,18 @@ function identityOf(payload: Record<string, unknown>): Identity | undefined {
  * is safe and for its bounds.
  */
 export class TokenVerifier {
-  private readonly cache = new Map<string, Entry>();
+  private readonly cache: BoundedCache<string, Entry>;
   // jti → exp (ms) of tokens revoked through this instance, so that a verification that read
-  // the store before a revocation cannot cache the token after it.
-  private readonly revoked = new Map<string, number>();
+  // the store before a revocation cannot cache the token after it. At least 1000 of them.
+  private readonly revoked: BoundedCache<string, number>;
   private readonly s: VerifierSettings;
   private keys: TokenKeys | undefined;
   private readonly ready: Promise<TokenKeys>;
 
   constructor(settings: VerifierSettings) {
     this.s = settings;
+    this.cache = new BoundedCache(settings.cacheSize);
+    this.revoked = new BoundedCache(Math.max(settings.cacheSize, 1000));
     if (isPromise<TokenKeys>(settings.keys)) {
       this.ready = settings.keys.then((keys) => {
         this.keys = keys;
@@ -209,7 +212,7 @@ export class TokenVerifier {
       const now = this.now();
       const expMs = ((payload.exp as number) + this.s.clockTolerance) * 1000;
       if (now >= expMs) throw challenges.invalid('expired');
-      this.remember(token, {
+      this.cache.set(token, {
         identity,
         iss: payload.iss as string,
         aud: typeof payload.aud === 'string' ? [payload.aud] : (payload.aud as string[]),
@@ -222,17 +225,6 @@ export class TokenVerifier {
     });
   }
 
-  private remember(token: string, entry: Entry): void {
-    const { cache } = this;
-    if (this.s.cacheSize === 0) return;
-    if (cache.size >= this.s.cacheSize) {
-      // Oldest first: a Map iterates in insertion order.
-      const oldest = cache.keys().next().value;
-      if (oldest !== undefined) cache.delete(oldest);
-    }
-    cache.set(token, entry);
-  }
-
   /**
    * Refuses the token `jti` from now on: at once here, and on other instances once they next
    * ask the shared store (within `revocationCheckMs`). `expiresAt` is its `exp` in seconds.
@@ -240,7 +232,8 @@ export class TokenVerifier {
   revoke(jti: string, expiresAt: number): Step<void> {
     const now = this.now();
     const expMs = (expiresAt + this.s.clockTolerance) * 1000;
-    for (const [token, entry] of this.cache) if (entry.jti === jti) this.cache.delete(token);
+    for (const [token, entry] of this.cache.entries())
+      if (entry.jti === jti) this.cache.delete(token);
     const ttl = Math.ceil(expMs - now);
     if (ttl <= 0) return;
     this.markRevoked(jti, expMs, now);
@@ -248,16 +241,12 @@ export class TokenVerifier {
   }
 
   private markRevoked(jti: string, expMs: number, now: number): void {
-    const bound = Math.max(this.s.cacheSize, 1000);
-    if (this.revoked.size >= bound) {
-      for (const [id, until] of this.revoked) if (until <= now) this.revoked.delete(id);
-      // Still full: forget the oldest; the shared store keeps the revocation anyway.
-      if (this.revoked.size >= bound) {
-        const oldest = this.revoked.keys().next().value;
-        if (oldest !== undefined) this.revoked.delete(oldest);
-      }
+    const { revoked } = this;
+    if (revoked.size >= revoked.bound) {
+      for (const [id, until] of revoked.entries()) if (until <= now) revoked.delete(id);
     }
-    this.revoked.set(jti, expMs);
+    // Still full: the oldest goes; the shared store keeps the revocation anyway.
+    revoked.set(jti, expMs);
   }
 
   /** How many verified tokens the cache holds (for tests and metrics). */

@@ -1,5 +1,6 @@
 // A CommonJS module that types every subpath through require: the main entries and their results.
 import core = require('api-conventions');
+import auditor = require('api-conventions/audit');
 import express = require('api-conventions/express');
 import fastify = require('api-conventions/fastify');
 import fetch = require('api-conventions/fetch');
@@ -22,4 +23,5 @@ const Store: typeof redis.RedisStore = redis.RedisStore;
 // @ts-expect-error the OAuth server is not on the root entry any more
 const gone = core.oauthServer;
 
-export = { handlers, known, server, Store, gone };
+const run: (options: auditor.AuditOptions) => Promise<auditor.AuditReport> = auditor.audit;
+export = { handlers, known, server, Store, gone, run };

@@ -1,6 +1,7 @@
 // An ES module that types every subpath as a user's project sees it: the main entries, their
 // options and results, and the deprecated names, which keep their types.
 import { type Conventions, conventions, type RequestContext } from 'api-conventions';
+import { type AuditOptions, type AuditReport, audit } from 'api-conventions/audit';
 import {
   createExpressMiddleware,
   type ExpressConventions,
@@ -49,6 +50,8 @@ const server: Server extends OAuthServer ? true : false = true;
 declare const oauthOptions: OAuthServerOptions;
 declare const redisOptions: RedisStoreOptions;
 const store: RedisStore = new RedisStore(redisOptions);
+declare const auditOptions: AuditOptions;
+const report: Promise<AuditReport> = audit(auditOptions);
 
 // The deprecated names keep the types of the names that replace them.
 const oldExpress: typeof toExpressMiddleware = createExpressMiddleware;
@@ -73,6 +76,7 @@ export {
   onRefused,
   parserErrors,
   plugin,
+  report,
   rewrite,
   server,
   store,

@@ -1,6 +1,7 @@
 // A CommonJS consumer of the built package, as a user's project would require it: every subpath,
 // each used for what it is for, and the deprecated adapter names still there.
 const { conventions, isApiError, notFound } = require('api-conventions');
+const { audit, formatJson } = require('api-conventions/audit');
 const { createExpressMiddleware, toExpressMiddleware } = require('api-conventions/express');
 const { fastifyConventions, toFastifyPlugin } = require('api-conventions/fastify');
 const {
@@ -39,6 +40,7 @@ async function main() {
       (await hashClientSecret('s')).split(':')[0],
     ],
     redis: [typeof RedisStore, typeof redisCommand],
+    audit: [typeof audit, typeof formatJson],
     clientErrors: [typeof toClientErrorHandler(api), serverOptions.maxHeaderSize],
     deprecated: [
       typeof createExpressMiddleware,

@@ -2,6 +2,7 @@
 // each used for what it is for, and the deprecated adapter names still there.
 import { createServer } from 'node:http';
 import { conventions, isApiError, notFound } from 'api-conventions';
+import { audit, formatJson } from 'api-conventions/audit';
 import { createExpressMiddleware, toExpressMiddleware } from 'api-conventions/express';
 import { fastifyConventions, toFastifyPlugin } from 'api-conventions/fastify';
 import { toClientErrorHandler, toFetchHandler, toServerErrorHandler } from 'api-conventions/fetch';
@@ -50,6 +51,7 @@ console.log(
       (await hashClientSecret('s')).split(':')[0],
     ],
     redis: [typeof RedisStore, typeof redisCommand],
+    audit: [typeof audit, typeof formatJson],
     clientErrors: [typeof toClientErrorHandler(api), serverOptions.maxHeaderSize],
     deprecated: [
       typeof createExpressMiddleware,

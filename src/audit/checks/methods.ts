@@ -1,0 +1,95 @@
+/** Methods (spec 4.2, RFC 9110 §15.5.6): OPTIONS names them in Allow, others get 405, HEAD is GET without a body. */
+import { budgetSpent, type PathAudit, probe } from '../context.ts';
+import { answered, headerLine, mediaType } from '../inspect.ts';
+
+/** Parses an `Allow` value into upper-case method names. */
+export function parseAllow(value: string | null): string[] | undefined {
+  if (value === null) return undefined;
+  return value
+    .split(',')
+    .map((m) => m.trim().toUpperCase())
+    .filter(Boolean);
+}
+
+/** OPTIONS on the path answers 2xx with `Allow`. */
+export async function checkOptions(audit: PathAudit): Promise<void> {
+  const { findings } = audit.ctx;
+  const ex = await probe(audit, 'OPTIONS', audit.path);
+  if (!ex) return findings.skip('4.2', `OPTIONS ${audit.path}`, budgetSpent);
+  const allow = parseAllow(ex.headers.get('allow'));
+  if (allow) audit.allow = allow;
+  if (ex.status >= 200 && ex.status < 300 && allow) {
+    findings.pass(
+      '4.2',
+      ex.request,
+      `OPTIONS answers ${ex.status} with Allow: ${allow.join(', ')}`,
+      ex.status,
+    );
+  } else {
+    findings.fail(
+      '4.2',
+      ex.request,
+      `OPTIONS ${answered(ex)}${allow ? '' : ' without Allow'}`,
+      ex.status,
+      headerLine(ex, 'allow'),
+    );
+  }
+}
+
+/** The first write method the path does not have: the server must refuse it, so it changes nothing. */
+function refusedMethod(audit: PathAudit): string | undefined {
+  const known = audit.allow ?? audit.declared?.map((m) => m.toUpperCase());
+  if (!known) return undefined;
+  return ['PATCH', 'PUT', 'DELETE', 'POST'].find((m) => !known.includes(m));
+}
+
+/** A method the path does not have gets 405 with `Allow`. */
+export async function checkUnsupportedMethod(audit: PathAudit): Promise<void> {
+  const { findings } = audit.ctx;
+  const method = refusedMethod(audit);
+  if (!method) {
+    const why =
+      audit.allow || audit.declared
+        ? 'the path has every write method'
+        : 'no Allow header says which methods the path lacks, and guessing could change data';
+    return findings.skip('4.2', `${audit.path}`, `no method to try: ${why}`);
+  }
+  const ex = await probe(audit, method, audit.path);
+  if (!ex) return findings.skip('4.2', `${method} ${audit.path}`, budgetSpent);
+  const allow = parseAllow(ex.headers.get('allow'));
+  if (ex.status === 405 && allow) {
+    findings.pass('4.2', ex.request, `405 with Allow: ${allow.join(', ')}`, 405);
+  } else if (ex.status === 405) {
+    findings.fail('4.2', ex.request, '405 without Allow', 405, headerLine(ex, 'allow'));
+  } else {
+    findings.fail(
+      '4.2',
+      ex.request,
+      `${answered(ex)} for a method the path does not have; expected 405 with Allow`,
+      ex.status,
+    );
+  }
+}
+
+/** HEAD answers as GET does, with the same status and type and no body. */
+export async function checkHead(audit: PathAudit): Promise<void> {
+  const { findings } = audit.ctx;
+  const get = audit.get;
+  if (!get || get.status === 0)
+    return findings.skip('4.2', `HEAD ${audit.path}`, 'no GET to compare with');
+  const ex = await probe(audit, 'HEAD', audit.path);
+  if (!ex) return findings.skip('4.2', `HEAD ${audit.path}`, budgetSpent);
+  let problem: string | undefined;
+  if (ex.status !== get.status)
+    problem = `HEAD answered ${ex.status} where GET answered ${get.status}`;
+  else if (mediaType(ex) !== mediaType(get)) {
+    problem = `HEAD's Content-Type "${mediaType(ex)}" differs from GET's "${mediaType(get)}"`;
+  } else if (ex.body !== '') problem = 'HEAD sent a body';
+  findings.decide(
+    '4.2',
+    ex.request,
+    problem,
+    `HEAD answers ${ex.status} like GET, without a body`,
+    ex.status,
+  );
+}

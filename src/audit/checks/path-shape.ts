@@ -1,0 +1,39 @@
+/** Path shape (spec 4.1.2-4.1.6) and the version segment (9.1), decided on the path's text. */
+import { lintPath } from 'api-conventions';
+import type { Findings } from '../report.ts';
+
+/** The lint rules the auditor reports, by spec rule, with what a pass means. */
+const rules: readonly [section: string, pass: string][] = [
+  ['4.1.3', 'the path is lower-case'],
+  ['4.1.6', 'words are joined with hyphens'],
+  ['4.1.4', 'collections are plural nouns'],
+  ['4.1.2', 'no implementation file extension'],
+  ['4.1.5', 'no characters that need encoding'],
+  ['9.1', 'a version segment such as /v1 comes first'],
+];
+
+/**
+ * Reports each path rule for `path` (a concrete path or an OpenAPI template with `{name}`
+ * parameters), under `request`.
+ */
+export function checkPathShape(findings: Findings, path: string, request: string): void {
+  // OpenAPI templates name parameters in braces; the lint reads `:name`. In a concrete path a
+  // number or a UUID is an identifier, so the segment before it names a collection (heuristic).
+  const pattern = path
+    .split('?')[0]!
+    .replace(/\{([^}]+)\}/g, (_, name: string) => `:${name.replace(/\W/g, '')}`)
+    .replace(
+      /\/(?:\d+|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(?=\/|$)/gi,
+      '/:id',
+    );
+  const lint = lintPath(pattern);
+  for (const [section, pass] of rules) {
+    const found = lint.find((f) => f.section === section);
+    if (found) {
+      const fix = found.fix ? ` (e.g. ${found.fix})` : '';
+      findings.fail(section, request, `${found.message}${fix}`);
+    } else {
+      findings.pass(section, request, pass);
+    }
+  }
+}

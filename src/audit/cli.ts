@@ -1,0 +1,146 @@
+/** The `api-conventions audit` command: arguments parsed with node:util, exit status 0, 1 or 2. */
+import { parseArgs } from 'node:util';
+import { AuditUnreachableError } from './errors.ts';
+import { formatJson, formatText } from './format.ts';
+import type { AuditOptions } from './options.ts';
+import { audit } from './run.ts';
+
+/** Where the command writes, and whether its output is a terminal. */
+export interface CommandIo {
+  out: (text: string) => void;
+  err: (text: string) => void;
+  isTTY: boolean;
+  env: Record<string, string | undefined>;
+}
+
+/** The command's usage text. */
+export const usage = `Usage: api-conventions audit <base-url> [options]
+
+Checks a live API against the conventions (docs/audit.md).
+
+  --path P             a path to audit (repeatable); the base URL's own path is one
+  --openapi FILE|URL   an OpenAPI 3 document in JSON: its paths are audited, and it is checked
+  --header 'N: v'      a header for every request to the base origin (repeatable)
+  --origin URL         send a CORS preflight from this origin
+  --client ID:SECRET   client credentials for the token endpoint check
+  --allow-writes       send probes with bodies (415, 413, POST -> 201)
+  --allow-burst        send requests until the rate limit answers 429
+  --only 4.1,7         only the rules under these sections
+  --max-requests N     at most N requests (default 500)
+  --concurrency N      requests in flight at once (default 4)
+  --timeout MS         per-request timeout (default 10000)
+  --format text|json   output format (default text)
+  --all                list passes too (text format)
+
+Exit status: 0 when no check fails, 1 when one does, 2 on a usage error or an unreachable URL.
+`;
+
+class UsageError extends Error {}
+
+function whole(name: string, text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  if (!/^\d+$/.test(text)) throw new UsageError(`--${name} takes a whole number; got "${text}".`);
+  return Number(text);
+}
+
+/** Turns the command line into audit options (and the output settings). */
+export function parseCommand(
+  argv: readonly string[],
+): { options: AuditOptions; format: 'text' | 'json'; all: boolean } | 'help' {
+  const { values, positionals } = parseArgs({
+    args: [...argv],
+    allowPositionals: true,
+    strict: true,
+    options: {
+      path: { type: 'string', multiple: true },
+      openapi: { type: 'string' },
+      header: { type: 'string', multiple: true },
+      origin: { type: 'string' },
+      client: { type: 'string' },
+      'allow-writes': { type: 'boolean' },
+      'allow-burst': { type: 'boolean' },
+      only: { type: 'string' },
+      'max-requests': { type: 'string' },
+      concurrency: { type: 'string' },
+      timeout: { type: 'string' },
+      format: { type: 'string' },
+      all: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) return 'help';
+  const [command, baseUrl, ...extra] = positionals;
+  if (command !== 'audit')
+    throw new UsageError(command ? `unknown command "${command}".` : 'no command given.');
+  if (!baseUrl) throw new UsageError('give the base URL to audit.');
+  if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}".`);
+  const format = values.format ?? 'text';
+  if (format !== 'text' && format !== 'json')
+    throw new UsageError(`--format is text or json; got "${format}".`);
+  const headers: Record<string, string> = {};
+  for (const line of values.header ?? []) {
+    const at = line.indexOf(':');
+    if (at <= 0) throw new UsageError(`--header takes 'Name: value'; got "${line}".`);
+    headers[line.slice(0, at).trim()] = line.slice(at + 1).trim();
+  }
+  let client: AuditOptions['client'];
+  if (values.client !== undefined) {
+    const at = values.client.indexOf(':');
+    if (at <= 0) throw new UsageError(`--client takes ID:SECRET; got "${values.client}".`);
+    client = { id: values.client.slice(0, at), secret: values.client.slice(at + 1) };
+  }
+  const options: AuditOptions = {
+    baseUrl,
+    paths: values.path ?? [],
+    headers,
+    allowWrites: values['allow-writes'] ?? false,
+    allowBurst: values['allow-burst'] ?? false,
+    only: values.only
+      ? values.only
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean)
+      : [],
+    ...(values.openapi !== undefined ? { openapi: values.openapi } : {}),
+    ...(values.origin !== undefined ? { origin: values.origin } : {}),
+    ...(client ? { client } : {}),
+  };
+  const maxRequests = whole('max-requests', values['max-requests']);
+  const concurrency = whole('concurrency', values.concurrency);
+  const timeoutMs = whole('timeout', values.timeout);
+  if (maxRequests !== undefined) options.maxRequests = maxRequests;
+  if (concurrency !== undefined) options.concurrency = concurrency;
+  if (timeoutMs !== undefined) options.timeoutMs = timeoutMs;
+  return { options, format, all: values.all ?? false };
+}
+
+/** Runs the command; resolves to its exit status. */
+export async function main(argv: readonly string[], io: CommandIo): Promise<number> {
+  let parsed: ReturnType<typeof parseCommand>;
+  try {
+    parsed = parseCommand(argv);
+  } catch (error) {
+    io.err(`api-conventions: ${(error as Error).message}\n\n${usage}`);
+    return 2;
+  }
+  if (parsed === 'help') {
+    io.out(usage);
+    return 0;
+  }
+  try {
+    const report = await audit(parsed.options);
+    const color = io.isTTY && !io.env.NO_COLOR;
+    io.out(
+      parsed.format === 'json'
+        ? `${formatJson(report)}\n`
+        : formatText(report, { color, all: parsed.all }),
+    );
+    return report.findings.some((f) => f.outcome === 'fail') ? 1 : 0;
+  } catch (error) {
+    if (error instanceof TypeError || error instanceof AuditUnreachableError) {
+      io.err(`api-conventions: ${error.message.replace(/^audit\(\): /, '')}\n`);
+      return 2;
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,92 @@
+/** The two output formats: JSON exactly as docs/audit.md gives it, and text grouped by section. */
+import { type AuditReport, type Finding, sectionOf } from './report.ts';
+
+/**
+ * How {@link formatText} writes.
+ *
+ * @category Audit
+ */
+export interface TextFormatOptions {
+  /** ANSI colours (the command turns them on only on a terminal). @default false */
+  color?: boolean;
+  /** List passes too, not only failures and skips. @default false */
+  all?: boolean;
+}
+
+const titles: Record<string, string> = {
+  '2': 'Fields and payloads',
+  '4.1': 'Paths',
+  '4.2': 'Methods',
+  '4.3': 'Success statuses',
+  '4.5': 'Choosing the format',
+  '4.6': 'Media types',
+  '4.7': 'Caching',
+  '4.8': 'Security headers',
+  '4.9': 'Token endpoint',
+  '5': 'Authentication',
+  '7.1': 'Errors',
+  '7.2': 'Status codes',
+  '8': 'Limits',
+  '9': 'Versioning',
+};
+
+/** Compares section numbers numerically (`4.2` before `4.10`). */
+function bySection(a: string, b: string): number {
+  const x = a.split('.').map(Number);
+  const y = b.split('.').map(Number);
+  for (let i = 0; i < Math.max(x.length, y.length); i++) {
+    const d = (x[i] ?? -1) - (y[i] ?? -1);
+    if (d !== 0) return d;
+  }
+  return 0;
+}
+
+/**
+ * The report as one JSON object: `{"findings":[{"rule","outcome","request","detail"}, …]}`.
+ *
+ * @category Audit
+ */
+export function formatJson(report: AuditReport): string {
+  const findings = report.findings.map(({ rule, outcome, request, detail }) => ({
+    rule,
+    outcome,
+    request,
+    detail,
+  }));
+  return JSON.stringify({ findings });
+}
+
+/**
+ * The report as text: findings grouped by section (failures and skips, or all), each with its
+ * request, status and evidence, then a summary line.
+ *
+ * @category Audit
+ */
+export function formatText(report: AuditReport, options: TextFormatOptions = {}): string {
+  const paint = (code: number, text: string) =>
+    options.color ? `\u001b[${code}m${text}\u001b[0m` : text;
+  const label = { pass: paint(32, 'PASS'), fail: paint(31, 'FAIL'), skip: paint(33, 'SKIP') };
+  const groups = new Map<string, Finding[]>();
+  for (const finding of report.findings) {
+    if (finding.outcome === 'pass' && !options.all) continue;
+    const section = sectionOf(finding.rule);
+    groups.set(section, [...(groups.get(section) ?? []), finding]);
+  }
+  const lines: string[] = [];
+  for (const section of [...groups.keys()].sort(bySection)) {
+    lines.push(paint(1, `${section} ${titles[section] ?? ''}`.trim()));
+    for (const f of groups.get(section) ?? []) {
+      const status = f.status ? ` → ${f.status}` : '';
+      lines.push(`  ${label[f.outcome]} ${f.rule.padEnd(6)} ${f.request}${status}`);
+      lines.push(`              ${f.detail}`);
+      if (f.evidence) lines.push(`              ${paint(2, f.evidence)}`);
+    }
+    lines.push('');
+  }
+  const count = (outcome: Finding['outcome']) =>
+    report.findings.filter((f) => f.outcome === outcome).length;
+  const failed = count('fail');
+  const summary = `${count('pass')} passed, ${failed} failed, ${count('skip')} skipped (${report.requests} requests)`;
+  lines.push(failed > 0 ? paint(31, summary) : paint(32, summary));
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,10 @@
+/**
+ * The conformance auditor: checks a live API, in any language, against the conventions, rule by
+ * rule (docs/audit.md). `api-conventions/audit` and the `api-conventions audit` command.
+ */
+
+export { AuditUnreachableError } from './errors.ts';
+export { formatJson, formatText, type TextFormatOptions } from './format.ts';
+export type { AuditOptions } from './options.ts';
+export type { AuditReport, Finding, FindingOutcome } from './report.ts';
+export { audit } from './run.ts';

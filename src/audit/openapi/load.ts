@@ -1,0 +1,76 @@
+/** Loads an OpenAPI 3 document in JSON from a file or an http(s) URL. */
+import { readFile } from 'node:fs/promises';
+import type { AuditClient } from '../client.ts';
+import { AuditUnreachableError } from '../errors.ts';
+
+/** An OpenAPI document, as far as the auditor reads it. */
+export interface OpenApiDocument {
+  openapi?: string;
+  servers?: { url?: string }[];
+  paths?: Record<string, Record<string, unknown>>;
+  components?: Record<string, unknown>;
+}
+
+/** Reads the document; a URL on the base origin gets the caller's headers, any other none. */
+export async function loadOpenApi(
+  source: string,
+  client: AuditClient,
+  timeoutMs: number,
+): Promise<OpenApiDocument> {
+  let text: string;
+  if (/^https?:\/\//i.test(source)) {
+    const url = new URL(source);
+    const ex = client.isOwn(url)
+      ? await client.send('GET', `${url.pathname}${url.search}`)
+      : await fetch(url, { redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) })
+          .then(async (res) => ({ status: res.status, body: await res.text() }))
+          .catch((error: Error) => ({ status: 0, body: String(error) }));
+    if (ex?.status !== 200) {
+      throw new AuditUnreachableError(
+        `the OpenAPI document at ${source} could not be fetched (${ex ? ex.status || ex.body : 'no request budget'}).`,
+      );
+    }
+    text = ex.body;
+  } else {
+    try {
+      text = await readFile(source, 'utf8');
+    } catch (error) {
+      throw new TypeError(
+        `the OpenAPI document ${source} could not be read: ${(error as Error).message}`,
+      );
+    }
+  }
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch {
+    throw new TypeError(
+      `the OpenAPI document ${source} is not JSON; convert a YAML document to JSON first.`,
+    );
+  }
+  if (
+    typeof doc !== 'object' ||
+    doc === null ||
+    typeof (doc as OpenApiDocument).paths !== 'object'
+  ) {
+    throw new TypeError(`the OpenAPI document ${source} has no "paths" object.`);
+  }
+  return doc as OpenApiDocument;
+}
+
+/** Resolves a local `$ref` (`#/components/schemas/Book`), a few levels deep. */
+export function resolveRef(doc: OpenApiDocument, value: unknown, depth = 0): unknown {
+  const ref = (value as { $ref?: unknown } | null)?.$ref;
+  if (typeof ref !== 'string' || !ref.startsWith('#/') || depth > 10) return value;
+  let node: unknown = doc;
+  for (const part of ref.slice(2).split('/')) {
+    const key = part.replace(/~1/g, '/').replace(/~0/g, '~');
+    node = (node as Record<string, unknown> | undefined)?.[key];
+  }
+  return resolveRef(doc, node, depth + 1);
+}
+
+/** A JSON pointer fragment for document locations: `#/paths/~1v1~1books/get`. */
+export function pointer(...parts: string[]): string {
+  return `#/${parts.map((p) => p.replace(/~/g, '~0').replace(/\//g, '~1')).join('/')}`;
+}

@@ -1,0 +1,90 @@
+/** Audits one path: its GET, then every probe of it, each check's findings kept in a fixed order. */
+import { checkAnonymous, checkMalformedToken } from './checks/auth.ts';
+import { checkCacheControl, checkConditional } from './checks/caching.ts';
+import { checkRateHeaders } from './checks/limits.ts';
+import { checkHead, checkOptions, checkUnsupportedMethod } from './checks/methods.ts';
+import { checkJsonDefault, checkNotAcceptable } from './checks/negotiation.ts';
+import { checkPathShape } from './checks/path-shape.ts';
+import { checkPayloads } from './checks/payloads.ts';
+import { checkResponses } from './checks/responses.ts';
+import { checkPreflight, checkSecurityHeaders } from './checks/security.ts';
+import { checkTrailingSlash, checkUpperCase } from './checks/variants.ts';
+import { checkDeprecation } from './checks/versioning.ts';
+import type { Exchange } from './client.ts';
+import { type AuditContext, budgetSpent, type PathAudit } from './context.ts';
+import { type Finding, Findings } from './report.ts';
+
+type Step = (audit: PathAudit) => unknown;
+
+// The checks that look at every response of a path: any probe feeds them.
+const overAll = ['7.1.5', '4.6', '4.7', '4.8'];
+
+// Probes that run side by side, each with the rules it decides (it is sent only when one of
+// them, or of the checks over all responses, is selected); each list runs in order (a 405
+// probe needs OPTIONS' Allow first).
+const probes: readonly [rules: string[], steps: Step[]][] = [
+  [['4.2'], [checkOptions, checkUnsupportedMethod]],
+  [['4.2'], [checkHead]],
+  [['4.1.3'], [checkUpperCase]],
+  [['4.1.9'], [checkTrailingSlash]],
+  [['4.5'], [checkNotAcceptable]],
+  [['4.7'], [checkConditional]],
+  [
+    ['5.8', '5.6'],
+    [
+      async (audit) => {
+        if (await checkAnonymous(audit)) await checkMalformedToken(audit);
+      },
+    ],
+  ],
+  [['4.8'], [checkPreflight]],
+];
+
+// Checks over what the probes saw, in report order.
+const reviews: readonly Step[] = [
+  checkPayloads,
+  checkJsonDefault,
+  checkResponses,
+  checkCacheControl,
+  checkSecurityHeaders,
+  checkRateHeaders,
+  checkDeprecation,
+];
+
+/** Audits `path`; `first` is its GET when already sent. Returns the path's findings in order. */
+export async function auditPath(
+  ctx: AuditContext,
+  path: string,
+  declared: readonly string[] | undefined,
+  first?: Exchange,
+): Promise<Finding[]> {
+  const audit: PathAudit = { ctx, path, declared, exchanges: [], get: first, allow: undefined };
+  const own = (): PathAudit => ({
+    ...audit,
+    ctx: { ...ctx, findings: new Findings(ctx.options.only) },
+  });
+  const head = own();
+  checkPathShape(head.ctx.findings, path, `GET ${path}`);
+  if (!audit.get) audit.get = await ctx.client.send('GET', path);
+  if (!audit.get) head.ctx.findings.skip('4.2', `GET ${path}`, budgetSpent);
+  else if (audit.get.status !== 0) audit.exchanges.push(audit.get);
+  // Each probe chain gets its own findings, merged below in this fixed order.
+  const chosen = probes.filter(([rules]) => ctx.findings.wants(...rules, ...overAll));
+  const chains = chosen.map(([, steps]) => {
+    const mine = own();
+    const run = async () => {
+      for (const step of steps) {
+        await step(mine);
+        if (mine.allow) audit.allow = mine.allow;
+        mine.allow ??= audit.allow;
+      }
+      return mine.ctx.findings.list;
+    };
+    return run();
+  });
+  const probed = await Promise.all(chains);
+  const review = own();
+  review.allow = audit.allow;
+  for (const step of reviews) step(review);
+  return [...head.ctx.findings.list, ...probed.flat(), ...review.ctx.findings.list];
+}
