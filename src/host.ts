@@ -28,7 +28,6 @@ export {
   type GuardPassed,
   type GuardStopped,
   type HeaderReader,
-  type HostRouting,
   type HttpErrorLike,
   hasUpperCase,
   hostFailure,

@@ -90,6 +90,7 @@ export {
   type HitWindow,
   type HostAnswer,
   type HostFailure,
+  type HostRoute,
   type HstsOptions,
   hasErrors,
   hasScopes,

@@ -18,9 +18,23 @@ function inputOf(req: Request): RequestInput {
   };
 }
 
+const held = Symbol.for('api-conventions.express-context');
+
+/** The context `before` opened for this request, if it ran. */
+export function heldContext(req: Request): RequestContext | undefined {
+  return (req as unknown as Record<symbol, RequestContext | undefined>)[held];
+}
+
+/** Opens the request's context, matched against the route view, and keeps it on `req`. */
+export function openContext(conventions: Conventions, req: Request): RequestContext {
+  const ctx = conventions.open(inputOf(req));
+  (req as unknown as Record<symbol, RequestContext>)[held] = ctx;
+  return ctx;
+}
+
 /** The request's context: the one `before` opened, or a new one when `before` did not run. */
 export function contextOf(conventions: Conventions, req: Request): RequestContext {
-  return conventions.contextFor(req, () => inputOf(req));
+  return heldContext(req) ?? openContext(conventions, req);
 }
 
 /**

@@ -9,6 +9,7 @@ import type {
 import type { ApiResponse, Guarded, Step } from 'api-conventions/host';
 import type { RequestHandler, Response } from 'express';
 import { addBody, contextOf } from './_express-io.ts';
+import { guardSettings } from './_express-routes.ts';
 import { writeNodeResponse } from './_node-write.ts';
 
 /** Writes a core response now, or once it is ready. */
@@ -37,15 +38,17 @@ export function routeJson(
     const ctx = contextOf(conventions, req);
     const headers = res.getHeaders() as HeaderInit;
     for (const name of res.getHeaderNames()) res.removeHeader(name);
-    sendTo(conventions, res, conventions.respond(ctx, res.statusCode, body, headers));
+    sendTo(conventions, res, conventions.finish(ctx, res.statusCode, body, headers));
     return res;
   };
 }
 
 /**
  * Middleware that applies route settings to one of the app's own routes. The settings are
- * checked once here; each Express route and method gets its compiled settings (with the plugins'
- * `onRoute`) the first time it runs, and keeps them.
+ * checked once here and kept on the middleware, where `before` finds them when it hands the app's
+ * routes to the route view: the route's authentication and checks then run in `before`, and here
+ * its body and field rules and the `preHandler` checks. A route the view does not hold (warned at
+ * start-up) gets its compiled settings the first time it runs, and its checks here too.
  */
 export function guardMiddleware(conventions: Conventions, config: RouteConfig): RequestHandler {
   const { config: checked } = conventions.routeSettings('ANY', 'guard()', config);
@@ -64,10 +67,13 @@ export function guardMiddleware(conventions: Conventions, config: RouteConfig): 
     }
     return settings;
   };
-  return (req, res, next) => {
+  const guard: RequestHandler = (req, res, next) => {
     const ctx = contextOf(conventions, req);
     addBody(req, ctx.input);
-    const settings = settingsOf(req.route, req.method, req.route?.path ?? req.path);
+    const own =
+      ctx.route?.host === true
+        ? undefined
+        : settingsOf(req.route, req.method, req.route?.path ?? req.path);
     const go = (guarded: Guarded) => {
       if (guarded.response !== undefined) {
         return writeNodeResponse(res, guarded.response, conventions.logger);
@@ -76,8 +82,10 @@ export function guardMiddleware(conventions: Conventions, config: RouteConfig): 
       req.body = guarded.body;
       next();
     };
-    const result = conventions.guard(ctx, settings, req.params as Record<string, string>);
+    const result = conventions.guard(ctx, own, req.params as Record<string, string>);
     if (result instanceof Promise) result.then(go, next);
     else go(result);
   };
+  (guard as unknown as Record<symbol, RouteConfig>)[guardSettings] = checked;
+  return guard;
 }

@@ -3,8 +3,10 @@ import {
   ApiError,
   type Conventions,
   ErrorCode,
+  type HostRoute,
   malformedJson,
   payloadTooLarge,
+  type RouteConfig,
 } from 'api-conventions';
 import { fromHttpError, type HttpErrorLike } from 'api-conventions/host';
 import type { Application, Router } from 'express';
@@ -14,7 +16,15 @@ interface Layer {
   /** Express 5 (`router` 2): the match or `false`. Express 4: a boolean, and `path` is set. */
   match(path: string): { path: string } | boolean;
   path?: string;
-  route?: { methods: Record<string, boolean | undefined> };
+  /** Express 5 (`router` 2.2): the path the layer was declared with. */
+  rawPath?: unknown;
+  /** Express 4: the compiled path, the only trace of a Router's mount path. */
+  regexp?: RegExp & { fast_slash?: boolean };
+  route?: {
+    path: unknown;
+    methods: Record<string, boolean | undefined>;
+    stack?: readonly { handle?: unknown }[];
+  };
   handle?: { stack?: unknown };
 }
 
@@ -58,13 +68,71 @@ export function routeMethods(app: unknown, url: string): Set<string> {
   return found;
 }
 
-/** Express 5 gives a wildcard (`*rest`) as an array of segments; the core takes one string. */
-export function joinParams(params: Record<string, string | string[]>): Record<string, string> {
-  const joined: Record<string, string> = {};
-  for (const [name, value] of Object.entries(params)) {
-    joined[name] = Array.isArray(value) ? value.join('/') : value;
+/** Where a guard keeps its route settings, and the mark of the table's own handlers. */
+export const guardSettings = Symbol.for('api-conventions.guard');
+export const tableHandler = Symbol.for('api-conventions.table-handler');
+
+/**
+ * The app's own routes, nested Routers included, as plain data for the route view: the table's
+ * routes (mounted by `mount`) are left out, and a guard on a route gives it its settings. A
+ * Router whose mount path cannot be read (Express 4 with parameters in it) is passed to `skip`.
+ */
+export function hostRoutesOf(app: unknown, skip: (why: string) => void): HostRoute[] {
+  const routes: HostRoute[] = [];
+  const router = appRouter(app);
+  if (router) walk(router.stack, '', routes, skip);
+  return routes;
+}
+
+/** The top of an app's routing stack, whose length tells when routes were added. */
+export function stackSize(app: unknown): number {
+  return appRouter(app)?.stack.length ?? 0;
+}
+
+function walk(
+  stack: readonly Layer[],
+  prefix: string,
+  out: HostRoute[],
+  skip: (why: string) => void,
+) {
+  for (const layer of stack) {
+    const { route } = layer;
+    if (route) {
+      const handles = route.stack ?? [];
+      if (handles.some((h) => (h.handle as Record<symbol, unknown> | undefined)?.[tableHandler])) {
+        continue;
+      }
+      let config: RouteConfig | undefined;
+      for (const h of handles) {
+        config ??= (h.handle as Record<symbol, RouteConfig> | undefined)?.[guardSettings];
+      }
+      for (const path of [route.path].flat()) {
+        if (typeof path !== 'string') {
+          skip(`a route on ${String(path)} (a RegExp path)`);
+          continue;
+        }
+        for (const [method, on] of Object.entries(route.methods)) {
+          if (!on || method === '_all') continue;
+          // A Router's own root (`router.get('/')`) is its mount path itself.
+          const pattern = path === '/' && prefix !== '' ? prefix : prefix + path;
+          out.push({ method: method.toUpperCase(), pattern, config });
+        }
+      }
+    } else if (Array.isArray(layer.handle?.stack)) {
+      const mount = mountPath(layer);
+      if (mount === undefined) skip(`a Router mounted on ${String(layer.regexp)}`);
+      else walk(layer.handle.stack, prefix + mount, out, skip);
+    }
   }
-  return joined;
+}
+
+/** The literal path a Router is mounted on (`''` at the root), or `undefined` when unreadable. */
+function mountPath(layer: Layer): string | undefined {
+  if (typeof layer.rawPath === 'string') return layer.rawPath === '/' ? '' : layer.rawPath;
+  if (layer.regexp?.fast_slash) return '';
+  // Express 4 (path-to-regexp 0.1): `^\/v1\/admin\/?(?=\/|$)` for a literal mount path.
+  const literal = /^\^((?:\\\/[\w.~-]+)+)\\\/\?\(\?=\\\/\|\$\)$/.exec(layer.regexp?.source ?? '');
+  return literal ? literal[1]!.replaceAll('\\/', '/') : undefined;
 }
 
 function collect(stack: readonly Layer[], path: string, found: Set<string>): void {

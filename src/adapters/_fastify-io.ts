@@ -19,9 +19,21 @@ function toInput(request: FastifyRequest): RequestInput {
   };
 }
 
+const held = Symbol.for('api-conventions.fastify-context');
+
+/** The context the `onRequest` hook opened for this request, if it ran. */
+export function heldContext(request: FastifyRequest): RequestContext | undefined {
+  return (request as unknown as Record<symbol, RequestContext | undefined>)[held];
+}
+
 /** The request's context: the one the `onRequest` hook opened, or a new one (framework errors). */
 export function contextOf(conventions: Conventions, request: FastifyRequest): RequestContext {
-  return conventions.contextFor(request, () => toInput(request));
+  let ctx = heldContext(request);
+  if (ctx === undefined) {
+    ctx = conventions.open(toInput(request));
+    (request as unknown as Record<symbol, RequestContext>)[held] = ctx;
+  }
+  return ctx;
 }
 
 /** Writes a core response as it is: the identity serializer keeps Fastify from re-encoding it. */

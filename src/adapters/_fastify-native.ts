@@ -1,5 +1,11 @@
 /** The app's own Fastify routes: lint, `config.conventions` before handlers, values through the response phases. */
-import type { Conventions, HeaderValue, LintRoute, RouteSettings } from 'api-conventions';
+import type {
+  Conventions,
+  HeaderValue,
+  HostRoute,
+  LintRoute,
+  RouteSettings,
+} from 'api-conventions';
 import type { ApiResponse, Guarded } from 'api-conventions/host';
 import type {
   FastifyInstance,
@@ -21,6 +27,7 @@ export function watchNativeRoutes(
   tableHandlers: WeakSet<object>,
 ): void {
   const tableUrls = new Set<string>();
+  const hostRoutes: HostRoute[] = [];
   const shape = shapeValue(conventions);
   fastify.addHook('onRoute', (route) => {
     if (tableHandlers.has(route.handler)) {
@@ -28,6 +35,10 @@ export function watchNativeRoutes(
       return;
     }
     const methods = [route.method].flat();
+    const pattern = fastifyPattern(route.url);
+    for (const method of methods) {
+      hostRoutes.push({ method, pattern, config: route.config?.conventions });
+    }
     // Fastify builds a GET route's HEAD route from the options as declared, before these hooks
     // added to them, and calls this hook for it too: each route gets its own.
     const config = route.config?.conventions;
@@ -41,8 +52,20 @@ export function watchNativeRoutes(
   });
   // Every route of the app, those declared before the plugin or after a register() that was not
   // awaited included: Fastify lists them all once it is ready.
+  // They join the route view then, once: Fastify takes no route after it is ready.
   fastify.addHook('onReady', async () => {
-    conventions.lint(listedRoutes(fastify.printRoutes(), tableUrls));
+    const listed = listedRoutes(fastify.printRoutes(), tableUrls);
+    conventions.lint(listed);
+    const known = new Set(hostRoutes.map((r) => `${r.method} ${r.pattern}`));
+    for (const { method, path } of listed) {
+      if (known.has(`${method} ${path}`)) continue;
+      // Declared before the plugin: authenticated and limited, but its value skips the response phases.
+      conventions.logger.warn(
+        `The app's own route ${method} ${path} was declared before toFastifyPlugin(api) was registered: what it returns does not go through the response phases. Register the plugin first.`,
+      );
+      hostRoutes.push({ method, pattern: path });
+    }
+    conventions.useHostRoutes(hostRoutes);
   });
 }
 
@@ -69,6 +92,11 @@ export function listedRoutes(listing: string, skip: ReadonlySet<string>): LintRo
   return routes;
 }
 
+/** A Fastify path in the table's syntax: the trailing catch-all `*` becomes a named wildcard. */
+function fastifyPattern(url: string): string {
+  return url.replace(/\*$/, '*rest');
+}
+
 const headLengths = new WeakMap<object, string>();
 
 // Fastify's default for an object payload; the core's serializer chooses the media type instead.
@@ -87,7 +115,7 @@ function shapeValue(conventions: Conventions): preSerializationHookHandler<unkno
       if (request.method === 'HEAD' && typeof length === 'string') headLengths.set(request, length);
       done(null, response.body ?? '');
     };
-    const result = conventions.respond(ctx, reply.statusCode, payload, headers);
+    const result = conventions.finish(ctx, reply.statusCode, payload, headers);
     if (result instanceof Promise) result.then(go, done);
     else go(result);
   };
@@ -123,7 +151,13 @@ function guardRoute(
       request.body = guarded.body;
       done();
     };
-    const result = conventions.guard(ctx, own, request.params as Record<string, string>);
+    // The route view holds the route (its checks ran in onRequest), unless its pattern is one
+    // the view cannot read (warned at start-up): then its own settings, checks included.
+    const result = conventions.guard(
+      ctx,
+      ctx.route?.host === true ? undefined : own,
+      request.params as Record<string, string>,
+    );
     if (result instanceof Promise) result.then(go, done);
     else go(result);
   };

@@ -5,7 +5,6 @@ import { normalizeTarget } from 'api-conventions/host';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { fromFastify } from './_fastify-errors.ts';
 import { answer, contextOf } from './_fastify-io.ts';
-import { allowedOn } from './_fastify-routes.ts';
 import { answerClientError } from './_node-server.ts';
 
 /** The conventions registered on each Fastify app, for the server options that run before hooks. */
@@ -22,13 +21,13 @@ export function answerError(
   const code = (error as FastifyError | undefined)?.code;
   // A URL find-my-way cannot decode, and a body-carrying method (QUERY) on no route, are routing
   // answers: the core gives them as on every host (400 naming the path, 404 or 405 with Allow).
-  if (code === 'FST_ERR_BAD_URL' && ctx.problem !== undefined) {
-    return answer(reply, api.handleUnmatched(ctx));
+  if (
+    (code === 'FST_ERR_BAD_URL' && ctx.problem !== undefined) ||
+    (code === 'FST_ERR_ROUTE_MISSING_CONTENT_TYPE' && request.is404)
+  ) {
+    return answer(reply, api.serve(ctx));
   }
-  if (code === 'FST_ERR_ROUTE_MISSING_CONTENT_TYPE' && request.is404) {
-    return answer(reply, api.handleUnmatched(ctx, allowedOn(request.server, request.url)));
-  }
-  return answer(reply, api.handleError(ctx, fromFastify(error, request, reply.statusCode)));
+  return answer(reply, api.fail(ctx, fromFastify(error, request, reply.statusCode)));
 }
 
 /**

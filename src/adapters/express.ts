@@ -4,8 +4,15 @@
  * @module api-conventions/express
  */
 
-import type { Conventions, ConventionsOptions, RouteConfig, RouteInfo } from 'api-conventions';
-import { type ApiResponse, allowList, type Step, toConventions } from 'api-conventions/host';
+import type {
+  Conventions,
+  ConventionsOptions,
+  Identity,
+  RequestContext,
+  RouteConfig,
+  RouteInfo,
+} from 'api-conventions';
+import { type ApiResponse, type Step, toConventions } from 'api-conventions/host';
 import type {
   Application,
   ErrorRequestHandler,
@@ -16,14 +23,15 @@ import type {
   Router,
 } from 'express';
 import { deprecatedFunction } from './_deprecated.ts';
-import { addBody, contextOf } from './_express-io.ts';
+import { addBody, contextOf, heldContext, openContext } from './_express-io.ts';
 import { copyContextHeaders, guardMiddleware, routeJson, sendTo } from './_express-native.ts';
 import {
   expressPattern,
   fromExpressError,
+  hostRoutesOf,
   isStrict,
-  joinParams,
-  routeMethods,
+  stackSize,
+  tableHandler,
   warnIfLoose,
 } from './_express-routes.ts';
 
@@ -39,9 +47,11 @@ export interface ExpressConventions {
   /** One declared route as an Express handler, for hosts that register routes themselves. */
   route(route: RouteInfo): RequestHandler;
   /**
-   * Middleware that applies route settings (`body`, `accepts`, `bodyLimit`, and what plugins
-   * add) to one of the app's own routes, before its handler: the plugins' checks run, the body
-   * is read or taken from a body parser and checked, and `req.body` is the checked body.
+   * Route settings (`auth`, `scopes`, `body`, `accepts`, `bodyLimit`, and what plugins add) for
+   * one of the app's own routes, before its handler. Every app route gets authentication and the
+   * checks in `before` (with the defaults when it has no guard); with a guard, its settings
+   * apply, the body is read or taken from a body parser and checked, and `req.body` is the
+   * checked body.
    */
   guard(settings: RouteConfig): RequestHandler;
   /**
@@ -83,28 +93,50 @@ export function toExpressMiddleware(api: Conventions | ConventionsOptions): Expr
   const send = (res: Response, result: Step<ApiResponse | undefined>) =>
     sendTo(conventions, res, result as Step<ApiResponse>);
 
-  const route = (info: RouteInfo): RequestHandler => {
-    const wildcard = info.pattern.includes('*');
-    return (req, res) => {
-      const ctx = contextOf(conventions, req);
+  // Express dispatched here for a path the route view matched to this route: the view's match
+  // (route and decoded params, on ctx) is the one truth, as on every host.
+  const route = (_info: RouteInfo): RequestHandler => {
+    const handler: RequestHandler = (req, res) => {
+      const ctx = heldContext(req);
+      if (ctx === undefined) {
+        // No `before` in front: the whole pipeline here, on a context of its own.
+        const own = openContext(conventions, req);
+        addBody(req, own.input);
+        return send(res, conventions.handle(own.input));
+      }
       addBody(req, ctx.input);
-      const params = wildcard ? joinParams(req.params) : (req.params as Record<string, string>);
-      send(res, conventions.handleRoute(ctx, info, params));
+      send(res, conventions.serve(ctx));
     };
+    (handler as unknown as Record<symbol, boolean>)[tableHandler] = true;
+    return handler;
   };
 
-  const onward = (req: Request, res: Response, next: NextFunction) => {
-    const ctx = contextOf(conventions, req);
+  // The app's own routes join the route view on the first request, and again when routes are
+  // added at the top of the app (a length compare per request).
+  const seen = new WeakMap<object, number>();
+  const syncRoutes = (app: object) => {
+    const size = stackSize(app);
+    if (seen.get(app) === size) return;
+    seen.set(app, size);
+    const routes = hostRoutesOf(app, (what) =>
+      conventions.logger.warn(
+        `The app's routes under ${what} are outside the conventions: they get no authentication, rate limit or CORS preflight. Mount Routers on a literal path.`,
+      ),
+    );
+    conventions.useHostRoutes(routes);
+  };
+
+  const onward = (req: Request, res: Response, next: NextFunction, ctx: RequestContext) => {
     copyContextHeaders(ctx, res);
     // Express routes on `req.url`: give it the normalised target, as every host routes on it.
     const target = ctx.rawQuery ? `${ctx.path}?${ctx.rawQuery}` : ctx.path;
     if (req.url !== target) req.url = target;
-    if (req.method !== 'OPTIONS') return next();
     // A nested Router answers OPTIONS itself (200, text/plain) before `after` is reached, so
-    // OPTIONS is answered here, unless a route declares OPTIONS or no route has the path.
-    const methods = routeMethods(req.app, req.url);
-    if (methods.size === 0 || methods.has('OPTIONS')) return next();
-    send(res, conventions.handleUnmatched(ctx, allowList(methods)));
+    // OPTIONS on a path of the view without an OPTIONS route is answered here.
+    if (req.method === 'OPTIONS' && ctx.route === undefined && ctx.allowed.length > 0) {
+      return send(res, conventions.serve(ctx));
+    }
+    next();
   };
 
   return {
@@ -112,11 +144,13 @@ export function toExpressMiddleware(api: Conventions | ConventionsOptions): Expr
       res.removeHeader('x-powered-by');
       for (const name in alwaysOnHeaders) res.setHeader(name, alwaysOnHeaders[name]!);
       warnIfLoose(conventions, req.app);
+      syncRoutes(req.app);
       routeJson(conventions, req, res);
-      const stop = conventions.beforeRouting(contextOf(conventions, req));
-      if (stop === undefined) return onward(req, res, next);
+      const ctx = openContext(conventions, req);
+      const stop = conventions.begin(ctx);
+      if (stop === undefined) return onward(req, res, next, ctx);
       if (!(stop instanceof Promise)) return send(res, stop);
-      stop.then((response) => (response ? send(res, response) : onward(req, res, next)), next);
+      stop.then((response) => (response ? send(res, response) : onward(req, res, next, ctx)), next);
     },
     mount(target) {
       if (!isStrict(target)) {
@@ -143,15 +177,29 @@ export function toExpressMiddleware(api: Conventions | ConventionsOptions): Expr
     after: [
       (req, res, next) => {
         if (res.headersSent) return next();
-        const allow = allowList(routeMethods(req.app, req.url));
-        send(res, conventions.handleUnmatched(contextOf(conventions, req), allow));
+        send(res, conventions.serve(contextOf(conventions, req)));
       },
       (error, req, res, next) => {
         if (res.headersSent) return next(error);
-        send(res, conventions.handleError(contextOf(conventions, req), fromExpressError(error)));
+        send(res, conventions.fail(contextOf(conventions, req), fromExpressError(error)));
       },
     ],
   };
+}
+
+/**
+ * The verified caller of a request (`ctx.identity`: subject, client, scopes), for the app's own
+ * handlers; `undefined` when no identity plugin verified one (an `auth: false` route, say).
+ *
+ * @example
+ * ```ts
+ * app.get('/v1/me', c.guard({ scopes: ['profile'] }), (req, res) => {
+ *   res.json({ subject: identityOf(req)?.subject });
+ * });
+ * ```
+ */
+export function identityOf(req: Request): Identity | undefined {
+  return heldContext(req)?.identity;
 }
 
 /**

@@ -5,14 +5,19 @@
  */
 
 import type { IncomingMessage } from 'node:http';
-import { type Conventions, type ConventionsOptions, serviceUnavailable } from 'api-conventions';
+import {
+  type Conventions,
+  type ConventionsOptions,
+  type Identity,
+  serviceUnavailable,
+} from 'api-conventions';
 import { type ApiResponse, assertKnownKeys, toConventions } from 'api-conventions/host';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { deprecatedFunction } from './_deprecated.ts';
-import { answer, contextOf, send } from './_fastify-io.ts';
+import { answer, contextOf, heldContext, send } from './_fastify-io.ts';
 import { watchNativeRoutes } from './_fastify-native.ts';
-import { allowedOn, hasEmpty, paramsOf, toFastifyUrl } from './_fastify-routes.ts';
+import { toFastifyUrl } from './_fastify-routes.ts';
 import { answerError, served } from './_fastify-server.ts';
 import { decodeNodeBody } from './_node-decode.ts';
 import { readNodeBody } from './_node-io.ts';
@@ -78,7 +83,8 @@ const keepStream = (
 function registerRoutes(fastify: FastifyInstance, api: Conventions): void {
   const declared = new Set(api.routes.map((route) => `${route.method} ${route.pattern}`));
   for (const route of new Set(api.routes)) {
-    const { url, wildcard } = toFastifyUrl(route.pattern);
+    const { url } = toFastifyUrl(route.pattern);
+    // The onRequest hook opened the context, matched against the route view, and ran the front.
     const handler = (request: FastifyRequest, reply: FastifyReply) => {
       const ctx = contextOf(api, request);
       const stream = request.body as IncomingMessage | undefined;
@@ -86,9 +92,7 @@ function registerRoutes(fastify: FastifyInstance, api: Conventions): void {
         ctx.input.readBody = (limit, options) => readNodeBody(stream, limit, options);
         ctx.input.decodeBody = decodeNodeBody;
       }
-      const params = paramsOf(request, wildcard);
-      if (hasEmpty(params)) return answer(reply, api.handleUnmatched(ctx));
-      return answer(reply, api.handleRoute(ctx, route, params));
+      return answer(reply, api.serve(ctx));
     };
     tableHandlers.add(handler);
     // Fastify's own HEAD route would answer Content-Length: 0; the core answers HEAD like GET
@@ -143,12 +147,12 @@ const plugin: FastifyPluginAsync<FastifyConventionsOptions> = async (fastify, op
     // Fastify marks the response of a request it routes while closing with Connection: close
     // before any hook, which tells it before the preClose hook has run.
     if (closing || reply.raw.getHeader('connection') === 'close') {
-      const stop = api.handleError(ctx, shuttingDown());
+      const stop = api.fail(ctx, shuttingDown());
       if (stop instanceof Promise) stop.then((response) => send(reply, response));
       else send(reply, stop);
       return;
     }
-    const early = api.beforeRouting(ctx);
+    const early = api.begin(ctx);
     const go = (response: ApiResponse | undefined) => {
       if (response !== undefined) return send(reply, response);
       if (own && ctx.hasResponseHeaders) reply.headers(ctx.responseHeaders.record);
@@ -164,10 +168,18 @@ const plugin: FastifyPluginAsync<FastifyConventionsOptions> = async (fastify, op
     // error, as the core's own routing does.
     raw.removeAllContentTypeParsers();
     raw.addContentTypeParser('*', keepStream);
-    raw.setNotFoundHandler((request, reply) =>
-      answer(reply, api.handleUnmatched(contextOf(api, request), allowedOn(fastify, request.url))),
-    );
-    if (options.routes ?? true) registerRoutes(raw, api);
+    // 404, 405 with Allow and OPTIONS from the route view: the table's and the app's routes.
+    const tableServed = options.routes ?? true;
+    raw.setNotFoundHandler((request, reply) => {
+      const ctx = contextOf(api, request);
+      // With `routes: false` this app does not serve the table: its paths are nothing here.
+      if (!tableServed && ctx.route !== undefined && !ctx.route.host) {
+        ctx.route = undefined;
+        ctx.allowed = [];
+      }
+      return answer(reply, api.serve(ctx));
+    });
+    if (tableServed) registerRoutes(raw, api);
   });
 };
 
@@ -222,3 +234,18 @@ export const fastifyConventions: FastifyPluginAsync<FastifyConventionsOptions> =
   ),
   meta,
 );
+
+/**
+ * The verified caller of a request (`ctx.identity`: subject, client, scopes), for the app's own
+ * handlers; `undefined` when no identity plugin verified one (an `auth: false` route, say).
+ *
+ * @example
+ * ```ts
+ * app.get('/v1/me', { config: { conventions: { scopes: ['profile'] } } }, async (request) => ({
+ *   subject: identityOf(request)?.subject,
+ * }));
+ * ```
+ */
+export function identityOf(request: FastifyRequest): Identity | undefined {
+  return heldContext(request)?.identity;
+}

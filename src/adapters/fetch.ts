@@ -4,7 +4,7 @@
  *
  * @module api-conventions/fetch
  */
-import type { BodyDecoder, Conventions, ConventionsOptions } from 'api-conventions';
+import type { Conventions, ConventionsOptions } from 'api-conventions';
 import {
   type ApiResponse,
   assertKnownKeys,
@@ -12,14 +12,18 @@ import {
   toConventions,
 } from 'api-conventions/host';
 import { deprecatedFunction } from './_deprecated.ts';
-import { inputOf, type RemoteAddress, toResponse } from './_fetch-io.ts';
-import { methodsOfRoutes, type NativeRoute } from './_fetch-native.ts';
+import { type FetchHostOptions, inputOf, toResponse } from './_fetch-io.ts';
+import { heldContext, type NativeRoute, syncRoutes } from './_fetch-native.ts';
 
-export type { RemoteAddress } from './_fetch-io.ts';
+export type { FetchHostOptions, RemoteAddress } from './_fetch-io.ts';
 export {
+  bodyOf,
+  type FetchContext,
   type FetchMiddleware,
+  identityOf,
   type NativeRoute,
   toFetchErrorHandler,
+  toFetchGuard,
   toFetchMiddleware,
 } from './_fetch-native.ts';
 
@@ -34,35 +38,13 @@ export type FetchHandler<Context = unknown> = (
 ) => Response | Promise<Response>;
 
 /** Options of {@link toFetchHandler}. */
-export interface FetchHandlerOptions<Context = unknown> {
+export interface FetchHandlerOptions<Context = unknown> extends FetchHostOptions<Context> {
   /**
-   * Reads the client address, which a `Request` does not carry, from the host: e.g.
-   * `(_, info) => info.remoteAddr.hostname` on Deno,
-   * `(req, server) => server.requestIP(req)?.address` on Bun,
-   * `(_, c) => getConnInfo(c).remote.address` on Hono.
-   * @default undefined (no address: rate limits fall back to other identities)
-   */
-  remoteAddress?: RemoteAddress<Context> | undefined;
-  /**
-   * The host's own routes beside the table, read on demand (Hono: `() => app.routes`), so that a
-   * wrong method on one of them is 405 with `Allow` and OPTIONS lists its methods, as on every
-   * host. @default none
+   * The host's own routes beside the table, read on demand (Hono: `() => app.routes`), when no
+   * {@link toFetchMiddleware} is given them: they join the route view, so a wrong method on one
+   * of them is 405 with `Allow` and OPTIONS lists its methods, as on every host. @default none
    */
   routes?: (() => readonly NativeRoute[]) | undefined;
-  /**
-   * Called once the core decides to read a request's body, before its first byte is pulled. A
-   * Node host that hands `Expect: 100-continue` requests over without answering them sends
-   * `100 Continue` here (`(_, c) => sendContinue(c.env.incoming)` on Hono's node server, with
-   * `sendContinue` from `api-conventions/node`), so a request that will be refused never gets it.
-   * @default none
-   */
-  readingBody?: ((request: Request, context: Context) => void) | undefined;
-  /**
-   * Decodes request bodies for routes that list `encodings`. The default uses the Web
-   * `DecompressionStream` (gzip and deflate); on Node, `decodeNodeBody` from
-   * `api-conventions/node` adds br. @default gzip and deflate through `DecompressionStream`
-   */
-  decodeBody?: BodyDecoder | undefined;
 }
 
 /**
@@ -96,13 +78,19 @@ export function toFetchHandler<Context = unknown>(
       throw new TypeError(`toFetchHandler(): \`${name}\` must be a function.`);
     }
   }
-  const methodsOf = routes === undefined ? undefined : methodsOfRoutes(routes);
+  const sync = syncRoutes(conventions, routes);
+  // Routes declared before the handler join the view now, before the middleware's first request.
+  sync();
   return (request, context) => {
-    const input = inputOf(request, context as Context, remoteAddress, readingBody, decodeBody);
-    const result = conventions.handle(input, {
-      context: conventions.contextFor(request),
-      methodsOf,
-    });
+    sync();
+    // Behind toFetchMiddleware, which opened the context and ran the front: the router's answers.
+    const held = heldContext(request);
+    const result =
+      held !== undefined
+        ? conventions.serve(held)
+        : conventions.handle(
+            inputOf(request, context as Context, remoteAddress, readingBody, decodeBody),
+          );
     return result instanceof Promise
       ? result.then((response) => toResponse(response, conventions.logger))
       : toResponse(result, conventions.logger);

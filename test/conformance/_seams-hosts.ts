@@ -79,11 +79,11 @@ async function serveFastify(api: Conventions): Promise<Running> {
 
 /**
  * Hono on @hono/node-server: the conventions' middleware first, then native routes, then
- * everything else to the fetch handler, which reads Hono's routes for 405 and OPTIONS.
+ * everything else to the fetch handler; the middleware hands Hono's routes to the route view.
  */
 function serveFetch(api: Conventions): Promise<Running> {
   const app = new Hono();
-  app.use('*', toFetchMiddleware(api));
+  app.use('*', toFetchMiddleware(api, { routes: () => app.routes }));
   app.onError(toFetchErrorHandler(api));
   app.get('/v1/native-things', (c) => c.json(thing('fetch')));
   app.get('/v1/native-plain', (c) => c.json(thing('fetch')));
@@ -91,7 +91,7 @@ function serveFetch(api: Conventions): Promise<Running> {
   app.get('/v1/native-failures', () => {
     throw new Error('a native route failed on purpose');
   });
-  const handle = toFetchHandler(api, { routes: () => app.routes });
+  const handle = toFetchHandler(api);
   app.all('*', (c) => handle(c.req.raw));
   const server = createAdaptorServer({ fetch: app.fetch, hostname: where.host }) as Server;
   return listen(server, where.port, where.host);

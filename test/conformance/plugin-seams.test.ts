@@ -240,11 +240,12 @@ describeSeams(
       expectSeamed(res, text);
     });
 
-    // A native Hono route's Response is finished bytes: only pre-routing reaches it.
+    // A native Hono route's Response is finished bytes: the response phases do not reach it. The
+    // checks reach every app route, guarded or not: the route view holds them all.
     const phases = served.adapter === 'fetch' ? 0 : 1;
     it.each([
-      ['GET', '/v1/native-things', [1, phases, phases, phases]],
-      ['GET', '/v1/native-plain', [1, 0, phases, phases]],
+      ['GET', '/v1/native-things', [1, 1, phases, phases]],
+      ['GET', '/v1/native-plain', [1, 1, phases, phases]],
       ['GET', '/v1/teapots', [1, 0, 1, 1]],
       ['DELETE', '/v1/native-things', [1, 0, 1, 1]],
       ['OPTIONS', '/v1/native-things', [1, 0, 1, 1]],
@@ -286,13 +287,13 @@ describeSeams(
       expectSeamed(res, text);
     });
 
-    it('runs every seam but the route hooks on a native route without the guard', async () => {
+    it('runs every seam, the checks included, on a native route without a guard (issue 20)', async () => {
       const res = await served.fetch('/v1/native-plain', as('lu'));
       const { text, body } = await read(res);
       expect(res.status).toBe(200);
       expect(body).toEqual({ ...thing, servedTo: 'lu' });
-      expect(res.headers.has('x-request-count')).toBe(false);
-      expect(served.seams.store.get('hits:lu')).toBeUndefined();
+      expect(res.headers.get('x-request-count')).toBe('1');
+      expect(served.seams.store.get('hits:lu')).toBe('1');
       expectSeamed(res, text);
     });
 
@@ -333,15 +334,15 @@ describeSeams(
 describeSeams(
   'plugin seams beside native Hono routes',
   (served) => {
-    it('leaves a native Hono route’s body, type and length to Hono: no route hook, no transform, serializer or send phase', async () => {
+    it('leaves a native Hono route’s body, type and length to Hono (no transform, serializer or send phase), and runs its checks', async () => {
       const res = await served.fetch('/v1/native-things?format=csv', as('pia'));
       const { body } = await read(res);
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toBe('application/json');
       expect(body).toEqual({ thing: 'native', host: 'fetch' });
       expect(res.headers.has('x-body-length')).toBe(false);
-      expect(res.headers.has('x-request-count')).toBe(false);
-      expect(served.seams.store.get('hits:pia')).toBeUndefined();
+      expect(res.headers.get('x-request-count')).toBe('1');
+      expect(served.seams.store.get('hits:pia')).toBe('1');
     });
 
     it('answers a native Hono route’s thrown error with the spec’s 500 through app.onError, logged by the conventions (spec 7.2)', async () => {

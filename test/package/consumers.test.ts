@@ -43,11 +43,11 @@ function run(file: string): Record<string, unknown> {
   return JSON.parse(out.trim().split('\n').at(-1)!);
 }
 
-/** Type-checks the consumer in types/ with the project's TypeScript; returns its diagnostics. */
-function typecheck(): string {
+/** Type-checks a consumer project in types/ with the project's TypeScript; returns its diagnostics. */
+function typecheck(tsconfig = 'types'): string {
   const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
   try {
-    execFileSync(process.execPath, [tsc, '-p', 'types', '--pretty', 'false'], {
+    execFileSync(process.execPath, [tsc, '-p', tsconfig, '--pretty', 'false'], {
       cwd: project,
       encoding: 'utf8',
       timeout: 60_000,
@@ -109,5 +109,12 @@ describe('consumers of the built package', () => {
   // off, and with it on an extension made in one module system unseen from the other.
   it('type-checks every subpath, and Fastify route settings in a project mixing .mts and .cts that extends RouteConfig', () => {
     expect(typecheck()).toBe('');
+  }, 60_000);
+
+  // Each feature adds its route settings to RouteConfig beside its own code, by declaration
+  // merging; the declaration bundle must keep every one of them, in the ESM and the CJS types,
+  // and a service must be able to add its own the same way.
+  it('types every feature route setting and request field, and a service’s own, on RouteConfig from ESM and CJS', () => {
+    expect(typecheck('types/tsconfig.settings.json')).toBe('');
   }, 60_000);
 });

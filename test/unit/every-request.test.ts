@@ -107,9 +107,9 @@ describe('a plugin that sees every request', () => {
   it('sees an error a host raised before pre-routing, and a request its router did not match', async () => {
     const every = watcher('every', true);
     const api = conventions({ routes, logger: quiet, plugins: [every.plugin] });
-    const failed = await api.handleError(api.open(input('GET', '/v1/books')), forbidden('No.'));
+    const failed = await api.fail(api.open(input('GET', '/v1/books')), forbidden('No.'));
     expect(failed.status).toBe(403);
-    const unmatched = await api.handleUnmatched(api.open(input('GET', '/v1/%zz')));
+    const unmatched = await api.serve(api.open(input('GET', '/v1/%zz')));
     expect(unmatched.status).toBe(400);
     expect(every.seen).toEqual(['GET /v1/books', 'GET /v1/%zz']);
   });

@@ -3,8 +3,9 @@ import type { AddressInfo } from 'node:net';
 import { conventions, type Logger } from 'api-conventions';
 import { toExpressMiddleware } from 'api-conventions/express';
 import express, { type RequestHandler } from 'express';
+import express4 from 'express4';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { isStrict, routeMethods } from '../../src/adapters/_express-routes.ts';
+import { hostRoutesOf, isStrict, routeMethods } from '../../src/adapters/_express-routes.ts';
 import { rawRequest } from '../conformance/_raw.ts';
 
 const logged = vi.fn<Logger['error']>();
@@ -292,6 +293,43 @@ describe('reading an Express 4-shaped app', () => {
 
   it('reads strict routing from _router', () => {
     expect(isStrict(app)).toBe(true);
+  });
+});
+
+describe('the app’s routes handed to the route view (issue 20)', () => {
+  const express4Router = (express4 as unknown as { Router: () => express.Router }).Router;
+  it.each([
+    ['Express 5', express as unknown as () => express.Express, express.Router],
+    ['Express 4', express4 as unknown as () => express.Express, express4Router],
+  ])(
+    'reads %s routes, nested Routers on literal paths and guards’ settings included',
+    (_, make, router) => {
+      const app = make();
+      const c = toExpressMiddleware(conventions({ lint: 'off' }));
+      const admin = router();
+      admin.get('/', (_req, res) => res.json({}));
+      admin.put('/users/:id', c.guard({ bodyLimit: 10 }), (_req, res) => res.json({}));
+      app.get('/v1/health', (_req, res) => res.json({}));
+      app.use('/v1/admin', admin);
+      const skipped: string[] = [];
+      const routes = hostRoutesOf(app, (what) => skipped.push(what));
+      expect(routes).toEqual([
+        { method: 'GET', pattern: '/v1/health', config: undefined },
+        { method: 'GET', pattern: '/v1/admin', config: undefined },
+        { method: 'PUT', pattern: '/v1/admin/users/:id', config: { bodyLimit: 10 } },
+      ]);
+      expect(skipped).toEqual([]);
+    },
+  );
+
+  it('names a Router Express 4 mounted on a pattern, whose routes the view cannot hold', () => {
+    const app = (express4 as unknown as () => express.Express)();
+    const tenant = express4Router();
+    tenant.get('/books', (_req, res) => res.json({}));
+    app.use('/v1/:tenant', tenant);
+    const skipped: string[] = [];
+    expect(hostRoutesOf(app, (what) => skipped.push(what))).toEqual([]);
+    expect(skipped).toEqual([expect.stringContaining('a Router mounted on')]);
   });
 });
 

@@ -251,6 +251,7 @@ describe('route settings are checked at start-up (CONTRIBUTING.md rule 6)', () =
       method: 'POST',
       pattern: '/v1/notes',
       config: { bodyLimit: 64 },
+      host: true,
     });
     expect(() =>
       api.routeSettings('POST', '/v1/notes', { accept: ['json'] } as RouteConfig),

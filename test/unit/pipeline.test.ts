@@ -988,79 +988,80 @@ describe('host seams', () => {
       plugins,
     });
 
-  it.each(['/v1/books', '/v1/books/caf%C3%A9', '/v1/books?Q=X'])(
-    'beforeRouting() lets %s go on',
-    (url) => {
-      const { api } = make2();
-      expect(api.beforeRouting(api.open(req('GET', url)))).toBeUndefined();
-    },
-  );
-
-  it('beforeRouting() answers an upper-case path with 404 before routing (spec 4.1.3)', () => {
+  it.each(['/v1/books', '/v1/books/caf%C3%A9', '/v1/books?Q=X'])('begin() lets %s go on', (url) => {
     const { api } = make2();
-    expect(api.beforeRouting(api.open(req('GET', '/v1/Books?page=2')))).toEqual({
+    expect(api.begin(api.open(req('GET', url)))).toBeUndefined();
+  });
+
+  it('begin() answers an upper-case path with 404 before routing (spec 4.1.3)', () => {
+    const { api } = make2();
+    expect(api.begin(api.open(req('GET', '/v1/Books?page=2')))).toEqual({
       status: 404,
       headers: jsonHeaders,
       body: errorBody('Nothing found at /v1/Books: paths are entirely lower-case.', 40402),
     });
   });
 
-  it('beforeRouting() answers synchronously when every hook is synchronous', () => {
+  it('begin() answers synchronously when every hook is synchronous', () => {
     const { api } = make2();
-    const response = api.beforeRouting(api.open(req('GET', '/v1/Books')));
+    const response = api.begin(api.open(req('GET', '/v1/Books')));
     expect(isPromise(response)).toBe(false);
     expect((response as ApiResponse).status).toBe(404);
   });
 
-  it('beforeRouting() answers with a promise when a preSerialization hook is async', async () => {
+  it('begin() answers with a promise when a preSerialization hook is async', async () => {
     const { api } = make2([{ name: 'p', preSerialization: async () => {} }]);
-    const response = api.beforeRouting(api.open(req('GET', '/v1/Books')));
+    const response = api.begin(api.open(req('GET', '/v1/Books')));
     expect(isPromise(response)).toBe(true);
     expect((await response)?.status).toBe(404);
   });
 
-  it('handleRoute() runs a route the host matched, with the host’s params', () => {
+  it('open() matches the route view before any hook: route, params and allowed', () => {
     const { api } = make2();
-    const route = api.routes.find((r) => r.pattern === '/v1/books/:id')!;
-    const ctx = api.open(req('GET', '/v1/books/x'));
-    expect(api.handleRoute(ctx, route, { id: 'from-host' })).toEqual({
+    const ctx = api.open(req('GET', '/v1/books/caf%C3%A9'));
+    expect(ctx.route?.pattern).toBe('/v1/books/:id');
+    expect(ctx.params).toEqual({ id: 'café' });
+    expect(ctx.allowed).toEqual(['GET', 'HEAD', 'OPTIONS']);
+  });
+
+  it('serve() runs the table route the view matched, with its params', () => {
+    const { api } = make2();
+    const ctx = api.open(req('GET', '/v1/books/from-view'));
+    expect(api.serve(ctx)).toEqual({
       status: 200,
       headers: jsonHeaders,
-      body: '{"id":"from-host"}',
+      body: '{"id":"from-view"}',
     });
   });
 
-  it('handleRoute() runs the plugins and checks the parsed body’s media type', async () => {
+  it('begin() runs the checks and serve() the body: the parsed body’s media type is checked', async () => {
     const preParsing = vi.fn(() => undefined);
     const { api } = make({
       routes: { '/v1/books': { POST: (ctx) => ctx.body } },
       plugins: [{ name: 'p', preParsing }],
     });
-    const route = api.routes.find((r) => r.method === 'POST')!;
+    const answer = async (input: RequestInput) => {
+      const ctx = api.open(input);
+      return (await api.begin(ctx)) ?? (await api.serve(ctx));
+    };
     const good = req('POST', '/v1/books', {
       headers: { 'content-type': 'application/json' },
       parsedBody: { value: { a: 1 } },
     });
-    expect(await api.handleRoute(api.open(good), route, {})).toEqual({
-      status: 200,
-      headers: jsonHeaders,
-      body: '{"a":1}',
-    });
+    expect(await answer(good)).toEqual({ status: 200, headers: jsonHeaders, body: '{"a":1}' });
     const bad = req('POST', '/v1/books', {
       headers: { 'content-type': 'application/xml' },
       parsedBody: { value: '<a/>' },
     });
-    expect((await api.handleRoute(api.open(bad), route, {})).status).toBe(415);
+    expect((await answer(bad)).status).toBe(415);
     expect(preParsing).toHaveBeenCalledTimes(2);
   });
 
   it.each([
-    ['GET', '/v1/nothing', undefined, 404, 'Nothing found at /v1/nothing.', 40401, undefined],
-    ['GET', '/v1/nothing', [], 404, 'Nothing found at /v1/nothing.', 40401, undefined],
+    ['GET', '/v1/nothing', 404, 'Nothing found at /v1/nothing.', 40401, undefined],
     [
       'DELETE',
       '/v1/books',
-      ['GET', 'HEAD', 'OPTIONS'],
       405,
       'DELETE is not allowed on /v1/books; allowed: GET, HEAD, OPTIONS.',
       40500,
@@ -1069,17 +1070,16 @@ describe('host seams', () => {
     [
       'GET',
       '/v1/Books',
-      ['GET'],
       404,
       'Nothing found at /v1/Books: paths are entirely lower-case.',
       40402,
       undefined,
     ],
   ])(
-    'handleUnmatched() answers %s %s with allow %j: %i',
-    (method, url, allow, status, message, code, allowHeader) => {
+    'serve() answers an unmatched %s %s from the view: %i',
+    (method, url, status, message, code, allowHeader) => {
       const { api } = make2();
-      const response = api.handleUnmatched(api.open(req(method, url)), allow) as ApiResponse;
+      const response = api.serve(api.open(req(method, url))) as ApiResponse;
       expect(response).toEqual({
         status,
         headers: allowHeader ? { allow: allowHeader, ...jsonHeaders } : jsonHeaders,
@@ -1088,20 +1088,40 @@ describe('host seams', () => {
     },
   );
 
-  it('handleUnmatched() answers OPTIONS with 204 and Allow (RFC 9110 §9.3.7)', () => {
+  it('serve() answers OPTIONS with 204 and Allow (RFC 9110 §9.3.7)', () => {
     const { api } = make2();
-    expect(
-      api.handleUnmatched(api.open(req('OPTIONS', '/v1/books')), ['GET', 'HEAD', 'OPTIONS']),
-    ).toEqual({
+    expect(api.serve(api.open(req('OPTIONS', '/v1/books')))).toEqual({
       status: 204,
       headers: { allow: 'GET, HEAD, OPTIONS', ...nosniff },
       body: null,
     });
   });
 
-  it('handleError() answers an ApiError with its status, unlogged', () => {
+  it('useHostRoutes() puts the host’s routes in the view: 405 and Allow list them, checks run on them', () => {
+    const authenticate = vi.fn(() => undefined);
+    const { api } = make2([{ name: 'id', authenticate }]);
+    api.useHostRoutes([
+      { method: 'POST', pattern: '/v1/books' },
+      { method: 'GET', pattern: '/v1/native/:id', config: {} },
+    ]);
+    const native = api.open(req('GET', '/v1/native/7'));
+    expect(native.route).toMatchObject({ method: 'GET', pattern: '/v1/native/:id', host: true });
+    expect(native.params).toEqual({ id: '7' });
+    expect(api.begin(native)).toBeUndefined();
+    expect(authenticate).toHaveBeenCalledTimes(1);
+    const wrong = api.serve(api.open(req('PUT', '/v1/books'))) as ApiResponse;
+    expect(wrong.headers.allow).toBe('GET, HEAD, POST, OPTIONS');
+  });
+
+  it('useHostRoutes() warns about a route the view cannot hold, naming it', () => {
     const { api, logger } = make2();
-    expect(api.handleError(api.open(req('GET', '/v1/books')), forbidden('No.'))).toEqual({
+    api.useHostRoutes([{ method: 'GET', pattern: '/v1/native/:id(\\d+)' }]);
+    expect(logger.warn).toHaveBeenCalledWith(expect.stringContaining('GET /v1/native/:id(\\d+)'));
+  });
+
+  it('fail() answers an ApiError with its status, unlogged', () => {
+    const { api, logger } = make2();
+    expect(api.fail(api.open(req('GET', '/v1/books')), forbidden('No.'))).toEqual({
       status: 403,
       headers: jsonHeaders,
       body: errorBody('No.', 40300),
@@ -1109,10 +1129,10 @@ describe('host seams', () => {
     expect(logger.error).not.toHaveBeenCalled();
   });
 
-  it('handleError() answers anything else with a generic 500, logged with method and path', () => {
+  it('fail() answers anything else with a generic 500, logged with method and path', () => {
     const { api, logger } = make2();
     const error = new Error('secret');
-    expect(api.handleError(api.open(req('PUT', '/v1/books/x?y=1')), error)).toEqual({
+    expect(api.fail(api.open(req('PUT', '/v1/books/x?y=1')), error)).toEqual({
       status: 500,
       headers: jsonHeaders,
       body: errorBody(generic, 50000),
@@ -1127,10 +1147,10 @@ describe('host seams', () => {
     const preSerialization = vi.fn();
     const onSend = vi.fn();
     const { api } = make2([{ name: 'p', preSerialization, onSend }]);
-    api.beforeRouting(api.open(req('GET', '/v1/Books')));
-    api.handleUnmatched(api.open(req('GET', '/v1/x')));
-    api.handleError(api.open(req('GET', '/v1/x')), new Error('x'));
-    api.respond(api.open(req('GET', '/v1/native')), 200, { native: true });
+    api.begin(api.open(req('GET', '/v1/Books')));
+    api.serve(api.open(req('GET', '/v1/x')));
+    api.fail(api.open(req('GET', '/v1/x')), new Error('x'));
+    api.finish(api.open(req('GET', '/v1/native')), 200, { native: true });
     expect(preSerialization).toHaveBeenCalledTimes(4);
     expect(onSend).toHaveBeenCalledTimes(4);
   });

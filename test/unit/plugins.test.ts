@@ -91,7 +91,7 @@ describe('plugin registration', () => {
 
   it.each([
     ['dependencies', 'auth'],
-    ['before', ['auth', 3]],
+    ['dependencies', ['auth', 3]],
   ])('refuses %s that is not a list of plugin names', (key, value) => {
     const plugin = { name: 'p', [key]: value } as unknown as Plugin;
     expect(() => make({ plugins: [plugin] })).toThrow(
@@ -121,22 +121,31 @@ describe('plugin order', () => {
     ).toEqual(['auth', 'limits', 'audit']);
   });
 
-  it('runs a plugin before the plugins its `before` names', () => {
-    const seen = order((s) => [
-      marker(s, 'cache'),
-      marker(s, 'log'),
-      marker(s, 'cors', { before: ['cache'] }),
-    ]);
-    // cors is pulled forward just before cache; the rest keeps the order given.
-    expect(seen).toEqual(['cors', 'cache', 'log']);
-    expect(seen.indexOf('cors')).toBeLessThan(seen.indexOf('cache'));
+  it('runs every authenticate hook before any preParsing hook, whatever the plugin order', () => {
+    const seen: string[] = [];
+    const limits: Plugin = {
+      name: 'limits',
+      preParsing: (ctx) => {
+        seen.push(`limits sees ${ctx.identity?.subject}`);
+      },
+    };
+    const auth: Plugin = {
+      name: 'auth',
+      authenticate: (ctx) => {
+        ctx.identity = { subject: 'alice', scopes: new Set(), via: 'test' };
+        seen.push('auth');
+      },
+    };
+    get(make({ routes: books, plugins: [limits, auth] }), '/v1/books');
+    expect(seen).toEqual(['auth', 'limits sees alice']);
   });
 
-  it('ignores a `before` that names a plugin not registered', () => {
-    expect(order((s) => [marker(s, 'a', { before: ['missing'] }), marker(s, 'b')])).toEqual([
-      'a',
-      'b',
-    ]);
+  it('refuses `before` with a TypeError naming the phase to use instead', () => {
+    expect(() =>
+      make({ plugins: [{ name: 'auth', before: ['rate-limit'] } as unknown as Plugin] }),
+    ).toThrow(
+      /Plugin "auth": `before` is gone, plugins are ordered by phase: set ctx.identity in `authenticate`/,
+    );
   });
 
   it('refuses a missing dependency with a TypeError saying what to add', () => {
@@ -155,21 +164,19 @@ describe('plugin order', () => {
       '"a", "b"',
     ],
     [
-      'a dependency and a before',
+      'three dependencies',
       [
-        { name: 'a', dependencies: ['b'], before: ['c'] },
+        { name: 'a', dependencies: ['b'] },
         { name: 'b', dependencies: ['c'] },
-        { name: 'c' },
+        { name: 'c', dependencies: ['a'] },
         { name: 'free' },
       ],
       '"a", "b", "c"',
     ],
-    ['a plugin before itself', [{ name: 'a', before: ['a'] }], '"a"'],
+    ['a plugin needing itself', [{ name: 'a', dependencies: ['a'] }], '"a"'],
   ])('refuses a cycle of %s with a TypeError naming the plugins in it', (_, plugins, names) => {
     expect(() => make({ plugins })).toThrow(
-      new TypeError(
-        `The plugins ${names} wait for each other (dependencies and before form a cycle).`,
-      ),
+      new TypeError(`The plugins ${names} wait for each other (their dependencies form a cycle).`),
     );
   });
 });

@@ -253,8 +253,8 @@ describe('rateLimit plugin with credentials', () => {
   // An authentication plugin that verifies in preParsing, as the bearer plugin does.
   const auth: Plugin = {
     name: 'auth',
-    before: ['rate-limit'],
-    preParsing(ctx) {
+    credentials: (ctx) => ctx.headers.get('authorization') != null,
+    authenticate(ctx) {
       const header = ctx.headers.get('authorization');
       if (!header) return;
       if (!header.startsWith('Bearer good-')) throw unauthorized('The token is not valid.');

@@ -350,7 +350,7 @@ describe('bearer plugin', () => {
     const limiter = {
       name: 'rate-limit',
       onRequest(ctx: RequestContext) {
-        seen.push(ctx.identity?.subject);
+        seen.push(ctx.hasCredentials ? 'unverified' : ctx.identity?.subject);
       },
     };
     const api = conventions({
@@ -374,7 +374,7 @@ describe('bearer plugin', () => {
       401,
     );
     expect((await api.handle(req('GET', '/v1/nothing', auth))).status).toBe(404);
-    expect(seen).toEqual([undefined, 'alice', undefined, undefined]);
+    expect(seen).toEqual(['unverified', 'alice', 'unverified', 'unverified']);
   });
 
   it('lets the rate limiter count a caller by subject and refused tokens by address', async () => {

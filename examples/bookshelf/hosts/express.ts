@@ -1,9 +1,17 @@
 /** Serves the bookshelf with Express 5 and the Express adapter: the table on Express's own router. */
 import { createServer } from 'node:http';
 import type { Conventions } from 'api-conventions';
-import { toExpressMiddleware } from 'api-conventions/express';
+import { identityOf, toExpressMiddleware } from 'api-conventions/express';
 import { attachServerHandlers } from 'api-conventions/node';
 import express, { type Application } from 'express';
+import {
+  nativeAnswer,
+  nativePath,
+  nativeSettings,
+  publicNativePath,
+  publicNativeSettings,
+  servesNativeRoutes,
+} from '../native-routes.ts';
 import { type Host, listen, settingsOf } from './host.ts';
 
 /** A host on the Express app `makeApp` builds (Express 5, or Express 4 in express4.ts). */
@@ -18,6 +26,15 @@ export function serveWith(makeApp: () => Application): Host {
     const conventions = toExpressMiddleware(api);
     app.use(conventions.before);
     conventions.mount(app);
+    // The app's own routes: authenticated and limited like the table's, unless they opt out.
+    if (servesNativeRoutes(api)) {
+      app.get(nativePath, conventions.guard(nativeSettings), (req, res) => {
+        res.json(nativeAnswer(identityOf(req)));
+      });
+      app.get(publicNativePath, conventions.guard(publicNativeSettings), (req, res) => {
+        res.json(nativeAnswer(identityOf(req)));
+      });
+    }
     app.use(conventions.after);
 
     // node:http answers what Express never sees (parser errors, timeouts, Expect, CONNECT).

@@ -1,8 +1,16 @@
 /** Serves the bookshelf with Fastify 5 and the fastify plugin. */
 import type { AddressInfo } from 'node:net';
 import type { Conventions } from 'api-conventions';
-import { serverOptions, toFastifyPlugin } from 'api-conventions/fastify';
+import { identityOf, serverOptions, toFastifyPlugin } from 'api-conventions/fastify';
 import Fastify from 'fastify';
+import {
+  nativeAnswer,
+  nativePath,
+  nativeSettings,
+  publicNativePath,
+  publicNativeSettings,
+  servesNativeRoutes,
+} from '../native-routes.ts';
 import { type Host, settingsOf } from './host.ts';
 
 /** Starts a Fastify server for `api`; resolves once it listens. */
@@ -20,6 +28,15 @@ export const serve: Host = async (api: Conventions, where) => {
     http,
   });
   await app.register(toFastifyPlugin(api));
+  // The app's own routes: authenticated and limited like the table's, unless they opt out.
+  if (servesNativeRoutes(api)) {
+    app.get(nativePath, { config: { conventions: nativeSettings } }, async (request) =>
+      nativeAnswer(identityOf(request)),
+    );
+    app.get(publicNativePath, { config: { conventions: publicNativeSettings } }, async (request) =>
+      nativeAnswer(identityOf(request)),
+    );
+  }
   await app.listen({ port: where.port, host: where.host });
   return {
     port: (app.server.address() as AddressInfo).port,

@@ -3,20 +3,51 @@ import { createServer } from 'node:http';
 import { getRequestListener, type HttpBindings } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Conventions } from 'api-conventions';
-import { toClientErrorHandler, toFetchHandler } from 'api-conventions/fetch';
+import {
+  type FetchHostOptions,
+  identityOf,
+  toClientErrorHandler,
+  toFetchErrorHandler,
+  toFetchGuard,
+  toFetchHandler,
+  toFetchMiddleware,
+} from 'api-conventions/fetch';
 import { attachServerHandlers, decodeNodeBody, sendContinue } from 'api-conventions/node';
 import { type Context, Hono } from 'hono';
+import {
+  nativeAnswer,
+  nativePath,
+  nativeSettings,
+  publicNativePath,
+  publicNativeSettings,
+  servesNativeRoutes,
+} from '../native-routes.ts';
 import { type Host, listen, settingsOf } from './host.ts';
 
 /** Starts a Hono app for `api` on Node; resolves once it listens. */
 export const serve: Host = (api: Conventions, where) => {
-  const handle = toFetchHandler<Context<{ Bindings: HttpBindings }>>(api, {
+  const host: FetchHostOptions<Context<{ Bindings: HttpBindings }>> = {
     remoteAddress: (_request, c) => getConnInfo(c).remote.address,
     readingBody: (_request, c) => sendContinue(c.env.incoming),
     // node:zlib on Node: br as well as gzip and deflate.
     decodeBody: decodeNodeBody,
-  });
+  };
   const app = new Hono<{ Bindings: HttpBindings }>();
+  // First: every request is matched against the table and Hono's routes, checked, and a table
+  // route answered; Hono's own routes then run with the caller known.
+  app.use('*', toFetchMiddleware(api, { ...host, routes: () => app.routes }));
+  app.onError(toFetchErrorHandler(api));
+  // The app's own routes: authenticated and limited like the table's, unless they opt out.
+  if (servesNativeRoutes(api)) {
+    app.get(nativePath, toFetchGuard(api, nativeSettings), (c) =>
+      c.json(nativeAnswer(identityOf(c))),
+    );
+    app.get(publicNativePath, toFetchGuard(api, publicNativeSettings), (c) =>
+      c.json(nativeAnswer(identityOf(c))),
+    );
+  }
+  // Last: 404, 405 with Allow and OPTIONS for everything else.
+  const handle = toFetchHandler(api, host);
   app.all('*', (c) => handle(c.req.raw, c));
   // The server's own 400s (a backslash in the path, a `*` target, a bad Host) get the error
   // body and count against the client's rate limit (wrap tells the handler who the client is);

@@ -6,56 +6,13 @@ import type { SentResponse } from '../http/response.ts';
 import { assertKnownKeys } from '../internal/options.ts';
 import type { RequestContext } from '../pipeline/context.ts';
 import type { Plugin } from '../pipeline/plugin.ts';
-import { andThen, type Step } from '../pipeline/steps.ts';
+import { andThen } from '../pipeline/steps.ts';
 import type { RouteSettings } from '../routing/types.ts';
 import { type CachePolicy, cacheControl } from './cache-control.ts';
 import { bytesTag, type ParsedTag, splitTag, versionOpaque, versionTag } from './etag.ts';
 import { currentDate, httpDate, parseHttpDate } from './http-date.ts';
 import { type CurrentResource, evaluatePreconditions, hasPrecondition } from './preconditions.ts';
-
-/**
- * What a route tells about the current state of its resource, cheaply (without building it):
- * a version that changes with every change, when it last changed, and when it will change.
- *
- * @category Caching
- */
-export interface ResourceVersion {
-  /** A string that changes whenever the resource does (a revision number, a hash). */
-  version?: string;
-  /** When the resource last changed: `Last-Modified` and `If-(Un)Modified-Since`. */
-  lastModified?: Date | number;
-  /** When the resource is known to change next: `Expires` (spec 4.7). */
-  expires?: Date | number;
-}
-
-/**
- * Reads the current version of a route's resource; `undefined` when the resource does not
- * exist. It runs before the handler, so it must not change anything.
- *
- * @category Caching
- */
-export type VersionReader = (ctx: RequestContext) => Step<ResourceVersion | undefined>;
-
-/**
- * How a route's entity tags are built: `strong` (the default), `weak` (`W/"…"`), or none.
- *
- * @category Caching
- */
-export type EtagMode = 'strong' | 'weak' | false;
-
-/**
- * The validators of a request's resource, once read (on `ctx.state.validators`).
- *
- * @category Caching
- */
-export interface Validators {
-  /** The entity tag, as sent. */
-  tag: string | undefined;
-  /** When the resource last changed, in milliseconds. */
-  lastModified: number | undefined;
-  /** When it is known to change next, in milliseconds. */
-  expires: number | undefined;
-}
+import type { EtagMode, ResourceVersion, Validators, VersionReader } from './route-config.ts';
 
 /**
  * Options of {@link caching}.

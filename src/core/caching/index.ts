@@ -1,13 +1,6 @@
 /** Caching headers and conditional requests (spec 4.7, RFC 9110 §13, RFC 9111). */
 export { type CacheDirectives, type CachePolicy, cacheControl } from './cache-control.ts';
-export {
-  type CachingOptions,
-  caching,
-  type EtagMode,
-  type ResourceVersion,
-  type Validators,
-  type VersionReader,
-} from './caching-plugin.ts';
+export { type CachingOptions, caching } from './caching-plugin.ts';
 export {
   bytesTag,
   formatKey,
@@ -25,3 +18,4 @@ export {
   hasPrecondition,
   type Verdict,
 } from './preconditions.ts';
+export type { EtagMode, ResourceVersion, Validators, VersionReader } from './route-config.ts';

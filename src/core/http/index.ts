@@ -1,4 +1,7 @@
 /** HTTP building blocks: replies by method, the header bag, body parsing and the response shapes. */
+// What this folder adds to RouteConfig by declaration merging: `accepts`.
+import './route-config.ts';
+
 export {
   HeaderBag,
   type HeaderInit,

@@ -1,4 +1,7 @@
 /** Request limits: the checks of a request's head and the answers hosts give before the library. */
+// What this folder adds to RouteConfig by declaration merging: `encodings`.
+import './route-config.ts';
+
 export {
   type BodyDecoder,
   type ContentCoding,

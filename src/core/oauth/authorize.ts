@@ -3,6 +3,7 @@ import { ApiError } from '../errors/api-error.ts';
 import { ErrorCode } from '../errors/catalogue.ts';
 import { ok, type Reply } from '../http/reply.ts';
 import type { RequestContext } from '../pipeline/context.ts';
+import type { AuthorizationRequest } from './authorization-request.ts';
 import type { FailureCounter } from './brute-force.ts';
 import type { AuthorizationCodes } from './codes.ts';
 import { type OAuthErrorWord, oauthError } from './errors.ts';
@@ -12,27 +13,7 @@ import { intersect, narrowScope, parseScope } from './scopes.ts';
 import { signInWith } from './sign-in.ts';
 import { knownParams } from './token-endpoint.ts';
 
-/**
- * A checked authorization request: the client, where to send the answer and what it asks for.
- *
- * @category OAuth server
- */
-export interface AuthorizationRequest {
-  /** The client asking. */
-  readonly clientId: string;
-  /** `code` (authorization code) or `token` (implicit). */
-  readonly responseType: 'code' | 'token';
-  /** The registered redirect URI the answer goes to. */
-  readonly redirectUri: string;
-  /** Whether the request named it (then the token request must name it too). */
-  readonly redirectUriGiven: boolean;
-  /** The scopes asked for; `undefined` when none were named (then all the client and user may have). */
-  readonly scopes: ReadonlySet<string> | undefined;
-  /** The client's `state`, echoed back. */
-  readonly state: string | undefined;
-  /** The PKCE S256 `code_challenge` (code flow only). */
-  readonly codeChallenge: string | undefined;
-}
+export type { AuthorizationRequest } from './authorization-request.ts';
 
 /**
  * The outcome of {@link AuthorizationHelpers.check}: the request to show the user, or the

@@ -2,7 +2,8 @@
 import type { OutgoingResponse } from '../http/response.ts';
 import type { RequestContext } from '../pipeline/context.ts';
 import type { Plugin } from '../pipeline/plugin.ts';
-import type { RouteConfig, RouteTable } from '../routing/types.ts';
+import type { RouteTable } from '../routing/table.ts';
+import type { RouteConfig } from '../routing/types.ts';
 import { type AuthorizationHelpers, authorizationHelpers } from './authorize.ts';
 import { FailureCounter } from './brute-force.ts';
 import { AuthorizationCodes } from './codes.ts';

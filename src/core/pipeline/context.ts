@@ -1,9 +1,7 @@
 /** The per-request context handed to plugins and handlers. */
-import type { Validators } from '../caching/caching-plugin.ts';
 import { HeaderBag } from '../http/headers.ts';
 import type { HeaderReader } from '../http/response.ts';
 import type { BodyDecoder } from '../limits/body-coding.ts';
-import type { Chosen } from '../negotiation/media-types.ts';
 import { type RequestOrigin, resolveOrigin } from '../origin/resolve-origin.ts';
 import { type TrustTest, trustNone } from '../origin/trust-proxy.ts';
 import { hasUpperCase, splitTarget } from '../paths/check-path.ts';
@@ -11,9 +9,12 @@ import { normalizeTarget } from '../paths/normalize-target.ts';
 import type { RouteSettings } from '../routing/types.ts';
 import type { Identity } from './identity.ts';
 
+const noTests: readonly ((ctx: RequestContext) => boolean)[] = [];
+
 /**
- * Per-request data that plugins and handlers share. Features add their own fields by
- * declaration merging.
+ * Per-request data that plugins and handlers share. Each feature declares the fields it sets
+ * beside its own code and adds them here by declaration merging (the negotiated `format`, the
+ * resource's `validators`, the chosen `apiVersion`), and so does a plugin of your own.
  *
  * @example
  * ```ts
@@ -24,17 +25,8 @@ import type { Identity } from './identity.ts';
  *
  * @category Plugins and pipeline
  */
-export interface RequestState {
-  /** The response format negotiated for this request (the `negotiation` plugin). */
-  format?: Chosen;
-  /** The validators of the resource, read before the handler (the `caching` plugin). */
-  validators?: Validators;
-  /**
-   * The major version a request asked for by query or media type on a {@link versioned} route,
-   * once the {@link versioning} plugin chose it; `undefined` elsewhere.
-   */
-  apiVersion?: number | undefined;
-}
+// biome-ignore lint/suspicious/noEmptyInterface: the target of every feature's declaration merging.
+export interface RequestState {}
 
 /**
  * A body the host framework has already parsed.
@@ -133,8 +125,13 @@ export class RequestContext {
   problem: unknown = undefined;
   /** @internal Whether the path has an upper-case letter (spec 4.1.3), found once. */
   upperCase = false;
-  /** @internal Whether the pre-routing phase ran, so that it never runs twice. */
+  /**
+   * @internal Whether pre-routing ran: a host may raise an error or a routing answer before its
+   * hooks (Fastify's bad percent-encoding), and the plugins that see every request see it then.
+   */
   preRouted = false;
+  /** @internal The identity plugins' `credentials` tests, for {@link RequestContext.hasCredentials}. */
+  credentialTests: readonly ((ctx: RequestContext) => boolean)[] = noTests;
   private bag: HeaderBag | undefined;
   private parsedQuery: URLSearchParams | undefined;
   private resolved: RequestOrigin | undefined;
@@ -208,6 +205,17 @@ export class RequestContext {
   /** The client's address: the peer, or the first untrusted hop behind trusted proxies. */
   get remoteAddress(): string | undefined {
     return this.origin.remoteAddress;
+  }
+
+  /**
+   * Whether the request presents credentials an identity plugin still has to verify (a bearer
+   * token its cache does not vouch for): what the plugins' `credentials` tests say, spending no
+   * crypto. The rate limiter counts such a request after authentication, by its verified caller,
+   * or by its network when they are refused.
+   */
+  get hasCredentials(): boolean {
+    for (const test of this.credentialTests) if (test(this)) return true;
+    return false;
   }
 
   /** A path parameter of the matched route; a programming error when the route has none by that name. */

@@ -11,19 +11,13 @@ import {
 } from '../limits/index.ts';
 import { formatFindings, type LintFinding, type LintRoute, lintRoutes } from '../lint/index.ts';
 import { checkRouteConfig } from '../routing/check-config.ts';
-import { allowList, type Router } from '../routing/router.ts';
-import type { RouteConfig, RouteInfo, RouteSettings } from '../routing/types.ts';
+import { compileView } from '../routing/route-view.ts';
+import type { Router } from '../routing/router.ts';
+import type { RouteInfo } from '../routing/table.ts';
+import type { HostRoute, RouteConfig, RouteSettings } from '../routing/types.ts';
 import { startHeaders } from './answers.ts';
-import { openContext, type RequestContext, type RequestInput } from './context.ts';
-import {
-  beforeRouting,
-  guardRoute,
-  type HostRouting,
-  hostUnmatched,
-  routeRequest,
-  run,
-  runRoute,
-} from './dispatch.ts';
+import { openContext, type RequestContext, type RequestInput, routable } from './context.ts';
+import { begin, front, guardRoute, rest, run } from './dispatch.ts';
 import {
   type ConventionsOptions,
   type ResolvedConventionsOptions,
@@ -32,17 +26,16 @@ import {
 import type { Guarded } from './plugin.ts';
 import { countedHostAnswer, raiseUnrouted } from './pre-routing.ts';
 import { bareArray, compileRoute } from './request.ts';
-import type { Step } from './steps.ts';
-
-export type { HostRouting } from './dispatch.ts';
+import { andThen, type Step } from './steps.ts';
 
 const brand = Symbol.for('api-conventions.Conventions');
 
 /**
  * Everything an adapter needs, compiled once from {@link ConventionsOptions}. `handle` answers a
- * request end to end; hosts that route by themselves (Express, Fastify) use the host seams
- * (`open`, `beforeRouting`, `handleRoute`, `handleUnmatched`, `handleError`, `guard`, `respond`) around
- * their own router.
+ * request end to end; hosts that route by themselves (Express, Fastify, Hono) hand their routes
+ * over with `useHostRoutes` and use the host seams around their own router: `open` (the context,
+ * matched), `begin` (before the router), `guard` (before a host handler), `serve` (behind the
+ * router), `finish` (a host handler's value) and `fail` (an error).
  *
  * @category Start here
  */
@@ -50,14 +43,16 @@ export class Conventions {
   /** Marks a `Conventions`, for {@link isConventions} across copies of the package. */
   readonly [brand] = true;
   private readonly settings: ResolvedConventionsOptions;
-  // Where a host request object keeps its context: a property, not a WeakMap, whose insert per
-  // request costs more than the rest of routing. One symbol per instance, so two never mix.
-  private readonly contextKey = Symbol('api-conventions.context');
+  // The route view: the table, and the host's routes once the host hands them in.
+  private view: Router;
+  private readonly warned = new Set<string>();
+  private readonly seen = new WeakSet<RouteInfo>();
   // Host answers are the same bytes every time: built once per kind, on first use.
   private readonly hostAnswers = new Map<HostFailure, HostAnswer>();
 
   constructor(options: ConventionsOptions = {}) {
     this.settings = resolveConventionsOptions(options);
+    this.view = this.settings.router;
     for (const route of this.router.routes) compileRoute(route);
     this.lint(
       this.router.routes.map((r) =>
@@ -113,25 +108,102 @@ export class Conventions {
   }
 
   /**
-   * Answers one request end to end: pre-routing hooks, path rules and routing (404, 405,
-   * OPTIONS), checks, body, handler, then the response phases. Never throws: every failure becomes
-   * its error response. Returns synchronously when nothing on the way is asynchronous.
+   * Answers one request end to end: the route view's match, pre-routing hooks, path rules, the
+   * route's checks (authentication, `preParsing`), body, handler, or the router's answers (404,
+   * 405, OPTIONS), then the response phases. Never throws: every failure becomes its error
+   * response. Returns synchronously when nothing on the way is asynchronous.
    */
-  handle(input: RequestInput, host: HostRouting = {}): Step<ApiResponse> {
-    const ctx = host.context ?? this.open(input);
-    return run(this.settings, ctx, () => routeRequest(this.settings, ctx, host));
+  handle(input: RequestInput): Step<ApiResponse> {
+    const { settings } = this;
+    const ctx = this.open(input);
+    return run(settings, ctx, () =>
+      andThen(front(settings, ctx), (stop) => stop ?? rest(settings, ctx)),
+    );
   }
 
   /**
-   * Host seam: the context of a request the host received, its target normalised once. A head
-   * that must be refused before routing (a URI over `uriLimit`, an unknown `Expect`, no `Host`)
-   * is answered after the pre-routing hooks saw the request.
+   * Host seam: the context of a request the host received, its target normalised once and matched
+   * against the route view (the table and the host's routes): `ctx.route`, `ctx.params` and
+   * `ctx.allowed` are set before any hook runs. A head that must be refused before routing (a URI
+   * over `uriLimit`, an unknown `Expect`, no `Host`) is answered after the pre-routing hooks saw
+   * the request. Call it once per request and keep the context with the native request.
    */
   open(input: RequestInput): RequestContext {
     const ctx = openContext(input, this.settings.trust);
+    ctx.credentialTests = this.settings.credentialTests;
     const refused = checkRequestHead(input, this.settings.uriLimit);
     if (refused !== undefined) ctx.problem = refused;
+    else if (routable(ctx)) {
+      try {
+        const found = this.view.lookup(ctx.method, ctx.path);
+        if (found.kind !== 'notFound') {
+          ctx.allowed = found.allow;
+          if (found.kind === 'found') {
+            ctx.route = found.route;
+            ctx.params = found.params;
+          }
+        }
+      } catch (error) {
+        ctx.problem = error; // a parameter with malformed percent-encoding: 400 by the path rules
+      }
+    }
     return ctx;
+  }
+
+  /**
+   * Host seam, the front of a request on a host with its own router, before that router: the
+   * `onRequest` hooks, the path rules, then, when the view matched a route (the table's or the
+   * host's), authentication and the `preParsing` checks. Returns the response that stops the
+   * request, or `undefined` to go on to the host's router.
+   */
+  begin(ctx: RequestContext): Step<ApiResponse | undefined> {
+    return begin(this.settings, ctx);
+  }
+
+  /**
+   * Host seam, behind the host's router: a table route the host dispatched to gets its body,
+   * field rules, `preHandler` checks, handler and response phases; any other request the router's
+   * answer from the view (404 naming the path, 405 with `Allow`, 204 with `Allow` for OPTIONS).
+   * Call it after {@link Conventions.begin}.
+   */
+  serve(ctx: RequestContext): Step<ApiResponse> {
+    return run(this.settings, ctx, () => rest(this.settings, ctx));
+  }
+
+  /**
+   * Host seam, for a host's own route after {@link Conventions.begin}: the body, read or taken
+   * from the host's parser and checked against the route's field rules, then the `preHandler`
+   * checks. `own`, the route's settings from {@link Conventions.routeSettings}, is used when the
+   * view does not hold the route (its checks then run here first). Gives `{ response }` to send,
+   * or `{ response: undefined, body }` with the checked body.
+   */
+  guard(ctx: RequestContext, own?: RouteSettings, params?: Record<string, string>): Step<Guarded> {
+    return guardRoute(this.settings, ctx, own, params);
+  }
+
+  /**
+   * Host seam: hands the host's own routes to the core as plain data; they join the table in the
+   * route view every request is matched against, so they get authentication, limits, CORS and
+   * the router's answers as table routes do. Compiled here, once (call it again when the host's
+   * routes change); a route the view cannot hold is named in a warning, once. Runs the plugins'
+   * `onRoute` on each new route.
+   */
+  useHostRoutes(routes: readonly HostRoute[]): void {
+    const { settings } = this;
+    this.view = compileView(settings.router, routes, settings.configKeys, (route, why) => {
+      const key = `${route.method} ${route.pattern}`;
+      if (this.warned.has(key)) return;
+      this.warned.add(key);
+      this.logger.warn(
+        `The app's own route ${key} is outside the conventions (${why}): it gets no authentication, rate limit or CORS preflight. Declare it in the route table, or in a pattern the table's syntax reads.`,
+      );
+    });
+    for (const route of this.view.routes) {
+      if (!route.host || this.seen.has(route)) continue;
+      this.seen.add(route);
+      compileRoute(route);
+      for (const hook of settings.onRoute) hook(route);
+    }
   }
 
   /** The longest request target read, in characters (`uriLimit`). */
@@ -164,58 +236,11 @@ export class Conventions {
   }
 
   /**
-   * Host seam: the context of a host's own request object, opened once — every later call with
-   * the same object (from a middleware, a route, an error handler) gets the same context. Without
-   * `input`, the context opened before, if any.
-   */
-  contextFor(native: object): RequestContext | undefined;
-  contextFor(native: object, input: () => RequestInput): RequestContext;
-  contextFor(native: object, input?: () => RequestInput): RequestContext | undefined {
-    const holder = native as Record<symbol, RequestContext | undefined>;
-    let ctx = holder[this.contextKey];
-    if (ctx === undefined && input !== undefined) {
-      ctx = this.open(input());
-      holder[this.contextKey] = ctx;
-    }
-    return ctx;
-  }
-
-  /**
-   * Host seam, the pre-routing phase for hosts with their own router: the `onRequest` hooks, then
-   * the path rules (malformed percent-encoding is 400, an upper-case path 404, spec 4.1.3).
-   * Returns the response that stops the request, or `undefined` to go on to the host's router.
-   */
-  beforeRouting(ctx: RequestContext): Step<ApiResponse | undefined> {
-    return beforeRouting(this.settings, ctx);
-  }
-
-  /** Host seam: answers a request the host matched to `route`, with the host's decoded `params`. */
-  handleRoute(
-    ctx: RequestContext,
-    route: RouteInfo,
-    params: Record<string, string>,
-  ): Step<ApiResponse> {
-    return run(this.settings, ctx, () => {
-      ctx.params = params;
-      return runRoute(this.settings, ctx, route);
-    });
-  }
-
-  /**
-   * Host seam: answers a request no route matched. With the methods the path does serve (in any
-   * order; `allowList` orders them), that is 405 with `Allow`, or 204 with `Allow` for OPTIONS;
-   * without, 404 naming the path.
-   */
-  handleUnmatched(ctx: RequestContext, allow?: readonly string[]): Step<ApiResponse> {
-    return run(this.settings, ctx, () => hostUnmatched(this.settings, ctx, allowList(allow ?? [])));
-  }
-
-  /**
    * Host seam: the spec's error response for anything thrown while the host handled `ctx`. An
-   * error the host raised before the pre-routing phase is still seen by the plugins that see
+   * error the host raised before `begin` (before its hooks) is still seen by the plugins that see
    * every request (a rate limit counts it).
    */
-  handleError(ctx: RequestContext, error: unknown): Step<ApiResponse> {
+  fail(ctx: RequestContext, error: unknown): Step<ApiResponse> {
     return run(this.settings, ctx, () => raiseUnrouted(this.settings, ctx, error));
   }
 
@@ -226,7 +251,7 @@ export class Conventions {
    * headers so far, which hold the context's when the host copied them there; without them the
    * response starts with the context's headers.
    */
-  respond(
+  finish(
     ctx: RequestContext,
     status: number,
     body: unknown,
@@ -254,19 +279,10 @@ export class Conventions {
       this.settings.configKeys,
       method,
     );
-    const settings: RouteSettings = Object.freeze({ method, pattern, config: frozen });
+    const settings: RouteSettings = Object.freeze({ method, pattern, config: frozen, host: true });
     compileRoute(settings);
     for (const hook of this.settings.onRoute) hook(settings as RouteInfo);
     return settings;
-  }
-
-  /**
-   * Host seam, for hosts whose own handler answers: runs on a route the host matched all the core
-   * does before a handler (the plugins' checks, the body's media type and field rules). Resolves
-   * to `{ response }` when the request must stop there, else to the checked `body`.
-   */
-  guard(ctx: RequestContext, route: RouteSettings, params: Record<string, string>): Step<Guarded> {
-    return guardRoute(this.settings, ctx, route, params);
   }
 }
 

@@ -1,30 +1,23 @@
-/** The pipeline's own steps, in request order: pre-routing, routing's answers, a route's phases. */
+/**
+ * The pipeline's own steps, in request order. A request is matched against the route view when
+ * its context is opened; then the front (pre-routing, path rules, and on a matched route its
+ * checks), then the rest (a table route's body and handler, or the router's answers), then the
+ * response phases. Hosts with a router of their own run the front before it and the rest behind it.
+ */
 
 import type { ApiResponse, OutgoingResponse } from '../http/response.ts';
-import { allowList } from '../routing/router.ts';
-import type { RouteInfo, RouteSettings } from '../routing/types.ts';
+import type { RouteInfo } from '../routing/table.ts';
+import type { RouteSettings } from '../routing/types.ts';
 import { allowAnswer, noRoute, upperCasePath, wrongMethod } from './answers.ts';
-import { type RequestContext, routable } from './context.ts';
+import type { RequestContext } from './context.ts';
 import type { ResolvedConventionsOptions } from './options.ts';
 import type { CheckResult, Guarded } from './plugin.ts';
 import { runPreRouting } from './pre-routing.ts';
-import { prepare, toOutgoing } from './request.ts';
+import { checkRequest, prepareBody, toOutgoing } from './request.ts';
 import { failure, respond } from './respond.ts';
 import { andThen, attempt, type Step } from './steps.ts';
 
 type Settings = ResolvedConventionsOptions;
-
-/**
- * What a host with routes of its own beside the table tells `Conventions.handle`.
- *
- * @category Plugins and pipeline
- */
-export interface HostRouting {
-  /** The context the host opened and ran `beforeRouting` on, so pre-routing hooks do not run twice. */
-  context?: RequestContext | undefined;
-  /** The methods the host's own routes serve on a path the table does not know (for 405 and OPTIONS). */
-  methodsOf?: ((path: string) => readonly string[]) | undefined;
-}
 
 /**
  * Runs a step to its outgoing response (a failure becomes its error), then the response phases.
@@ -52,134 +45,120 @@ export function pathRules(ctx: RequestContext): OutgoingResponse | undefined {
   return ctx.upperCase ? upperCasePath(ctx) : undefined;
 }
 
-/** Pre-routing: the `onRequest` hooks, then the path rules; an early answer, or `undefined`. */
+/** A check's early reply as the outgoing response, or `undefined` to go on. */
+function early(settings: Settings, ctx: RequestContext, result: CheckResult) {
+  return result === undefined ? undefined : toOutgoing(settings, ctx, result);
+}
+
+/**
+ * The front of every request: the `onRequest` hooks, the path rules, then, when a route matched
+ * (the table's or the host's), authentication and the `preParsing` checks. An early answer, or
+ * `undefined` to go on. Throws what a hook threw.
+ *
+ * @category Plugins and pipeline
+ */
+export function front(settings: Settings, ctx: RequestContext): Step<OutgoingResponse | undefined> {
+  const checks = (): Step<OutgoingResponse | undefined> => {
+    const stop = pathRules(ctx);
+    if (stop !== undefined || ctx.route === undefined) return stop;
+    return andThen(checkRequest(settings, ctx), (r) => early(settings, ctx, r));
+  };
+  ctx.preRouted = true;
+  if (settings.onRequest.length === 0) return checks();
+  return andThen(runPreRouting(settings, ctx), (r) =>
+    r === undefined ? checks() : toOutgoing(settings, ctx, r),
+  );
+}
+
+/** Pre-routing alone, for an answer a host raised before its hooks ran (Fastify's bad URL). */
 function preRouting(settings: Settings, ctx: RequestContext): Step<OutgoingResponse | undefined> {
   ctx.preRouted = true;
   if (settings.onRequest.length === 0) return pathRules(ctx);
-  return andThen(runPreRouting(settings, ctx), (early) =>
-    early === undefined ? pathRules(ctx) : toOutgoing(settings, ctx, early),
+  return andThen(runPreRouting(settings, ctx), (r) =>
+    r === undefined ? pathRules(ctx) : toOutgoing(settings, ctx, r),
   );
 }
 
 /**
- * Pre-routing for a host with its own router: the response that stops the request, or `undefined`.
+ * The rest of a request after the front: a table route's body, field rules, `preHandler` checks
+ * and handler; otherwise the router's answer from the route view (404, 405 with `Allow`, or 204
+ * with `Allow` for OPTIONS).
  *
  * @category Plugins and pipeline
  */
-export function beforeRouting(
-  settings: Settings,
-  ctx: RequestContext,
-): Step<ApiResponse | undefined> {
-  if (settings.onRequest.length === 0 && routable(ctx)) {
-    ctx.preRouted = true;
-    return undefined;
+export function rest(settings: Settings, ctx: RequestContext): Step<OutgoingResponse> {
+  const route = ctx.route;
+  if (route === undefined || route.host) {
+    // A host may answer before its hooks ran (Fastify's bad percent-encoding): pre-routing first.
+    const early = ctx.preRouted ? pathRules(ctx) : preRouting(settings, ctx);
+    return andThen(early, (answer) => answer ?? unmatched(ctx));
   }
-  const early = attempt(
-    () => preRouting(settings, ctx),
+  return andThen(prepareBody(settings, ctx, ctx.input), (stop) =>
+    stop === undefined
+      ? andThen((route as RouteInfo).handler(ctx), (result) => toOutgoing(settings, ctx, result))
+      : toOutgoing(settings, ctx, stop),
+  );
+}
+
+/**
+ * The router's answers: with a host route matched but not answered by the host, or no methods on
+ * the path, 404 naming the path; else 204 with `Allow` for OPTIONS, 405 with `Allow` otherwise.
+ *
+ * @category Plugins and pipeline
+ */
+export function unmatched(ctx: RequestContext): OutgoingResponse {
+  const methods = ctx.allowed;
+  if (ctx.route !== undefined || methods.length === 0) return noRoute(ctx);
+  return ctx.method === 'OPTIONS' ? allowAnswer(ctx, methods) : wrongMethod(ctx, methods);
+}
+
+/**
+ * The front for a host with its own router: the response that stops the request, or `undefined`.
+ *
+ * @category Plugins and pipeline
+ */
+export function begin(settings: Settings, ctx: RequestContext): Step<ApiResponse | undefined> {
+  const stop = attempt(
+    () => front(settings, ctx),
     (error) => failure(ctx, error, settings.logger),
   );
-  return andThen(early, (out) =>
+  return andThen(stop, (out) =>
     out === undefined ? undefined : respond(settings.response, ctx, out),
   );
 }
 
 /**
- * A matched route's phases: checks, body, handler.
- *
- * @category Plugins and pipeline
- */
-export function runRoute(
-  settings: Settings,
-  ctx: RequestContext,
-  route: RouteInfo,
-): Step<OutgoingResponse> {
-  ctx.route = route;
-  return andThen(prepare(settings, ctx, ctx.input), (early) =>
-    early === undefined
-      ? andThen(route.handler(ctx), (result) => toOutgoing(settings, ctx, result))
-      : toOutgoing(settings, ctx, early),
-  );
-}
-
-/**
- * The answer to a path no route of the table has: the host's methods for it, or 404.
- *
- * @category Plugins and pipeline
- */
-export function unmatched(ctx: RequestContext, methods: readonly string[]): OutgoingResponse {
-  if (methods.length === 0) return noRoute(ctx);
-  return ctx.method === 'OPTIONS' ? allowAnswer(ctx, methods) : wrongMethod(ctx, methods);
-}
-
-/**
- * The answer to a request a host's router did not match, after the pre-routing phase when the
- * host raised it before its hooks ran (Fastify's bad percent-encoding), as every host routes.
- *
- * @category Plugins and pipeline
- */
-export function hostUnmatched(
-  settings: Settings,
-  ctx: RequestContext,
-  methods: readonly string[],
-): Step<OutgoingResponse> {
-  const early = ctx.preRouted ? pathRules(ctx) : preRouting(settings, ctx);
-  return andThen(early, (answer) => answer ?? unmatched(ctx, methods));
-}
-
-/**
- * Routes a request through the table, after the pre-routing phase (once per request).
- *
- * @category Plugins and pipeline
- */
-export function routeRequest(
-  settings: Settings,
-  ctx: RequestContext,
-  host: HostRouting,
-): Step<OutgoingResponse> {
-  const found = routable(ctx) ? settings.router.lookup(ctx.method, ctx.path) : undefined;
-  if (found !== undefined && found.kind !== 'notFound') {
-    ctx.allowed = found.allow;
-    if (found.kind === 'found') {
-      ctx.route = found.route;
-      ctx.params = found.params;
-    }
-  }
-  const early = ctx.preRouted ? pathRules(ctx) : preRouting(settings, ctx);
-  return andThen(early, (answer): Step<OutgoingResponse> => {
-    if (answer !== undefined) return answer;
-    if (found === undefined || found.kind === 'notFound') {
-      return unmatched(ctx, found && host.methodsOf ? allowList(host.methodsOf(ctx.path)) : []);
-    }
-    if (found.kind === 'options') return allowAnswer(ctx, found.allow);
-    if (found.kind === 'methodNotAllowed') return wrongMethod(ctx, found.allow);
-    return runRoute(settings, ctx, found.route);
-  });
-}
-
-/**
- * What happens before a native handler: checks, body and field rules, later checks.
+ * What happens before a host's own handler that the front did not do: the body and its field
+ * rules, then the `preHandler` checks. With `own` settings for a route the view does not hold,
+ * the route's checks run first (the front could not know it).
  *
  * @category Plugins and pipeline
  */
 export function guardRoute(
   settings: Settings,
   ctx: RequestContext,
-  route: RouteSettings,
-  params: Record<string, string>,
+  own: RouteSettings | undefined,
+  params: Record<string, string> | undefined,
 ): Step<Guarded> {
-  ctx.route = route;
-  ctx.params = params;
   const stop = (out: OutgoingResponse): Step<Guarded> =>
     andThen(respond(settings.response, ctx, out), (response) => ({ response }));
+  const body = (): Step<Guarded> =>
+    andThen(prepareBody(settings, ctx, ctx.input), (r: CheckResult) =>
+      r === undefined
+        ? { response: undefined, body: ctx.body }
+        : stop(toOutgoing(settings, ctx, r)),
+    );
+  const held = ctx.route?.host === true;
   return attempt(
-    () =>
-      andThen(
-        prepare(settings, ctx, ctx.input),
-        (early: CheckResult): Step<Guarded> =>
-          early === undefined
-            ? { response: undefined, body: ctx.body }
-            : stop(toOutgoing(settings, ctx, early)),
-      ),
+    () => {
+      if (held || own === undefined)
+        return ctx.route === undefined ? { response: undefined, body: ctx.body } : body();
+      ctx.route = own;
+      if (params !== undefined) ctx.params = params;
+      return andThen(checkRequest(settings, ctx), (r) =>
+        r === undefined ? body() : stop(toOutgoing(settings, ctx, r)),
+      );
+    },
     (error) => stop(failure(ctx, error, settings.logger)),
   );
 }

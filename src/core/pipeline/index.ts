@@ -10,7 +10,6 @@ export {
 export {
   Conventions,
   conventions,
-  type HostRouting,
   isConventions,
   toConventions,
 } from './conventions.ts';

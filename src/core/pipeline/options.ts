@@ -6,7 +6,7 @@ import { isProduction } from '../internal/platform.ts';
 import type { LintOptions } from '../lint/index.ts';
 import { compileTrust, type TrustProxy, type TrustTest } from '../origin/trust-proxy.ts';
 import { Router } from '../routing/router.ts';
-import type { RouteTable } from '../routing/types.ts';
+import type { RouteTable } from '../routing/table.ts';
 import type { RequestContext } from './context.ts';
 import type { CheckResult } from './plugin.ts';
 import { mergeRoutes, orderPlugins } from './plugins.ts';
@@ -22,7 +22,7 @@ import type { Step } from './steps.ts';
 export interface ConventionsOptions {
   /** The route table: path patterns mapped to methods and handlers. @default {} */
   routes?: RouteTable;
-  /** Features that take part in every request, ordered by their `dependencies` and `before`. @default [] */
+  /** Features that take part in every request, in the order given, after their `dependencies`. @default [] */
   plugins?: readonly import('./plugin.ts').Plugin[];
   /** The largest request body read, in bytes; larger bodies get 413. @default 1048576 (1 MiB) */
   bodyLimit?: number;
@@ -77,8 +77,10 @@ export interface ResolvedConventionsOptions {
   lint: 'warn' | 'throw' | 'off';
   lintOptions: LintOptions | undefined;
   development: boolean;
-  onRoute: ((route: import('../routing/types.ts').RouteInfo) => void)[];
+  onRoute: ((route: import('../routing/table.ts').RouteInfo) => void)[];
   onRequest: Check[];
+  authenticate: Check[];
+  credentialTests: ((ctx: RequestContext) => boolean)[];
   /** For each `onRequest` hook, whether its plugin sees every request (`seesEveryRequest`). */
   everyRequest: boolean[];
   preParsing: Check[];
@@ -127,7 +129,14 @@ export function resolveConventionsOptions(options: ConventionsOptions): Resolved
     if (plugin.headers) alwaysOn.merge(plugin.headers);
   }
   const bind = <
-    K extends 'onRequest' | 'preParsing' | 'preHandler' | 'preSerialization' | 'onSend',
+    K extends
+      | 'onRequest'
+      | 'authenticate'
+      | 'credentials'
+      | 'preParsing'
+      | 'preHandler'
+      | 'preSerialization'
+      | 'onSend',
   >(
     key: K,
   ) =>
@@ -148,6 +157,8 @@ export function resolveConventionsOptions(options: ConventionsOptions): Resolved
     development: options.development ?? !isProduction(),
     onRoute,
     onRequest: bind('onRequest'),
+    authenticate: bind('authenticate'),
+    credentialTests: bind('credentials'),
     everyRequest: plugins.filter((p) => p.onRequest).map((p) => p.seesEveryRequest === true),
     preParsing: bind('preParsing'),
     preHandler: bind('preHandler'),

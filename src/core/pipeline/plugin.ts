@@ -2,7 +2,8 @@
 import type { HeaderValue } from '../http/headers.ts';
 import type { Reply } from '../http/reply.ts';
 import type { ApiResponse, OutgoingResponse, SentResponse } from '../http/response.ts';
-import type { RouteConfig, RouteInfo, RouteTable } from '../routing/types.ts';
+import type { RouteInfo, RouteTable } from '../routing/table.ts';
+import type { RouteConfig } from '../routing/types.ts';
 import type { RequestContext } from './context.ts';
 import type { Step } from './steps.ts';
 
@@ -62,12 +63,10 @@ export interface GuardPassed {
  * @category Plugins and pipeline
  */
 export interface Plugin {
-  /** A unique name, for error messages, `dependencies` and `before`. */
+  /** A unique name, for error messages and `dependencies`. */
   readonly name: string;
   /** Plugins that must be present and that run before this one; a missing one is a `TypeError`. */
   readonly dependencies?: readonly string[];
-  /** Plugins this one runs before, when they are present. */
-  readonly before?: readonly string[];
   /**
    * The keys of {@link RouteConfig} this plugin reads, so that a misspelt route setting is a
    * `TypeError` at start-up rather than a setting silently ignored.
@@ -99,7 +98,21 @@ export interface Plugin {
    * methods of the path. May answer early (a CORS preflight, HTTPS refused, a scan limited).
    */
   onRequest?(ctx: RequestContext): Step<CheckResult>;
-  /** After a route matched, before the body is read: identity, limits, access checks. */
+  /**
+   * Authentication: a route matched (the table's or the host's own), after pre-routing and before
+   * `preParsing`. Identity plugins (bearer tokens, API keys, mTLS) verify the caller here, set
+   * `ctx.identity`, and refuse what the route does not allow (401, 403); every later phase reads
+   * the verified identity, so no ordering by name is needed.
+   */
+  authenticate?(ctx: RequestContext): Step<CheckResult>;
+  /**
+   * For identity plugins: tells, cheaply and spending no crypto, whether the request presents
+   * credentials this plugin still has to verify (an `Authorization: Bearer` header, say). It may
+   * set `ctx.identity` for credentials it verified before (a cache). Read through
+   * `ctx.hasCredentials`, by the rate limiter among others.
+   */
+  credentials?(ctx: RequestContext): boolean;
+  /** After authentication, before the body is read: limits and access checks. */
   preParsing?(ctx: RequestContext): Step<CheckResult>;
   /** After the body is parsed and checked, just before the handler (e.g. CSRF in a form). */
   preHandler?(ctx: RequestContext): Step<CheckResult>;

@@ -1,12 +1,11 @@
-/** Plugins checked and put in order once, at start-up: unique names, dependencies, `before`, routes. */
+/** Plugins checked and put in order once, at start-up: unique names, dependencies, routes. */
 import { closestKey } from '../internal/options.ts';
-import type { RouteTable } from '../routing/types.ts';
+import type { RouteTable } from '../routing/table.ts';
 import type { Plugin } from './plugin.ts';
 
 const hookNames = [
   'name',
   'dependencies',
-  'before',
   'routeConfig',
   'routes',
   'serializers',
@@ -14,6 +13,8 @@ const hookNames = [
   'seesEveryRequest',
   'onRoute',
   'onRequest',
+  'authenticate',
+  'credentials',
   'preParsing',
   'preHandler',
   'preSerialization',
@@ -38,6 +39,11 @@ function checkPlugin(plugin: unknown, index: number): Plugin {
   }
   const { name } = plugin as Plugin;
   for (const key of Object.keys(plugin)) {
+    if (key === 'before') {
+      throw new TypeError(
+        `Plugin "${name}": \`before\` is gone, plugins are ordered by phase: set ctx.identity in \`authenticate\` (it runs before every check), or list the plugins this one needs in \`dependencies\`.`,
+      );
+    }
     if (renamed[key] !== undefined) {
       throw new TypeError(`Plugin "${name}": \`${key}\` is now \`${renamed[key]}\`.`);
     }
@@ -51,21 +57,16 @@ function checkPlugin(plugin: unknown, index: number): Plugin {
   if (every !== undefined && typeof every !== 'boolean') {
     throw new TypeError(`Plugin "${name}": \`seesEveryRequest\` must be true or false.`);
   }
-  for (const key of ['dependencies', 'before'] as const) {
-    const value = (plugin as Plugin)[key];
-    if (
-      value !== undefined &&
-      (!Array.isArray(value) || value.some((v) => typeof v !== 'string'))
-    ) {
-      throw new TypeError(`Plugin "${name}": \`${key}\` must be a list of plugin names.`);
-    }
+  const value = (plugin as Plugin).dependencies;
+  if (value !== undefined && (!Array.isArray(value) || value.some((v) => typeof v !== 'string'))) {
+    throw new TypeError(`Plugin "${name}": \`dependencies\` must be a list of plugin names.`);
   }
   return plugin as Plugin;
 }
 
 /**
- * Checks the plugins and orders them: each runs after its `dependencies` and before the plugins
- * its `before` names, otherwise in the order given. A missing dependency, a repeated name or a
+ * Checks the plugins and orders them: each runs after its `dependencies`, otherwise in the order
+ * given (phases, not names, order the rest: identity is set in `authenticate`, before every check). A missing dependency, a repeated name or a
  * cycle is a `TypeError` that names the plugins.
  *
  * @category Plugins and pipeline
@@ -96,7 +97,6 @@ export function orderPlugins(plugins: unknown): Plugin[] {
       }
       after.get(plugin.name)!.add(needed);
     }
-    for (const later of plugin.before ?? []) after.get(later)?.add(plugin.name);
   }
   // Each plugin is placed right after what it waits for, pulled forward as late as possible, so
   // the order given holds wherever no constraint says otherwise.
@@ -108,7 +108,7 @@ export function orderPlugins(plugins: unknown): Plugin[] {
     if (visiting.includes(plugin.name)) {
       const loop = visiting.slice(visiting.indexOf(plugin.name)).sort();
       throw new TypeError(
-        `The plugins ${loop.map((n) => `"${n}"`).join(', ')} wait for each other (dependencies and before form a cycle).`,
+        `The plugins ${loop.map((n) => `"${n}"`).join(', ')} wait for each other (their dependencies form a cycle).`,
       );
     }
     visiting.push(plugin.name);

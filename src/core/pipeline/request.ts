@@ -1,4 +1,4 @@
-/** The request phases of a matched route: `preParsing` checks → body → field rules → `preHandler`. */
+/** The request phases of a matched route: `authenticate` → `preParsing` → body → field rules → `preHandler`. */
 import { ApiError } from '../errors/api-error.ts';
 import { ErrorCode } from '../errors/catalogue.ts';
 import { payloadTooLarge } from '../errors/helpers.ts';
@@ -27,6 +27,7 @@ type Check = (ctx: RequestContext) => Step<CheckResult>;
  * @category Plugins and pipeline
  */
 export interface RequestPlan {
+  authenticate: Check[];
   preParsing: Check[];
   preHandler: Check[];
   bodyLimit: number;
@@ -77,19 +78,32 @@ export function compileRoute(route: RouteSettings): CompiledRoute {
 }
 
 /**
- * Everything before a handler: checks, then the body and its field rules, then later checks.
+ * The checks of a matched route, before its body is read: authentication (`authenticate`), then
+ * `preParsing` (limits by the verified caller, access checks).
  *
  * @category Plugins and pipeline
  */
-export function prepare(
+export function checkRequest(plan: RequestPlan, ctx: RequestContext): Step<CheckResult> {
+  const { authenticate, preParsing } = plan;
+  if (authenticate.length === 0) return runHooks(preParsing, ctx);
+  return andThen(runHooks(authenticate, ctx), (early) =>
+    early === undefined ? runHooks(preParsing, ctx) : early,
+  );
+}
+
+/**
+ * The body of a matched route: read, parsed and checked against its field rules, then the
+ * `preHandler` checks.
+ *
+ * @category Plugins and pipeline
+ */
+export function prepareBody(
   plan: RequestPlan,
   ctx: RequestContext,
   input: RequestInput,
 ): Step<CheckResult> {
   const route = compileRoute(ctx.route!);
-  const rest = () => andThen(readBody(plan, ctx, input, route), () => checkBody(plan, ctx, route));
-  if (plan.preParsing.length === 0) return rest();
-  return andThen(runHooks(plan.preParsing, ctx), (early) => (early === undefined ? rest() : early));
+  return andThen(readBody(plan, ctx, input, route), () => checkBody(plan, ctx, route));
 }
 
 function readBody(

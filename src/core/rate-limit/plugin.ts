@@ -1,10 +1,19 @@
-/** The rate-limit plugin: the service's policies before routing, a route's own after its body is read. */
-import type { RequestContext } from '../pipeline/context.ts';
+/** The rate-limit plugin: the service's policies before routing (after authentication for callers with credentials), a route's own after its body is read. */
 import type { Plugin } from '../pipeline/plugin.ts';
 import { isPromise, type Step } from '../pipeline/steps.ts';
-import type { RouteInfo } from '../routing/types.ts';
+import type { RouteInfo } from '../routing/table.ts';
 import { type PolicySet, RateLimiter, type RateLimitOptions } from './limiter.ts';
 import type { RatePolicy } from './policy.ts';
+
+declare module '../pipeline/context.ts' {
+  interface RequestState {
+    /**
+     * @internal Set by the `rate-limit` plugin on a request that presents credentials, until it is
+     * counted as its verified caller after authentication; one never counted is counted by network.
+     */
+    rateDeferred?: boolean | undefined;
+  }
+}
 
 declare module '../routing/types.ts' {
   interface RouteConfig {
@@ -38,8 +47,9 @@ export interface RateLimitPlugin extends Plugin {
  * A limited response carries `X-RateLimit-Limit`, `X-RateLimit-Remaining` and
  * `X-RateLimit-Reset` (UTC epoch seconds) of the tightest policy; past the limit the answer is
  * 429 with the error body, an integer `Retry-After` of at least 1 and `Cache-Control: no-store`.
- * Put a plugin that sets `ctx.identity` before this one (`before: ['rate-limit']`) and in
- * `onRequest`, so that callers are counted by their verified subject rather than their address.
+ * A request that presents credentials (`ctx.hasCredentials`, as the identity plugins tell) is
+ * counted after the authentication phase, by its verified subject; one whose credentials are
+ * refused, or that matches no route, is counted by its network in a budget of its own.
  *
  * @example
  * ```ts
@@ -56,8 +66,6 @@ export function rateLimit(options: RateLimitOptions = {}): RateLimitPlugin {
   const global = limiter.policies;
   // A route's policies by method and pattern, compiled at start-up.
   const routes = new Map<string, PolicySet>();
-  // Requests with credentials not yet counted: counted after authentication, or in onSend.
-  const deferred = new WeakSet<RequestContext>();
   const plugin: RateLimitPlugin = {
     name: 'rate-limit',
     routeConfig: ['rateLimit'],
@@ -76,24 +84,28 @@ export function rateLimit(options: RateLimitOptions = {}): RateLimitPlugin {
     // Networks whose requests with credentials kept failing, and until when they are refused.
     const blocked = new Map<string, number>();
     plugin.onRequest = (ctx) => {
-      if (ctx.identity === undefined && ctx.headers.get('authorization') != null) {
-        // A caller with credentials is counted as who they are, once authentication (a later
-        // plugin, in preParsing) has verified them; until then nothing is known of them.
+      // hasCredentials may name a caller an identity plugin verified before (ctx.identity).
+      if (ctx.identity === undefined && ctx.hasCredentials) {
+        // A caller with credentials is counted as who they are, once the authentication phase
+        // has verified them; until then nothing is known of them.
         if (blocked.size > 0) {
           const until = blocked.get(limiter.networkOf(ctx));
           if (until !== undefined) limiter.refuseUntil(until);
         }
-        deferred.add(ctx);
+        ctx.state.rateDeferred = true;
         return undefined;
       }
       return settle(limiter.check(ctx, global));
     };
+    // The phase after authentication: ctx.identity is the verified caller.
     plugin.preParsing = (ctx) => {
-      if (!deferred.delete(ctx)) return undefined;
+      if (ctx.state.rateDeferred !== true) return undefined;
+      ctx.state.rateDeferred = false;
       return settle(limiter.check(ctx, global));
     };
     plugin.onSend = (ctx) => {
-      if (!deferred.delete(ctx)) return;
+      if (ctx.state.rateDeferred !== true) return;
+      ctx.state.rateDeferred = false;
       // Credentials that never made it to a count (refused, or a 404): counted by network, and
       // once that budget is spent, such requests from the network are refused before routing.
       const network = limiter.networkOf(ctx);

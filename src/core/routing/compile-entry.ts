@@ -6,7 +6,8 @@ import { type MatchFunction, match } from 'path-to-regexp';
 import { closestKey } from '../internal/options.ts';
 import { builtInConfigKeys, checkRouteConfig } from './check-config.ts';
 import { isStatic } from './prefix-index.ts';
-import type { Handler, RouteConfig, RouteDefinition, RouteInfo } from './types.ts';
+import type { Handler, RouteDefinition, RouteInfo } from './table.ts';
+import type { RouteConfig } from './types.ts';
 
 const declarable = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
 const allowOrder = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];

@@ -12,11 +12,9 @@ export {
 export {
   defineRoutes,
   type Handler,
-  type Method,
   type PathMethods,
-  type RouteConfig,
   type RouteDefinition,
   type RouteInfo,
-  type RouteSettings,
   type RouteTable,
-} from './types.ts';
+} from './table.ts';
+export type { HostRoute, Method, RouteConfig, RouteSettings } from './types.ts';

@@ -5,7 +5,7 @@ import { methodNotAllowed } from '../errors/helpers.ts';
 import { decodeParam } from '../paths/check-path.ts';
 import { compileEntry, kindOf, type PathEntry } from './compile-entry.ts';
 import { literalSegments, PrefixIndex } from './prefix-index.ts';
-import type { RouteInfo, RouteTable } from './types.ts';
+import type { RouteInfo, RouteTable } from './table.ts';
 
 export { allowList } from './compile-entry.ts';
 
@@ -127,6 +127,8 @@ function decodeAll(raw: Record<string, string | string[] | undefined>): Record<s
 export class Router {
   /** Every route, HEAD included where GET is declared, in declaration order. */
   readonly routes: readonly RouteInfo[];
+  /** @internal The compiled paths, in declaration order: a route view adds the host's to them. */
+  readonly entries: readonly PathEntry[];
   private readonly exact = new Map<string, StaticEntry>();
   private readonly dynamic = new PrefixIndex<PathEntry>();
 
@@ -142,14 +144,32 @@ export class Router {
         `The route table must map path patterns to methods, such as { '/v1/books': { GET: listBooks } }; got ${kindOf(table)}.`,
       );
     }
+    const entries = Object.entries(table).map(([pattern, methods]) =>
+      compileEntry(pattern, methods, configKeys),
+    );
+    this.entries = entries;
+    this.routes = this.index(entries);
+  }
+
+  /**
+   * @internal A router over paths already compiled (the table's and the host's, see `compileView`), in the
+   * order given. Its `routes` list every route of those paths.
+   */
+  static of(entries: readonly PathEntry[]): Router {
+    const router = new Router();
+    (router as { entries: readonly PathEntry[] }).entries = entries;
+    (router as { routes: readonly RouteInfo[] }).routes = router.index(entries);
+    return router;
+  }
+
+  private index(entries: readonly PathEntry[]): RouteInfo[] {
     const routes: RouteInfo[] = [];
-    for (const [pattern, methods] of Object.entries(table)) {
-      const entry = compileEntry(pattern, methods, configKeys);
-      if (entry.matcher) this.dynamic.add(literalSegments(pattern), entry);
-      else this.exact.set(pattern, staticEntry(entry));
+    for (const entry of entries) {
+      if (entry.matcher) this.dynamic.add(literalSegments(entry.pattern), entry);
+      else this.exact.set(entry.pattern, staticEntry(entry));
       routes.push(...entry.methods.values());
     }
-    this.routes = routes;
+    return routes;
   }
 
   /**

@@ -6,7 +6,7 @@ import { assertKnownKeys } from '../internal/options.ts';
 import type { RequestContext } from '../pipeline/context.ts';
 import type { Plugin } from '../pipeline/plugin.ts';
 import type { Step } from '../pipeline/steps.ts';
-import type { RouteInfo } from '../routing/types.ts';
+import type { RouteInfo } from '../routing/table.ts';
 
 /**
  * Options of {@link accessChecks}.

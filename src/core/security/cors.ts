@@ -5,8 +5,6 @@ import { noContent } from '../http/reply.ts';
 import { assertInteger, assertKnownKeys } from '../internal/options.ts';
 import type { RequestContext } from '../pipeline/context.ts';
 import type { Plugin } from '../pipeline/plugin.ts';
-import { Router } from '../routing/router.ts';
-import type { RouteTable } from '../routing/types.ts';
 
 /**
  * Which origins may call: exact origins (`https://app.example.com`), anchored regular
@@ -139,30 +137,6 @@ function headerList(where: string, names: readonly string[]): string {
   return names.join(', ');
 }
 
-/** The methods of the route table by path, for preflights on hosts that route by themselves. */
-class MethodsByPath {
-  private readonly table: Record<string, Record<string, () => undefined>> = {};
-  private router: Router | undefined;
-
-  add(method: string, pattern: string): void {
-    if (!pattern.startsWith('/')) return;
-    try {
-      // A host's pattern the table's syntax cannot read (a Fastify wildcard) is left out.
-      new Router({ [pattern]: { [method]: () => undefined } });
-    } catch {
-      return;
-    }
-    this.table[pattern] ??= {};
-    this.table[pattern][method] = () => undefined;
-    this.router = undefined;
-  }
-
-  allowed(path: string): readonly string[] | undefined {
-    this.router ??= new Router(this.table as RouteTable);
-    return this.router.allowed(path);
-  }
-}
-
 /**
  * 403 for a preflight from an origin the service does not allow.
  *
@@ -181,7 +155,7 @@ export function originNotAllowed(): ApiError {
  * origin gets that origin back in `Access-Control-Allow-Origin` (never `*` with credentials),
  * with the exposed headers; any other origin, `null` and look-alikes included, gets no CORS
  * header, so the browser keeps the answer from the page. A preflight is answered in the
- * pre-routing phase, before authentication, with 204, the path's methods from the route table,
+ * pre-routing phase, before authentication, with 204, the path's methods from the route view,
  * the allowed request headers and `Access-Control-Max-Age`; a preflight from a foreign origin
  * gets 403 (code 40303).
  *
@@ -210,30 +184,25 @@ export function cors(options: CorsOptions): Plugin {
   const expose = headerList('exposeHeaders', options.exposeHeaders ?? defaultExposedHeaders);
   const allowHeaders = headerList('allowHeaders', options.allowHeaders ?? defaultAllowHeaders);
   const maxAge = String(assertInteger('cors() maxAge', options.maxAge ?? 600, 0, 86_400));
-  const methods = new MethodsByPath();
 
   const addAllowed = (ctx: RequestContext, origin: string): boolean => {
     if (origin === 'null') return false;
-    const record = ctx.responseHeaders.record;
-    if (allows === '*') record['access-control-allow-origin'] = '*';
+    const bag = ctx.responseHeaders;
+    if (allows === '*') bag.set('access-control-allow-origin', '*');
     else if (allows(origin, ctx)) {
-      record['access-control-allow-origin'] = origin;
-      if (credentials) record['access-control-allow-credentials'] = 'true';
+      bag.set('access-control-allow-origin', origin);
+      if (credentials) bag.set('access-control-allow-credentials', 'true');
     } else return false;
-    if (expose !== '') record['access-control-expose-headers'] = expose;
+    if (expose !== '') bag.set('access-control-expose-headers', expose);
     return true;
   };
 
   return {
     name: 'cors',
-    onRoute(route) {
-      methods.add(route.method, route.pattern);
-    },
     onRequest(ctx) {
       const bag = ctx.responseHeaders;
       // Vary: Origin on every answer, so no cache hands one origin's answer to another.
-      if (bag.record.vary === undefined) bag.record.vary = 'Origin';
-      else bag.vary('Origin');
+      bag.vary('Origin');
       // Cost: one set look-up, then the configured patterns in turn; Access-Control-Request-
       // Headers is never parsed (the allowed list is fixed at start-up).
       const origin = ctx.headers.get('origin');
@@ -244,13 +213,13 @@ export function cors(options: CorsOptions): Plugin {
       if (!preflight) return;
       bag.vary('Access-Control-Request-Method', 'Access-Control-Request-Headers');
       if (!allowed) throw originNotAllowed();
-      const allow = ctx.allowed.length > 0 ? ctx.allowed : methods.allowed(ctx.path);
-      // A path the API does not serve: the router's 404 answers, and the browser stops there.
-      if (allow === undefined) return;
-      const record = bag.record;
-      record['access-control-allow-methods'] = allow.join(', ');
-      record['access-control-allow-headers'] = allowHeaders;
-      record['access-control-max-age'] = maxAge;
+      // The route view's methods for the path: the table's and the host's own routes alike. A
+      // path nothing serves gets the router's 404, and the browser stops there.
+      const allow = ctx.allowed;
+      if (allow.length === 0) return;
+      bag.set('access-control-allow-methods', allow.join(', '));
+      bag.set('access-control-allow-headers', allowHeaders);
+      bag.set('access-control-max-age', maxAge);
       // The headers above are on the context: the reply keeps them.
       return noContent();
     },

@@ -1,6 +1,7 @@
-/** The route settings of the security features, part of every route's `RouteConfig`. */
+/** The route settings of the security features, added to `RouteConfig` by declaration merging. */
 import type { RequestContext } from '../pipeline/context.ts';
 import type { Step } from '../pipeline/steps.ts';
+import type { RouteConfig } from '../routing/types.ts';
 
 /**
  * Values a route may give the headers of the set instead of the service's (a documentation page
@@ -26,25 +27,32 @@ export interface SecurityHeaderOverrides {
  */
 export type AuthorizeHook = (ctx: RequestContext) => Step<boolean>;
 
+declare module '../routing/types.ts' {
+  interface RouteConfig {
+    /** Values of the security header set for this route (read by `securityHeaders()`). */
+    securityHeaders?: SecurityHeaderOverrides;
+    /**
+     * Who may use this route (read by `accessChecks()`): a check, or `'public'` for a route open
+     * to everyone, so that a forgotten check is told apart from an open route.
+     */
+    authorize?: AuthorizeHook | 'public';
+    /** Answers a refused request 404 instead of 403, so existence stays hidden. @default the plugin's */
+    hideForbidden?: boolean;
+    /**
+     * The body fields a client may write; any other top-level field (`role`, `ownerId`,
+     * `__proto__`) is a 400 (code 40030) before the handler runs (read by `accessChecks()`).
+     */
+    writable?: readonly string[];
+  }
+}
+
 /**
- * The route settings the security plugins read. Each is declared by its plugin, so a route that
- * uses one without the plugin is a start-up `TypeError`.
+ * The route settings the security plugins read, as they appear on {@link RouteConfig}. Each is
+ * declared by its plugin, so a route that uses one without the plugin is a start-up `TypeError`.
  *
  * @category Security
  */
-export interface SecurityRouteConfig {
-  /** Values of the security header set for this route (read by `securityHeaders()`). */
-  securityHeaders?: SecurityHeaderOverrides;
-  /**
-   * Who may use this route (read by `accessChecks()`): a check, or `'public'` for a route open
-   * to everyone, so that a forgotten check is told apart from an open route.
-   */
-  authorize?: AuthorizeHook | 'public';
-  /** Answers a refused request 404 instead of 403, so existence stays hidden. @default the plugin's */
-  hideForbidden?: boolean;
-  /**
-   * The body fields a client may write; any other top-level field (`role`, `ownerId`,
-   * `__proto__`) is a 400 (code 40030) before the handler runs (read by `accessChecks()`).
-   */
-  writable?: readonly string[];
-}
+export type SecurityRouteConfig = Pick<
+  RouteConfig,
+  'securityHeaders' | 'authorize' | 'hideForbidden' | 'writable'
+>;

@@ -6,7 +6,7 @@ import { fromBase64 } from '../internal/base64url.ts';
 import { assertInteger, assertKnownKeys } from '../internal/options.ts';
 import type { RequestContext } from '../pipeline/context.ts';
 import type { Plugin } from '../pipeline/plugin.ts';
-import type { RouteInfo } from '../routing/types.ts';
+import type { RouteInfo } from '../routing/table.ts';
 
 /**
  * `Strict-Transport-Security` (RFC 6797), sent on requests that came over HTTPS.

@@ -1,4 +1,7 @@
 /** Shaping responses: field selection, views, links, the payload checker and the `payloads()` plugin. */
+// What this folder adds to RouteConfig by declaration merging: `list`, `resource`.
+import './route-config.ts';
+
 export { checkPayload } from './check-payload.ts';
 export { listQuery, type PayloadsOptions, pageArray, payloads } from './payloads.ts';
 export {

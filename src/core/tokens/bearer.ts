@@ -4,7 +4,8 @@ import type { RequestContext } from '../pipeline/context.ts';
 import type { Identity } from '../pipeline/identity.ts';
 import type { CheckResult, Plugin } from '../pipeline/plugin.ts';
 import { andThen, isPromise, type Step } from '../pipeline/steps.ts';
-import type { RouteInfo, RouteSettings } from '../routing/types.ts';
+import type { RouteInfo } from '../routing/table.ts';
+import type { RouteSettings } from '../routing/types.ts';
 import { guardStore } from '../stores/guard-store.ts';
 import { MemoryStore } from '../stores/memory-store.ts';
 import type { Store } from '../stores/store.ts';
@@ -99,6 +100,17 @@ interface RoutePlan {
 }
 
 const bodyMethods = new Set(['POST', 'PUT', 'PATCH']);
+const bearerScheme = /^bearer /i;
+
+declare module '../pipeline/context.ts' {
+  interface RequestState {
+    /**
+     * @internal Set by the `bearer` plugin when the token may sit in the form body, checked once
+     * the body is parsed: `'open'` when none came yet, `'taken'` when one came another way.
+     */
+    tokenInForm?: 'open' | 'taken' | undefined;
+  }
+}
 const formType = 'application/x-www-form-urlencoded';
 
 /**
@@ -112,8 +124,6 @@ export class BearerPlugin implements Plugin {
   readonly name = 'bearer';
   /** The route settings it reads: `auth`, `scopes`, `user`. */
   readonly routeConfig = ['auth', 'scopes', 'user'];
-  /** Runs before the limits and access checks that read the identity it sets. */
-  readonly before = ['rate-limit', 'access-checks'];
   private readonly verifier: TokenVerifier;
   private readonly challenges: Challenges;
   private readonly plans = new WeakMap<RouteSettings, RoutePlan>();
@@ -123,8 +133,6 @@ export class BearerPlugin implements Plugin {
   private readonly fixed: Expected | undefined;
   private readonly issuerOf: PerRequest<string>;
   private readonly audienceOf: PerRequest<string | readonly string[]>;
-  // Requests whose token may sit in the form body: checked in preHandler, once it is parsed.
-  private readonly pending = new WeakMap<RequestContext, Identity | null>();
 
   /** @internal Use {@link bearer}. */
   constructor(options: BearerOptions) {
@@ -237,27 +245,33 @@ export class BearerPlugin implements Plugin {
   }
 
   /**
-   * Pre-routing: a caller whose header token the cache already vouches for is on `ctx.identity`
-   * at once, so that limits count it by its subject. Nothing is refused here and no crypto is
-   * spent: an unknown or bad token is counted by address and answered in `preParsing`.
+   * For the rate limiter and others, spending no crypto: whether the request presents a bearer
+   * token still to be verified (in the `Authorization` header, or the query when `query` is on).
+   * A header token the cache already vouches for is put on `ctx.identity` here, so that limits
+   * count its caller by subject at once; it is still checked in `authenticate`.
    */
-  onRequest(ctx: RequestContext): undefined {
-    const route = ctx.route;
-    if (route === undefined || ctx.identity !== undefined) return;
+  credentials(ctx: RequestContext): boolean {
+    if (ctx.identity !== undefined) return false;
     const header = ctx.headers.get('authorization');
-    if (!header) return;
-    if (this.planOf(route).mode === 'off') return;
-    let token: string | undefined;
-    try {
-      token = tokenFromHeader(header, this.challenges);
-    } catch {
-      return; // preParsing answers it
+    if (header != null && header.length > 7 && bearerScheme.test(header)) {
+      const route = ctx.route;
+      if (route === undefined || this.planOf(route).mode === 'off') return true;
+      try {
+        const token = tokenFromHeader(header, this.challenges);
+        if (token !== undefined) ctx.identity = this.verifier.peek(token, this.expected(ctx));
+      } catch {
+        // authenticate answers it
+      }
+      return ctx.identity === undefined;
     }
-    if (token !== undefined) ctx.identity = this.verifier.peek(token, this.expected(ctx));
+    return this.queryOn && ctx.rawQuery.includes('access_token');
   }
 
-  /** After routing, before the body: the header or query token, checked and on `ctx.identity`. */
-  preParsing(ctx: RequestContext): Step<CheckResult> {
+  /**
+   * The authentication phase, on every matched route (the table's and the host's own): the
+   * header or query token, checked and on `ctx.identity`, and the route's `scopes` and `user`.
+   */
+  authenticate(ctx: RequestContext): Step<CheckResult> {
     const plan = this.planOf(ctx.route!);
     if (plan.mode === 'off') return;
     const { challenges } = this;
@@ -282,17 +296,15 @@ export class BearerPlugin implements Plugin {
       ctx.headers.get('content-type')?.slice(0, formType.length).toLowerCase() === formType;
     if (token === undefined) {
       if (formBody) {
-        this.pending.set(ctx, null);
+        ctx.state.tokenInForm = 'open';
         return;
       }
       if (ctx.identity !== undefined) return this.allow(ctx.identity, plan);
       if (plan.mode === 'required') throw challenges.missing();
       return;
     }
-    // A cache hit costs a lookup: verified again rather than trusted from pre-routing, so that
-    // every refusal (two methods, a query token) is still made here.
     return andThen(this.verifier.check(token, this.expected(ctx)), (identity) => {
-      if (formBody) this.pending.set(ctx, identity);
+      if (formBody) ctx.state.tokenInForm = 'taken';
       ctx.identity = identity;
       return this.allow(identity, plan);
     });
@@ -300,16 +312,16 @@ export class BearerPlugin implements Plugin {
 
   /** After the body is parsed: a token in a form body, or a second token there (400). */
   preHandler(ctx: RequestContext): Step<CheckResult> {
-    const seen = this.pending.get(ctx);
+    const seen = ctx.state.tokenInForm;
     if (seen === undefined) return;
-    this.pending.delete(ctx);
+    ctx.state.tokenInForm = undefined;
     const token = tokenFromForm(ctx.body, this.challenges);
     if (token !== undefined) {
       const { access_token: _, ...rest } = ctx.body as Record<string, unknown>;
       ctx.body = rest;
     }
     const plan = this.planOf(ctx.route!);
-    if (seen !== null) {
+    if (seen === 'taken') {
       if (token !== undefined) throw this.twoMethods();
       return;
     }

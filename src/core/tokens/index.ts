@@ -1,4 +1,7 @@
 /** Access tokens: signing keys and JWKS, RFC 9068 issuing, RFC 6750 bearer checks with a verified-token cache. */
+// What this folder adds to RouteConfig by declaration merging: `auth`, `scopes`, `user`.
+import './route-config.ts';
+
 export { type BearerOptions, BearerPlugin, bearer, type PerRequest } from './bearer.ts';
 export { type AccessTokenClaims, type IssuedAccessToken, issueAccessToken } from './issue.ts';
 export {

@@ -1,5 +1,5 @@
 /** One field's rule turned, once, into a function that says what a value should have been. */
-import type { FieldRule, FieldType } from './check-fields.ts';
+import type { FieldRule, FieldType } from './field-types.ts';
 
 /**
  * What a compiled rule answers: `undefined` when the value fits, else the end of "must be …".

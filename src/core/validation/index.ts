@@ -1,10 +1,11 @@
 /** Body field checks that report every problem at once. */
+// What this folder adds to RouteConfig by declaration merging: `body`, `rejectUnknownFields`.
+import './route-config.ts';
+
 export {
   type CheckFieldsOptions,
   checkFields,
   compileFields,
   type FieldChecker,
-  type FieldRule,
-  type FieldSchema,
-  type FieldType,
 } from './check-fields.ts';
+export type { FieldRule, FieldSchema, FieldType } from './field-types.ts';

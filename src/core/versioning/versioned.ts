@@ -1,6 +1,6 @@
 /** One handler per major version of an endpoint, for services that select versions by query or media type. */
 import type { RequestState } from '../pipeline/context.ts';
-import type { Handler } from '../routing/types.ts';
+import type { Handler } from '../routing/table.ts';
 import type { Deprecation } from './deprecation.ts';
 
 /**

@@ -5,7 +5,8 @@ import { assertKnownKeys } from '../internal/options.ts';
 import type { RequestContext } from '../pipeline/context.ts';
 import type { Identity } from '../pipeline/identity.ts';
 import type { Plugin } from '../pipeline/plugin.ts';
-import type { RouteInfo, RouteSettings } from '../routing/types.ts';
+import type { RouteInfo } from '../routing/table.ts';
+import type { RouteSettings } from '../routing/types.ts';
 import { type CompiledDeprecation, compileDeprecation } from './deprecation.ts';
 import { type VersionTable, versionTableOf } from './versioned.ts';
 

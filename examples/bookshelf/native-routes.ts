@@ -1,0 +1,38 @@
+/**
+ * The app's own routes each router host declares beside the table, the way a service adopting
+ * the library keeps routes of its own: they get authentication, limits, CORS and the always-on
+ * headers as table routes do (issue 20), and read the caller through the host's accessor.
+ */
+import type { Conventions, Identity, RouteConfig } from 'api-conventions';
+
+/** `GET /v1/native`: needs a token with `books:write`. */
+export const nativePath = '/v1/native';
+/** Its settings, declared through each host's guard. */
+export const nativeSettings = { scopes: ['books:write'] } satisfies RouteConfig;
+
+/** `GET /v1/native-public`: opts out of authentication. */
+export const publicNativePath = '/v1/native-public';
+/** Its settings, declared through each host's guard. */
+export const publicNativeSettings = { auth: false } satisfies RouteConfig;
+
+/** What both answer: who called, as the host's identity accessor gives it. */
+export function nativeAnswer(identity: Identity | undefined) {
+  return {
+    native: true,
+    subject: identity?.subject ?? null,
+    scopes: identity ? [...identity.scopes].sort() : [],
+  };
+}
+
+/**
+ * Whether `api` reads the native routes' settings (it has the `bearer` plugin): the hosts also
+ * serve the small APIs of other suites, which declare no app routes of their own.
+ */
+export function servesNativeRoutes(api: Conventions): boolean {
+  try {
+    api.routeSettings('GET', nativePath, nativeSettings);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,67 @@
+/** Route declarations: a table of path patterns, methods, handlers and per-route settings. */
+import type { RequestContext } from '../pipeline/context.ts';
+import type { Method, RouteConfig, RouteSettings } from './types.ts';
+
+/**
+ * A request handler: takes the request context, returns the data (sent as 200 JSON) or a
+ * {@link Reply}, or throws an {@link ApiError}. It may be async.
+ *
+ * @category Routing
+ */
+export type Handler = (ctx: RequestContext) => unknown;
+
+/**
+ * A handler with its per-route settings.
+ *
+ * @category Routing
+ */
+export interface RouteDefinition {
+  /** The handler. */
+  handler: Handler;
+  /** Per-route settings. */
+  config?: RouteConfig;
+}
+
+/**
+ * The methods of one path pattern, each a handler or a handler with settings.
+ *
+ * @category Routing
+ */
+export type PathMethods = Partial<
+  Record<Exclude<Method, 'HEAD' | 'OPTIONS'>, Handler | RouteDefinition>
+> &
+  Partial<Record<'HEAD' | 'OPTIONS', Handler | RouteDefinition>>;
+
+/**
+ * The route table: path patterns (path-to-regexp syntax, `/v1/books/:id`) mapped to their methods.
+ *
+ * @category Routing
+ */
+export type RouteTable = Readonly<Record<string, PathMethods>>;
+
+/**
+ * One declared route as the library sees it after start-up: pattern, method, settings, handler.
+ *
+ * @category Routing
+ */
+export interface RouteInfo extends RouteSettings {
+  /** The route's handler; on a host's own route, one that is never called (the host answers). */
+  readonly handler: Handler;
+}
+
+/**
+ * Declares a route table with its types checked; returns it unchanged.
+ *
+ * @example
+ * ```ts
+ * const routes = defineRoutes({
+ *   '/v1/books': { GET: listBooks, POST: { handler: createBook, config: { body: bookFields } } },
+ *   '/v1/books/:id': { GET: getBook, DELETE: deleteBook },
+ * });
+ * ```
+ *
+ * @category Start here
+ */
+export function defineRoutes<T extends RouteTable>(table: T): T {
+  return table;
+}
