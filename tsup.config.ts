@@ -8,6 +8,7 @@ export default defineConfig({
     fastify: 'src/adapters/fastify.ts',
     fetch: 'src/adapters/fetch.ts',
     host: 'src/host.ts',
+    oauth: 'src/oauth.ts',
     redis: 'src/redis.ts',
     audit: 'src/audit/index.ts',
     // The `api-conventions` command (package.json "bin"), not a subpath.

@@ -9,6 +9,7 @@ export default defineConfig({
       { find: /^#core$/, replacement: src('core/index.ts') },
       { find: /^api-conventions\/host$/, replacement: src('host.ts') },
       { find: /^api-conventions\/redis$/, replacement: src('redis.ts') },
+      { find: /^api-conventions\/oauth$/, replacement: src('oauth.ts') },
       { find: /^api-conventions\/audit$/, replacement: src('audit/index.ts') },
       { find: /^api-conventions\/(.+)$/, replacement: src('adapters/$1.ts') },
       { find: /^api-conventions$/, replacement: src('index.ts') },

@@ -15,9 +15,10 @@ import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual, parseArgs } from 'node:util';
 import mask from 'json-mask';
 
-const DIST = fileURLToPath(new URL('../dist/index.mjs', import.meta.url));
+// Internal helpers are measured too: the private core bundle (dist/core.mjs) exports them all.
+const DIST = fileURLToPath(new URL('../dist/core.mjs', import.meta.url));
 if (!existsSync(DIST)) {
-  console.error('bench/fields.mjs: dist/index.mjs is missing; run `npm run build` first');
+  console.error('bench/fields.mjs: dist/core.mjs is missing; run `npm run build` first');
   process.exit(1);
 }
 const { createList, defineResource, project, readList } = await import(DIST);

@@ -1,11 +1,11 @@
 /** express-full: our full stack on the Express 5 adapter, beside express-peer. */
 import express from 'express';
-import { createExpressMiddleware } from '../../dist/express.mjs';
+import { toExpressMiddleware } from '../../dist/express.mjs';
 import { fullStack } from './_full-stack.mjs';
 import { HOST, PORT, ready } from './_server.mjs';
 
 const { api, features } = await fullStack();
-const c = createExpressMiddleware(api);
+const c = toExpressMiddleware(api);
 
 const app = express();
 app.disable('x-powered-by');

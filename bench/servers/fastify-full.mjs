@@ -1,12 +1,12 @@
 /** fastify-full: our full stack through the Fastify plugin, beside fastify-peer. */
 import Fastify from 'fastify';
-import { fastifyConventions } from '../../dist/fastify.mjs';
+import { toFastifyPlugin } from '../../dist/fastify.mjs';
 import { fullStack } from './_full-stack.mjs';
 import { HOST, PORT, ready } from './_server.mjs';
 
 const { api, features } = await fullStack();
 const app = Fastify({ logger: false });
-await app.register(fastifyConventions, { api });
+await app.register(toFastifyPlugin(api));
 
 await app.listen({ host: HOST, port: PORT });
 ready(app.server.address().port, features);

@@ -7,11 +7,6 @@ import {
   type ConventionsOptions,
   createTokenKeys,
   issueAccessToken,
-  type OAuthClient,
-  type OAuthServer,
-  type OAuthUser,
-  oauthError,
-  oauthServer,
   type PathMethods,
   type Plugin,
   type RequestContext,
@@ -21,6 +16,13 @@ import {
   type Store,
   type TokenKeys,
 } from 'api-conventions';
+import {
+  type OAuthClient,
+  type OAuthServer,
+  type OAuthUser,
+  oauthError,
+  oauthServer,
+} from 'api-conventions/oauth';
 
 /** The demo users: name → password and the scopes they may grant. */
 export const bookshelfUsers: Readonly<Record<string, { password: string; scopes: string[] }>> = {

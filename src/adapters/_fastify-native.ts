@@ -61,7 +61,7 @@ export function watchNativeRoutes(
       if (known.has(`${method} ${path}`)) continue;
       // Declared before the plugin: authenticated and limited, but its value skips the response phases.
       conventions.logger.warn(
-        `The app's own route ${method} ${path} was declared before fastifyConventions was registered: what it returns does not go through the response phases. Register the plugin first.`,
+        `The app's own route ${method} ${path} was declared before toFastifyPlugin(api) was registered: what it returns does not go through the response phases. Register the plugin first.`,
       );
       hostRoutes.push({ method, pattern: path });
     }

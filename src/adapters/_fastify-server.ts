@@ -38,7 +38,7 @@ export function answerError(
  * @example
  * ```ts
  * const app = Fastify({ frameworkErrors });
- * await app.register(fastifyConventions, { api });
+ * await app.register(toFastifyPlugin(api));
  * ```
  */
 export function frameworkErrors(
@@ -101,7 +101,7 @@ export function rewriteUrl(req: { url?: string }): string {
  * @example
  * ```ts
  * const app = Fastify({ ...serverOptions, logger: true });
- * await app.register(fastifyConventions, { api });
+ * await app.register(toFastifyPlugin(api));
  * ```
  */
 export const serverOptions: {

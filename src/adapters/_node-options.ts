@@ -7,7 +7,7 @@
  * idle keep-alive connections closed after 5 s; and `Host` checked by the core, which answers
  * its absence with the error body.
  */
-export const nodeServerOptions: {
+export const serverOptions: {
   /** The largest header section read, request line included, in bytes. */
   readonly maxHeaderSize: 65536;
   /** Milliseconds the header section may take to arrive. */

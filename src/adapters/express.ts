@@ -22,6 +22,7 @@ import type {
   Response,
   Router,
 } from 'express';
+import { deprecatedFunction } from './_deprecated.ts';
 import { addBody, contextOf, heldContext, openContext } from './_express-io.ts';
 import { copyContextHeaders, guardMiddleware, routeJson, sendTo } from './_express-native.ts';
 import {
@@ -34,7 +35,7 @@ import {
   warnIfLoose,
 } from './_express-routes.ts';
 
-/** What {@link createExpressMiddleware} gives: middleware for either end of the app, and the routes. */
+/** What {@link toExpressMiddleware} gives: middleware for either end of the app, and the routes. */
 export interface ExpressConventions {
   /**
    * `app.use(before)` ahead of everything: a path with upper-case letters gets 404 (spec 4.1.3),
@@ -72,11 +73,11 @@ type Verb = 'get' | 'head' | 'post' | 'put' | 'patch' | 'delete' | 'options';
  * ```ts
  * import express from 'express';
  * import { conventions } from 'api-conventions';
- * import { createExpressMiddleware } from 'api-conventions/express';
+ * import { toExpressMiddleware } from 'api-conventions/express';
  *
  * const api = conventions({ routes: { '/v1/books': { GET: () => ({ books: [], hasNext: false }) } } });
  * const app = express();
- * const c = createExpressMiddleware(api);
+ * const c = toExpressMiddleware(api);
  * app.disable('x-powered-by');
  * app.set('strict routing', true);
  * app.use(c.before);
@@ -86,7 +87,7 @@ type Verb = 'get' | 'head' | 'post' | 'put' | 'patch' | 'delete' | 'options';
  * app.listen(3000);
  * ```
  */
-export function createExpressMiddleware(api: Conventions | ConventionsOptions): ExpressConventions {
+export function toExpressMiddleware(api: Conventions | ConventionsOptions): ExpressConventions {
   const conventions = toConventions(api);
   const { alwaysOnHeaders } = conventions;
   const send = (res: Response, result: Step<ApiResponse | undefined>) =>
@@ -200,3 +201,17 @@ export function createExpressMiddleware(api: Conventions | ConventionsOptions): 
 export function identityOf(req: Request): Identity | undefined {
   return heldContext(req)?.identity;
 }
+
+/**
+ * The old name of {@link toExpressMiddleware}, kept for one minor version; the first call warns
+ * once.
+ *
+ * @deprecated Use `toExpressMiddleware` from `api-conventions/express`: the same function.
+ *
+ * @category Deprecated
+ */
+export const createExpressMiddleware: typeof toExpressMiddleware = deprecatedFunction(
+  toExpressMiddleware,
+  'createExpressMiddleware (api-conventions/express)',
+  'toExpressMiddleware',
+);

@@ -14,6 +14,7 @@ import {
 import { type ApiResponse, assertKnownKeys, toConventions } from 'api-conventions/host';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { deprecatedFunction } from './_deprecated.ts';
 import { answer, contextOf, heldContext, send } from './_fastify-io.ts';
 import { watchNativeRoutes } from './_fastify-native.ts';
 import { toFastifyUrl } from './_fastify-routes.ts';
@@ -45,12 +46,22 @@ declare module 'fastify' {
   }
 }
 
-/** Options of {@link fastifyConventions}. */
-export interface FastifyConventionsOptions {
-  /** The conventions to serve, or the options to build them with `conventions()`. */
-  api: Conventions | ConventionsOptions;
+/** Options of {@link toFastifyPlugin}. */
+export interface FastifyPluginSettings {
   /** Whether the route table of `api` is registered as Fastify routes. @default true */
   routes?: boolean;
+}
+
+/**
+ * Options of the deprecated {@link fastifyConventions}: the conventions and the settings.
+ *
+ * @deprecated Use `toFastifyPlugin(api, settings)`.
+ *
+ * @category Deprecated
+ */
+export interface FastifyConventionsOptions extends FastifyPluginSettings {
+  /** The conventions to serve, or the options to build them with `conventions()`. */
+  api: Conventions | ConventionsOptions;
 }
 
 const knownOptions = ['api', 'routes'];
@@ -100,15 +111,15 @@ function registerRoutes(fastify: FastifyInstance, api: Conventions): void {
 }
 
 const plugin: FastifyPluginAsync<FastifyConventionsOptions> = async (fastify, options) => {
-  assertKnownKeys('fastifyConventions', options, knownOptions);
+  assertKnownKeys('toFastifyPlugin', options, knownOptions);
   if (options.api === undefined) {
     throw new TypeError(
-      'fastifyConventions needs `api`: the conventions() to serve, or their options.',
+      'toFastifyPlugin needs `api`: the conventions() to serve, or their options.',
     );
   }
   if (served.has(fastify)) {
     throw new TypeError(
-      'api-conventions is registered twice on this Fastify app: register fastifyConventions once, before your routes.',
+      'api-conventions is registered twice on this Fastify app: register toFastifyPlugin(api) once, before your routes.',
     );
   }
   const api = toConventions(options.api);
@@ -172,25 +183,57 @@ const plugin: FastifyPluginAsync<FastifyConventionsOptions> = async (fastify, op
   });
 };
 
+const meta = { fastify: '5.x', name: 'api-conventions' } as const;
+
 /**
  * The conventions as a Fastify 5 plugin: registers the route table as Fastify routes, answers
  * unmatched paths with 404, 405 + `Allow` or OPTIONS 204, screens upper-case paths, and turns
  * every error, Fastify's own included, into the spec's error body. Not encapsulated: it applies
- * to the whole app, native routes too.
+ * to the whole app, native routes too. A wrong `api` or setting is a `TypeError` here, at
+ * creation.
  *
  * @example
  * ```ts
  * import Fastify from 'fastify';
  * import { conventions } from 'api-conventions';
- * import { fastifyConventions } from 'api-conventions/fastify';
+ * import { serverOptions, toFastifyPlugin } from 'api-conventions/fastify';
  *
  * const api = conventions({ routes: { '/v1/books': { GET: () => ({ books: [], hasNext: false }) } } });
- * const app = Fastify();
- * await app.register(fastifyConventions, { api });
+ * const app = Fastify({ ...serverOptions });
+ * await app.register(toFastifyPlugin(api));
  * await app.listen({ port: 3000 });
  * ```
  */
-export const fastifyConventions = fp(plugin, { fastify: '5.x', name: 'api-conventions' });
+export function toFastifyPlugin(
+  api: Conventions | ConventionsOptions,
+  settings: FastifyPluginSettings = {},
+): FastifyPluginAsync {
+  if (api === undefined) {
+    throw new TypeError(
+      'toFastifyPlugin needs `api`: the conventions() to serve, or their options.',
+    );
+  }
+  assertKnownKeys('toFastifyPlugin settings', settings, ['routes']);
+  const options = { ...settings, api: toConventions(api) };
+  return fp(async (fastify) => plugin(fastify, options), meta);
+}
+
+/**
+ * The old plugin, registered as `app.register(fastifyConventions, { api })`, kept for one minor
+ * version; the first registration warns once.
+ *
+ * @deprecated Use `app.register(toFastifyPlugin(api))`.
+ *
+ * @category Deprecated
+ */
+export const fastifyConventions: FastifyPluginAsync<FastifyConventionsOptions> = fp(
+  deprecatedFunction(
+    plugin,
+    'fastifyConventions (api-conventions/fastify)',
+    'toFastifyPlugin(api)',
+  ),
+  meta,
+);
 
 /**
  * The verified caller of a request (`ctx.identity`: subject, client, scopes), for the app's own

@@ -11,6 +11,7 @@ import {
   errorToResponse,
   toConventions,
 } from 'api-conventions/host';
+import { deprecatedFunction } from './_deprecated.ts';
 import { type FetchHostOptions, inputOf, toResponse } from './_fetch-io.ts';
 import { heldContext, type NativeRoute, syncRoutes } from './_fetch-native.ts';
 
@@ -111,7 +112,7 @@ export interface ServerRequest {
 }
 
 /**
- * The error handler {@link toServerErrorHandler} gives, with the listener wrapper that tells it
+ * The error handler {@link toClientErrorHandler} gives, with the listener wrapper that tells it
  * which client each refused request came from.
  */
 export interface ServerErrorHandler {
@@ -141,15 +142,15 @@ export interface ServerErrorHandler {
  * import { createServer } from 'node:http';
  * import { getRequestListener } from '@hono/node-server';
  * import { conventions } from 'api-conventions';
- * import { toFetchHandler, toServerErrorHandler } from 'api-conventions/fetch';
+ * import { toClientErrorHandler, toFetchHandler } from 'api-conventions/fetch';
  *
  * const api = conventions({ routes: {} });
- * const errorHandler = toServerErrorHandler(api);
+ * const errorHandler = toClientErrorHandler(api);
  * const listener = errorHandler.wrap(getRequestListener(toFetchHandler(api), { errorHandler }));
  * createServer(listener).listen(3000);
  * ```
  */
-export function toServerErrorHandler(api: Conventions): ServerErrorHandler {
+export function toClientErrorHandler(api: Conventions): ServerErrorHandler {
   // The request whose listener is running: the server calls the handler from within it.
   let current: ServerRequest | undefined;
   const handler = (error: unknown): Response | Promise<Response> => {
@@ -176,3 +177,17 @@ export function toServerErrorHandler(api: Conventions): ServerErrorHandler {
     },
   });
 }
+
+/**
+ * The old name of {@link toClientErrorHandler}, kept for one minor version; the first call warns
+ * once.
+ *
+ * @deprecated Use `toClientErrorHandler` from `api-conventions/fetch`: the same function.
+ *
+ * @category Deprecated
+ */
+export const toServerErrorHandler: typeof toClientErrorHandler = deprecatedFunction(
+  toClientErrorHandler,
+  'toServerErrorHandler (api-conventions/fetch)',
+  'toClientErrorHandler',
+);

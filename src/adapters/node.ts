@@ -6,13 +6,15 @@
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
 import type { Conventions, ConventionsOptions } from 'api-conventions';
 import { toConventions } from 'api-conventions/host';
+import { deprecatedObject } from './_deprecated.ts';
 import { decodeNodeBody } from './_node-decode.ts';
 import { announcesBody, nodeHeaders, readNodeBody, schemeOf } from './_node-io.ts';
+import { serverOptions } from './_node-options.ts';
 import { answerClientError, type ClientErrorHandler, takeExpectations } from './_node-server.ts';
 import { writeNodeResponse } from './_node-write.ts';
 
 export { decodeNodeBody } from './_node-decode.ts';
-export { nodeServerOptions } from './_node-options.ts';
+export { serverOptions } from './_node-options.ts';
 export { type ClientErrorHandler, sendContinue } from './_node-server.ts';
 
 /** A listener for `http.createServer`. */
@@ -92,11 +94,11 @@ export function toClientErrorHandler(api: Conventions): ClientErrorHandler {
  * ```ts
  * import { createServer } from 'node:http';
  * import { conventions } from 'api-conventions';
- * import { attachServerHandlers, nodeServerOptions, toNodeHandler } from 'api-conventions/node';
+ * import { attachServerHandlers, serverOptions, toNodeHandler } from 'api-conventions/node';
  *
  * const api = conventions({ routes: {} });
  * const listener = toNodeHandler(api);
- * attachServerHandlers(createServer(nodeServerOptions, listener), api, listener).listen(3000);
+ * attachServerHandlers(createServer(serverOptions, listener), api, listener).listen(3000);
  * ```
  */
 export function attachServerHandlers<S extends Server>(
@@ -108,3 +110,16 @@ export function attachServerHandlers<S extends Server>(
   takeExpectations(server, api, listener);
   return server;
 }
+
+/**
+ * The old name of {@link serverOptions}, kept for one minor version; the first read warns once.
+ *
+ * @deprecated Use `serverOptions` from `api-conventions/node`: the same settings.
+ *
+ * @category Deprecated
+ */
+export const nodeServerOptions: typeof serverOptions = deprecatedObject(
+  serverOptions,
+  'nodeServerOptions (api-conventions/node)',
+  'serverOptions',
+);

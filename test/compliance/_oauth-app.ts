@@ -3,16 +3,18 @@
  * users, and an access-token side made with jose (HS256) so these tests check the server alone.
  */
 import {
-  type AccessTokenSide,
   type Conventions,
   conventions,
   MemoryStore,
-  type OAuthServer,
-  type OAuthServerOptions,
-  oauthServer,
   type RequestContext,
   type Store,
 } from 'api-conventions';
+import {
+  type AccessTokenSide,
+  type OAuthServer,
+  type OAuthServerOptions,
+  oauthServer,
+} from 'api-conventions/oauth';
 import { jwtVerify, SignJWT } from 'jose';
 import { authorizeRoutes } from '../../examples/bookshelf/oauth.ts';
 import type { Served } from '../conformance/_matrix.ts';

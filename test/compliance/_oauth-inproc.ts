@@ -4,8 +4,8 @@
  * run in seconds, and "another network" is one argument away.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import type { OAuthServerOptions } from 'api-conventions';
 import { toFetchHandler } from 'api-conventions/fetch';
+import type { OAuthServerOptions } from 'api-conventions/oauth';
 import { basic, oauthApp, redirectUri } from './_oauth-app.ts';
 
 /** The address requests come from unless a test says otherwise. */

@@ -3,7 +3,8 @@
  * redis-server: a 200-way password race, the sign-in endpoint, one network locking a client out,
  * a flood of made-up client ids, and a replayed authorization code (issue 19, defects 2 to 6).
  */
-import { MemoryStore, type OAuthServerOptions, type Store } from 'api-conventions';
+import { MemoryStore, type Store } from 'api-conventions';
+import type { OAuthServerOptions } from 'api-conventions/oauth';
 import { RedisStore, redisCommand } from 'api-conventions/redis';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';

@@ -9,8 +9,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
 import type { Conventions } from 'api-conventions';
-import { createExpressMiddleware } from 'api-conventions/express';
-import { fastifyConventions, serverOptions } from 'api-conventions/fastify';
+import { toExpressMiddleware } from 'api-conventions/express';
+import { serverOptions, toFastifyPlugin } from 'api-conventions/fastify';
 import { toFetchErrorHandler, toFetchHandler, toFetchMiddleware } from 'api-conventions/fetch';
 import { toNodeHandler } from 'api-conventions/node';
 import express, { type Application } from 'express';
@@ -44,7 +44,7 @@ function serveExpress(
   app.disable('x-powered-by');
   app.set('case sensitive routing', true);
   app.set('strict routing', true);
-  const c = createExpressMiddleware(api);
+  const c = toExpressMiddleware(api);
   app.use(c.before);
   c.mount(app);
   app.get('/v1/native-things', c.guard({}), (_req, res) => {
@@ -66,7 +66,7 @@ function serveExpress(
 /** Fastify 5: the plugin, then native routes (one with `config.conventions`). */
 async function serveFastify(api: Conventions): Promise<Running> {
   const app = Fastify({ ...serverOptions, forceCloseConnections: true });
-  await app.register(fastifyConventions, { api });
+  await app.register(toFastifyPlugin(api));
   app.get('/v1/native-things', { config: { conventions: {} } }, async () => thing('fastify'));
   app.get('/v1/native-plain', async () => thing('fastify'));
   app.get('/v1/teapots', async () => thing('fastify'));

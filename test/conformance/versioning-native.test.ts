@@ -1,8 +1,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { conventions, type Deprecation, versioning } from 'api-conventions';
-import { createExpressMiddleware } from 'api-conventions/express';
-import { fastifyConventions, serverOptions } from 'api-conventions/fastify';
+import { toExpressMiddleware } from 'api-conventions/express';
+import { serverOptions, toFastifyPlugin } from 'api-conventions/fastify';
 import express from 'express';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,7 +21,7 @@ const build = () =>
 async function serveExpress(): Promise<Running> {
   const app = express();
   app.set('strict routing', true);
-  const c = createExpressMiddleware(build());
+  const c = toExpressMiddleware(build());
   app.use(c.before);
   c.mount(app);
   app.get('/v1/natives/:id', c.guard({ deprecation: later }), (req, res) => {
@@ -36,7 +36,7 @@ async function serveExpress(): Promise<Running> {
 
 async function serveFastify(): Promise<Running> {
   const app = Fastify({ ...serverOptions, forceCloseConnections: true });
-  await app.register(fastifyConventions, { api: build() });
+  await app.register(toFastifyPlugin(build()));
   app.get<{ Params: { id: string } }>(
     '/v1/natives/:id',
     { config: { conventions: { deprecation: later } } },

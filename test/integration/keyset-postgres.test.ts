@@ -6,7 +6,9 @@
  */
 import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createList, keysetSql, type ListQuery, readList } from '../../src/index.ts';
+import { createList } from '../../src/core/paging/create-list.ts';
+import { readList } from '../../src/core/paging/list-query.ts';
+import { keysetSql, type ListQuery } from '../../src/index.ts';
 
 interface Row {
   id: string;

@@ -80,38 +80,34 @@ describe('consumers of the built package', () => {
     );
   });
 
+  // What every subpath gives, each used for its purpose; the deprecated adapter names stay one
+  // minor version, with their old values.
+  const served = {
+    fetchStatus: 200,
+    fetchBody: { books: [], hasNext: false },
+    isApiError: true,
+    express: ['after', 'before', 'guard', 'mount', 'route'],
+    fastifyStatus: 200,
+    host: true,
+    oauth: ['function', true, 'sha256'],
+    redis: ['function', 'function'],
+    audit: ['function', 'function'],
+    clientErrors: ['function', 65536],
+    deprecated: ['function', 'function', 'function', 65536],
+  };
+
   it('imports every subpath from ESM and serves a request', () => {
-    expect(run('esm.mjs')).toEqual({
-      fetchStatus: 200,
-      fetchBody: { books: [], hasNext: false },
-      nodeStatus: 404,
-      isApiError: true,
-      express: 'function',
-      fastify: 'function',
-      host: 'object',
-      redis: 'function',
-      audit: ['function', 'function'],
-    });
+    expect(run('esm.mjs')).toEqual({ ...served, nodeStatus: 404 });
   });
 
   it('requires every subpath from CommonJS and serves a request', () => {
-    expect(run('cjs.cjs')).toEqual({
-      fetchStatus: 200,
-      fetchBody: { books: [], hasNext: false },
-      node: 'function',
-      isApiError: true,
-      express: 'function',
-      fastify: 'function',
-      host: 'object',
-      redis: 'function',
-      audit: ['function', 'function'],
-    });
+    expect(run('cjs.cjs')).toEqual({ ...served, node: 'function' });
   });
 
   // fastify.d.mts and fastify.d.cts each declared Fastify's config.conventions with their own
   // RouteConfig; once a project extended RouteConfig the two differed: TS2717 with skipLibCheck
   // off, and with it on an extension made in one module system unseen from the other.
-  it('type-checks Fastify route settings in a project mixing .mts and .cts that extends RouteConfig', () => {
+  it('type-checks every subpath, and Fastify route settings in a project mixing .mts and .cts that extends RouteConfig', () => {
     expect(typecheck()).toBe('');
   }, 60_000);
 

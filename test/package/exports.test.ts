@@ -38,6 +38,12 @@ describe('package surface', () => {
     expect(cjs).toEqual(esm);
   });
 
+  // The root is what a service author learns first: test helpers, host seams and the OAuth
+  // server live elsewhere (issue 20).
+  it('keeps the root entry to at most 70 runtime values', async () => {
+    expect((await namesOf('index.mjs')).length).toBeLessThanOrEqual(70);
+  });
+
   it('keeps the export names of every subpath', async () => {
     const surface: Record<string, string[]> = {};
     for (const name of subpaths) surface[name] = await namesOf(`${name}.mjs`);

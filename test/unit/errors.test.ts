@@ -1,10 +1,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { statusText } from '../../src/core/errors/catalogue.ts';
+import { consoleLogger } from '../../src/core/errors/logger.ts';
 import { errorToOutgoing, errorToResponse, toApiError } from '../../src/host.ts';
 import {
   ApiError,
   badRequest,
   conflict,
-  consoleLogger,
   ErrorCode,
   forbidden,
   gone,
@@ -18,7 +19,6 @@ import {
   preconditionFailed,
   requestTimeout,
   serviceUnavailable,
-  statusText,
   tooManyRequests,
   unauthorized,
   unsupportedMediaType,

@@ -6,7 +6,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { connect } from 'node:net';
 import { conventions } from 'api-conventions';
-import { createExpressMiddleware } from 'api-conventions/express';
+import { toExpressMiddleware } from 'api-conventions/express';
 import { attachServerHandlers } from 'api-conventions/node';
 import express from 'express';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -16,7 +16,7 @@ beforeAll(async () => {
   const api = conventions({ logger: { error() {}, warn() {} } });
   const app = express();
   app.set('strict routing', true);
-  const c = createExpressMiddleware(api);
+  const c = toExpressMiddleware(api);
   app.use(c.before);
   app.post('/v1/echo', express.json(), (req, res) => {
     res.json({ received: req.body });

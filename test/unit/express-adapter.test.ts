@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { conventions, type Logger } from 'api-conventions';
-import { createExpressMiddleware } from 'api-conventions/express';
+import { toExpressMiddleware } from 'api-conventions/express';
 import express, { type RequestHandler } from 'express';
 import express4 from 'express4';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -25,7 +25,7 @@ const api = conventions({
 function buildApp() {
   const app = express();
   app.set('strict routing', true);
-  const c = createExpressMiddleware(api);
+  const c = toExpressMiddleware(api);
   app.use(c.before);
   app.use('/v1/raw', express.text({ type: 'application/json' }));
   app.use(express.json({ limit: 32 }));
@@ -77,7 +77,7 @@ const call = (path: string, init?: RequestInit) =>
   fetch(base + path, { redirect: 'manual', ...init });
 const json = { 'content-type': 'application/json' };
 
-describe('createExpressMiddleware', () => {
+describe('toExpressMiddleware', () => {
   it('answers a wrong method on a native app.get route with 405 and Allow (RFC 9110 §15.5.6)', async () => {
     const res = await call('/v1/books/emma', { method: 'DELETE' });
     expect(res.status).toBe(405);
@@ -129,7 +129,7 @@ describe('createExpressMiddleware', () => {
   });
 
   it('refuses to mount the table on a router that is not strict', () => {
-    const c = createExpressMiddleware(api);
+    const c = toExpressMiddleware(api);
     expect(() => c.mount(express())).toThrow(/strict routing/);
     expect(() => c.mount(express.Router())).toThrow(TypeError);
     expect(() => c.mount(express.Router({ strict: true }))).not.toThrow();
@@ -305,7 +305,7 @@ describe('the app’s routes handed to the route view (issue 20)', () => {
     'reads %s routes, nested Routers on literal paths and guards’ settings included',
     (_, make, router) => {
       const app = make();
-      const c = createExpressMiddleware(conventions({ lint: 'off' }));
+      const c = toExpressMiddleware(conventions({ lint: 'off' }));
       const admin = router();
       admin.get('/', (_req, res) => res.json({}));
       admin.put('/users/:id', c.guard({ bodyLimit: 10 }), (_req, res) => res.json({}));
@@ -339,7 +339,7 @@ describe('guard(): route settings on Express’s own routes', () => {
   const seen: unknown[] = [];
 
   beforeAll(async () => {
-    const c = createExpressMiddleware({
+    const c = toExpressMiddleware({
       logger: { error() {}, warn() {} },
       plugins: [
         {
@@ -426,7 +426,7 @@ describe('the strict-routing warning of before', () => {
   function appWith(strict: boolean) {
     const app = express();
     if (strict) app.set('strict routing', true);
-    const c = createExpressMiddleware(quiet);
+    const c = toExpressMiddleware(quiet);
     app.use(c.before);
     app.get('/v1/health', (_req, res) => {
       res.json({ ok: true });
@@ -483,7 +483,7 @@ describe('request bodies up to the 1 MiB default on the table’s routes', () =>
   function documentedApp(parser?: RequestHandler) {
     const app = express();
     app.set('strict routing', true);
-    const c = createExpressMiddleware(api);
+    const c = toExpressMiddleware(api);
     app.use(c.before);
     if (parser) app.use(parser);
     c.mount(app);

@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { conventions, type Logger } from 'api-conventions';
-import { fastifyConventions, frameworkErrors } from 'api-conventions/fastify';
+import { frameworkErrors, toFastifyPlugin } from 'api-conventions/fastify';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { rawRequest } from '../conformance/_raw.ts';
@@ -41,7 +41,7 @@ async function buildApp(): Promise<FastifyInstance> {
     routerOptions: { caseSensitive: false },
     ajv: { customOptions: { allErrors: true } },
   });
-  await app.register(fastifyConventions, { api });
+  await app.register(toFastifyPlugin(api));
   app.get('/v1/health', async () => ({ ok: true }));
   app.post('/v1/books', { schema: bookSchema }, async (request, reply) =>
     reply.code(201).send(request.body),
@@ -80,7 +80,7 @@ const call = (path: string, init?: RequestInit) =>
   fetch(base + path, { redirect: 'manual', ...init });
 const json = { 'content-type': 'application/json' };
 
-describe('fastifyConventions', () => {
+describe('toFastifyPlugin', () => {
   it('serves the route table as Fastify routes, with the body as the core serialized it', async () => {
     const res = await call('/v1/notes');
     expect(res.status).toBe(200);
@@ -280,30 +280,27 @@ describe('fastifyConventions', () => {
   });
 });
 
-describe('fastifyConventions options', () => {
-  it('reports an unknown option with the closest known one', async () => {
-    const bad = Fastify();
-    await expect(bad.register(fastifyConventions, { api, route: false } as never)).rejects.toThrow(
+describe('toFastifyPlugin settings', () => {
+  it('reports an unknown setting with the closest known one, at creation', () => {
+    expect(() => toFastifyPlugin(api, { route: false } as never)).toThrow(
       /unknown option `route`. Did you mean `routes`\?/,
     );
   });
 
-  it('needs the conventions to serve', async () => {
-    await expect(Fastify().register(fastifyConventions, {} as never)).rejects.toThrow(
-      /needs `api`/,
-    );
+  it('needs the conventions to serve, at creation', () => {
+    expect(() => toFastifyPlugin(undefined as never)).toThrow(/needs `api`/);
   });
 
   it('refuses a pattern Fastify cannot route as the core would', async () => {
     const optional = { routes: { '/v1/books{/:id}': { GET: () => ({}) } } };
-    await expect(Fastify().register(fastifyConventions, { api: optional }).ready()).rejects.toThrow(
+    await expect(Fastify().register(toFastifyPlugin(optional)).ready()).rejects.toThrow(
       /no optional groups/,
     );
   });
 
   it('leaves routing to native routes alone when routes is false', async () => {
     const bare = Fastify();
-    await bare.register(fastifyConventions, { api, routes: false });
+    await bare.register(toFastifyPlugin(api, { routes: false }));
     const res = await bare.inject('/v1/notes');
     expect(res.statusCode).toBe(404);
     await bare.close();
@@ -314,9 +311,11 @@ describe('route lint on Fastify’s own routes (spec 4.1)', () => {
   it('warns once the app is ready about a native route that breaks a path rule', async () => {
     const warnings: string[] = [];
     const app = Fastify();
-    await app.register(fastifyConventions, {
-      api: { logger: { error() {}, warn: (message: string) => warnings.push(message) } },
-    });
+    await app.register(
+      toFastifyPlugin({
+        logger: { error() {}, warn: (message: string) => warnings.push(message) },
+      }),
+    );
     app.get('/v1/book/:id', async () => ({ ok: true }));
     app.get('/v1/authors/:id', async () => ({ ok: true }));
     await app.ready();
@@ -331,9 +330,11 @@ describe('route lint on Fastify’s own routes (spec 4.1)', () => {
     const warnings: string[] = [];
     const app = Fastify();
     app.get('/v1/book/:id', async () => ({ ok: true }));
-    await app.register(fastifyConventions, {
-      api: { logger: { error() {}, warn: (message: string) => warnings.push(message) } },
-    });
+    await app.register(
+      toFastifyPlugin({
+        logger: { error() {}, warn: (message: string) => warnings.push(message) },
+      }),
+    );
     await app.ready();
     // The lint, and the start-up warning naming a route the plugin did not see declared.
     const lint = warnings.filter((w) => w.startsWith('route lint'));
@@ -341,7 +342,7 @@ describe('route lint on Fastify’s own routes (spec 4.1)', () => {
     expect(lint[0]).toContain('warning 4.1.4 plural-collection /v1/book/:id');
     expect(lint[0]).toContain('Fix: declare it as /v1/books/:id');
     expect(warnings.filter((w) => !w.startsWith('route lint'))).toEqual([
-      expect.stringContaining('GET /v1/book/:id was declared before fastifyConventions'),
+      expect.stringContaining('GET /v1/book/:id was declared before toFastifyPlugin(api)'),
     ]);
     await app.close();
   });
@@ -350,9 +351,11 @@ describe('route lint on Fastify’s own routes (spec 4.1)', () => {
     const warnings: string[] = [];
     const app = Fastify();
     // Not awaited: Fastify loads the plugin at ready(), after this route was added.
-    app.register(fastifyConventions, {
-      api: { logger: { error() {}, warn: (message: string) => warnings.push(message) } },
-    });
+    app.register(
+      toFastifyPlugin({
+        logger: { error() {}, warn: (message: string) => warnings.push(message) },
+      }),
+    );
     app.get('/v1/book/:id', async () => ({ ok: true }));
     await app.ready();
     // The lint, and the start-up warning naming a route the plugin did not see declared.
@@ -361,7 +364,7 @@ describe('route lint on Fastify’s own routes (spec 4.1)', () => {
     expect(lint[0]).toContain('warning 4.1.4 plural-collection /v1/book/:id');
     expect(lint[0]).toContain('Fix: declare it as /v1/books/:id');
     expect(warnings.filter((w) => !w.startsWith('route lint'))).toEqual([
-      expect.stringContaining('GET /v1/book/:id was declared before fastifyConventions'),
+      expect.stringContaining('GET /v1/book/:id was declared before toFastifyPlugin(api)'),
     ]);
     await app.close();
   });
@@ -373,9 +376,11 @@ describe('route lint of nested native routes (spec 4.1)', () => {
   it('lints /v1/book/:id by its full path, not as /:id, when /v1/book is a route too', async () => {
     const warnings: string[] = [];
     const app = Fastify();
-    await app.register(fastifyConventions, {
-      api: { logger: { error() {}, warn: (message: string) => warnings.push(message) } },
-    });
+    await app.register(
+      toFastifyPlugin({
+        logger: { error() {}, warn: (message: string) => warnings.push(message) },
+      }),
+    );
     app.get('/v1/book', async () => ({ ok: true }));
     app.get('/v1/book/:id', async () => ({ ok: true }));
     await app.ready();
@@ -385,30 +390,32 @@ describe('route lint of nested native routes (spec 4.1)', () => {
   });
 });
 
-describe('registering fastifyConventions twice on one app', () => {
+describe('registering toFastifyPlugin twice on one app', () => {
   const quiet = { logger: { error() {}, warn() {} } };
 
   it('is a TypeError naming api-conventions and saying to register it once, not Fastify’s “Not found handler already set”', async () => {
     const app = Fastify();
-    await app.register(fastifyConventions, { api: quiet });
-    const second = app.register(fastifyConventions, { api: quiet });
+    await app.register(toFastifyPlugin(quiet));
+    const second = app.register(toFastifyPlugin(quiet));
     await expect(second).rejects.toThrow(TypeError);
     await expect(app.ready()).rejects.toThrow(
-      /^api-conventions is registered twice on this Fastify app: register fastifyConventions once/,
+      /^api-conventions is registered twice on this Fastify app: register toFastifyPlugin\(api\) once/,
     );
     await app.close();
   });
 
   it('is a TypeError at ready() when neither register() was awaited', async () => {
     const app = Fastify();
-    app.register(fastifyConventions, { api: quiet });
-    app.register(fastifyConventions, { api: quiet });
+    app.register(toFastifyPlugin(quiet));
+    app.register(toFastifyPlugin(quiet));
     const error = await app.ready().then(
       () => undefined,
       (e: unknown) => e,
     );
     expect(error).toBeInstanceOf(TypeError);
-    expect((error as Error).message).toMatch(/api-conventions.*register fastifyConventions once/);
+    expect((error as Error).message).toMatch(
+      /api-conventions.*register toFastifyPlugin\(api\) once/,
+    );
     await app.close();
   });
 });
@@ -420,8 +427,8 @@ describe('config.conventions on Fastify’s own routes (routeOptions.config)', (
 
   beforeAll(async () => {
     app = Fastify();
-    await app.register(fastifyConventions, {
-      api: {
+    await app.register(
+      toFastifyPlugin({
         logger: { error() {}, warn() {} },
         plugins: [
           {
@@ -431,8 +438,8 @@ describe('config.conventions on Fastify’s own routes (routeOptions.config)', (
             },
           },
         ],
-      },
-    });
+      }),
+    );
     app.post(
       '/v1/notes',
       { config: { conventions: { body: { text: { type: 'string', required: true, max: 10 } } } } },

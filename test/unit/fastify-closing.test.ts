@@ -2,7 +2,7 @@
 import type { AddressInfo } from 'node:net';
 import { connect } from 'node:net';
 import { conventions } from 'api-conventions';
-import { fastifyConventions, serverOptions } from 'api-conventions/fastify';
+import { serverOptions, toFastifyPlugin } from 'api-conventions/fastify';
 import Fastify from 'fastify';
 import { expect, it } from 'vitest';
 import { parseResponse } from '../conformance/_raw.ts';
@@ -30,7 +30,7 @@ it('answers a request that arrives while the app closes with 503 and the error b
     },
   });
   const app = Fastify(serverOptions);
-  await app.register(fastifyConventions, { api });
+  await app.register(toFastifyPlugin(api));
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as AddressInfo;
   const socket = connect(port, '127.0.0.1');

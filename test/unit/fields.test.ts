@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { maxErrorEntries } from '../../src/core/errors/api-error.ts';
+import { type CheckFieldsOptions, checkFields } from '../../src/core/validation/check-fields.ts';
 import {
   ApiError,
-  type CheckFieldsOptions,
-  checkFields,
   compileFields,
   ErrorCode,
   type FieldRule,

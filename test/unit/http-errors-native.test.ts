@@ -2,8 +2,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { conventions } from 'api-conventions';
-import { createExpressMiddleware } from 'api-conventions/express';
-import { fastifyConventions, serverOptions } from 'api-conventions/fastify';
+import { toExpressMiddleware } from 'api-conventions/express';
+import { serverOptions, toFastifyPlugin } from 'api-conventions/fastify';
 import express from 'express';
 import Fastify, { type FastifyInstance } from 'fastify';
 import createError from 'http-errors';
@@ -16,7 +16,7 @@ const api = conventions({ logger: { error: (record) => faults.push(record.err), 
 function buildExpress() {
   const app = express();
   app.set('strict routing', true);
-  const c = createExpressMiddleware(api);
+  const c = toExpressMiddleware(api);
   app.use(c.before);
   c.mount(app);
   app.get('/v1/limited-things', () => {
@@ -34,7 +34,7 @@ function buildExpress() {
 
 async function buildFastify(): Promise<FastifyInstance> {
   const app = Fastify({ ...serverOptions, forceCloseConnections: true });
-  await app.register(fastifyConventions, { api });
+  await app.register(toFastifyPlugin(api));
   app.get('/v1/limited-things', async () => {
     throw createError(429, 'Slow down.', { headers: { 'Retry-After': 9 } });
   });

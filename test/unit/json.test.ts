@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { stringifyJson } from '../../src/index.ts';
+import { stringifyJson } from '../../src/core/http/json.ts';
 
 // fast-check drives the property test; without it that test is skipped, saying why.
 const fc = await import('fast-check').catch(() => undefined);

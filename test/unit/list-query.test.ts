@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError, createList, type ListOptions, readList } from '../../src/index.ts';
+import { createList } from '../../src/core/paging/create-list.ts';
+import { readList } from '../../src/core/paging/list-query.ts';
+import { ApiError, type ListOptions } from '../../src/index.ts';
 import { thrown } from './_thrown.ts';
 
 const q = (query: string) => new URLSearchParams(query);

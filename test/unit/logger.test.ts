@@ -3,8 +3,9 @@ import { Writable } from 'node:stream';
 import Fastify from 'fastify';
 import pino from 'pino';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { consoleLogger, resolveLogger } from '../../src/core/errors/logger.ts';
 import { errorToOutgoing, errorToResponse } from '../../src/host.ts';
-import { consoleLogger, type Logger, resolveLogger } from '../../src/index.ts';
+import type { Logger } from '../../src/index.ts';
 
 afterEach(() => {
   vi.restoreAllMocks();

@@ -1,8 +1,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { conventions } from 'api-conventions';
-import { createExpressMiddleware } from 'api-conventions/express';
-import { fastifyConventions, serverOptions } from 'api-conventions/fastify';
+import { toExpressMiddleware } from 'api-conventions/express';
+import { serverOptions, toFastifyPlugin } from 'api-conventions/fastify';
 import express from 'express';
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
@@ -18,7 +18,7 @@ describe("the app's own routes and spec 2.7", () => {
     const { api, faults } = quiet();
     const app = express();
     app.set('strict routing', true);
-    const c = createExpressMiddleware(api);
+    const c = toExpressMiddleware(api);
     app.use(c.before);
     app.get('/v1/lists', (_req, res) => {
       res.json([1, 2]);
@@ -40,7 +40,7 @@ describe("the app's own routes and spec 2.7", () => {
   it('answers a bare array returned by a Fastify route with the logged 500 (spec 2.7)', async () => {
     const { api, faults } = quiet();
     const app = Fastify({ ...serverOptions });
-    await app.register(fastifyConventions, { api });
+    await app.register(toFastifyPlugin(api));
     app.get('/v1/lists', async () => [1, 2]);
     const base = await app.listen({ port: 0, host: '127.0.0.1' });
     const res = await fetch(`${base}/v1/lists`);
@@ -55,7 +55,7 @@ describe("Fastify's response schemas", () => {
   it('keep filtering the fields of a route that declares one', async () => {
     const { api } = quiet();
     const app = Fastify({ ...serverOptions });
-    await app.register(fastifyConventions, { api });
+    await app.register(toFastifyPlugin(api));
     app.get(
       '/v1/things',
       {

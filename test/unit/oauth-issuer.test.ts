@@ -1,5 +1,6 @@
 /** The OAuth server's `issuer` option: fixed, fixed once known, or (development) the request's origin. */
-import { oauthServer, type RequestContext } from 'api-conventions';
+import type { RequestContext } from 'api-conventions';
+import { oauthServer } from 'api-conventions/oauth';
 import { afterEach, describe, expect, it } from 'vitest';
 import { oauthOptions } from '../compliance/_oauth-app.ts';
 

@@ -1,4 +1,4 @@
-import { type BruteForceOptions, oauthServer } from 'api-conventions';
+import { type BruteForceOptions, oauthServer } from 'api-conventions/oauth';
 import { describe, expect, it } from 'vitest';
 
 const base = {

@@ -1,15 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
+import { formatIp, inRange, parseIp, parseRange } from '../../src/core/origin/ip.ts';
 import { type ApiResponse, compileTrust, resolveOrigin } from '../../src/host.ts';
-import {
-  conventions,
-  formatIp,
-  inRange,
-  parseIp,
-  parseRange,
-  type RequestOrigin,
-  type TrustProxy,
-} from '../../src/index.ts';
+import { conventions, type RequestOrigin, type TrustProxy } from '../../src/index.ts';
 
 const ip = (text: string) => {
   const parsed = parseIp(text);

@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createList, isApiError, type ListPage, readList, selectFields } from '../../src/index.ts';
+import { createList } from '../../src/core/paging/create-list.ts';
+import { readList } from '../../src/core/paging/list-query.ts';
+import { isApiError, type ListPage, selectFields } from '../../src/index.ts';
 
 interface Item {
   id: string;

@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  ApiError,
-  createPaging,
-  listOf,
-  type PageOptions,
-  parsePageParams,
-} from '../../src/index.ts';
+import { parsePageParams } from '../../src/core/paging/page-params.ts';
+import { ApiError, createPaging, listOf, type PageOptions } from '../../src/index.ts';
 import { thrown } from './_thrown.ts';
 
 const q = (query: string) => new URLSearchParams(query);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { boundedEcho } from '../../src/core/paths/echo.ts';
 import {
   assertLowerCasePath,
   decodeParam,
@@ -6,7 +7,7 @@ import {
   normalizeTarget,
   splitTarget,
 } from '../../src/host.ts';
-import { ApiError, boundedEcho } from '../../src/index.ts';
+import { ApiError } from '../../src/index.ts';
 import { thrown } from './_thrown.ts';
 
 describe('hasUpperCase (spec 4.1.3)', () => {

@@ -1,8 +1,8 @@
 /** Rate-limit accounting, pure: identities, policy checks, headers, store failure modes (spec section 8). */
 import { describe, expect, it } from 'vitest';
+import { clientNetwork } from '../../src/core/rate-limit/identity.ts';
 import {
   ApiError,
-  clientNetwork,
   conventions,
   createRateLimiter,
   type Identity,

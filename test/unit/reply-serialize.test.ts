@@ -1,14 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { isReply } from '../../src/core/http/reply.ts';
 import { utf8Length } from '../../src/host.ts';
-import {
-  accepted,
-  conventions,
-  created,
-  isReply,
-  noContent,
-  ok,
-  type Plugin,
-} from '../../src/index.ts';
+import { accepted, conventions, created, noContent, ok, type Plugin } from '../../src/index.ts';
 
 const book = { id: 'dune', title: 'Dune' };
 const nosniff = { 'x-content-type-options': 'nosniff' };

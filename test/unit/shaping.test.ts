@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { parseFields } from '../../src/core/shaping/select-fields.ts';
 import {
   ApiError,
   checkPayload,
   defineResource,
   type FieldTree,
-  parseFields,
   type RequestContext,
   selectFields,
 } from '../../src/index.ts';

@@ -1,7 +1,7 @@
 /** Serves the bookshelf with Express 5 and the Express adapter: the table on Express's own router. */
 import { createServer } from 'node:http';
 import type { Conventions } from 'api-conventions';
-import { createExpressMiddleware, identityOf } from 'api-conventions/express';
+import { identityOf, toExpressMiddleware } from 'api-conventions/express';
 import { attachServerHandlers } from 'api-conventions/node';
 import express, { type Application } from 'express';
 import {
@@ -23,7 +23,7 @@ export function serveWith(makeApp: () => Application): Host {
     app.set('case sensitive routing', true);
     app.set('strict routing', true);
 
-    const conventions = createExpressMiddleware(api);
+    const conventions = toExpressMiddleware(api);
     app.use(conventions.before);
     conventions.mount(app);
     // The app's own routes: authenticated and limited like the table's, unless they opt out.

@@ -1,7 +1,7 @@
 /** Serves the bookshelf with Fastify 5 and the fastify plugin. */
 import type { AddressInfo } from 'node:net';
 import type { Conventions } from 'api-conventions';
-import { fastifyConventions, identityOf, serverOptions } from 'api-conventions/fastify';
+import { identityOf, serverOptions, toFastifyPlugin } from 'api-conventions/fastify';
 import Fastify from 'fastify';
 import {
   nativeAnswer,
@@ -27,7 +27,7 @@ export const serve: Host = async (api: Conventions, where) => {
     keepAliveTimeout,
     http,
   });
-  await app.register(fastifyConventions, { api });
+  await app.register(toFastifyPlugin(api));
   // The app's own routes: authenticated and limited like the table's, unless they opt out.
   if (servesNativeRoutes(api)) {
     app.get(nativePath, { config: { conventions: nativeSettings } }, async (request) =>

@@ -6,11 +6,11 @@ import type { Conventions } from 'api-conventions';
 import {
   type FetchHostOptions,
   identityOf,
+  toClientErrorHandler,
   toFetchErrorHandler,
   toFetchGuard,
   toFetchHandler,
   toFetchMiddleware,
-  toServerErrorHandler,
 } from 'api-conventions/fetch';
 import { attachServerHandlers, decodeNodeBody, sendContinue } from 'api-conventions/node';
 import { type Context, Hono } from 'hono';
@@ -53,7 +53,7 @@ export const serve: Host = (api: Conventions, where) => {
   // body and count against the client's rate limit (wrap tells the handler who the client is);
   // node:http's own answers (parser errors, timeouts, Expect, CONNECT) are the core's.
   // No default hostname: a request without Host is refused, not given one.
-  const errorHandler = toServerErrorHandler(api);
+  const errorHandler = toClientErrorHandler(api);
   const listener = errorHandler.wrap(getRequestListener(app.fetch, { errorHandler }));
   const server = attachServerHandlers(createServer(settingsOf(where), listener), api, listener);
   return listen(server, where.port, where.host);

@@ -2,7 +2,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Conventions } from 'api-conventions';
-import { nodeServerOptions } from 'api-conventions/node';
+import { serverOptions } from 'api-conventions/node';
 
 /** A running server. */
 export interface Running {
@@ -13,13 +13,13 @@ export interface Running {
 }
 
 /**
- * The node:http settings of every host: `nodeServerOptions` (64 KiB of headers so that a long URI
+ * The node:http settings of every host: `serverOptions` (64 KiB of headers so that a long URI
  * reaches the library's 414, header, request and keep-alive timeouts), which a test may shorten.
  */
 export type ServerSettings = {
-  -readonly [K in keyof typeof nodeServerOptions]: (typeof nodeServerOptions)[K] extends number
+  -readonly [K in keyof typeof serverOptions]: (typeof serverOptions)[K] extends number
     ? number
-    : (typeof nodeServerOptions)[K];
+    : (typeof serverOptions)[K];
 };
 
 /** Where a host listens, and its server settings when they differ from the defaults. */
@@ -32,9 +32,9 @@ export interface Where {
 /** Starts a server for `api` on `host:port`. */
 export type Host = (api: Conventions, where: Where) => Promise<Running>;
 
-/** The settings a host's server gets: `nodeServerOptions` with the overrides of `where`. */
+/** The settings a host's server gets: `serverOptions` with the overrides of `where`. */
 export function settingsOf(where: Where): ServerSettings {
-  return { ...nodeServerOptions, ...where.server };
+  return { ...serverOptions, ...where.server };
 }
 
 /** The adapters the bookshelf runs on, one host file each beside this one. */

@@ -19,7 +19,7 @@ export type FilterType = 'string' | 'integer' | 'number' | 'boolean' | 'date-tim
 
 /**
  * What a list route's query may hold, declared on the route as `config.list` (with the
- * {@link payloads} plugin) or compiled by hand with {@link createList}.
+ * {@link payloads} plugin).
  *
  * @category Payloads
  */
@@ -63,7 +63,11 @@ export interface ListOptions {
   cursorSecret?: string | Uint8Array;
 }
 
-/** One field of an order. */
+/**
+ * One field of an order.
+ *
+ * @category Payloads
+ */
 export interface SortField {
   /** The field's name. */
   readonly field: string;
@@ -71,7 +75,11 @@ export interface SortField {
   readonly descending: boolean;
 }
 
-/** {@link ListOptions} checked and compiled into plain data, once per route. */
+/**
+ * {@link ListOptions} checked and compiled into plain data, once per route.
+ *
+ * @category Payloads
+ */
 export interface ListSpec {
   /** The plural name of the list: the envelope key and the scope of its cursors. */
   readonly name: string;

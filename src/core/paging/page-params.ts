@@ -4,7 +4,7 @@ import { type FieldProblem, invalidRequest } from '../errors/helpers.ts';
 import { assertKnownKeys } from '../internal/options.ts';
 
 /**
- * Options of {@link createPaging} and {@link parsePageParams}.
+ * Options of {@link createPaging}.
  *
  * @category Payloads
  */

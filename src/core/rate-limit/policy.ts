@@ -38,7 +38,7 @@ export interface RatePolicy {
   algorithm?: RateAlgorithm;
   /**
    * Who is counted. The default is the verified token subject, else the client id, else the
-   * client's network (see {@link defaultIdentity}). A function may return `undefined` to leave
+   * client's network. A function may return `undefined` to leave
    * a request out of this policy.
    */
   identity?: RateIdentity;

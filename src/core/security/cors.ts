@@ -34,7 +34,7 @@ export interface CorsOptions {
   credentials?: boolean;
   /** Request headers a preflight admits. @default the library's request headers (below) */
   allowHeaders?: readonly string[];
-  /** Response headers scripts may read, beyond the safelisted ones. @default {@link defaultExposedHeaders} */
+  /** Response headers scripts may read, beyond the safelisted ones. @default the headers the library's features send */
   exposeHeaders?: readonly string[];
   /** How long browsers may cache a preflight, in seconds (Chromium caps it at 7200). @default 600 */
   maxAge?: number;

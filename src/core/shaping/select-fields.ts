@@ -208,7 +208,7 @@ export function projectObject(
 
 /**
  * Selects fields of a value by a `fields` string, checked against the fields there are: the
- * one-call form of {@link parseFields}, the check and {@link project}. Unknown fields are a 400
+ * one-call form of parsing the string, checking it and projecting the value. Unknown fields are a 400
  * naming each. Routes declare a resource instead (see docs/shaping.md), which parses each
  * distinct `fields` value once.
  *

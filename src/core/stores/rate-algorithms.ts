@@ -14,7 +14,7 @@ export interface CounterState {
 }
 
 /**
- * What {@link decideRates} reads and writes: live numeric state by key. A store implements it
+ * What the rate decision (`decideRates`) reads and writes: live numeric state by key. A store implements it
  * over its own storage inside one atomic step.
  *
  * @category Stores

@@ -7,7 +7,11 @@ import type { Challenges } from './challenge.ts';
 import { verifyJws } from './jws.ts';
 import type { TokenKey, TokenKeys } from './keys.ts';
 
-/** What a token must name to be accepted here. */
+/**
+ * What a token must name to be accepted here.
+ *
+ * @category Tokens
+ */
 export interface Expected {
   /** The one accepted issuer. */
   issuer: string;

@@ -7,7 +7,7 @@ import { compileRule, type ValueCheck } from './field-rule.ts';
 import type { FieldSchema } from './field-types.ts';
 
 /**
- * Options of {@link checkFields} and {@link compileFields}.
+ * Options of {@link compileFields}.
  *
  * @category Payloads
  */

@@ -11,7 +11,7 @@ declare module 'api-conventions' {
 }
 
 const app = Fastify.default();
-app.register(adapter.fastifyConventions, { api: { routes: {} } });
+app.register(adapter.toFastifyPlugin({ routes: {} }));
 app.post(
   '/v1/shelves',
   {

@@ -1,6 +1,6 @@
 // An ES module of a project that mixes .mts and .cts files, extends RouteConfig and gives
 // Fastify's own routes their api-conventions settings.
-import { fastifyConventions } from 'api-conventions/fastify';
+import { toFastifyPlugin } from 'api-conventions/fastify';
 import Fastify from 'fastify';
 
 declare module 'api-conventions' {
@@ -11,7 +11,7 @@ declare module 'api-conventions' {
 }
 
 const app = Fastify();
-await app.register(fastifyConventions, { api: { routes: {} } });
+await app.register(toFastifyPlugin({ routes: {} }));
 app.post(
   '/v1/books',
   { config: { conventions: { body: { title: { type: 'string', required: true } }, audit: true } } },

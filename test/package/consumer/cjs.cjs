@@ -1,29 +1,54 @@
-// A CommonJS consumer of the built package, as a user's project would require it.
+// A CommonJS consumer of the built package, as a user's project would require it: every subpath,
+// each used for what it is for, and the deprecated adapter names still there.
 const { conventions, isApiError, notFound } = require('api-conventions');
-const { toNodeHandler } = require('api-conventions/node');
-const { createExpressMiddleware } = require('api-conventions/express');
-const { fastifyConventions } = require('api-conventions/fastify');
-const { toFetchHandler } = require('api-conventions/fetch');
-const host = require('api-conventions/host');
-const { RedisStore } = require('api-conventions/redis');
 const { audit, formatJson } = require('api-conventions/audit');
+const { createExpressMiddleware, toExpressMiddleware } = require('api-conventions/express');
+const { fastifyConventions, toFastifyPlugin } = require('api-conventions/fastify');
+const {
+  toClientErrorHandler,
+  toFetchHandler,
+  toServerErrorHandler,
+} = require('api-conventions/fetch');
+const { isConventions } = require('api-conventions/host');
+const { nodeServerOptions, serverOptions, toNodeHandler } = require('api-conventions/node');
+const { hashClientSecret, oauthError, oauthServer } = require('api-conventions/oauth');
+const { RedisStore, redisCommand } = require('api-conventions/redis');
+const Fastify = require('fastify');
 
-const api = conventions({
-  routes: { '/v1/books': { GET: () => ({ books: [], hasNext: false }) } },
-});
-// A fetch handler may answer synchronously; Promise.resolve takes either.
-Promise.resolve(toFetchHandler(api)(new Request('http://x/v1/books'))).then(async (response) => {
-  console.log(
-    JSON.stringify({
-      fetchStatus: response.status,
-      fetchBody: await response.json(),
-      node: typeof toNodeHandler(api),
-      isApiError: isApiError(notFound('x')),
-      express: typeof createExpressMiddleware,
-      fastify: typeof fastifyConventions,
-      host: typeof host,
-      redis: typeof RedisStore,
-      audit: [typeof audit, typeof formatJson],
-    }),
-  );
-});
+async function main() {
+  const api = conventions({
+    routes: { '/v1/books': { GET: () => ({ books: [], hasNext: false }) } },
+  });
+  // A fetch handler may answer synchronously; await takes either.
+  const response = await toFetchHandler(api)(new Request('http://x/v1/books'));
+  const c = toExpressMiddleware(api);
+  const fastify = Fastify();
+  await fastify.register(toFastifyPlugin(api));
+  const injected = await fastify.inject('/v1/books');
+  await fastify.close();
+  return {
+    fetchStatus: response.status,
+    fetchBody: await response.json(),
+    node: typeof toNodeHandler(api),
+    isApiError: isApiError(notFound('x')),
+    express: Object.keys(c).sort(),
+    fastifyStatus: injected.statusCode,
+    host: isConventions(api),
+    oauth: [
+      typeof oauthServer,
+      isApiError(oauthError('invalid_grant', 'x')),
+      (await hashClientSecret('s')).split(':')[0],
+    ],
+    redis: [typeof RedisStore, typeof redisCommand],
+    audit: [typeof audit, typeof formatJson],
+    clientErrors: [typeof toClientErrorHandler(api), serverOptions.maxHeaderSize],
+    deprecated: [
+      typeof createExpressMiddleware,
+      typeof fastifyConventions,
+      typeof toServerErrorHandler,
+      nodeServerOptions.maxHeaderSize,
+    ],
+  };
+}
+
+main().then((result) => console.log(JSON.stringify(result)));

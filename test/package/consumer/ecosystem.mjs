@@ -5,8 +5,8 @@ import { createServer } from 'node:http';
 import { Writable } from 'node:stream';
 import { createAdaptorServer } from '@hono/node-server';
 import { conventions } from 'api-conventions';
-import { createExpressMiddleware } from 'api-conventions/express';
-import { fastifyConventions, serverOptions } from 'api-conventions/fastify';
+import { toExpressMiddleware } from 'api-conventions/express';
+import { serverOptions, toFastifyPlugin } from 'api-conventions/fastify';
 import { toFetchHandler } from 'api-conventions/fetch';
 import { toNodeHandler } from 'api-conventions/node';
 import express from 'express';
@@ -61,7 +61,7 @@ node.close();
 
 const app = express();
 app.set('strict routing', true);
-const c = createExpressMiddleware(api);
+const c = toExpressMiddleware(api);
 app.use(c.before);
 c.mount(app);
 app.use(c.after);
@@ -70,7 +70,7 @@ results.express = await probe(`http://127.0.0.1:${viaExpress.address().port}`);
 viaExpress.close();
 
 const fastify = Fastify({ ...serverOptions });
-await fastify.register(fastifyConventions, { api });
+await fastify.register(toFastifyPlugin(api));
 await fastify.listen({ port: 0, host: '127.0.0.1' });
 results.fastify = await probe(`http://127.0.0.1:${fastify.server.address().port}`);
 await fastify.close();

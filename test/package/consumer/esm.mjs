@@ -1,33 +1,63 @@
-// An ESM consumer of the built package, as a user's project would import it.
+// An ESM consumer of the built package, as a user's project would import it: every subpath,
+// each used for what it is for, and the deprecated adapter names still there.
 import { createServer } from 'node:http';
 import { conventions, isApiError, notFound } from 'api-conventions';
 import { audit, formatJson } from 'api-conventions/audit';
-import { createExpressMiddleware } from 'api-conventions/express';
-import { fastifyConventions } from 'api-conventions/fastify';
-import { toFetchHandler } from 'api-conventions/fetch';
-import * as host from 'api-conventions/host';
-import { toNodeHandler } from 'api-conventions/node';
-import { RedisStore } from 'api-conventions/redis';
+import { createExpressMiddleware, toExpressMiddleware } from 'api-conventions/express';
+import { fastifyConventions, toFastifyPlugin } from 'api-conventions/fastify';
+import { toClientErrorHandler, toFetchHandler, toServerErrorHandler } from 'api-conventions/fetch';
+import { isConventions } from 'api-conventions/host';
+import { nodeServerOptions, serverOptions, toNodeHandler } from 'api-conventions/node';
+import { hashClientSecret, oauthError, oauthServer } from 'api-conventions/oauth';
+import { RedisStore, redisCommand } from 'api-conventions/redis';
+import express from 'express';
+import Fastify from 'fastify';
 
 const api = conventions({
   routes: { '/v1/books': { GET: () => ({ books: [], hasNext: false }) } },
 });
-const handler = toFetchHandler(api);
-const response = await handler(new Request('http://x/v1/books'));
-const server = createServer(toNodeHandler(api));
+const response = await toFetchHandler(api)(new Request('http://x/v1/books'));
+
+const server = createServer(serverOptions, toNodeHandler(api));
 await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
 const res = await fetch(`http://127.0.0.1:${server.address().port}/v1/Books`);
 server.close();
+
+const app = express();
+app.set('strict routing', true);
+const c = toExpressMiddleware(api);
+app.use(c.before);
+c.mount(app);
+app.use(c.after);
+
+const fastify = Fastify();
+await fastify.register(toFastifyPlugin(api));
+const injected = await fastify.inject('/v1/books');
+await fastify.close();
+
 console.log(
   JSON.stringify({
     fetchStatus: response.status,
     fetchBody: await response.json(),
     nodeStatus: res.status,
     isApiError: isApiError(notFound('x')),
-    express: typeof createExpressMiddleware,
-    fastify: typeof fastifyConventions,
-    host: typeof host,
-    redis: typeof RedisStore,
+    express: Object.keys(c).sort(),
+    fastifyStatus: injected.statusCode,
+    // One copy of the core behind every subpath: what one makes, the others recognise.
+    host: isConventions(api),
+    oauth: [
+      typeof oauthServer,
+      isApiError(oauthError('invalid_grant', 'x')),
+      (await hashClientSecret('s')).split(':')[0],
+    ],
+    redis: [typeof RedisStore, typeof redisCommand],
     audit: [typeof audit, typeof formatJson],
+    clientErrors: [typeof toClientErrorHandler(api), serverOptions.maxHeaderSize],
+    deprecated: [
+      typeof createExpressMiddleware,
+      typeof fastifyConventions,
+      typeof toServerErrorHandler,
+      nodeServerOptions.maxHeaderSize,
+    ],
   }),
 );

@@ -1,0 +1,27 @@
+// A CommonJS module that types every subpath through require: the main entries and their results.
+import core = require('api-conventions');
+import auditor = require('api-conventions/audit');
+import express = require('api-conventions/express');
+import fastify = require('api-conventions/fastify');
+import fetch = require('api-conventions/fetch');
+import host = require('api-conventions/host');
+import node = require('api-conventions/node');
+import oauth = require('api-conventions/oauth');
+import redis = require('api-conventions/redis');
+
+const api: core.Conventions = core.conventions({ routes: {} });
+const handlers = {
+  node: node.toNodeHandler(api),
+  express: express.toExpressMiddleware(api).before,
+  fastify: fastify.toFastifyPlugin(api),
+  fetch: fetch.toFetchHandler(api),
+  refused: fetch.toClientErrorHandler(api),
+};
+const known: boolean = host.isConventions(api);
+const server: (options: oauth.OAuthServerOptions) => oauth.OAuthServer = oauth.oauthServer;
+const Store: typeof redis.RedisStore = redis.RedisStore;
+// @ts-expect-error the OAuth server is not on the root entry any more
+const gone = core.oauthServer;
+
+const run: (options: auditor.AuditOptions) => Promise<auditor.AuditReport> = auditor.audit;
+export = { handlers, known, server, Store, gone, run };

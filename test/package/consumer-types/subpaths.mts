@@ -1,0 +1,83 @@
+// An ES module that types every subpath as a user's project sees it: the main entries, their
+// options and results, and the deprecated names, which keep their types.
+import { type Conventions, conventions, type RequestContext } from 'api-conventions';
+import { type AuditOptions, type AuditReport, audit } from 'api-conventions/audit';
+import {
+  createExpressMiddleware,
+  type ExpressConventions,
+  toExpressMiddleware,
+} from 'api-conventions/express';
+import {
+  type FastifyConventionsOptions,
+  fastifyConventions,
+  serverOptions,
+  toFastifyPlugin,
+} from 'api-conventions/fastify';
+import {
+  type FetchHandler,
+  toClientErrorHandler,
+  toFetchHandler,
+  toServerErrorHandler,
+} from 'api-conventions/fetch';
+import { isConventions, type RequestInput } from 'api-conventions/host';
+import {
+  type ClientErrorHandler,
+  type NodeHandler,
+  serverOptions as nodeServer,
+  nodeServerOptions,
+  toClientErrorHandler as toNodeClientErrorHandler,
+  toNodeHandler,
+} from 'api-conventions/node';
+import type { OAuthServer, OAuthServerOptions, oauthServer } from 'api-conventions/oauth';
+import { RedisStore, type RedisStoreOptions } from 'api-conventions/redis';
+import type { FastifyPluginAsync } from 'fastify';
+
+const api: Conventions = conventions({
+  routes: { '/v1/books': { GET: (ctx: RequestContext) => ({ path: ctx.path }) } },
+});
+const handler: NodeHandler = toNodeHandler(api);
+const parserErrors: ClientErrorHandler = toNodeClientErrorHandler(api);
+const express: ExpressConventions = toExpressMiddleware(api);
+const plugin: FastifyPluginAsync = toFastifyPlugin(api, { routes: true });
+const fetchHandler: FetchHandler = toFetchHandler(api);
+const onRefused: ReturnType<typeof toServerErrorHandler> = toClientErrorHandler(api);
+const known: boolean = isConventions(api);
+const input: RequestInput['method'] = 'GET';
+const maxHeaderSize: 65536 = nodeServer.maxHeaderSize;
+const rewrite: (req: { url?: string }) => string = serverOptions.rewriteUrl;
+type Server = ReturnType<typeof oauthServer>;
+const server: Server extends OAuthServer ? true : false = true;
+declare const oauthOptions: OAuthServerOptions;
+declare const redisOptions: RedisStoreOptions;
+const store: RedisStore = new RedisStore(redisOptions);
+declare const auditOptions: AuditOptions;
+const report: Promise<AuditReport> = audit(auditOptions);
+
+// The deprecated names keep the types of the names that replace them.
+const oldExpress: typeof toExpressMiddleware = createExpressMiddleware;
+const oldFetch: typeof toClientErrorHandler = toServerErrorHandler;
+const oldNode: typeof nodeServer = nodeServerOptions;
+const oldFastify: FastifyPluginAsync<FastifyConventionsOptions> = fastifyConventions;
+// @ts-expect-error toFastifyPlugin takes the conventions first, not an options object with `api`
+toFastifyPlugin(api, { api });
+
+export {
+  express,
+  fetchHandler,
+  handler,
+  input,
+  known,
+  maxHeaderSize,
+  oauthOptions,
+  oldExpress,
+  oldFastify,
+  oldFetch,
+  oldNode,
+  onRefused,
+  parserErrors,
+  plugin,
+  report,
+  rewrite,
+  server,
+  store,
+};
