@@ -159,9 +159,23 @@ describe('createTokenKeys', () => {
     await expect(
       createTokenKeys({ keys: [{ publicKey: await exportSPKI(pair.publicKey) }] }),
     ).rejects.toThrow(/alg/);
+    // A set of public keys only verifies (an identity provider's keys): it loads, and says why
+    // it cannot issue when asked to.
+    const verifyOnly = await createTokenKeys({
+      keys: [{ publicKey: await exportJWK(pair.publicKey) }],
+    });
+    expect(verifyOnly.canSign).toBe(false);
+    expect(() => verifyOnly.signing).toThrow(/only verifies/);
     await expect(
-      createTokenKeys({ keys: [{ publicKey: await exportJWK(pair.publicKey) }] }),
-    ).rejects.toThrow(/sign/);
+      issueAccessToken(verifyOnly, {
+        issuer,
+        audience,
+        subject: 'alice',
+        clientId: 'c',
+        scope: '',
+        ttlSeconds: 60,
+      }),
+    ).rejects.toThrow(/only verifies/);
   });
 
   it('never publishes an HS256 secret and asks for its kid', async () => {

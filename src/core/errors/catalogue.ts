@@ -156,6 +156,8 @@ export const ErrorCode = {
   Unavailable: 50300,
   /** 503: a store the request needs failed or did not answer in time; nothing was decided without it. */
   StoreUnavailable: 50301,
+  /** 503: the identity provider's key set could not be fetched, so a token could not be checked. */
+  KeySetUnavailable: 50302,
 } as const;
 
 /**

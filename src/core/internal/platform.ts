@@ -31,18 +31,23 @@ export const nodeCrypto: NodeCrypto | undefined = (() => {
 })();
 
 /**
- * Whether `NODE_ENV` is `production`. Never throws: where the environment cannot be read (no
- * `process`, a browser, Deno without `--allow-env`, whose `process.env` getter throws), the
- * answer is `false`, as when `NODE_ENV` is unset.
+ * `NODE_ENV`, or `undefined` when it is unset or the environment cannot be read (no `process`,
+ * a browser, Deno without `--allow-env`, whose `process.env` getter throws). Never throws.
  */
-export function isProduction(): boolean {
+export function nodeEnv(): string | undefined {
   try {
     const runtime: unknown = (globalThis as { process?: unknown }).process;
-    if (typeof runtime !== 'object' || runtime === null) return false;
+    if (typeof runtime !== 'object' || runtime === null) return undefined;
     const env: unknown = (runtime as { env?: unknown }).env;
-    if (typeof env !== 'object' || env === null) return false;
-    return (env as { NODE_ENV?: unknown }).NODE_ENV === 'production';
+    if (typeof env !== 'object' || env === null) return undefined;
+    const value: unknown = (env as { NODE_ENV?: unknown }).NODE_ENV;
+    return typeof value === 'string' ? value : undefined;
   } catch {
-    return false;
+    return undefined;
   }
+}
+
+/** Whether `NODE_ENV` is `production`; `false` where it cannot be read (see {@link nodeEnv}). */
+export function isProduction(): boolean {
+  return nodeEnv() === 'production';
 }

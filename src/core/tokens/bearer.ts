@@ -1,5 +1,5 @@
 /** The bearer plugin: RFC 6750 token checks on every route, scopes and users per route. */
-import { assertInteger, assertKnownKeys } from '../internal/options.ts';
+import { assertInteger } from '../internal/options.ts';
 import type { RequestContext } from '../pipeline/context.ts';
 import type { Identity } from '../pipeline/identity.ts';
 import type { CheckResult, Plugin } from '../pipeline/plugin.ts';
@@ -9,84 +9,11 @@ import type { RouteSettings } from '../routing/types.ts';
 import { guardStore } from '../stores/guard-store.ts';
 import { MemoryStore } from '../stores/memory-store.ts';
 import type { Store } from '../stores/store.ts';
+import { type BearerOptions, keySource, type PerRequest } from './bearer-options.ts';
 import { Challenges, isScopeToken } from './challenge.ts';
 import { tokenFromForm, tokenFromHeader, tokenFromQuery } from './extract.ts';
 import { TokenKeys } from './keys.ts';
 import { type Expected, TokenVerifier } from './verifier.ts';
-
-/**
- * A value known at start-up, or one read from each request (the request's own origin, say).
- *
- * @category Tokens
- */
-export type PerRequest<T> = T | ((ctx: RequestContext) => T);
-
-/**
- * Options of {@link bearer}.
- *
- * @category Tokens
- */
-export interface BearerOptions {
-  /**
-   * The keys tokens are verified with (see {@link createTokenKeys}), or the promise of them, so
-   * that an app can be built synchronously: requests wait for the keys once.
-   */
-  keys: TokenKeys | Promise<TokenKeys>;
-  /** The one issuer accepted (`iss`), or a function of the request that gives it. */
-  issuer: PerRequest<string>;
-  /** The audiences accepted (`aud` must hold one), or a function of the request. */
-  audience: PerRequest<string | readonly string[]>;
-  /** The realm of the `WWW-Authenticate` challenge. @default 'api' */
-  realm?: string;
-  /** What routes that do not set `auth` need. @default 'required' */
-  auth?: 'required' | 'optional';
-  /**
-   * Whether the `access_token` query parameter is read (RFC 6750 §2.3). It leaks tokens into
-   * logs and histories, so it is off; when on, responses to such requests are
-   * `Cache-Control: private`. @default false
-   */
-  query?: boolean;
-  /**
-   * Whether the `access_token` parameter of a form-urlencoded body is read on routes that
-   * accept form bodies (RFC 6750 §2.2). @default true
-   */
-  body?: boolean;
-  /**
-   * Where revoked token ids are kept until their tokens expire; share one store (Redis) between
-   * instances so a revocation reaches them all. @default a MemoryStore of this plugin
-   */
-  store?: Store;
-  /** The most verified tokens remembered; 0 turns the cache off. @default 10000 */
-  cacheSize?: number;
-  /** The longest token read, in characters; longer ones are refused before any crypto. @default 4096 */
-  maxTokenLength?: number;
-  /**
-   * How often, at most, a remembered token is checked against the store again, in milliseconds:
-   * the bound on how long a revocation made through another instance takes to reach this one.
-   * @default 5000
-   */
-  revocationCheckMs?: number;
-  /** Seconds of clock difference tolerated on `exp`, `nbf` and `iat`. @default 0 */
-  clockTolerance?: number;
-  /** The clock, in milliseconds since the epoch, for tests. @default Date.now */
-  now?: () => number;
-}
-
-const known = [
-  'keys',
-  'issuer',
-  'audience',
-  'realm',
-  'auth',
-  'query',
-  'body',
-  'store',
-  'cacheSize',
-  'maxTokenLength',
-  'revocationCheckMs',
-  'clockTolerance',
-  'now',
-];
 
 /** A route's settings compiled for the request path. */
 interface RoutePlan {
@@ -136,13 +63,12 @@ export class BearerPlugin implements Plugin {
 
   /** @internal Use {@link bearer}. */
   constructor(options: BearerOptions) {
-    assertKnownKeys('bearer', options, known);
-    const keys = options?.keys;
-    if (!(keys instanceof TokenKeys) && !isPromise(keys)) {
+    if (typeof options !== 'object' || options === null) {
       throw new TypeError(
-        'bearer: keys must be the TokenKeys of createTokenKeys(), or its promise (await createTokenKeys()).',
+        'bearer: give options: { keys, issuer, audience } or { jwksUri, issuer, audience }.',
       );
     }
+    const source = keySource(options);
     this.issuerOf = checkPerRequest('issuer', options.issuer);
     this.audienceOf = checkPerRequest('audience', options.audience);
     this.fixed =
@@ -167,7 +93,7 @@ export class BearerPlugin implements Plugin {
       throw new TypeError('bearer: now must be a function returning milliseconds since the epoch.');
     }
     this.verifier = new TokenVerifier({
-      keys,
+      ...source,
       challenges: this.challenges,
       store: guardStore(store, { prefix: 'tokens:revoked:' }),
       cacheSize: assertInteger('bearer cacheSize', options.cacheSize ?? 10_000, 0, 10_000_000),
@@ -384,9 +310,17 @@ export class BearerPlugin implements Plugin {
     await this.verifier.revoke(jti, expiresAt);
   }
 
-  /** The keys tokens are verified with, once loaded. */
+  /**
+   * The keys tokens are verified with, once loaded; rejects with a `TypeError` when tokens are
+   * verified with a provider's `jwksUri`, whose keys this service does not hold.
+   */
   get keys(): Promise<TokenKeys> {
-    return this.verifier.whenReady();
+    return this.verifier.whenReady().then((keys) => {
+      if (keys instanceof TokenKeys) return keys;
+      throw new TypeError(
+        "bearer keys: tokens are verified with the provider's jwksUri; its keys are there.",
+      );
+    });
   }
 
   /** @internal The verifier, for the micro-benchmark: its synchronous cached path. */

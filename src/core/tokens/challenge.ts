@@ -79,6 +79,19 @@ export class Challenges {
     });
   }
 
+  /**
+   * 503 {@link ErrorCode.KeySetUnavailable}: the identity provider's keys could not be fetched,
+   * so the token was neither accepted nor refused; the service is at fault, not the caller.
+   */
+  keySetUnavailable(cause: unknown): ApiError {
+    return new ApiError(
+      503,
+      ErrorCode.KeySetUnavailable,
+      'The keys to check the access token could not be fetched from the identity provider; try again shortly.',
+      { cause, headers: { 'retry-after': '5' } },
+    );
+  }
+
   /** 400 `invalid_request`: a malformed request, or a token sent more than one way (RFC 6750 §3.1). */
   badRequest(message: string): ApiError {
     return new ApiError(400, ErrorCode.BadRequest, message, { headers: this.requestHeaders });

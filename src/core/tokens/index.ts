@@ -2,7 +2,8 @@
 // What this folder adds to RouteConfig by declaration merging: `auth`, `scopes`, `user`.
 import './route-config.ts';
 
-export { type BearerOptions, BearerPlugin, bearer, type PerRequest } from './bearer.ts';
+export { BearerPlugin, bearer } from './bearer.ts';
+export type { BearerOptions, PerRequest } from './bearer-options.ts';
 export { type AccessTokenClaims, type IssuedAccessToken, issueAccessToken } from './issue.ts';
 export {
   createTokenKeys,

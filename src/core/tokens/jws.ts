@@ -3,12 +3,26 @@
  * with the rules of RFC 8725 around it: every segment canonical base64url, the header checked
  * against the key it names before any signature work, and the claims only once the signature holds.
  */
-import { jwtVerify } from 'jose';
+import { type JWTVerifyGetKey, jwtVerify } from 'jose';
 import { fromBase64Url } from '../internal/base64url.ts';
-import type { TokenAlgorithm, TokenKey, TokenKeys } from './keys.ts';
+import { type TokenAlgorithm, type TokenKey, TokenKeys } from './keys.ts';
 
 /** Why a token is refused, before the cache or the store are asked. */
-export type JwsProblem = 'malformed' | 'invalid' | 'expired';
+export type JwsProblem = 'malformed' | 'invalid' | 'expired' | 'unavailable';
+
+/**
+ * A refusal: the problem the client is told (401, or 503 when the provider's keys could not be
+ * fetched) and why, in words for a development log (never the token).
+ */
+export interface Refusal {
+  readonly problem: JwsProblem;
+  readonly why: string;
+}
+
+/** The keys of an identity provider, fetched from its JWKS (jose's `createRemoteJWKSet`). */
+export interface RemoteKeys {
+  readonly remote: JWTVerifyGetKey;
+}
 
 /** What a token must name, and the clock to judge it by. */
 export interface JwsExpectations {
@@ -18,6 +32,16 @@ export interface JwsExpectations {
   audience: string | readonly string[];
   /** Seconds of tolerated clock difference. */
   tolerance: number;
+  /** `at+jwt` (RFC 9068 §2.1), or `jwt`: `JWT`, no `typ` or `at+jwt`, as providers issue them. */
+  typ: 'at+jwt' | 'jwt';
+  /** The algorithms accepted; with local keys, each key's own algorithm among them. */
+  algorithms: readonly TokenAlgorithm[];
+}
+
+/** What the verified-token cache watches of the key that verified a token. */
+export interface KeyState {
+  /** Whether the key left its set: its tokens stop counting at once. */
+  readonly removed: boolean;
 }
 
 /** A token whose signature and claims hold. */
@@ -25,18 +49,17 @@ export interface VerifiedJws {
   /** The claims. */
   payload: Record<string, unknown>;
   /** The key that verified it. */
-  key: TokenKey;
+  key: KeyState;
 }
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
-// jose checks `alg` against a list: the key's own algorithm only (RFC 8725 §3.1), one list each.
-const allowed: Record<TokenAlgorithm, TokenAlgorithm[]> = {
-  EdDSA: ['EdDSA'],
-  ES256: ['ES256'],
-  HS256: ['HS256'],
-};
 // RFC 9068 §2.2 (RFC 7519 §4.1.4, §4.1.6): jose checks presence and type, these must be numbers.
 const requiredClaims = ['exp', 'iat'];
+// A remote key is never removed from under a cached token: the provider's rotation leaves old
+// keys in its set until their tokens expire, and the cache entry dies with the token.
+const remoteKey: KeyState = Object.freeze({ removed: false });
+
+const refuse = (problem: JwsProblem, why: string): Refusal => ({ problem, why });
 
 /**
  * A base64url segment decoded as a JSON object; `undefined` when it is not canonical base64url
@@ -56,72 +79,126 @@ function jsonPart(part: string): Record<string, unknown> | undefined {
   }
 }
 
-/** RFC 9068 §4 step 1: `at+jwt`, with or without `application/`, in any case (RFC 8725 §3.11). */
-function isAccessTokenType(typ: unknown): boolean {
+/**
+ * Whether the header's `typ` is accepted (RFC 8725 §3.11), in any case, with or without
+ * `application/`: `at+jwt` (RFC 9068 §4 step 1), or under `jwt` also `JWT` and no `typ`.
+ */
+function typeAccepted(typ: unknown, wanted: 'at+jwt' | 'jwt'): boolean {
+  if (typ === undefined) return wanted === 'jwt';
   if (typeof typ !== 'string') return false;
-  const t = typ.toLowerCase();
-  return t === 'at+jwt' || t === 'application/at+jwt';
+  let t = typ.toLowerCase();
+  if (t.startsWith('application/')) t = t.slice(12);
+  return t === 'at+jwt' || (wanted === 'jwt' && t === 'jwt');
 }
 
 /** The key of the header, only if the header's `alg` is that key's one algorithm (RFC 8725 §3.1). */
-function keyFor(header: Record<string, unknown>, keys: TokenKeys): TokenKey | undefined {
+function keyFor(header: Record<string, unknown>, keys: TokenKeys): TokenKey | Refusal {
   const { kid, alg } = header;
   const key = kid === undefined ? keys.sole : typeof kid === 'string' ? keys.find(kid) : undefined;
-  return key !== undefined && alg === key.alg ? key : undefined;
+  if (key === undefined) {
+    return refuse(
+      'invalid',
+      kid === undefined ? 'no kid, and several keys' : `unknown key "${String(kid)}"`,
+    );
+  }
+  if (alg !== key.alg)
+    return refuse('invalid', `alg "${String(alg)}" is not the key's (${key.alg})`);
+  return key;
 }
 
 const finite = (value: unknown) => typeof value === 'number' && Number.isFinite(value);
 
-/** What jose's refusal means to the client: a broken token, an expired one, or an invalid one. */
-function problemOf(error: unknown): JwsProblem {
-  const code = (error as { code?: unknown } | null)?.code;
-  if (code === 'ERR_JWT_EXPIRED') return 'expired';
-  if (code === 'ERR_JWS_INVALID' || code === 'ERR_JWT_INVALID') return 'malformed';
-  // A failed signature or claim check, or a signature of the wrong length for the key, say.
-  return 'invalid';
+// jose's codes that mean the provider's key set could not be had: the service's fault (503).
+const unavailableCodes = new Set(['ERR_JWKS_TIMEOUT', 'ERR_JWKS_INVALID', 'ERR_JOSE_GENERIC']);
+
+/** What jose's refusal means to the client, and why in words. */
+function refusalOf(error: unknown): Refusal {
+  const e = error as { code?: unknown; claim?: unknown; message?: unknown } | null;
+  const code = e?.code;
+  const message = typeof e?.message === 'string' ? e.message : 'unknown';
+  if (typeof code !== 'string' || unavailableCodes.has(code)) {
+    // A failed fetch of the key set (network, timeout, not 200, not a JWK set).
+    return refuse('unavailable', `the key set could not be fetched: ${message}`);
+  }
+  if (code === 'ERR_JWT_EXPIRED') return refuse('expired', 'expired (exp)');
+  if (code === 'ERR_JWS_INVALID' || code === 'ERR_JWT_INVALID') return refuse('malformed', message);
+  if (code === 'ERR_JWKS_NO_MATCHING_KEY')
+    return refuse('invalid', 'no key of the set matches its kid and alg');
+  if (code === 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED') return refuse('invalid', 'bad signature');
+  if (code === 'ERR_JWT_CLAIM_VALIDATION_FAILED') {
+    return refuse('invalid', `claim "${String(e?.claim)}": ${message}`);
+  }
+  // A disallowed algorithm, or a signature of the wrong length for the key, say.
+  return refuse('invalid', message);
 }
 
 /**
  * Verifies `token`, a compact JWS already checked for its shape (three base64url parts): a
- * problem at once when a segment is not canonical base64url or its header does not fit a key,
- * else the promise of its verified claims or of a problem. Unknown critical extensions (`crit`)
- * and unencoded payloads (`b64`) are refused (RFC 7515 §4.1.11, RFC 7797 §3). jose then checks
- * the signature with that key and algorithm alone, `typ`, `iss`, `aud`, `exp`, `nbf` and `iat`
- * at `now()`, with `tolerance` seconds of clock difference (RFC 9068 §4).
+ * refusal at once when a segment is not canonical base64url or its header does not fit,
+ * else the promise of its verified claims or of a refusal. Unknown critical extensions (`crit`)
+ * and unencoded payloads (`b64`) are refused (RFC 7515 §4.1.11, RFC 7797 §3). With local keys,
+ * the header's key and its one algorithm (RFC 8725 §3.1); with a provider's keys, jose picks the
+ * key by `kid` and `alg` from the fetched set, refetched on an unknown `kid`. jose then checks
+ * the signature, `iss`, `aud`, `exp`, `nbf` and `iat` at `now()`, with `tolerance` seconds of
+ * clock difference (RFC 9068 §4). HMAC is never accepted from a provider's keys (RFC 8725 §2.1).
  */
 export function verifyJws(
   token: string,
-  keys: TokenKeys,
+  keys: TokenKeys | RemoteKeys,
   expected: JwsExpectations,
   now: () => number,
-): JwsProblem | Promise<VerifiedJws | JwsProblem> {
+): Refusal | Promise<VerifiedJws | Refusal> {
   const first = token.indexOf('.');
   const second = token.indexOf('.', first + 1);
   const header = jsonPart(token.slice(0, first));
-  if (header === undefined) return 'malformed';
-  if (header.crit !== undefined || header.b64 !== undefined) return 'invalid';
-  if (!isAccessTokenType(header.typ)) return 'invalid';
-  const key = keyFor(header, keys);
-  if (key === undefined) return 'invalid';
+  if (header === undefined)
+    return refuse('malformed', 'the header is not canonical base64url JSON');
+  if (header.crit !== undefined || header.b64 !== undefined) {
+    return refuse('invalid', 'crit or b64 in the header');
+  }
+  if (!typeAccepted(header.typ, expected.typ)) {
+    return refuse(
+      'invalid',
+      `typ "${String(header.typ)}" (expected ${expected.typ === 'jwt' ? 'JWT or at+jwt' : 'at+jwt'})`,
+    );
+  }
+  const alg = header.alg;
+  if (typeof alg !== 'string' || !(expected.algorithms as readonly string[]).includes(alg)) {
+    return refuse(
+      'invalid',
+      `alg "${String(alg)}" is not accepted (${expected.algorithms.join(', ')})`,
+    );
+  }
+  let key: TokenKey | KeyState = remoteKey;
+  let verifyWith: CryptoKey | JWTVerifyGetKey;
+  if (keys instanceof TokenKeys) {
+    const found = keyFor(header, keys);
+    if (!('verifyKey' in found)) return found;
+    key = found;
+    verifyWith = found.verifyKey;
+  } else {
+    verifyWith = keys.remote;
+  }
   // jose's decoder ignores spare bits; one token has one spelling here (RFC 4648 §3.5).
   if (
     fromBase64Url(token.slice(first + 1, second)) === undefined ||
     fromBase64Url(token.slice(second + 1)) === undefined
   ) {
-    return 'malformed';
+    return refuse('malformed', 'a segment is not canonical base64url');
   }
-  return jwtVerify(token, key.verifyKey, {
-    algorithms: allowed[key.alg],
-    typ: 'at+jwt',
+  return jwtVerify(token, verifyWith as CryptoKey, {
+    algorithms: [alg],
     issuer: expected.issuer,
     audience: expected.audience as string | string[],
     clockTolerance: expected.tolerance,
     currentDate: new Date(now()),
     requiredClaims,
-  }).then(({ payload }): VerifiedJws | JwsProblem => {
+  }).then(({ payload }): VerifiedJws | Refusal => {
     const { exp, iat, nbf } = payload;
     // jose takes any number; JSON's 1e999 is Infinity, a token that would never expire.
-    if (!finite(exp) || !finite(iat) || (nbf !== undefined && !finite(nbf))) return 'invalid';
+    if (!finite(exp) || !finite(iat) || (nbf !== undefined && !finite(nbf))) {
+      return refuse('invalid', 'exp, iat or nbf is not a finite number');
+    }
     return { payload: payload as Record<string, unknown>, key };
-  }, problemOf);
+  }, refusalOf);
 }

@@ -1,24 +1,18 @@
 /** Signing and verification keys of access tokens: import, rotation by `kid`, the public JWK set. */
-import {
-  calculateJwkThumbprint,
-  exportJWK,
-  generateKeyPair,
-  importJWK,
-  importPKCS8,
-  importSPKI,
-  type JWK,
-} from 'jose';
+import { generateKeyPair, type JWK } from 'jose';
 import { type Logger, resolveLogger } from '../errors/to-response.ts';
 import { assertKnownKeys } from '../internal/options.ts';
 import { isProduction } from '../internal/platform.ts';
+import { loadKey } from './key-input.ts';
 
 /**
- * The signature algorithms of access tokens: EdDSA (Ed25519) and ES256 (P-256) are asymmetric,
- * so other services verify with the public JWK set alone; HS256 shares one secret.
+ * The signature algorithms of access tokens. EdDSA (Ed25519), ES256 (P-256), ES384 (P-384),
+ * RS256 and PS256 (RSA, 2048 bits or more) are asymmetric, so other services verify with the
+ * public JWK set alone; HS256 shares one secret. `none` is never accepted (RFC 8725 §3.2).
  *
  * @category Tokens
  */
-export type TokenAlgorithm = 'EdDSA' | 'ES256' | 'HS256';
+export type TokenAlgorithm = 'EdDSA' | 'ES256' | 'ES384' | 'RS256' | 'PS256' | 'HS256';
 
 /**
  * One key of {@link TokenKeysOptions.keys}: an asymmetric key (a private key signs and verifies;
@@ -28,13 +22,15 @@ export type TokenAlgorithm = 'EdDSA' | 'ES256' | 'HS256';
  */
 export interface TokenKeyInput {
   /**
-   * The key id sent in each token's header (`kid`). @default the RFC 7638 thumbprint of the
-   * public key; required for HS256, whose thumbprint would be a hash of the secret
+   * The key id sent in each token's header (`kid`). @default the JWK's own `kid`, else the
+   * RFC 7638 thumbprint of the public key; required for HS256, whose thumbprint would be a hash
+   * of the secret
    */
   kid?: string;
   /**
    * The algorithm this key is used with, and the only one a token signed with it may name
-   * (RFC 8725 §3.1). @default read from the key: Ed25519 → `EdDSA`, P-256 → `ES256`
+   * (RFC 8725 §3.1). @default the JWK's own `alg`, else read from the curve: Ed25519 →
+   * `EdDSA`, P-256 → `ES256`, P-384 → `ES384`; an RSA key has no default (`RS256` or `PS256`)
    */
   alg?: TokenAlgorithm;
   /** A private key: a JWK (with `d`), a PKCS #8 PEM string, or a `CryptoKey`. It signs and verifies. */
@@ -55,7 +51,8 @@ export interface TokenKeyInput {
 export interface TokenKeysOptions {
   /**
    * The keys. The first that can sign signs new tokens (see `signWith`); every one verifies.
-   * Instances given the same keys issue and accept each other's tokens. @default none: a
+   * Instances given the same keys issue and accept each other's tokens. A set of public keys
+   * only (an identity provider's JWKS, say) verifies and cannot issue. @default none: a
    * development key generated at start-up, with a warning (see `development`)
    */
   keys?: readonly TokenKeyInput[];
@@ -104,150 +101,6 @@ export interface JwkSet {
 }
 
 const known = ['keys', 'signWith', 'algorithm', 'development', 'logger'];
-const keyKnown = ['kid', 'alg', 'privateKey', 'publicKey', 'secret', 'verifyOnly'];
-const algorithms: readonly TokenAlgorithm[] = ['EdDSA', 'ES256', 'HS256'];
-const curves: Record<string, TokenAlgorithm> = { Ed25519: 'EdDSA', 'P-256': 'ES256' };
-// The public members of each key type (RFC 7518 §6.2.1, RFC 8037 §2).
-const publicMembers: Record<string, readonly string[]> = {
-  OKP: ['kty', 'crv', 'x'],
-  EC: ['kty', 'crv', 'x', 'y'],
-};
-
-function isCryptoKey(value: unknown): value is CryptoKey {
-  return typeof value === 'object' && value !== null && 'algorithm' in value && 'type' in value;
-}
-
-function algOf(where: string, input: TokenKeyInput, jwk: JWK | undefined): TokenAlgorithm {
-  const fromKey = jwk?.crv === undefined ? undefined : curves[jwk.crv];
-  const alg = input.alg ?? fromKey;
-  if (alg === undefined || !algorithms.includes(alg)) {
-    throw new TypeError(
-      `${where}: alg must be 'EdDSA', 'ES256' or 'HS256'; got ${String(input.alg ?? jwk?.crv)}.`,
-    );
-  }
-  if (alg !== 'HS256' && fromKey !== undefined && fromKey !== alg) {
-    throw new TypeError(`${where}: alg '${alg}' does not fit a ${jwk?.crv} key; use '${fromKey}'.`);
-  }
-  return alg;
-}
-
-async function importAny(
-  where: string,
-  value: JWK | string | CryptoKey,
-  alg: TokenAlgorithm | undefined,
-  kind: 'private' | 'public',
-): Promise<CryptoKey> {
-  if (isCryptoKey(value)) return value;
-  if (typeof value === 'string') {
-    if (alg === undefined)
-      throw new TypeError(`${where}: a PEM key needs alg ('EdDSA' or 'ES256').`);
-    const load = kind === 'private' ? importPKCS8 : importSPKI;
-    return load(value, alg, { extractable: true });
-  }
-  if (typeof value !== 'object' || value === null || typeof value.kty !== 'string') {
-    throw new TypeError(`${where}: ${kind}Key must be a JWK, a PEM string or a CryptoKey.`);
-  }
-  if (kind === 'private' && value.d === undefined) {
-    throw new TypeError(
-      `${where}: privateKey is a public JWK (it has no "d"); pass it as publicKey.`,
-    );
-  }
-  const key = await importJWK(
-    kind === 'public' ? publicPart(value) : value,
-    alg ?? curves[value.crv ?? ''],
-    { extractable: true },
-  );
-  if (!isCryptoKey(key)) throw new TypeError(`${where}: ${kind}Key is not an asymmetric key.`);
-  return key;
-}
-
-function publicPart(jwk: JWK): JWK {
-  const members = publicMembers[jwk.kty ?? ''] ?? ['kty', 'crv', 'x', 'y'];
-  const from = jwk as Record<string, unknown>;
-  const out: Record<string, unknown> = {};
-  for (const m of members) if (from[m] !== undefined) out[m] = from[m];
-  return out as JWK;
-}
-
-async function loadKey(input: TokenKeyInput, index: number): Promise<TokenKey> {
-  const where = `createTokenKeys keys[${index}]`;
-  assertKnownKeys(where, input, keyKnown);
-  if (input.kid !== undefined && (typeof input.kid !== 'string' || input.kid === '')) {
-    throw new TypeError(`${where}: kid must be a non-empty string.`);
-  }
-  if (input.secret !== undefined) {
-    if (input.privateKey !== undefined || input.publicKey !== undefined) {
-      throw new TypeError(`${where}: give either a secret (HS256) or a key pair, not both.`);
-    }
-    if ((input.alg ?? 'HS256') !== 'HS256') {
-      throw new TypeError(
-        `${where}: a secret is an HS256 key; set alg to 'HS256' or leave it out.`,
-      );
-    }
-    if (input.kid === undefined) {
-      throw new TypeError(`${where}: an HS256 secret needs an explicit kid, such as "hs-2026-01".`);
-    }
-    const given =
-      typeof input.secret === 'string' ? new TextEncoder().encode(input.secret) : input.secret;
-    if (!(given instanceof Uint8Array) || given.byteLength < 32) {
-      throw new TypeError(`${where}: an HS256 secret must be at least 32 bytes (RFC 7518 §3.2).`);
-    }
-    // A copy: the caller's array may change later; the key must not.
-    const secret = new Uint8Array(given);
-    const signKey = input.verifyOnly ? undefined : secret;
-    const verifyKey = await crypto.subtle.importKey(
-      'raw',
-      secret,
-      { name: 'HMAC', hash: 'SHA-256' },
-      false,
-      ['verify'],
-    );
-    return {
-      kid: input.kid,
-      alg: 'HS256',
-      verifyKey,
-      signKey,
-      publicJwk: undefined,
-      removed: false,
-    };
-  }
-  const given = input.privateKey ?? input.publicKey;
-  if (given === undefined) {
-    throw new TypeError(`${where}: give privateKey, publicKey or secret.`);
-  }
-  const givenJwk = isCryptoKey(given) || typeof given === 'string' ? undefined : given;
-  const hinted = input.alg ?? (givenJwk?.crv ? curves[givenJwk.crv] : undefined);
-  const privateKey =
-    input.privateKey === undefined
-      ? undefined
-      : await importAny(where, input.privateKey, hinted, 'private');
-  let publicJwk: JWK;
-  let verifyKey: CryptoKey;
-  if (input.publicKey !== undefined) {
-    verifyKey = await importAny(where, input.publicKey, hinted, 'public');
-    publicJwk = publicPart(await exportJWK(verifyKey));
-  } else {
-    if (privateKey === undefined || !privateKey.extractable) {
-      throw new TypeError(
-        `${where}: the private CryptoKey is not extractable; give publicKey too.`,
-      );
-    }
-    publicJwk = publicPart(await exportJWK(privateKey));
-    verifyKey = await importAny(where, publicJwk, hinted ?? curves[publicJwk.crv ?? ''], 'public');
-  }
-  const alg = algOf(where, input, publicJwk);
-  if (alg === 'HS256') throw new TypeError(`${where}: HS256 takes a secret, not a key pair.`);
-  const kid = input.kid ?? (await calculateJwkThumbprint(publicJwk));
-  const signKey = input.verifyOnly ? undefined : privateKey;
-  return {
-    kid,
-    alg,
-    verifyKey,
-    signKey,
-    publicJwk: { ...publicJwk, kid, alg, use: 'sig' },
-    removed: false,
-  };
-}
 
 // One development key per algorithm and process: every instance of this process that runs
 // without configured keys shares it, so tokens one issues the others accept.
@@ -274,7 +127,7 @@ function developmentKey(alg: 'EdDSA' | 'ES256'): Promise<TokenKeyInput> {
  */
 export class TokenKeys {
   private readonly byKid = new Map<string, TokenKey>();
-  private signer: TokenKey;
+  private signer: TokenKey | undefined;
 
   /** @internal Use {@link createTokenKeys}. */
   constructor(keys: readonly TokenKey[], signWith: string | undefined) {
@@ -286,27 +139,39 @@ export class TokenKeys {
       }
       this.byKid.set(key.kid, key);
     }
-    this.signer = this.pick(signWith);
+    this.signer = signWith === undefined ? this.firstSigner() : this.pick(signWith);
   }
 
-  private pick(kid: string | undefined): TokenKey {
-    if (kid !== undefined) {
-      const key = this.byKid.get(kid);
-      if (key?.signKey === undefined) {
-        throw new TypeError(
-          `TokenKeys: no key with kid "${kid}" can sign; give its private key (or secret) without verifyOnly.`,
-        );
-      }
-      return key;
-    }
+  private firstSigner(): TokenKey | undefined {
     for (const key of this.byKid.values()) if (key.signKey !== undefined) return key;
-    throw new TypeError(
-      'createTokenKeys: no key can sign; give at least one privateKey or secret without verifyOnly.',
-    );
+    return undefined;
   }
 
-  /** The key that signs new tokens. */
+  private pick(kid: string): TokenKey {
+    const key = this.byKid.get(kid);
+    if (key?.signKey === undefined) {
+      throw new TypeError(
+        `TokenKeys: no key with kid "${kid}" can sign; give its private key (or secret) without verifyOnly.`,
+      );
+    }
+    return key;
+  }
+
+  /** Whether a key of the set can sign: `false` for a set that only verifies. */
+  get canSign(): boolean {
+    return this.signer !== undefined;
+  }
+
+  /**
+   * The key that signs new tokens; a `TypeError` for a set that only verifies (public keys
+   * only, as from an identity provider), which cannot issue tokens.
+   */
   get signing(): TokenKey {
+    if (this.signer === undefined) {
+      throw new TypeError(
+        'TokenKeys: this key set only verifies (it holds public keys only), so it cannot issue tokens; give createTokenKeys a privateKey or secret to issue.',
+      );
+    }
     return this.signer;
   }
 
@@ -338,7 +203,7 @@ export class TokenKeys {
 
   /** Adds a key (a new one before it signs, say); returns its `kid`. */
   async add(input: TokenKeyInput): Promise<string> {
-    const key = await loadKey(input, this.byKid.size);
+    const key = await loadKey(input, `TokenKeys.add`);
     if (this.byKid.has(key.kid)) {
       throw new TypeError(`TokenKeys.add: a key with kid "${key.kid}" is already in the set.`);
     }
@@ -409,6 +274,8 @@ export async function createTokenKeys(options: TokenKeysOptions = {}): Promise<T
         'refuse them. Configure createTokenKeys({ keys: [{ privateKey }] }) before going to production.',
     );
   }
-  const loaded = await Promise.all(inputs.map((input, i) => loadKey(input, i)));
+  const loaded = await Promise.all(
+    inputs.map((input, i) => loadKey(input, `createTokenKeys keys[${i}]`)),
+  );
   return new TokenKeys(loaded, options.signWith);
 }

@@ -4,8 +4,14 @@ import type { Identity } from '../pipeline/identity.ts';
 import { andThen, isPromise, type Step } from '../pipeline/steps.ts';
 import type { Store } from '../stores/store.ts';
 import type { Challenges } from './challenge.ts';
-import { verifyJws } from './jws.ts';
-import type { TokenKey, TokenKeys } from './keys.ts';
+import {
+  type JwsExpectations,
+  type KeyState,
+  type Refusal,
+  type RemoteKeys,
+  verifyJws,
+} from './jws.ts';
+import type { TokenAlgorithm, TokenKeys } from './keys.ts';
 
 /**
  * What a token must name to be accepted here.
@@ -19,10 +25,28 @@ export interface Expected {
   audience: string | readonly string[];
 }
 
+/**
+ * How the claims of a verified token become an identity: RFC 9068 (the library's own tokens,
+ * `client_id` and `jti` required), or as identity providers issue them (`azp`, `scp`…).
+ */
+export interface ClaimRules {
+  /** `at+jwt` only (RFC 9068), or also `JWT` and no `typ`. */
+  typ: 'at+jwt' | 'jwt';
+  /** The algorithms accepted. */
+  algorithms: readonly TokenAlgorithm[];
+  /** Whether `client_id` and `jti` must be present (RFC 9068 §2.2). */
+  strict: boolean;
+  /** The scopes of the claims; `undefined` when a claim has the wrong type. */
+  scopes: (claims: Readonly<Record<string, unknown>>) => readonly string[] | undefined;
+}
+
 /** The verifier's settings, resolved by the bearer plugin. */
 export interface VerifierSettings {
-  /** The keys, or their promise: requests that need them wait for it once. */
-  keys: TokenKeys | Promise<TokenKeys>;
+  /** The keys, or their promise (requests that need them wait for it once), or a provider's JWKS. */
+  keys: TokenKeys | Promise<TokenKeys> | RemoteKeys;
+  claims: ClaimRules;
+  /** Called with why a token was refused (a development log), never with the token. */
+  logRefusal: ((why: string) => void) | undefined;
   challenges: Challenges;
   /** A guarded store, keys prefixed. */
   store: Store;
@@ -40,7 +64,8 @@ interface Entry {
   readonly aud: readonly string[];
   /** `exp` in milliseconds, clock tolerance included: the entry is dead from this instant. */
   readonly expMs: number;
-  readonly key: TokenKey;
+  readonly key: KeyState;
+  /** The token's id, or `''` for a provider's token without one (it cannot be revoked here). */
   readonly jti: string;
   /** When the shared store is asked again whether the token was revoked elsewhere. */
   recheckAt: number;
@@ -78,23 +103,51 @@ function audienceOk(has: readonly string[], wanted: string | readonly string[]):
   return false;
 }
 
-/** The identity a verified payload gives; `undefined` when a claim has the wrong type. */
-function identityOf(payload: Record<string, unknown>): Identity | undefined {
-  const { sub, jti, scope } = payload;
-  const clientId = payload.client_id;
+// The claims that name the client: RFC 9068's, then OIDC's authorized party, Okta's and Entra's.
+const clientClaims = ['client_id', 'azp', 'cid', 'appid'];
+
+/** The identity a verified payload gives; `undefined` when a claim is missing or has the wrong type. */
+function identityOf(payload: Record<string, unknown>, rules: ClaimRules): Identity | undefined {
+  const { sub, jti } = payload;
   if (typeof sub !== 'string' || sub === '') return undefined;
-  if (typeof clientId !== 'string' || clientId === '') return undefined;
-  if (typeof jti !== 'string' || jti === '') return undefined;
-  if (scope !== undefined && typeof scope !== 'string') return undefined;
-  const scopes = new ScopeSet(scope ? scope.split(' ').filter((s) => s !== '') : []);
+  let clientId: string | undefined;
+  for (const name of rules.strict ? ['client_id'] : clientClaims) {
+    const value = payload[name];
+    if (value === undefined) continue;
+    if (typeof value !== 'string' || value === '') return undefined;
+    clientId = value;
+    break;
+  }
+  if (rules.strict && clientId === undefined) return undefined;
+  if (jti !== undefined && (typeof jti !== 'string' || jti === '')) return undefined;
+  if (rules.strict && jti === undefined) return undefined;
+  const list = rules.scopes(payload);
+  if (list === undefined) return undefined;
   return Object.freeze({
     // RFC 9068 §2.2: without a resource owner, sub names the client.
     subject: sub === clientId ? undefined : sub,
     clientId,
-    scopes,
+    scopes: new ScopeSet(list),
     via: 'bearer',
     claims: Object.freeze({ ...payload }),
   });
+}
+
+/**
+ * The scopes of `scope` (a space-separated string, RFC 8693 §4.2, RFC 9068 §2.2.3) and `scp` (a
+ * string or an array of strings, as Okta and Entra ID issue it); `undefined` when either has
+ * another type.
+ */
+export function standardScopes(claims: Readonly<Record<string, unknown>>): string[] | undefined {
+  const { scope, scp } = claims;
+  if (scope !== undefined && typeof scope !== 'string') return undefined;
+  const out = scope === undefined ? [] : scope.split(' ').filter((s) => s !== '');
+  if (typeof scp === 'string') {
+    for (const s of scp.split(' ')) if (s !== '') out.push(s);
+  } else if (Array.isArray(scp) && scp.every((s) => typeof s === 'string')) {
+    for (const s of scp) if (s !== '') out.push(s);
+  } else if (scp !== undefined) return undefined;
+  return out;
 }
 
 /**
@@ -107,13 +160,19 @@ export class TokenVerifier {
   // the store before a revocation cannot cache the token after it. At least 1000 of them.
   private readonly revoked: BoundedCache<string, number>;
   private readonly s: VerifierSettings;
-  private keys: TokenKeys | undefined;
-  private readonly ready: Promise<TokenKeys>;
+  private keys: TokenKeys | RemoteKeys | undefined;
+  private readonly ready: Promise<TokenKeys | RemoteKeys>;
+  private readonly expectations: Omit<JwsExpectations, 'issuer' | 'audience'>;
 
   constructor(settings: VerifierSettings) {
     this.s = settings;
     this.cache = new BoundedCache(settings.cacheSize);
     this.revoked = new BoundedCache(Math.max(settings.cacheSize, 1000));
+    this.expectations = {
+      tolerance: settings.clockTolerance,
+      typ: settings.claims.typ,
+      algorithms: settings.claims.algorithms,
+    };
     if (isPromise<TokenKeys>(settings.keys)) {
       this.ready = settings.keys.then((keys) => {
         this.keys = keys;
@@ -178,7 +237,7 @@ export class TokenVerifier {
   }
 
   /** The keys, once loaded. */
-  whenReady(): Promise<TokenKeys> {
+  whenReady(): Promise<TokenKeys | RemoteKeys> {
     return this.ready;
   }
 
@@ -192,22 +251,33 @@ export class TokenVerifier {
     const judged = verifyJws(
       token,
       keys,
-      { issuer: expected.issuer, audience: expected.audience, tolerance: this.s.clockTolerance },
+      { ...this.expectations, issuer: expected.issuer, audience: expected.audience },
       this.clock,
     );
-    if (typeof judged === 'string') return Promise.reject(challenges.invalid(judged));
+    if (!isPromise(judged)) return Promise.reject(this.refused(judged));
     return judged.then((verified) => {
-      if (typeof verified === 'string') throw challenges.invalid(verified);
+      if (!('payload' in verified)) throw this.refused(verified);
       return this.accept(token, verified.payload, verified.key);
     });
   }
 
-  private accept(token: string, payload: Record<string, unknown>, key: TokenKey): Step<Identity> {
+  /** The answer to a refusal (401, or 503 when the keys could not be had), logged when asked. */
+  private refused(refusal: Refusal): unknown {
+    this.s.logRefusal?.(refusal.why);
+    if (refusal.problem === 'unavailable') return this.s.challenges.keySetUnavailable(refusal.why);
+    return this.s.challenges.invalid(refusal.problem);
+  }
+
+  private accept(token: string, payload: Record<string, unknown>, key: KeyState): Step<Identity> {
     const { challenges } = this.s;
-    const identity = identityOf(payload);
-    if (identity === undefined) throw challenges.invalid('invalid');
-    const jti = payload.jti as string;
-    return andThen(this.s.store.get(jti), (mark) => {
+    const identity = identityOf(payload, this.s.claims);
+    if (identity === undefined) {
+      this.s.logRefusal?.('sub, the client or the scopes are missing or of the wrong type');
+      throw challenges.invalid('invalid');
+    }
+    const jti = typeof payload.jti === 'string' ? payload.jti : '';
+    const mark = jti === '' ? undefined : this.s.store.get(jti);
+    return andThen(mark, (mark) => {
       if (mark !== undefined || this.revoked.has(jti)) throw challenges.invalid('revoked');
       const now = this.now();
       const expMs = ((payload.exp as number) + this.s.clockTolerance) * 1000;

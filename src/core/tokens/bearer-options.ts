@@ -1,0 +1,263 @@
+/** The options of the bearer plugin, and where its keys and claim rules come from. */
+import { createRemoteJWKSet } from 'jose';
+import { type Logger, resolveLogger } from '../errors/to-response.ts';
+import { assertInteger, assertKnownKeys } from '../internal/options.ts';
+import { isProduction, nodeEnv } from '../internal/platform.ts';
+import type { RequestContext } from '../pipeline/context.ts';
+import { isPromise } from '../pipeline/steps.ts';
+import type { Store } from '../stores/store.ts';
+import type { RemoteKeys } from './jws.ts';
+import { type TokenAlgorithm, TokenKeys } from './keys.ts';
+import { type ClaimRules, standardScopes } from './verifier.ts';
+
+/**
+ * A value known at start-up, or one read from each request (the request's own origin, say).
+ *
+ * @category Tokens
+ */
+export type PerRequest<T> = T | ((ctx: RequestContext) => T);
+
+/**
+ * Options of {@link bearer}.
+ *
+ * @category Tokens
+ */
+export interface BearerOptions {
+  /**
+   * The keys tokens are verified with (see {@link createTokenKeys}), or the promise of them, so
+   * that an app can be built synchronously: requests wait for the keys once. Give either `keys`
+   * (the library's own tokens, or a provider's public keys you hold) or `jwksUri`.
+   */
+  keys?: TokenKeys | Promise<TokenKeys>;
+  /**
+   * The URL of an identity provider's JWK set (its `jwks_uri`, RFC 8414 §2 / OpenID Connect
+   * Discovery): fetched on first use, kept for `jwksMaxAgeMs`, and fetched again when a token
+   * names a key the set lacks (a rotation), at most once per `jwksCooldownMs`. See
+   * docs/identity-providers.md for Keycloak, Auth0, Okta, Entra ID and Cognito.
+   */
+  jwksUri?: string | URL;
+  /**
+   * The longest wait for the JWK set, in milliseconds: past it, a token whose key is not known
+   * yet is answered 503 (the provider is unreachable, the caller is not at fault). @default 5000
+   */
+  jwksTimeoutMs?: number;
+  /** The least time between two fetches of the JWK set, in milliseconds. @default 30000 */
+  jwksCooldownMs?: number;
+  /** How long a fetched JWK set is used before it is fetched again, in milliseconds. @default 600000 */
+  jwksMaxAgeMs?: number;
+  /**
+   * The signature algorithms accepted. HMAC (`HS256`) only with `keys` holding a secret, never
+   * with `jwksUri` (RFC 8725 §2.1); `none` never. @default with `jwksUri`: `['RS256', 'PS256',
+   * 'ES256', 'ES384', 'EdDSA']`; with `keys`: each key's own algorithm
+   */
+  algorithms?: readonly TokenAlgorithm[];
+  /**
+   * The token type accepted in the header (`typ`, RFC 8725 §3.11): `'at+jwt'` requires an
+   * RFC 9068 access token; `'jwt'` also takes `JWT` or no `typ`, as most providers issue access
+   * tokens. @default `'jwt'` with `jwksUri`, `'at+jwt'` with `keys`
+   */
+  tokenType?: 'at+jwt' | 'jwt';
+  /**
+   * The scopes of a verified token's claims. @default `scope` (a space-separated string) and
+   * `scp` (a string or an array, as Okta and Entra ID send it), together
+   */
+  scopesOf?: (claims: Readonly<Record<string, unknown>>) => readonly string[];
+  /**
+   * Whether each refused token is logged with why (issuer, audience, expiry, key, signature,
+   * algorithm; never the token). @default on unless `NODE_ENV` is `production` or `test`
+   */
+  logRefusals?: boolean;
+  /** Where refusals are logged (see `logRefusals`). @default console */
+  logger?: Logger;
+  /** The one issuer accepted (`iss`), or a function of the request that gives it. */
+  issuer: PerRequest<string>;
+  /** The audiences accepted (`aud` must hold one), or a function of the request. */
+  audience: PerRequest<string | readonly string[]>;
+  /** The realm of the `WWW-Authenticate` challenge. @default 'api' */
+  realm?: string;
+  /** What routes that do not set `auth` need. @default 'required' */
+  auth?: 'required' | 'optional';
+  /**
+   * Whether the `access_token` query parameter is read (RFC 6750 §2.3). It leaks tokens into
+   * logs and histories, so it is off; when on, responses to such requests are
+   * `Cache-Control: private`. @default false
+   */
+  query?: boolean;
+  /**
+   * Whether the `access_token` parameter of a form-urlencoded body is read on routes that
+   * accept form bodies (RFC 6750 §2.2). @default true
+   */
+  body?: boolean;
+  /**
+   * Where revoked token ids are kept until their tokens expire; share one store (Redis) between
+   * instances so a revocation reaches them all. @default a MemoryStore of this plugin
+   */
+  store?: Store;
+  /** The most verified tokens remembered; 0 turns the cache off. @default 10000 */
+  cacheSize?: number;
+  /** The longest token read, in characters; longer ones are refused before any crypto. @default 4096 */
+  maxTokenLength?: number;
+  /**
+   * How often, at most, a remembered token is checked against the store again, in milliseconds:
+   * the bound on how long a revocation made through another instance takes to reach this one.
+   * @default 5000
+   */
+  revocationCheckMs?: number;
+  /** Seconds of clock difference tolerated on `exp`, `nbf` and `iat`. @default 0 */
+  clockTolerance?: number;
+  /** The clock, in milliseconds since the epoch, for tests. @default Date.now */
+  now?: () => number;
+}
+
+const known = [
+  'keys',
+  'issuer',
+  'audience',
+  'realm',
+  'auth',
+  'query',
+  'body',
+  'store',
+  'cacheSize',
+  'maxTokenLength',
+  'revocationCheckMs',
+  'clockTolerance',
+  'now',
+  'jwksUri',
+  'jwksTimeoutMs',
+  'jwksCooldownMs',
+  'jwksMaxAgeMs',
+  'algorithms',
+  'tokenType',
+  'scopesOf',
+  'logRefusals',
+  'logger',
+];
+
+const everyAlgorithm: readonly TokenAlgorithm[] = [
+  'EdDSA',
+  'ES256',
+  'ES384',
+  'RS256',
+  'PS256',
+  'HS256',
+];
+const providerAlgorithms: readonly TokenAlgorithm[] = ['RS256', 'PS256', 'ES256', 'ES384', 'EdDSA'];
+
+/** Where tokens are verified: the keys given, or a provider's JWK set. */
+export interface KeySource {
+  keys: TokenKeys | Promise<TokenKeys> | RemoteKeys;
+  claims: ClaimRules;
+  logRefusal: ((why: string) => void) | undefined;
+}
+
+function checkAlgorithms(given: unknown, remote: boolean): readonly TokenAlgorithm[] {
+  if (given === undefined) return remote ? providerAlgorithms : everyAlgorithm;
+  if (
+    !Array.isArray(given) ||
+    given.length === 0 ||
+    !given.every((a) => (everyAlgorithm as readonly unknown[]).includes(a))
+  ) {
+    throw new TypeError(
+      `bearer: algorithms must be a non-empty list of ${everyAlgorithm.map((a) => `'${a}'`).join(', ')}; 'none' is never accepted.`,
+    );
+  }
+  if (remote && given.includes('HS256')) {
+    throw new TypeError(
+      "bearer: 'HS256' cannot be used with jwksUri: a provider's public keys must never verify an HMAC (RFC 8725 §2.1); remove it.",
+    );
+  }
+  return [...given];
+}
+
+function jwksUrl(value: unknown): URL {
+  let url: URL;
+  try {
+    url = new URL(value instanceof URL ? value.href : String(value));
+  } catch {
+    throw new TypeError(`bearer: jwksUri must be an absolute URL; got ${String(value)}.`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new TypeError(`bearer: jwksUri must be an https URL; got ${url.protocol}.`);
+  }
+  // In production a key set fetched in clear can be swapped on the way; only local addresses pass.
+  const local =
+    url.hostname === 'localhost' || url.hostname === '127.0.0.1' || url.hostname === '[::1]';
+  if (url.protocol === 'http:' && isProduction() && !local) {
+    throw new TypeError(
+      `bearer: jwksUri must be https in production (got ${url.href}): keys fetched over http can be replaced on the way.`,
+    );
+  }
+  return url;
+}
+
+/** Checks the key options of `bearer` and resolves where tokens are verified. */
+export function keySource(options: BearerOptions): KeySource {
+  assertKnownKeys('bearer', options, known);
+  const { keys, jwksUri } = options;
+  if (keys !== undefined && jwksUri !== undefined) {
+    throw new TypeError(
+      'bearer: give keys (tokens this service or you sign) or jwksUri (an identity provider), not both; use two bearer setups behind your own check if you need both.',
+    );
+  }
+  const remote = jwksUri !== undefined;
+  if (!remote && !(keys instanceof TokenKeys) && !isPromise(keys)) {
+    throw new TypeError(
+      "bearer: keys must be the TokenKeys of createTokenKeys(), or its promise (await createTokenKeys()); or give jwksUri to verify an identity provider's tokens.",
+    );
+  }
+  const tokenType = options.tokenType ?? (remote ? 'jwt' : 'at+jwt');
+  if (tokenType !== 'at+jwt' && tokenType !== 'jwt') {
+    throw new TypeError(`bearer: tokenType must be 'at+jwt' or 'jwt'; got ${String(tokenType)}.`);
+  }
+  const scopesOf = options.scopesOf;
+  if (scopesOf !== undefined && typeof scopesOf !== 'function') {
+    throw new TypeError(
+      'bearer: scopesOf must be a function of the claims that returns a list of scopes.',
+    );
+  }
+  const claims: ClaimRules = {
+    typ: tokenType,
+    algorithms: checkAlgorithms(options.algorithms, remote),
+    strict: !remote && tokenType === 'at+jwt',
+    scopes: scopesOf === undefined ? standardScopes : scopesFrom(scopesOf),
+  };
+  const log = options.logRefusals ?? (nodeEnv() !== 'production' && nodeEnv() !== 'test');
+  if (typeof log !== 'boolean') throw new TypeError('bearer: logRefusals must be true or false.');
+  const logger = resolveLogger(options.logger);
+  const logRefusal = log
+    ? (why: string) => logger.warn(`bearer: access token refused: ${why}.`)
+    : undefined;
+  if (!remote) return { keys: keys!, claims, logRefusal };
+  const set = createRemoteJWKSet(jwksUrl(jwksUri), {
+    timeoutDuration: assertInteger(
+      'bearer jwksTimeoutMs',
+      options.jwksTimeoutMs ?? 5000,
+      1,
+      60_000,
+    ),
+    cooldownDuration: assertInteger(
+      'bearer jwksCooldownMs',
+      options.jwksCooldownMs ?? 30_000,
+      0,
+      86_400_000,
+    ),
+    cacheMaxAge: assertInteger(
+      'bearer jwksMaxAgeMs',
+      options.jwksMaxAgeMs ?? 600_000,
+      0,
+      604_800_000,
+    ),
+  });
+  return { keys: { remote: set }, claims, logRefusal };
+}
+
+/** A user's `scopesOf`, checked on each new token: a wrong answer refuses the token. */
+function scopesFrom(
+  scopesOf: (claims: Readonly<Record<string, unknown>>) => readonly string[],
+): ClaimRules['scopes'] {
+  return (claims) => {
+    const list: unknown = scopesOf(claims);
+    return Array.isArray(list) && list.every((s) => typeof s === 'string') ? list : undefined;
+  };
+}
