@@ -11,7 +11,7 @@ import {
   type JWK,
 } from 'jose';
 import { assertKnownKeys } from '../internal/options.ts';
-import type { TokenAlgorithm, TokenKey, TokenKeyInput } from './keys.ts';
+import type { TokenAlgorithm, TokenKey, TokenKeyInput } from './key-types.ts';
 
 const keyKnown = ['kid', 'alg', 'privateKey', 'publicKey', 'secret', 'verifyOnly'];
 
