@@ -1,6 +1,6 @@
 /** Signing and verification keys of access tokens: import, rotation by `kid`, the public JWK set. */
 import { generateKeyPair, type JWK } from 'jose';
-import { type Logger, resolveLogger } from '../errors/to-response.ts';
+import { resolveLogger } from '../errors/to-response.ts';
 import { assertKnownKeys } from '../internal/options.ts';
 import { isProduction } from '../internal/platform.ts';
 import { loadKey } from './key-input.ts';
