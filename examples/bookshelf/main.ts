@@ -1,7 +1,11 @@
-/** Starts the bookshelf: `ADAPTER=node|… PORT=3000 HOST=127.0.0.1 ISSUER=https://… npm run example`. */
+/**
+ * Starts the bookshelf: `ADAPTER=node|… PORT=3000 HOST=127.0.0.1 ISSUER=https://… REDIS_URL=…
+ * TOKEN_KEYS=… npm run example`.
+ */
 import { createBookshelf } from './app.ts';
 import { type AdapterName, adapters, loadHost } from './hosts/host.ts';
 import { connectSharedState, type SharedState } from './shared-state.ts';
+import { bookshelfTokenKeys, sharedIssuerName, sharedTtlMs } from './token-keys.ts';
 
 const adapter = (process.env.ADAPTER ?? 'node') as AdapterName;
 if (!adapters.includes(adapter)) {
@@ -44,6 +48,17 @@ if (process.env.REDIS_URL) {
 
 const tokenTtl = wholeNumber('TOKEN_TTL', 3600, 1);
 
+// TOKEN_KEYS (a JWK set, or a file with one); else, with REDIS_URL, a development key shared
+// through Redis so that instances accept each other's tokens; else a key of this process.
+let keys: Awaited<ReturnType<typeof bookshelfTokenKeys>>;
+try {
+  keys = await bookshelfTokenKeys(process.env.TOKEN_KEYS, shared?.store);
+} catch (error) {
+  console.error((error as Error).message);
+  await shared?.close();
+  process.exit(1);
+}
+
 // The token issuer is fixed, never taken from a request's Host: tokens, metadata and revocation
 // then agree whatever host name a client uses (docs/oauth.md). ISSUER is the public URL clients
 // see (behind a proxy, or shared by instances); without it, the origin this process listens on.
@@ -72,12 +87,18 @@ const serve = await loadHost(adapter);
 const running = await serve(
   createBookshelf({
     rateLimit,
-    oauth: { tokenTtl, issuer },
+    oauth: { tokenTtl, issuer, ...(keys ? { keys: Promise.resolve(keys) } : {}) },
     ...(shared ? { store: shared.store } : {}),
   }),
   { port, host },
 );
 listeningOrigin = origin(running.port);
+if (shared && typeof issuer !== 'string') {
+  // Instances on one Redis without ISSUER share the first one's origin as their issuer, so
+  // tokens and revocations agree; ISSUER (the public URL in front of them) is the real setting.
+  await shared.store.add(sharedIssuerName, listeningOrigin, sharedTtlMs);
+  listeningOrigin = (await shared.store.get(sharedIssuerName)) ?? listeningOrigin;
+}
 console.log(`listening on http://${host}:${running.port} (${adapter})`);
 console.log(`token issuer ${typeof issuer === 'string' ? issuer : listeningOrigin}`);
 

@@ -97,6 +97,71 @@ describeRedis('Two bookshelf instances on one redis-server', () => {
   sharesTheLimit(() => server.url);
 });
 
+const basic = `Basic ${Buffer.from('demo-client:demo-secret').toString('base64')}`;
+
+/** POSTs a form to the token endpoint of `port` (spec 4.9, RFC 6749 §4.3, §6). */
+async function tokenAt(port: number, form: Record<string, string>) {
+  const res = await fetch(`http://127.0.0.1:${port}/v1/oauth2/token`, {
+    method: 'POST',
+    headers: { authorization: basic, 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(form).toString(),
+  });
+  expect(res.status, await res.clone().text()).toBe(200);
+  return (await res.json()) as { access_token: string; refresh_token: string };
+}
+
+describeRedis('Two bookshelf instances started only with REDIS_URL share their keys', () => {
+  let server: RedisServer;
+  let a: Instance;
+  let b: Instance;
+  beforeAll(async () => {
+    server = await startRedis();
+    const env = { REDIS_URL: server.url, RATE_LIMIT: '10', RATE_WINDOW: '3600' };
+    // Both at once, as an orchestrator starts them: one stores the development key, both use it.
+    [a, b] = await Promise.all([startInstance(env), startInstance(env)]);
+  }, 60_000);
+  afterAll(async () => {
+    await Promise.all([a?.stop(), b?.stop()]);
+    await server?.stop();
+  });
+
+  const me = (port: number, token: string) =>
+    fetch(`http://127.0.0.1:${port}/v1/me`, { headers: { authorization: `Bearer ${token}` } });
+
+  it('accepts on one instance a token issued by the other, and refreshes it there (RFC 6749 §6)', async () => {
+    const issued = await tokenAt(a.port, {
+      grant_type: 'password',
+      username: 'alice',
+      password: 'wonderland',
+    });
+    const onB = await me(b.port, issued.access_token);
+    expect(onB.status).toBe(200);
+    expect(await onB.json()).toMatchObject({ id: 'alice' });
+    const refreshed = await tokenAt(b.port, {
+      grant_type: 'refresh_token',
+      refresh_token: issued.refresh_token,
+    });
+    expect((await me(a.port, refreshed.access_token)).status).toBe(200);
+  });
+
+  it("lets exactly 10 of 40 concurrent requests with one caller's token through, spread over both (spec 8.1, 8.2)", async () => {
+    const { access_token: token } = await tokenAt(b.port, {
+      grant_type: 'password',
+      username: 'bob',
+      password: 'builder',
+    });
+    const statuses = await Promise.all(
+      Array.from({ length: 40 }, async (_, i) => {
+        const res = await me([a, b][i % 2]!.port, token);
+        await res.arrayBuffer();
+        return res.status;
+      }),
+    );
+    expect(statuses.filter((s) => s === 200)).toHaveLength(10);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(30);
+  });
+});
+
 describeRedis(
   'Two bookshelf instances on a three-node Redis Cluster',
   () => {
