@@ -134,6 +134,9 @@ describe('lintPath', () => {
     ['/books', '/v1/books', '9.1'],
     ['/', '/v1', '9.1'],
     ['/api/v1/books', undefined, '9.1'],
+    // `/api` is a base path: the route is the versioned path under it, never `/v1/api/books`.
+    ['/api/books', '/v1/books', '9.1'],
+    ['/api/books/:id', '/v1/books/:id', '9.1'],
     ['/v1.2/books', '/v1/books', '9.4'],
   ])('flags %s for lacking a major version first segment (spec 9.1)', (pattern, fix, section) => {
     expect(lintPath(pattern)).toEqual([

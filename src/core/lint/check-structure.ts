@@ -103,6 +103,20 @@ export function checkVersion(parsed: ParsedPattern): LintFinding | undefined {
       'lint paths relative to the base URL';
     return finding('version-prefix', parsed.pattern, message);
   }
+  const first = parsed.segments[0]?.text;
+  if (first !== undefined && /^api$/i.test(first) && parsed.pattern.length > first.length + 1) {
+    // `/api/books`: `/api` is a base path, not part of the resource's path; the version comes
+    // first after it (`/api/v1/books` from outside), so the route is `/v1/books` under /api.
+    const message =
+      'the path does not start with a version such as `/v1`; `/api` reads as a base path: ' +
+      'declare routes relative to it, the version first, and serve them under /api';
+    return finding(
+      'version-prefix',
+      parsed.pattern,
+      message,
+      `/v1${parsed.pattern.slice(first.length + 1)}`,
+    );
+  }
   const message = 'the path does not start with a version such as `/v1`';
   const fix = parsed.pattern === '/' ? '/v1' : `/v1${parsed.pattern}`;
   return finding('version-prefix', parsed.pattern, message, fix);
