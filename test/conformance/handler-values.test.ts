@@ -1,5 +1,7 @@
 /** Regressions in what a handler's return value answers, on every host (spec 2.7, 4.3). */
+import createError from 'http-errors';
 import { expect, it } from 'vitest';
+import { conventions, ErrorCode, notFound } from '../../src/index.ts';
 import { describeMatrix } from './_matrix.ts';
 import { createProbe, handlerValues, type Logged } from './_probe.ts';
 
@@ -43,6 +45,41 @@ describeMatrix(
       expect(warnings).toHaveLength(1);
       expect(warnings[0]).toMatch(/^POST \/v1\/drafts returned nothing, so it answered 204; /);
       expect(warnings[0]).toContain('created(location, data)');
+    });
+  },
+);
+
+describeMatrix(
+  'a handler that returns an error instead of throwing it',
+  () =>
+    conventions({
+      lint: 'off',
+      logger: { error: () => {}, warn: () => {} },
+      routes: {
+        '/v1/missing': { GET: () => notFound('No book with id "x".') },
+        '/v1/taken': { GET: () => createError(409, 'That name is taken.') },
+        '/v1/broken': { GET: () => new Error('a returned plain error') },
+      },
+    }),
+  (served) => {
+    it('answers a returned ApiError with its status and error body, as if thrown (spec 7)', async () => {
+      const res = await served.fetchAs('anonymous', '/v1/missing');
+      expect(res.status).toBe(404);
+      expect(await res.json()).toEqual({
+        errors: [{ message: 'No book with id "x".', code: ErrorCode.NotFound }],
+      });
+    });
+
+    it('answers a returned http-errors error with its status (spec 7)', async () => {
+      const res = await served.fetchAs('anonymous', '/v1/taken');
+      expect(res.status).toBe(409);
+      expect((await res.json()).errors[0].message).toBe('That name is taken.');
+    });
+
+    it('answers a returned plain Error as a logged 500 without its message, never 200 {}', async () => {
+      const res = await served.fetchAs('anonymous', '/v1/broken');
+      expect(res.status).toBe(500);
+      expect(await res.text()).not.toContain('a returned plain error');
     });
   },
 );

@@ -1,5 +1,5 @@
 /** The request phases of a matched route: `authenticate` → `preParsing` → body → field rules → `preHandler`. */
-import { ApiError } from '../errors/api-error.ts';
+import { ApiError, isApiError } from '../errors/api-error.ts';
 import { ErrorCode } from '../errors/catalogue.ts';
 import { payloadTooLarge } from '../errors/helpers.ts';
 import type { Logger } from '../errors/to-response.ts';
@@ -154,7 +154,8 @@ const warned = new WeakSet<RouteSettings>();
 
 /**
  * Turns what a handler (or a check) returned into the outgoing response: a reply as it says,
- * data as 200, nothing as 204, and a bare top-level array as a 500 (spec 2.7). Headers the
+ * data as 200, nothing as 204, an error as if it were thrown, and a bare top-level array as a
+ * 500 (spec 2.7). Headers the
  * context gathered come first; the reply's are merged into them.
  *
  * @category Plugins and pipeline
@@ -170,6 +171,9 @@ export function toOutgoing(
       : result.headers;
     return { status: result.status, headers, body: result.body };
   }
+  // A returned error is answered as the error it is, as if thrown: `return notFound(…)` (or an
+  // http-errors value) would otherwise be sent as `{}` with 200 (docs/errors.md).
+  if (result instanceof Error || isApiError(result)) throw result;
   const headers = startHeaders(ctx);
   if (result === undefined) {
     if (plan.development && ctx.method === 'POST' && ctx.route && !warned.has(ctx.route)) {
