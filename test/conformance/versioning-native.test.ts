@@ -1,10 +1,19 @@
+import type { Server } from 'node:http';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createAdaptorServer } from '@hono/node-server';
 import { conventions, type Deprecation, versioning } from 'api-conventions';
 import { toExpressMiddleware } from 'api-conventions/express';
 import { serverOptions, toFastifyPlugin } from 'api-conventions/fastify';
+import {
+  toFetchErrorHandler,
+  toFetchGuard,
+  toFetchHandler,
+  toFetchMiddleware,
+} from 'api-conventions/fetch';
 import express from 'express';
 import Fastify from 'fastify';
+import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listen, type Running } from '../../examples/bookshelf/hosts/host.ts';
 
@@ -49,9 +58,26 @@ async function serveFastify(): Promise<Running> {
   return { port: (app.server.address() as AddressInfo).port, close: () => app.close() };
 }
 
+async function serveHono(): Promise<Running> {
+  const api = build();
+  const app = new Hono();
+  app.use('*', toFetchMiddleware(api, { routes: () => app.routes }));
+  app.onError(toFetchErrorHandler(api));
+  app.get('/v1/natives/:id', toFetchGuard(api, { deprecation: later }), (c) =>
+    c.json({ id: c.req.param('id') }),
+  );
+  app.get('/v1/old-natives', toFetchGuard(api, { deprecation: retired }), (c) =>
+    c.json({ never: true }),
+  );
+  const handle = toFetchHandler(api);
+  app.all('*', (c) => handle(c.req.raw));
+  return listen(createAdaptorServer({ fetch: app.fetch }) as Server, 0, '127.0.0.1');
+}
+
 for (const [name, serve] of [
   ['express', serveExpress],
   ['fastify', serveFastify],
+  ['hono', serveHono],
 ] as const) {
   describe(`deprecation on guarded native routes [${name}]`, () => {
     let running: Running;

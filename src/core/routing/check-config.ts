@@ -16,6 +16,33 @@ export const builtInConfigKeys: readonly string[] = [
   'body',
   'rejectUnknownFields',
 ];
+/**
+ * The route settings of the built-in plugins, by the plugin that reads them: a setting whose
+ * plugin is missing is a start-up `TypeError` that names the plugin to add, not "unknown
+ * option". Names only (no import of any feature); a test compares it with each plugin's
+ * `routeConfig`.
+ */
+export const settingOwners: Readonly<Record<string, string>> = {
+  list: 'payloads()',
+  resource: 'payloads()',
+  deprecation: 'versioning()',
+  formats: 'negotiation()',
+  formatSuffix: 'negotiation()',
+  suffixes: 'negotiation()',
+  auth: 'bearer()',
+  scopes: 'bearer()',
+  user: 'bearer()',
+  cacheControl: 'caching()',
+  etag: 'caching()',
+  resourceVersion: 'caching()',
+  requireIfMatch: 'caching()',
+  rateLimit: 'rateLimit()',
+  authorize: 'accessChecks()',
+  hideForbidden: 'accessChecks()',
+  writable: 'accessChecks()',
+  securityHeaders: 'securityHeaders()',
+};
+
 /** Methods the pipeline never applies `body` rules on, so rules declared there are a mistake. */
 const bodiless = ['GET', 'HEAD', 'DELETE', 'OPTIONS'];
 const formats = ['json', 'form'];
@@ -47,10 +74,11 @@ export function checkRouteConfig(
   extraKeys: readonly string[],
   method?: string,
 ): void {
-  for (const key of ['list', 'resource']) {
-    if (Object.hasOwn(config, key) && !extraKeys.includes(key)) {
+  for (const key of Object.keys(config)) {
+    const plugin = settingOwners[key];
+    if (plugin !== undefined && !extraKeys.includes(key) && !builtInConfigKeys.includes(key)) {
       throw new TypeError(
-        `${where}: \`${key}\` is read by the payloads() plugin; add payloads() to \`plugins\`.`,
+        `${where}: \`${key}\` is read by the ${plugin} plugin, which is not installed; add ${plugin} to \`plugins\`.`,
       );
     }
   }
