@@ -133,10 +133,13 @@ export class Conventions {
     ctx.credentialTests = this.settings.credentialTests;
     const refused = checkRequestHead(input, this.settings.uriLimit);
     if (refused !== undefined) ctx.problem = refused;
-    else if (routable(ctx)) {
+    else if (routable(ctx) || (ctx.upperCase && this.settings.mixedCaseParameters)) {
       try {
         const found = this.view.lookup(ctx.method, ctx.path);
         if (found.kind !== 'notFound') {
+          // The view matches literal segments case-sensitively (they are lower-case), so a path
+          // it matched has its upper-case letters in parameter values only: allowed by option.
+          ctx.upperCase = false;
           ctx.allowed = found.allow;
           if (found.kind === 'found') {
             ctx.route = found.route;

@@ -57,6 +57,18 @@ export interface ConventionsOptions {
    * nothing). @default true unless `NODE_ENV` is `production`
    */
   development?: boolean;
+  /**
+   * Whether parameter values may hold upper-case letters (`/v1/books/AbC123`, ids from other
+   * systems). Literal segments stay lower-case only: `/V1/books/x` is still 404 (spec 4.1.3).
+   * @default false: any upper-case letter in the path is 404, as the spec says
+   */
+  mixedCaseParameters?: boolean;
+}
+
+function flagOption(name: string, value: unknown): boolean {
+  if (value === undefined) return false;
+  if (typeof value !== 'boolean') throw new TypeError(`conventions(): ${name} must be true or false.`);
+  return value;
 }
 
 type Check = (ctx: RequestContext) => Step<CheckResult>;
@@ -77,6 +89,7 @@ export interface ResolvedConventionsOptions {
   lint: 'warn' | 'throw' | 'off';
   lintOptions: LintOptions | undefined;
   development: boolean;
+  mixedCaseParameters: boolean;
   onRoute: ((route: import('../routing/table.ts').RouteInfo) => void)[];
   onRequest: Check[];
   authenticate: Check[];
@@ -99,6 +112,7 @@ const known = [
   'lint',
   'lintOptions',
   'development',
+  'mixedCaseParameters',
 ];
 
 // Every response says what it is and that browsers must not guess (spec 4.8).
@@ -155,6 +169,7 @@ export function resolveConventionsOptions(options: ConventionsOptions): Resolved
     lint,
     lintOptions: options.lintOptions,
     development: options.development ?? !isProduction(),
+    mixedCaseParameters: flagOption('mixedCaseParameters', options.mixedCaseParameters),
     onRoute,
     onRequest: bind('onRequest'),
     authenticate: bind('authenticate'),
