@@ -200,6 +200,7 @@ export {
   type TokenKeysOptions,
   type TrustProxy,
   tooManyRequests,
+  type UnknownParameterPolicy,
   unauthorized,
   unsupportedMediaType,
   uriTooLong,

@@ -59,6 +59,9 @@ export function createBookshelf(options: BookshelfOptions = {}): Conventions {
     ...securityPlugins(options.security),
     limitsPlugin(options.rateLimit, options.store),
     payloads({
+      // The reference service refuses every query parameter it does not read (a 400 naming
+      // it), stricter than the library's default ('typos'), so clients see each mistake.
+      unknownParameters: 'reject',
       checkPayloads: options.checkPayloads ?? false,
       ...(options.logger ? { logger: options.logger } : {}),
     }),

@@ -179,12 +179,37 @@ describe('readList: filters, q, sort, unknown parameters (spec 4.4)', () => {
     expect(rejection(`q=${'x'.repeat(201)}`)[0]!.message).toContain('"q"');
   });
 
-  it('answers an undeclared parameter with 400 naming it (40013), or ignores it when asked', () => {
-    const [entry] = rejection('colour=red');
+  it("answers an undeclared parameter with 400 naming it (40013) under 'reject', or ignores it when asked", () => {
+    const strict = createList({ ...books, unknownParameters: 'reject' });
+    const [entry] = (thrown(() => readList(strict, q('colour=red'))) as ApiError).errors;
     expect(entry).toMatchObject({ code: 40013 });
     expect(entry!.message).toContain('"colour"');
     const lenient = createList({ ...books, unknownParameters: 'ignore' });
-    expect(readList(lenient, q('colour=red')).style).toBe('page');
+    expect(readList(lenient, q('colour=red&per_pgae=2')).style).toBe('page');
+  });
+
+  it("lets cache-busters and tracking parameters through by default ('typos'), and refuses likely misspellings naming the one meant", () => {
+    expect(read('_=1700000000&utm_source=news&colour=red').style).toBe('page');
+    for (const [query, meant] of [
+      ['per_pgae=2', 'per_page'],
+      ['perPage=2', 'per_page'],
+      ['pgae=2', 'page'],
+      ['sortt=title', 'sort'],
+    ] as const) {
+      const [entry] = rejection(query);
+      expect(entry, query).toMatchObject({ code: 40013 });
+      expect(entry!.message).toContain(`did you mean "${meant}"`);
+    }
+  });
+
+  it('accepts names matching a `prefix*` pattern of `parameters` even under reject', () => {
+    const strict = createList({
+      ...books,
+      unknownParameters: 'reject',
+      parameters: ['utm_*', '_'],
+    });
+    expect(readList(strict, q('utm_campaign=x&_=1')).style).toBe('page');
+    expect(() => readList(strict, q('utx=1'))).toThrow();
   });
 
   it('reads total only when the route lets the request ask for it', () => {

@@ -22,3 +22,4 @@ export {
   parsePageParams,
 } from './page-params.ts';
 export type { FilterValue, Position } from './parse-list.ts';
+export type { UnknownParameterPolicy } from './unknown-parameters.ts';

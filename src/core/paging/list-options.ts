@@ -1,6 +1,12 @@
 /** A list route's query declared once: paging styles and sizes, filters, search, sort. */
 import { assertInteger, assertKnownKeys } from '../internal/options.ts';
 import { CursorSeal, lazyRandomSecret } from './cursor.ts';
+import {
+  checkPolicy,
+  compileRules,
+  type ParameterRules,
+  type UnknownParameterPolicy,
+} from './unknown-parameters.ts';
 
 /**
  * A paging style (spec 4.4): `page` + `per_page`, `limit` + `offset`, or `after` / `before`
@@ -50,11 +56,14 @@ export interface ListOptions {
   /** The longest `q` accepted, in characters. @default 200 */
   maxSearchLength?: number;
   /**
-   * What happens to a query parameter the route does not declare: a 400 naming it, or nothing.
-   * @default the plugin's setting ('reject')
+   * What happens to a query parameter the route does not declare: see
+   * {@link UnknownParameterPolicy}. @default the plugin's setting (`'typos'`)
    */
-  unknownParameters?: 'reject' | 'ignore';
-  /** Further query parameters the route reads itself, accepted as they are. @default [] */
+  unknownParameters?: UnknownParameterPolicy;
+  /**
+   * Further query parameters the route reads itself, accepted as they are; a name ending in `*`
+   * accepts every name it begins (`utm_*`). @default []
+   */
   parameters?: readonly string[];
   /**
    * The secret cursors are sealed with. Services with several instances give them all the same
@@ -103,9 +112,9 @@ export interface ListSpec {
   readonly key: string;
   /** The longest `q` accepted. */
   readonly maxSearchLength: number;
-  /** Whether an undeclared query parameter is a 400 (otherwise it is ignored). */
-  readonly rejectUnknown: boolean;
-  /** Every parameter the route reads, for the unknown-parameter check. */
+  /** What an undeclared query parameter gets, and the names and patterns the route reads. */
+  readonly parameterRules: ParameterRules;
+  /** Every parameter the route reads by name. */
   readonly known: ReadonlySet<string>;
   /**
    * Seals and opens the route's cursors.
@@ -172,7 +181,7 @@ export function sortText(order: readonly SortField[]): string {
 
 /** Plugin-wide settings a list falls back to. */
 export interface ListDefaults {
-  unknownParameters?: 'reject' | 'ignore';
+  unknownParameters?: UnknownParameterPolicy;
   parameters?: readonly string[];
   /** The plugin's secret, or a function that draws it on first use. */
   secret?: Uint8Array | (() => Uint8Array);
@@ -233,10 +242,10 @@ export function compileList(
     );
   }
   const search = names(`${where}: search`, options.search ?? []);
-  const unknownParameters = options.unknownParameters ?? defaults.unknownParameters ?? 'reject';
-  if (unknownParameters !== 'reject' && unknownParameters !== 'ignore') {
-    throw new TypeError(`${where}: \`unknownParameters\` must be 'reject' or 'ignore'.`);
-  }
+  const unknownParameters = checkPolicy(
+    where,
+    options.unknownParameters ?? defaults.unknownParameters ?? 'typos',
+  );
   const parameters = [...(defaults.parameters ?? []), ...(options.parameters ?? [])];
   if (parameters.some((p) => typeof p !== 'string')) {
     throw new TypeError(`${where}: \`parameters\` must be a list of query parameter names.`);
@@ -263,6 +272,7 @@ export function compileList(
     ...parameters,
     ...(defaults.also ?? []),
   ]);
+  const rules = compileRules(unknownParameters, known);
   let secret = defaults.secret;
   if (options.cursorSecret !== undefined) {
     const given = options.cursorSecret;
@@ -291,8 +301,8 @@ export function compileList(
       1,
       10_000,
     ),
-    rejectUnknown: unknownParameters === 'reject',
-    known,
+    parameterRules: rules,
+    known: rules.known,
     seal: new CursorSeal(secret ?? lazyRandomSecret()),
   });
 }

@@ -13,6 +13,7 @@ import {
   type SortField,
   sortText,
 } from './list-options.ts';
+import { unknownParameterProblems } from './unknown-parameters.ts';
 
 /**
  * A position in a list: the last item seen (`after`) or the first one (`before`).
@@ -187,6 +188,7 @@ function styleOf(params: ReadonlySet<string>): {
 export function parseList(spec: ListSpec, query: URLSearchParams): ParsedList {
   const problems: FieldProblem[] = [];
   const seen = new Set<string>();
+  const unknown: string[] = [];
   // Cost: one set look-up per parameter; at most 100 problems are listed (maxErrorEntries).
   for (const name of query.keys()) {
     if (seen.has(name)) {
@@ -204,13 +206,11 @@ export function parseList(spec: ListSpec, query: URLSearchParams): ParsedList {
         message: `The query parameter "${name}" is not read here: this list pages by ${spec.styles.join(', ')} (${[...spec.known].filter((p) => pagingParameters.includes(p)).join(', ')}).`,
         code: ErrorCode.UnknownParameter,
       });
-    } else if (spec.rejectUnknown && !spec.known.has(name)) {
-      problems.push({
-        message: `The query parameter "${clip(name)}" is not one this list reads; it reads ${[...spec.known].join(', ')}.`,
-        code: ErrorCode.UnknownParameter,
-      });
+    } else if (!spec.known.has(name)) {
+      unknown.push(name);
     }
   }
+  problems.push(...unknownParameterProblems(spec.parameterRules, unknown, 'list'));
   if (problems.length > 0) throw invalidRequest(problems);
 
   const { styles, conflict } = styleOf(seen);

@@ -8,6 +8,13 @@ import { lazyRandomSecret } from '../paging/cursor.ts';
 import { pageLinks } from '../paging/link-header.ts';
 import { compileList, type ListSpec } from '../paging/list-options.ts';
 import { ListPage, ListQuery } from '../paging/list-query.ts';
+import {
+  checkPolicy,
+  compileRules,
+  type ParameterRules,
+  type UnknownParameterPolicy,
+  unknownParameterProblems,
+} from '../paging/unknown-parameters.ts';
 import type { RequestContext } from '../pipeline/context.ts';
 import type { Plugin } from '../pipeline/plugin.ts';
 import type { RouteInfo } from '../routing/table.ts';
@@ -29,14 +36,15 @@ export interface PayloadsOptions {
    */
   cursorSecret?: string | Uint8Array;
   /**
-   * What a list or resource route does with a query parameter it does not declare: a 400
-   * naming it (`'reject'`), or nothing (`'ignore'`). A route's `list.unknownParameters` overrides it.
-   * @default 'reject'
+   * What a list or resource route does with a query parameter it does not declare (see
+   * {@link UnknownParameterPolicy}): let it through unless it looks like a misspelling of one
+   * the route reads (`'typos'`), a 400 naming it (`'reject'`), or nothing (`'ignore'`). A
+   * route's `list.unknownParameters` overrides it. @default 'typos'
    */
-  unknownParameters?: 'reject' | 'ignore';
+  unknownParameters?: UnknownParameterPolicy;
   /**
-   * Query parameters other features read, accepted on every list and resource route.
-   * @default ['format', 'access_token']
+   * Query parameters other features read, accepted on every list and resource route; a name
+   * ending in `*` accepts every name it begins (`utm_*`). @default ['format', 'access_token']
    */
   parameters?: readonly string[];
   /**
@@ -54,7 +62,7 @@ interface RoutePlan {
   list: ListSpec | undefined;
   resource: Resource | undefined;
   /** Parameters a resource route reads (`fields`, `view` and the plugin's), when it is no list. */
-  known: ReadonlySet<string> | undefined;
+  known: ParameterRules | undefined;
 }
 
 const listKey = Symbol('api-conventions.list');
@@ -122,10 +130,7 @@ const encoder = new TextEncoder();
  */
 export function payloads(options: PayloadsOptions = {}): Plugin {
   assertKnownKeys('payloads()', options, optionKeys);
-  const unknownParameters = options.unknownParameters ?? 'reject';
-  if (unknownParameters !== 'reject' && unknownParameters !== 'ignore') {
-    throw new TypeError("payloads(): `unknownParameters` must be 'reject' or 'ignore'.");
-  }
+  const unknownParameters = checkPolicy('payloads()', options.unknownParameters ?? 'typos');
   const parameters = options.parameters ?? ['format', 'access_token'];
   let secret: Uint8Array | undefined;
   if (options.cursorSecret !== undefined) {
@@ -168,24 +173,16 @@ export function payloads(options: PayloadsOptions = {}): Plugin {
             also,
           });
     const known =
-      spec === undefined && unknownParameters === 'reject'
-        ? new Set([...also, ...parameters])
+      spec === undefined && unknownParameters !== 'ignore'
+        ? compileRules(unknownParameters, [...also, ...parameters])
         : undefined;
     plans.set(route, { list: spec, resource, known });
   };
 
-  const rejectUnknown = (ctx: RequestContext, known: ReadonlySet<string>): void => {
+  const rejectUnknown = (ctx: RequestContext, known: ParameterRules): void => {
     if (ctx.rawQuery === '') return;
-    for (const name of ctx.query.keys()) {
-      if (!known.has(name)) {
-        throw invalidRequest([
-          {
-            message: `The query parameter "${name.slice(0, 64)}" is not one this resource reads; it reads ${[...known].join(', ') || 'none'}.`,
-            code: ErrorCode.UnknownParameter,
-          },
-        ]);
-      }
-    }
+    const problems = unknownParameterProblems(known, ctx.query.keys(), 'resource');
+    if (problems.length > 0) throw invalidRequest(problems.slice(0, 1));
   };
 
   const shapeItem = (
