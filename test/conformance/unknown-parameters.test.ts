@@ -18,7 +18,7 @@ describeMatrix(
         '/v1/things': {
           GET: {
             handler: (ctx: RequestContext) =>
-              listOf('things', [{ page: ctx.query.get('page') }], false),
+              listOf('things', [{ page: ctx.query.get('page') }], { hasNext: false }),
             config: { list: { name: 'things', styles: ['page'], sort: ['name'] } },
           },
         },
