@@ -34,7 +34,7 @@ export const bookResource = defineResource<Book>({
 });
 
 /** `GET /v1/books`: every paging style, filters `authorId` and `year`, `q` on the title, `sort`. */
-export const bookList: ListOptions = {
+export const bookList: ListOptions<Book> = {
   name: 'books',
   defaultPerPage: 20,
   maxPerPage: 100,

@@ -6,6 +6,7 @@ export { type KeysetSqlOptions, keysetSql, type ListSql } from './keyset-sql.ts'
 export { pageLinks } from './link-header.ts';
 export type {
   FilterType,
+  ItemField,
   ListOptions,
   ListSpec,
   PagingStyle,

@@ -24,12 +24,21 @@ export type PagingStyle = 'page' | 'offset' | 'cursor';
 export type FilterType = 'string' | 'integer' | 'number' | 'boolean' | 'date-time';
 
 /**
- * What a list route's query may hold, declared on the route as `config.list` (with the
- * {@link payloads} plugin).
+ * The field names of `T` a list may filter, search or sort by: its string keys, or any string
+ * when `T` is not given.
  *
  * @category Payloads
  */
-export interface ListOptions {
+export type ItemField<T> = unknown extends T ? string : Extract<keyof T, string>;
+
+/**
+ * What a list route's query may hold, declared on the route as `config.list` (with the
+ * {@link payloads} plugin). Give the item type (`ListOptions<Book>`) and a misspelt filter,
+ * search or sort field is a type error.
+ *
+ * @category Payloads
+ */
+export interface ListOptions<T = any> {
   /** The plural name the envelope holds the items under: `{ books: [...], hasNext }` (spec 2.7). */
   name: string;
   /** The paging styles the route accepts; the first is used when a request names none. @default ['page', 'offset', 'cursor'] */
@@ -44,15 +53,15 @@ export interface ListOptions {
    */
   total?: boolean | 'on-request';
   /** Exact-match filters: the field name is the query parameter, its type how the value is read (spec 4.4). @default {} */
-  filters?: Readonly<Record<string, FilterType>>;
+  filters?: Readonly<Partial<Record<ItemField<T>, FilterType>>>;
   /** The fields `q` searches, case-insensitively, for a partial match (spec 4.4). @default [] (no `q`) */
-  search?: readonly string[];
+  search?: readonly ItemField<T>[];
   /** The fields `sort` may name (`sort=-year,title`). The key is always sortable. @default [] */
-  sort?: readonly string[];
+  sort?: readonly ItemField<T>[];
   /** The order when the request has no `sort`, in the same syntax. @default the key, ascending */
   defaultSort?: string;
   /** The field that identifies an item; it ends every order, so the order is total. @default 'id' */
-  key?: string;
+  key?: ItemField<T>;
   /** The longest `q` accepted, in characters. @default 200 */
   maxSearchLength?: number;
   /**
@@ -222,7 +231,7 @@ export function compileList(
     throw new TypeError(`${where}: \`total\` must be true, false or 'on-request'.`);
   }
   const filters = new Map<string, FilterType>();
-  for (const [field, type] of Object.entries(options.filters ?? {})) {
+  for (const [field, type] of Object.entries(options.filters ?? {}) as [string, FilterType][]) {
     if (!fieldName.test(field) || !filterTypes.includes(type)) {
       throw new TypeError(
         `${where}: filter "${field}" must be a field name with a type from ${filterTypes.join(', ')}.`,

@@ -6,6 +6,7 @@ export { checkPayload } from './check-payload.ts';
 export { listQuery, type PayloadsOptions, pageArray, payloads } from './payloads.ts';
 export {
   defineResource,
+  type FieldTreeOf,
   type LinkRule,
   type Resource,
   type ResourceLink,

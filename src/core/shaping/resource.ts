@@ -54,8 +54,11 @@ export interface ResourceLink {
  */
 // biome-ignore lint/suspicious/noExplicitAny: an undeclared item type is left open
 export interface ResourceOptions<T = any> {
-  /** The fields a client may select with `fields`; the response holds only these (spec 2.10). */
-  fields: FieldTree;
+  /**
+   * The fields a client may select with `fields`; the response holds only these (spec 2.10).
+   * With the item type given (`defineResource<Book>`), a field `Book` lacks is a type error.
+   */
+  fields: FieldTreeOf<T>;
   /**
    * Named response groups (spec 2.10), each a selection in the `fields` syntax; `*` is every
    * field and the links. @example { small: 'id,title', medium: 'id,title,year,links', large: '*' }
@@ -76,6 +79,24 @@ export interface ResourceOptions<T = any> {
    */
   linkKey?: (ctx: RequestContext) => string;
 }
+
+/**
+ * The selectable fields of `T`: each of its keys, `true` or (for an object, or a list of them)
+ * the tree of its own fields; any {@link FieldTree} when `T` is not given.
+ *
+ * @category Payloads
+ */
+export type FieldTreeOf<T> = unknown extends T
+  ? FieldTree
+  : { readonly [K in Extract<keyof T, string>]?: true | SubTree<NonNullable<T[K]>> };
+
+type SubTree<V> = V extends readonly (infer E)[]
+  ? SubTree<NonNullable<E>>
+  : V extends Date
+    ? never
+    : V extends object
+      ? FieldTreeOf<V>
+      : never;
 
 /**
  * A resource's shape compiled once by {@link defineResource}: put it on routes as
@@ -161,8 +182,8 @@ function checkTree(where: string, tree: unknown, depth = 0): void {
 export function defineResource<T = any>(options: ResourceOptions<T>): Resource {
   const where = 'defineResource()';
   assertKnownKeys(where, options, ['fields', 'views', 'defaultView', 'links', 'linkKey']);
-  checkTree(where, options.fields);
-  const tree = options.fields;
+  checkTree(where, options.fields as FieldTree);
+  const tree = options.fields as FieldTree;
   const linkRules = Object.entries(options.links ?? {}) as [string, LinkRule<unknown>][];
   for (const [rel, rule] of linkRules) {
     assertKnownKeys(`${where}: link "${rel}"`, rule, ['method', 'href', 'when']);
