@@ -184,3 +184,60 @@ describe("createTokenKeys: a provider's public keys as a verify-only set", () =>
     );
   });
 });
+
+describe('bearer({ jwksUri, clientIds }): a provider whose access tokens carry no aud (Cognito)', () => {
+  const issuer = 'https://cognito-idp.eu-west-1.amazonaws.com/eu-west-1_AbCdEfGhI';
+  const now = () => Math.floor(Date.now() / 1000);
+  const access = (extra: Record<string, unknown> = {}) => ({
+    sub: '8f1c2d3e-4a5b-4c6d-8e7f-9a0b1c2d3e4f',
+    iss: issuer,
+    client_id: '3n4b5urk1ft4fl3mg5e62d9ado',
+    origin_jti: 'a1b2c3',
+    event_id: 'e1',
+    token_use: 'access',
+    scope: 'books/read openid',
+    auth_time: now() - 10,
+    iat: now(),
+    exp: now() + 300,
+    jti: 'c0ffee',
+    username: 'alice',
+    ...extra,
+  });
+  const plugin = () =>
+    bearer({
+      jwksUri: provider.jwksUri,
+      issuer,
+      clientIds: ['3n4b5urk1ft4fl3mg5e62d9ado'],
+      logRefusals: false,
+    });
+
+  it('accepts an access token of a listed client without aud', async () => {
+    const token = await provider.sign(access(), { typ: undefined });
+    expect(await call(plugin(), token)).toEqual({
+      status: 200,
+      body: { client: '3n4b5urk1ft4fl3mg5e62d9ado', scopes: ['books/read', 'openid'] },
+    });
+  });
+
+  it('refuses another client, and an ID token of the listed one (token_use: id)', async () => {
+    expect(
+      (await call(plugin(), await provider.sign(access({ client_id: 'someone-else' })))).status,
+    ).toBe(401);
+    const { client_id: _c, token_use: _t, scope: _s, ...rest } = access();
+    const idToken = await provider.sign({
+      ...rest,
+      aud: '3n4b5urk1ft4fl3mg5e62d9ado',
+      token_use: 'id',
+    });
+    expect((await call(plugin(), idToken)).status).toBe(401);
+  });
+
+  it('requires audience unless clientIds is given with jwksUri', () => {
+    expect(() => bearer({ jwksUri: provider.jwksUri, issuer } as never)).toThrow(
+      /audience is required/,
+    );
+    expect(() => bearer({ keys: createTokenKeys(), issuer, clientIds: ['x'] } as never)).toThrow(
+      /audience is required/,
+    );
+  });
+});

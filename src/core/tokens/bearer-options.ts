@@ -71,8 +71,17 @@ export interface BearerOptions {
   logger?: Logger;
   /** The one issuer accepted (`iss`), or a function of the request that gives it. */
   issuer: PerRequest<string>;
-  /** The audiences accepted (`aud` must hold one), or a function of the request. */
-  audience: PerRequest<string | readonly string[]>;
+  /**
+   * The audiences accepted (`aud` must hold one), or a function of the request. Required, but
+   * with `jwksUri` and `clientIds` it may be left out for a provider whose access tokens carry
+   * no `aud` (Amazon Cognito): the client is checked instead.
+   */
+  audience?: PerRequest<string | readonly string[]>;
+  /**
+   * The clients whose tokens are accepted (the `client_id`, `azp`, `cid` or `appid` claim); any
+   * other client's token is refused as invalid. @default any client
+   */
+  clientIds?: readonly string[];
   /** The realm of the `WWW-Authenticate` challenge. @default 'api' */
   realm?: string;
   /** What routes that do not set `auth` need. @default 'required' */
@@ -132,6 +141,7 @@ const known = [
   'scopesOf',
   'logRefusals',
   'logger',
+  'clientIds',
 ];
 
 const everyAlgorithm: readonly TokenAlgorithm[] = [
@@ -216,7 +226,22 @@ export function keySource(options: BearerOptions): KeySource {
       'bearer: scopesOf must be a function of the claims that returns a list of scopes.',
     );
   }
+  const clientIds = options.clientIds;
+  if (
+    clientIds !== undefined &&
+    (!Array.isArray(clientIds) ||
+      clientIds.length === 0 ||
+      !clientIds.every((c) => typeof c === 'string' && c !== ''))
+  ) {
+    throw new TypeError('bearer: clientIds must be a non-empty list of client ids.');
+  }
+  if (options.audience === undefined && (!remote || clientIds === undefined)) {
+    throw new TypeError(
+      'bearer: audience is required (the aud your tokens carry); only with jwksUri and clientIds may it be left out, for a provider whose access tokens have no aud (Cognito).',
+    );
+  }
   const claims: ClaimRules = {
+    clients: clientIds === undefined ? undefined : new Set(clientIds),
     typ: tokenType,
     algorithms: checkAlgorithms(options.algorithms, remote),
     strict: !remote && tokenType === 'at+jwt',

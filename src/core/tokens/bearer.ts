@@ -58,7 +58,7 @@ export class BearerPlugin implements Plugin {
   private readonly bodyOn: boolean;
   private readonly fixed: Expected | undefined;
   private readonly issuerOf: PerRequest<string>;
-  private readonly audienceOf: PerRequest<string | readonly string[]>;
+  private readonly audienceOf: PerRequest<string | readonly string[]> | null;
 
   /** @internal Use {@link bearer}. */
   constructor(options: BearerOptions) {
@@ -69,7 +69,10 @@ export class BearerPlugin implements Plugin {
     }
     const source = keySource(options);
     this.issuerOf = checkPerRequest('issuer', options.issuer);
-    this.audienceOf = checkPerRequest('audience', options.audience);
+    this.audienceOf =
+      options.audience === undefined && source.claims.clients !== undefined
+        ? null
+        : checkPerRequest('audience', options.audience);
     this.fixed =
       typeof this.issuerOf === 'function' || typeof this.audienceOf === 'function'
         ? undefined

@@ -28,8 +28,8 @@ export interface RemoteKeys {
 export interface JwsExpectations {
   /** The one accepted issuer. */
   issuer: string;
-  /** The accepted audiences: the token's `aud` must hold at least one. */
-  audience: string | readonly string[];
+  /** The accepted audiences: the token's `aud` must hold at least one; `null`: not checked. */
+  audience: string | readonly string[] | null;
   /** Seconds of tolerated clock difference. */
   tolerance: number;
   /** `at+jwt` (RFC 9068 §2.1), or `jwt`: `JWT`, no `typ` or `at+jwt`, as providers issue them. */
@@ -189,7 +189,7 @@ export function verifyJws(
   return jwtVerify(token, verifyWith as CryptoKey, {
     algorithms: [alg],
     issuer: expected.issuer,
-    audience: expected.audience as string | string[],
+    ...(expected.audience === null ? {} : { audience: expected.audience as string | string[] }),
     clockTolerance: expected.tolerance,
     currentDate: new Date(now()),
     requiredClaims,

@@ -21,8 +21,11 @@ import type { TokenAlgorithm, TokenKeys } from './keys.ts';
 export interface Expected {
   /** The one accepted issuer. */
   issuer: string;
-  /** The accepted audiences: the token's `aud` must hold at least one. */
-  audience: string | readonly string[];
+  /**
+   * The accepted audiences: the token's `aud` must hold at least one; `null` when `aud` is not
+   * checked (a provider whose access tokens carry none, with `clientIds` checked instead).
+   */
+  audience: string | readonly string[] | null;
 }
 
 /**
@@ -36,6 +39,8 @@ export interface ClaimRules {
   algorithms: readonly TokenAlgorithm[];
   /** Whether `client_id` and `jti` must be present (RFC 9068 §2.2). */
   strict: boolean;
+  /** The clients whose tokens are accepted (`clientIds`), or `undefined` for any. */
+  clients?: ReadonlySet<string> | undefined;
   /** The scopes of the claims; `undefined` when a claim has the wrong type. */
   scopes: (claims: Readonly<Record<string, unknown>>) => readonly string[] | undefined;
 }
@@ -97,7 +102,8 @@ class ScopeSet extends Set<string> {
   }
 }
 
-function audienceOk(has: readonly string[], wanted: string | readonly string[]): boolean {
+function audienceOk(has: readonly string[], wanted: string | readonly string[] | null): boolean {
+  if (wanted === null) return true;
   if (typeof wanted === 'string') return has.includes(wanted);
   for (const a of wanted) if (has.includes(a)) return true;
   return false;
@@ -119,6 +125,11 @@ function identityOf(payload: Record<string, unknown>, rules: ClaimRules): Identi
     break;
   }
   if (rules.strict && clientId === undefined) return undefined;
+  if (rules.clients !== undefined && (clientId === undefined || !rules.clients.has(clientId))) {
+    return undefined;
+  }
+  // Cognito marks its tokens: an ID token (`token_use: id`) is never an access token.
+  if (payload.token_use !== undefined && payload.token_use !== 'access') return undefined;
   if (jti !== undefined && (typeof jti !== 'string' || jti === '')) return undefined;
   if (rules.strict && jti === undefined) return undefined;
   const list = rules.scopes(payload);
@@ -285,7 +296,7 @@ export class TokenVerifier {
       this.cache.set(token, {
         identity,
         iss: payload.iss as string,
-        aud: typeof payload.aud === 'string' ? [payload.aud] : (payload.aud as string[]),
+        aud: typeof payload.aud === 'string' ? [payload.aud] : ((payload.aud as string[]) ?? []),
         expMs,
         key,
         jti,
