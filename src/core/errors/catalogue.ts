@@ -76,6 +76,14 @@ export const ErrorCode = {
   OAuthUnsupportedResponseType: 40048,
   /** 400: the version asked for by query or media type is not one the endpoint serves (spec 9.2). */
   UnknownVersion: 40050,
+  /** 400: the body does not fit the route's schema (a Standard Schema); one entry per issue. */
+  InvalidBody: 40060,
+  /** 400: the query does not fit the route's `query` schema; one entry per issue. */
+  InvalidQuery: 40061,
+  /** 400: the path parameters do not fit the route's `params` schema; one entry per issue. */
+  InvalidParams: 40062,
+  /** 400: the headers do not fit the route's `headers` schema; one entry per issue. */
+  InvalidHeaders: 40063,
   /** 401: the caller is not identified (spec 5.8). */
   Unauthorized: 40100,
   /** 401: the access token is expired, revoked or malformed (spec 5.6, RFC 6750 §3.1). */

@@ -218,6 +218,23 @@ export class RequestContext {
     return false;
   }
 
+  private validated: Partial<Record<'body' | 'query' | 'params' | 'headers', unknown>> | undefined;
+
+  /**
+   * The output of the route's schema for one part of the request (`body`, `query`, `params`,
+   * `headers`): the values as the schema made them (coerced, defaulted, transformed), or
+   * `undefined` when the route has no schema for that part. Set once the checks passed.
+   */
+  valid(part: 'body' | 'query' | 'params' | 'headers'): unknown {
+    return this.validated?.[part];
+  }
+
+  /** @internal Keeps the output of a part's schema, for {@link RequestContext.valid}. */
+  setValid(part: 'body' | 'query' | 'params' | 'headers', value: unknown): void {
+    if (this.validated === undefined) this.validated = {};
+    this.validated[part] = value;
+  }
+
   /** A path parameter of the matched route; a programming error when the route has none by that name. */
   param(name: string): string {
     const value = this.params[name];

@@ -13,11 +13,17 @@ import {
   decodeBody,
 } from '../limits/body-coding.ts';
 import type { RouteSettings } from '../routing/types.ts';
-import { compileFields, type FieldChecker } from '../validation/check-fields.ts';
+import { compileFields } from '../validation/check-fields.ts';
+import {
+  isStandardSchema,
+  queryObject,
+  type RequestPart,
+  schemaCheck,
+} from '../validation/standard-schema.ts';
 import { startHeaders } from './answers.ts';
 import type { RequestContext, RequestInput } from './context.ts';
 import type { CheckResult } from './plugin.ts';
-import { andThen, runHooks, type Step } from './steps.ts';
+import { andThen, isPromise, runHooks, type Step } from './steps.ts';
 
 type Check = (ctx: RequestContext) => Step<CheckResult>;
 
@@ -36,9 +42,13 @@ export interface RequestPlan {
   logger: Required<Logger>;
 }
 
-/** A route's settings compiled for the request path: its field checker and body formats. */
+type PartCheck = (value: unknown) => Step<unknown>;
+
+/** A route's settings compiled for the request path: its checkers and body formats. */
 interface CompiledRoute {
-  check: FieldChecker | undefined;
+  check: PartCheck | undefined;
+  /** The `params`, `query` and `headers` schemas, checked before the body is read. */
+  parts: readonly [RequestPart, PartCheck][];
   accepts: readonly BodyFormat[];
   encodings: readonly ContentCoding[];
   readsBody: boolean;
@@ -67,11 +77,17 @@ export function compileRoute(route: RouteSettings): CompiledRoute {
     encodings: config.encodings ?? [],
     check:
       rules && readsBody
-        ? compileFields(rules, {
-            partial: method === 'PATCH',
-            rejectUnknown: config.rejectUnknownFields ?? true,
-          })
+        ? isStandardSchema(rules)
+          ? schemaCheck(rules, 'body')
+          : compileFields(rules, {
+              partial: method === 'PATCH',
+              rejectUnknown: config.rejectUnknownFields ?? true,
+            })
         : undefined,
+    parts: (['params', 'query', 'headers'] as const).flatMap((part) => {
+      const schema = config[part];
+      return schema === undefined ? [] : [[part, schemaCheck(schema, part)] as [RequestPart, PartCheck]];
+    }),
   };
   compiled.set(route, done);
   return done;
@@ -103,7 +119,45 @@ export function prepareBody(
   input: RequestInput,
 ): Step<CheckResult> {
   const route = compileRoute(ctx.route!);
-  return andThen(readBody(plan, ctx, input, route), () => checkBody(plan, ctx, route));
+  if (route.parts.length === 0) {
+    return andThen(readBody(plan, ctx, input, route), () => checkBody(plan, ctx, route));
+  }
+  return andThen(checkParts(ctx, route.parts, 0), () =>
+    andThen(readBody(plan, ctx, input, route), () => checkBody(plan, ctx, route)),
+  );
+}
+
+/** The values each part's schema is given: params and headers as plain objects, the query too. */
+function partInput(ctx: RequestContext, part: RequestPart): unknown {
+  if (part === 'params') return { ...ctx.params };
+  if (part === 'query') return queryObject(ctx.query);
+  // Hosts hand headers over as a reader, not a list: the schema reads the names it declares
+  // (lower-case), each once, and sees no others.
+  const { headers } = ctx;
+  return new Proxy(Object.create(null) as Record<string, string | undefined>, {
+    get: (_target, name) =>
+      typeof name === 'string' ? (headers.get(name.toLowerCase()) ?? undefined) : undefined,
+    has: (_target, name) => typeof name === 'string' && headers.get(name.toLowerCase()) != null,
+  });
+}
+
+/** Checks the `params`, `query` and `headers` schemas in turn, keeping each output. */
+function checkParts(
+  ctx: RequestContext,
+  parts: readonly [RequestPart, PartCheck][],
+  from: number,
+): Step<void> {
+  for (let i = from; i < parts.length; i++) {
+    const [part, check] = parts[i]!;
+    const out = check(partInput(ctx, part));
+    if (isPromise(out)) {
+      return out.then((value) => {
+        ctx.setValid(part, value);
+        return checkParts(ctx, parts, i + 1);
+      });
+    }
+    ctx.setValid(part, out);
+  }
 }
 
 function readBody(
@@ -146,8 +200,12 @@ function checkBody(
   route: CompiledRoute,
 ): Step<CheckResult> {
   const { check } = route;
-  if (check !== undefined) ctx.body = check(ctx.body);
-  return runHooks(plan.preHandler, ctx);
+  if (check === undefined) return runHooks(plan.preHandler, ctx);
+  return andThen(check(ctx.body), (body) => {
+    ctx.body = body;
+    ctx.setValid('body', body);
+    return runHooks(plan.preHandler, ctx);
+  });
 }
 
 const warned = new WeakSet<RouteSettings>();

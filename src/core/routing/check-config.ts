@@ -2,6 +2,7 @@
 import { assertInteger, assertKnownKeys } from '../internal/options.ts';
 import { contentCodings } from '../limits/body-coding.ts';
 import { assertRuleValues } from '../validation/field-rule.ts';
+import { isStandardSchema } from '../validation/standard-schema.ts';
 import type { RouteConfig } from './types.ts';
 
 /**
@@ -15,6 +16,9 @@ export const builtInConfigKeys: readonly string[] = [
   'encodings',
   'body',
   'rejectUnknownFields',
+  'query',
+  'params',
+  'headers',
 ];
 /**
  * The route settings of the built-in plugins, by the plugin that reads them: a setting whose
@@ -49,6 +53,7 @@ const formats = ['json', 'form'];
 const ruleKeys = ['type', 'required', 'nullable', 'min', 'max', 'pattern', 'enum'];
 
 function checkBodyRules(where: string, body: unknown): void {
+  if (isStandardSchema(body)) return;
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new TypeError(
       `${where}: \`body\` must map field names to rules such as { type: 'string' }.`,
@@ -107,4 +112,11 @@ export function checkRouteConfig(
   if (config.bodyLimit !== undefined)
     assertInteger(`${where}: bodyLimit`, config.bodyLimit, 0, 2 ** 31);
   if (config.body !== undefined) checkBodyRules(where, config.body);
+  for (const part of ['query', 'params', 'headers'] as const) {
+    if (config[part] !== undefined && !isStandardSchema(config[part])) {
+      throw new TypeError(
+        `${where}: \`${part}\` must be a Standard Schema (a zod, valibot or arktype schema, say).`,
+      );
+    }
+  }
 }
