@@ -31,7 +31,9 @@ describeMatrix('bookshelf versions and deprecation', build, (served) => {
     sixMonthsLater.setUTCMonth(sixMonthsLater.getUTCMonth() + 6);
     expect(Date.parse(sunset)).toBeGreaterThanOrEqual(sixMonthsLater.getTime());
     // Exactly once on every host (Hono's response headers are merged, never doubled).
-    expect(links(res).filter((l) => l === '</v2/authors>; rel="successor-version"')).toHaveLength(1);
+    expect(links(res).filter((l) => l === '</v2/authors>; rel="successor-version"')).toHaveLength(
+      1,
+    );
     expect(links(res).some((l) => /rel="deprecation"/.test(l))).toBe(true);
     expect(links(res).some((l) => /rel="sunset"/.test(l))).toBe(true);
     const body = await res.json();

@@ -120,7 +120,9 @@ describe('deprecation checked at start-up (spec 9.8)', () => {
         lint: 'off',
         routes: { '/v1/authors': { GET: { handler: () => ({}), config: { deprecation } } } },
       }),
-    ).toThrow(/`deprecation` is read by the versioning\(\) plugin, which is not installed; add versioning\(\)/);
+    ).toThrow(
+      /`deprecation` is read by the versioning\(\) plugin, which is not installed; add versioning\(\)/,
+    );
   });
 
   it('checks guarded native routes through routeSettings', () => {

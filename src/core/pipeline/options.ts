@@ -67,7 +67,8 @@ export interface ConventionsOptions {
 
 function flagOption(name: string, value: unknown): boolean {
   if (value === undefined) return false;
-  if (typeof value !== 'boolean') throw new TypeError(`conventions(): ${name} must be true or false.`);
+  if (typeof value !== 'boolean')
+    throw new TypeError(`conventions(): ${name} must be true or false.`);
   return value;
 }
 

@@ -86,7 +86,9 @@ export function compileRoute(route: RouteSettings): CompiledRoute {
         : undefined,
     parts: (['params', 'query', 'headers'] as const).flatMap((part) => {
       const schema = config[part];
-      return schema === undefined ? [] : [[part, schemaCheck(schema, part)] as [RequestPart, PartCheck]];
+      return schema === undefined
+        ? []
+        : [[part, schemaCheck(schema, part)] as [RequestPart, PartCheck]];
     }),
   };
   compiled.set(route, done);

@@ -76,7 +76,8 @@ function rejection(part: RequestPart, issues: readonly StandardSchemaV1.Issue[])
       code,
     });
   }
-  if (issues.length > maxErrorEntries - 1) problems.push(moreErrorsEntry(issues.length - problems.length));
+  if (issues.length > maxErrorEntries - 1)
+    problems.push(moreErrorsEntry(issues.length - problems.length));
   return invalidRequest(problems);
 }
 
