@@ -38,6 +38,7 @@ export type ItemField<T> = unknown extends T ? string : Extract<keyof T, string>
  *
  * @category Payloads
  */
+// biome-ignore lint/suspicious/noExplicitAny: an undeclared item type is left open
 export interface ListOptions<T = any> {
   /** The plural name the envelope holds the items under: `{ books: [...], hasNext }` (spec 2.7). */
   name: string;

@@ -1,5 +1,4 @@
 /** The `payloads()` plugin: lists paged and enveloped, items shaped and linked, by route declaration. */
-import { ErrorCode } from '../errors/catalogue.ts';
 import { invalidRequest } from '../errors/helpers.ts';
 import type { Logger } from '../errors/to-response.ts';
 import type { OutgoingResponse } from '../http/response.ts';
