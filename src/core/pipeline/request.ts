@@ -14,15 +14,11 @@ import {
 } from '../limits/body-coding.ts';
 import type { RouteSettings } from '../routing/types.ts';
 import { compileFields } from '../validation/check-fields.ts';
-import {
-  isStandardSchema,
-  queryObject,
-  type RequestPart,
-  schemaCheck,
-} from '../validation/standard-schema.ts';
+import { isStandardSchema, type RequestPart, schemaCheck } from '../validation/standard-schema.ts';
 import { startHeaders } from './answers.ts';
 import type { RequestContext, RequestInput } from './context.ts';
 import type { CheckResult } from './plugin.ts';
+import { checkParts, checkResponse, type PartCheck } from './schemas.ts';
 import { andThen, isPromise, runHooks, type Step } from './steps.ts';
 
 type Check = (ctx: RequestContext) => Step<CheckResult>;
@@ -41,8 +37,6 @@ export interface RequestPlan {
   development: boolean;
   logger: Required<Logger>;
 }
-
-type PartCheck = (value: unknown) => Step<unknown>;
 
 /** A route's settings compiled for the request path: its checkers and body formats. */
 interface CompiledRoute {
@@ -129,39 +123,6 @@ export function prepareBody(
   );
 }
 
-/** The values each part's schema is given: params and headers as plain objects, the query too. */
-function partInput(ctx: RequestContext, part: RequestPart): unknown {
-  if (part === 'params') return { ...ctx.params };
-  if (part === 'query') return queryObject(ctx.query);
-  // Hosts hand headers over as a reader, not a list: the schema reads the names it declares
-  // (lower-case), each once, and sees no others.
-  const { headers } = ctx;
-  return new Proxy(Object.create(null) as Record<string, string | undefined>, {
-    get: (_target, name) =>
-      typeof name === 'string' ? (headers.get(name.toLowerCase()) ?? undefined) : undefined,
-    has: (_target, name) => typeof name === 'string' && headers.get(name.toLowerCase()) != null,
-  });
-}
-
-/** Checks the `params`, `query` and `headers` schemas in turn, keeping each output. */
-function checkParts(
-  ctx: RequestContext,
-  parts: readonly [RequestPart, PartCheck][],
-  from: number,
-): Step<void> {
-  for (let i = from; i < parts.length; i++) {
-    const [part, check] = parts[i]!;
-    const out = check(partInput(ctx, part));
-    if (isPromise(out)) {
-      return out.then((value) => {
-        ctx.setValid(part, value);
-        return checkParts(ctx, parts, i + 1);
-      });
-    }
-    ctx.setValid(part, out);
-  }
-}
-
 function readBody(
   plan: RequestPlan,
   ctx: RequestContext,
@@ -229,6 +190,7 @@ export function toOutgoing(
     const headers = ctx.hasResponseHeaders
       ? startHeaders(ctx).merge(result.headers)
       : result.headers;
+    if (plan.development) checkResponse(plan.logger, ctx, result.status, result.body);
     return { status: result.status, headers, body: result.body };
   }
   // A returned error is answered as the error it is, as if thrown: `return notFound(…)` (or an
@@ -245,6 +207,7 @@ export function toOutgoing(
     return { status: 204, headers, body: undefined };
   }
   if (Array.isArray(result)) throw bareArray();
+  if (plan.development) checkResponse(plan.logger, ctx, 200, result);
   return { status: 200, headers, body: result };
 }
 

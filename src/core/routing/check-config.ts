@@ -19,6 +19,7 @@ export const builtInConfigKeys: readonly string[] = [
   'query',
   'params',
   'headers',
+  'response',
 ];
 /**
  * The route settings of the built-in plugins, by the plugin that reads them: a setting whose
@@ -112,6 +113,17 @@ export function checkRouteConfig(
   if (config.bodyLimit !== undefined)
     assertInteger(`${where}: bodyLimit`, config.bodyLimit, 0, 2 ** 31);
   if (config.body !== undefined) checkBodyRules(where, config.body);
+  if (config.response !== undefined) {
+    const entries = typeof config.response === 'object' ? Object.entries(config.response) : [];
+    if (
+      entries.length === 0 ||
+      entries.some(([status, schema]) => !/^[1-5]\d\d$/.test(status) || !isStandardSchema(schema))
+    ) {
+      throw new TypeError(
+        `${where}: \`response\` must map statuses (200, 201…) to Standard Schemas of their bodies.`,
+      );
+    }
+  }
   for (const part of ['query', 'params', 'headers'] as const) {
     if (config[part] !== undefined && !isStandardSchema(config[part])) {
       throw new TypeError(

@@ -9,3 +9,5 @@ export {
   type FieldChecker,
 } from './check-fields.ts';
 export type { FieldRule, FieldSchema, FieldType } from './field-types.ts';
+export { isStandardSchema, issuePath, type RequestPart } from './standard-schema.ts';
+export { defineRoute, type TypedContext, type TypedResult } from './typed-route.ts';

@@ -22,6 +22,13 @@ declare module '../routing/types.ts' {
      * output is `ctx.valid('headers')`. @default no check
      */
     headers?: StandardSchemaV1;
+    /**
+     * The Standard Schema of the response body, per status (`{ 200: book, 201: book }`): what
+     * {@link defineRoute} checks a handler's return type against, and, in development, what the
+     * value a handler returned is checked against (a mismatch is logged once per route and
+     * status, never a 500; production skips the check). @default none
+     */
+    response?: Readonly<Record<number, StandardSchemaV1>>;
     /** Whether unknown body fields are a 400 when `body` is set. @default true */
     rejectUnknownFields?: boolean;
   }
