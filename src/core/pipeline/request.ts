@@ -19,7 +19,7 @@ import { startHeaders } from './answers.ts';
 import type { RequestContext, RequestInput } from './context.ts';
 import type { CheckResult } from './plugin.ts';
 import { checkParts, checkResponse, type PartCheck } from './schemas.ts';
-import { andThen, isPromise, runHooks, type Step } from './steps.ts';
+import { andThen, runHooks, type Step } from './steps.ts';
 
 type Check = (ctx: RequestContext) => Step<CheckResult>;
 

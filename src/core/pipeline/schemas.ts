@@ -60,7 +60,10 @@ export function checkResponse(
   if (route === undefined || schema === undefined) return;
   const warn = (issues: readonly { message: string; path?: readonly unknown[] | undefined }[]) => {
     let seen = responseWarned.get(route);
-    if (seen === undefined) responseWarned.set(route, (seen = new Set()));
+    if (seen === undefined) {
+      seen = new Set();
+      responseWarned.set(route, seen);
+    }
     if (seen.has(status)) return;
     seen.add(status);
     const first = issues[0]!;
