@@ -15,6 +15,7 @@ import { httpSemantics, httpSemanticsRoutes } from './http-semantics.ts';
 import { bookImportRoutes } from './imports.ts';
 import { type LimitSettings, limitsPlugin } from './limits.ts';
 import { type OAuthSettings, oauthPart, withBookScopes } from './oauth.ts';
+import { openapiRoutes } from './openapi.ts';
 import { type SecuritySettings, securityPlugins } from './security.ts';
 
 /** Settings of one bookshelf instance; every field has a default. */
@@ -54,6 +55,7 @@ export function createBookshelf(options: BookshelfOptions = {}): Conventions {
       ...authorRoutes(),
     }),
     ...oauth.routes,
+    ...openapiRoutes(() => api),
   };
   const plugins: Plugin[] = [
     ...securityPlugins(options.security),
@@ -70,9 +72,10 @@ export function createBookshelf(options: BookshelfOptions = {}): Conventions {
     // Versioning reports who calls deprecated endpoints: keep it after the plugins that set identity.
     ...authorPlugins(options.onDeprecatedCall),
   ];
-  return conventions({
+  const api = conventions({
     routes,
     plugins,
     ...(options.logger ? { logger: options.logger } : {}),
   });
+  return api;
 }

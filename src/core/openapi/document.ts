@@ -1,0 +1,344 @@
+/**
+ * An OpenAPI 3.1 document from a `Conventions`: every route and method, path parameters, the
+ * paging and shaping parameters of list routes, request and response bodies as JSON Schema
+ * 2020-12, the error body on the errors the pipeline answers, deprecation and bearer security.
+ * Deterministic: paths sorted, methods in a fixed order, so two runs give the same bytes.
+ */
+import type { RouteInfo } from '../routing/table.ts';
+import { fieldsSchema, type JsonSchema, standardJsonSchema } from './json-schema.ts';
+
+/**
+ * Options of {@link openapi}.
+ *
+ * @category Routing
+ */
+export interface OpenApiOptions {
+  /** The document's `info`: title and version at least (OpenAPI 3.1 §4.8.2). */
+  info: {
+    title: string;
+    version: string;
+    description?: string;
+    license?: { name: string; identifier?: string; url?: string };
+  };
+  /** Where the API is served. @default [{ url: '/' }] */
+  servers?: readonly { url: string; description?: string }[];
+  /**
+   * A JSON Schema for a Standard Schema the library cannot convert itself (valibot: its
+   * `toJsonSchema`); `undefined` falls back to the schema's own `~standard.jsonSchema`.
+   */
+  jsonSchema?: (schema: unknown, io: 'input' | 'output') => JsonSchema | undefined;
+  /** OAuth 2.0 endpoints and scopes, for an `oauth2` security scheme beside the bearer one. */
+  oauth2?: {
+    tokenUrl: string;
+    authorizationUrl?: string;
+    scopes?: Readonly<Record<string, string>>;
+  };
+}
+
+/** The routes a document describes: what `Conventions.routes` lists. */
+export interface DescribedApi {
+  readonly routes: readonly RouteInfo[];
+}
+
+const methodOrder = ['GET', 'PUT', 'POST', 'DELETE', 'PATCH'];
+const successOf: Record<string, string> = {
+  GET: '200',
+  PUT: '200',
+  PATCH: '200',
+  POST: '201',
+  DELETE: '204',
+};
+const errorRef = { $ref: '#/components/responses/Error' };
+
+/** `/v1/books/:id` → `/v1/books/{id}`, and its parameter names. */
+function templateOf(pattern: string): { path: string; names: string[] } {
+  const names: string[] = [];
+  const path = pattern.replace(/[:*]([A-Za-z_$][\w$]*)/g, (_m, name: string) => {
+    names.push(name);
+    return `{${name}}`;
+  });
+  return { path, names };
+}
+
+const operationId = (method: string, path: string) =>
+  method.toLowerCase() +
+  path
+    .split(/[^A-Za-z0-9]+/)
+    .filter((s) => s !== '')
+    .map((s) => s[0]!.toUpperCase() + s.slice(1))
+    .join('');
+
+function queryParameter(name: string, schema: JsonSchema, description: string, required = false) {
+  return { name, in: 'query', required, description, schema };
+}
+
+/** The paging, filter, search, sort and shaping parameters of a list or resource route. */
+function listParameters(route: RouteInfo): unknown[] {
+  const { list, resource } = route.config;
+  const out: unknown[] = [];
+  if (list !== undefined) {
+    const styles = list.styles ?? ['page', 'offset', 'cursor'];
+    const int = (min: number) => ({ type: 'integer', minimum: min });
+    if (styles.includes('page')) {
+      out.push(queryParameter('page', int(1), 'The page, from 1 (spec 4.4).'));
+    }
+    if (styles.includes('page') || styles.includes('cursor')) {
+      out.push(
+        queryParameter(
+          'per_page',
+          { ...int(1), maximum: list.maxPerPage ?? 100 },
+          'Items per page.',
+        ),
+      );
+    }
+    if (styles.includes('offset') || styles.includes('cursor')) {
+      out.push(
+        queryParameter('limit', { ...int(1), maximum: list.maxPerPage ?? 100 }, 'Items per page.'),
+      );
+    }
+    if (styles.includes('offset')) out.push(queryParameter('offset', int(0), 'Items to skip.'));
+    if (styles.includes('cursor')) {
+      out.push(queryParameter('after', { type: 'string' }, 'The cursor of the last item seen.'));
+      out.push(queryParameter('before', { type: 'string' }, 'The cursor of the first item seen.'));
+    }
+    for (const [field, type] of Object.entries(list.filters ?? {}).sort()) {
+      const schema =
+        type === 'date-time' ? { type: 'string', format: 'date-time' } : { type: type as string };
+      out.push(queryParameter(field, schema, `Only items whose ${field} is this value.`));
+    }
+    if ((list.search ?? []).length > 0) {
+      out.push(
+        queryParameter(
+          'q',
+          { type: 'string', maxLength: list.maxSearchLength ?? 200 },
+          `Search in ${(list.search ?? []).join(', ')}.`,
+        ),
+      );
+    }
+    out.push(
+      queryParameter(
+        'sort',
+        { type: 'string' },
+        `Fields to sort by, "-" for descending: ${[...(list.sort ?? []), list.key ?? 'id'].join(', ')}.`,
+      ),
+    );
+    if (list.total === 'on-request') {
+      out.push(
+        queryParameter(
+          'total',
+          { type: 'boolean' },
+          'Whether the envelope carries the total count.',
+        ),
+      );
+    }
+  }
+  if (resource !== undefined) {
+    out.push(
+      queryParameter(
+        'fields',
+        { type: 'string' },
+        'The fields to return, e.g. id,title,author(name) (spec 2.10).',
+      ),
+    );
+    if (resource.views.length > 0) {
+      out.push(
+        queryParameter(
+          'view',
+          { type: 'string', enum: [...resource.views] },
+          'A named set of fields.',
+        ),
+      );
+    }
+  }
+  return out;
+}
+
+function parametersOf(route: RouteInfo, names: string[], options: OpenApiOptions): unknown[] {
+  const params = route.config.params;
+  const paramsSchema =
+    params === undefined ? {} : standardJsonSchema(params, 'input', options.jsonSchema);
+  const props = (paramsSchema.properties ?? {}) as Record<string, JsonSchema>;
+  const out: unknown[] = names.map((name) => ({
+    name,
+    in: 'path',
+    required: true,
+    schema: props[name] ?? { type: 'string' },
+  }));
+  const query = route.config.query;
+  if (query !== undefined) {
+    const schema = standardJsonSchema(query, 'input', options.jsonSchema);
+    const required = new Set((schema.required ?? []) as string[]);
+    for (const [name, s] of Object.entries(
+      (schema.properties ?? {}) as Record<string, JsonSchema>,
+    ).sort()) {
+      out.push(queryParameter(name, s, `The ${name} parameter.`, required.has(name)));
+    }
+  }
+  out.push(...listParameters(route));
+  return out;
+}
+
+function requestBodyOf(route: RouteInfo, options: OpenApiOptions): unknown {
+  const body = route.config.body;
+  if (body === undefined || !['POST', 'PUT', 'PATCH'].includes(route.method)) return undefined;
+  const schema =
+    '~standard' in (body as object)
+      ? standardJsonSchema(body, 'input', options.jsonSchema)
+      : fieldsSchema(
+          body as never,
+          route.method === 'PATCH',
+          route.config.rejectUnknownFields ?? true,
+        );
+  const content: Record<string, unknown> = { 'application/json': { schema } };
+  if (route.config.accepts?.includes('form'))
+    content['application/x-www-form-urlencoded'] = { schema };
+  return { required: true, content };
+}
+
+function responsesOf(
+  route: RouteInfo,
+  secured: boolean,
+  options: OpenApiOptions,
+): Record<string, unknown> {
+  const success = successOf[route.method] ?? '200';
+  const given = route.config.response ?? {};
+  const responses: Record<string, unknown> = {};
+  const declared = Object.keys(given).length > 0 ? Object.keys(given) : [success];
+  for (const status of declared) {
+    const schema = (given as Record<string, unknown>)[status];
+    const headers: Record<string, unknown> = {};
+    if (status === '201')
+      headers.Location = { description: 'The new resource.', schema: { type: 'string' } };
+    if (route.config.deprecation !== undefined) {
+      headers.Deprecation = {
+        description: 'When the endpoint was deprecated (RFC 9745).',
+        schema: { type: 'string' },
+      };
+      headers.Sunset = {
+        description: 'When it stops answering (RFC 8594).',
+        schema: { type: 'string' },
+      };
+    }
+    responses[status] = {
+      description: status === '204' ? 'No content.' : 'Success.',
+      ...(Object.keys(headers).length > 0 ? { headers } : {}),
+      ...(status === '204'
+        ? {}
+        : {
+            content: {
+              'application/json': {
+                schema:
+                  schema === undefined
+                    ? {}
+                    : standardJsonSchema(schema, 'output', options.jsonSchema),
+              },
+            },
+          }),
+    };
+  }
+  const errors = ['400', '404', '406', '500', '503'];
+  if (secured) errors.push('401', '403');
+  if (['POST', 'PUT', 'PATCH'].includes(route.method)) errors.push('413', '415');
+  if (route.config.deprecation !== undefined) errors.push('410');
+  errors.push('429');
+  for (const status of errors.sort()) responses[status] = errorRef;
+  return responses;
+}
+
+function operationOf(route: RouteInfo, path: string, names: string[], options: OpenApiOptions) {
+  const secured = route.config.auth !== false;
+  const scopes = route.config.scopes ?? [];
+  const op: Record<string, unknown> = {
+    operationId: operationId(route.method, path),
+    summary: `${route.method} ${route.pattern}`,
+    parameters: parametersOf(route, names, options),
+  };
+  const body = requestBodyOf(route, options);
+  if (body !== undefined) op.requestBody = body;
+  op.responses = responsesOf(route, secured, options);
+  if (route.config.deprecation !== undefined) op.deprecated = true;
+  op.security = secured
+    ? [{ bearerAuth: [...scopes] }, ...(options.oauth2 ? [{ oauth2: [...scopes] }] : [])]
+    : [];
+  if ((op.parameters as unknown[]).length === 0) delete op.parameters;
+  return op;
+}
+
+/**
+ * Builds the OpenAPI 3.1 document of `api` (a `Conventions`): deterministic, so it can be
+ * committed and diffed.
+ *
+ * @example
+ * ```ts
+ * const doc = openapi(api, { info: { title: 'Bookshelf', version: '1.0.0' } });
+ * ```
+ *
+ * @category Routing
+ */
+export function openapi(api: DescribedApi, options: OpenApiOptions): Record<string, unknown> {
+  if (typeof options?.info?.title !== 'string' || typeof options.info.version !== 'string') {
+    throw new TypeError('openapi(): give info: { title, version }.');
+  }
+  const byPath = new Map<string, Record<string, unknown>>();
+  const routes = [...api.routes]
+    .filter((r) => methodOrder.includes(r.method))
+    .sort((a, b) =>
+      a.pattern === b.pattern
+        ? methodOrder.indexOf(a.method) - methodOrder.indexOf(b.method)
+        : a.pattern < b.pattern
+          ? -1
+          : 1,
+    );
+  for (const route of routes) {
+    const { path, names } = templateOf(route.pattern);
+    let item = byPath.get(path);
+    if (item === undefined) byPath.set(path, (item = {}));
+    item[route.method.toLowerCase()] = operationOf(route, path, names, options);
+  }
+  const securitySchemes: Record<string, unknown> = {
+    bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+  };
+  if (options.oauth2 !== undefined) {
+    const { tokenUrl, authorizationUrl, scopes = {} } = options.oauth2;
+    securitySchemes.oauth2 = {
+      type: 'oauth2',
+      flows: {
+        password: { tokenUrl, scopes },
+        clientCredentials: { tokenUrl, scopes },
+        ...(authorizationUrl ? { authorizationCode: { authorizationUrl, tokenUrl, scopes } } : {}),
+      },
+    };
+  }
+  return {
+    openapi: '3.1.0',
+    info: options.info,
+    servers: options.servers ?? [{ url: '/' }],
+    paths: Object.fromEntries(byPath),
+    components: {
+      schemas: {
+        Error: {
+          type: 'object',
+          required: ['errors'],
+          properties: {
+            errors: {
+              type: 'array',
+              minItems: 1,
+              items: {
+                type: 'object',
+                required: ['message', 'code'],
+                properties: { message: { type: 'string' }, code: { type: 'integer' } },
+              },
+            },
+          },
+        },
+      },
+      responses: {
+        Error: {
+          description: 'The error body of the specification: one entry per problem (spec 7).',
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+        },
+      },
+      securitySchemes,
+    },
+  };
+}

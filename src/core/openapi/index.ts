@@ -1,0 +1,3 @@
+/** The OpenAPI 3.1 document of an API, from its routes and their settings. */
+export { type DescribedApi, type OpenApiOptions, openapi } from './document.ts';
+export type { JsonSchema } from './json-schema.ts';
