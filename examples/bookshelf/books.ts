@@ -9,7 +9,7 @@ import {
   pageArray,
   type RequestContext,
 } from 'api-conventions';
-import { bookList, bookResource } from './book-shape.ts';
+import { bookList, bookPage, bookResource, bookView } from './book-shape.ts';
 import { authorOf, type Book, seedBooks, slugify } from './data.ts';
 import { bookVersion, touch } from './versions.ts';
 
@@ -108,9 +108,18 @@ export function bookRoutes(books: Map<string, Book> = seedShelf()) {
     '/v1/books': {
       GET: {
         handler: listBooks,
-        config: { list: bookList, resource, formats: ['json', 'xml'], suffixes: true },
+        config: {
+          list: bookList,
+          resource,
+          formats: ['json', 'xml'],
+          suffixes: true,
+          response: { 200: bookPage },
+        },
       },
-      POST: { handler: createBook, config: { body: bookFields, resource } },
+      POST: {
+        handler: createBook,
+        config: { body: bookFields, resource, response: { 201: bookView } },
+      },
     },
     '/v1/books/:id': {
       // The version is read before the handler: 304 without building the book, and If-Match
@@ -122,10 +131,17 @@ export function bookRoutes(books: Map<string, Book> = seedShelf()) {
           formats: ['json', 'xml'],
           suffixes: true,
           resourceVersion: (ctx) => bookVersion(books.get(ctx.param('id'))),
+          response: { 200: bookView },
         },
       },
-      PUT: { handler: replaceBook, config: { body: bookFields, resource } },
-      PATCH: { handler: patchBook, config: { body: bookFields, resource } },
+      PUT: {
+        handler: replaceBook,
+        config: { body: bookFields, resource, response: { 200: bookView } },
+      },
+      PATCH: {
+        handler: patchBook,
+        config: { body: bookFields, resource, response: { 200: bookView } },
+      },
       DELETE: deleteBook,
     },
   });

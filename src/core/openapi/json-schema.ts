@@ -61,15 +61,35 @@ export function standardJsonSchema(
   const given = convert?.(schema, io);
   if (given !== undefined) return withoutDialect(given);
   if (!isStandardSchema(schema)) return {};
-  const converter = (schema['~standard'] as { jsonSchema?: JsonSchemaConverter }).jsonSchema;
+  const props = schema['~standard'] as { vendor: string; jsonSchema?: JsonSchemaConverter };
+  const converter = props.jsonSchema;
   if (converter === undefined) return {};
   try {
-    return withoutDialect(converter[io]({ target: 'draft-2020-12' }));
+    return withoutDialect(
+      converter[io]({
+        target: 'draft-2020-12',
+        ...(props.vendor === 'zod' ? { libraryOptions: zodOptions } : {}),
+      } as { target: string }),
+    );
   } catch {
-    // A schema the library cannot express (a transform, a custom check): described as anything.
+    // A schema the library cannot express at all: described as anything.
     return {};
   }
 }
+
+/**
+ * zod's own options: a part it cannot express is described as anything rather than failing the
+ * whole schema, and a `Date` as the RFC 3339 string the serializer writes (spec 2.6).
+ */
+const zodOptions = {
+  unrepresentable: 'any',
+  override: (ctx: { zodSchema: { _zod?: { def?: { type?: string } } }; jsonSchema: JsonSchema }) => {
+    if (ctx.zodSchema._zod?.def?.type === 'date') {
+      ctx.jsonSchema.type = 'string';
+      ctx.jsonSchema.format = 'date-time';
+    }
+  },
+};
 
 /** OpenAPI 3.1 documents are JSON Schema 2020-12 already: a nested `$schema` is noise. */
 function withoutDialect(schema: JsonSchema): JsonSchema {

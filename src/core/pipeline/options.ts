@@ -184,6 +184,7 @@ export function resolveConventionsOptions(options: ConventionsOptions): Resolved
       serializers,
       alwaysOn: HeaderBag.constant(alwaysOn),
       logger,
+      development: options.development ?? !isProduction(),
     },
   };
 }

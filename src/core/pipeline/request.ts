@@ -18,7 +18,7 @@ import { isStandardSchema, type RequestPart, schemaCheck } from '../validation/s
 import { startHeaders } from './answers.ts';
 import type { RequestContext, RequestInput } from './context.ts';
 import type { CheckResult } from './plugin.ts';
-import { checkParts, checkResponse, type PartCheck } from './schemas.ts';
+import { checkParts, type PartCheck } from './schemas.ts';
 import { andThen, runHooks, type Step } from './steps.ts';
 
 type Check = (ctx: RequestContext) => Step<CheckResult>;
@@ -190,7 +190,6 @@ export function toOutgoing(
     const headers = ctx.hasResponseHeaders
       ? startHeaders(ctx).merge(result.headers)
       : result.headers;
-    if (plan.development) checkResponse(plan.logger, ctx, result.status, result.body);
     return { status: result.status, headers, body: result.body };
   }
   // A returned error is answered as the error it is, as if thrown: `return notFound(…)` (or an
@@ -207,7 +206,6 @@ export function toOutgoing(
     return { status: 204, headers, body: undefined };
   }
   if (Array.isArray(result)) throw bareArray();
-  if (plan.development) checkResponse(plan.logger, ctx, 200, result);
   return { status: 200, headers, body: result };
 }
 

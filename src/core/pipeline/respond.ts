@@ -5,6 +5,7 @@ import type { ApiResponse, OutgoingResponse, SentResponse } from '../http/respon
 import { utf8Length } from '../http/response.ts';
 import { startHeaders } from './answers.ts';
 import type { RequestContext } from './context.ts';
+import { checkResponse } from './schemas.ts';
 import type { SerializerRegistry } from './serialize.ts';
 import { andThen, attempt, runAll, type Step } from './steps.ts';
 
@@ -24,6 +25,8 @@ export interface ResponsePlan {
   alwaysOn: Readonly<ResponseHeaders>;
   /** Where 5xx faults go. */
   logger: Logger;
+  /** Development mode: response values are checked against the route's `response` schemas. */
+  development?: boolean;
 }
 
 /**
@@ -63,6 +66,10 @@ function serialized(
   ctx: RequestContext,
   out: OutgoingResponse,
 ): Step<ApiResponse> {
+  // After the transform phase: the envelope, the selected fields and the links, as sent.
+  if (plan.development && plan.logger.warn) {
+    checkResponse(plan.logger as { warn(message: string): void }, ctx, out.status, out.body);
+  }
   let sent: SentResponse;
   try {
     sent = plan.serializers.serialize(ctx, out);

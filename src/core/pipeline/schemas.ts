@@ -46,8 +46,9 @@ export function checkParts(
 const responseWarned = new WeakMap<RouteSettings, Set<number>>();
 
 /**
- * Development only: checks a handler's value against the route's `response` schema for its
- * status and logs the first issue once per route and status. It never changes the answer.
+ * Development only: checks a response's value, after the transform phase (the envelope, the
+ * selected fields, the links; `Date`s not yet written), against the route's `response` schema
+ * for its status and logs the first issue once per route and status. It never changes the answer.
  */
 export function checkResponse(
   logger: { warn(message: string): void },

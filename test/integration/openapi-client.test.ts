@@ -1,0 +1,78 @@
+/**
+ * A typed client generated from the bookshelf's OpenAPI document by tools we did not write
+ * (openapi-typescript for the types, openapi-fetch for the calls) compiles a small program under
+ * `tsc --strict` that lists books, reads a title and reads an error's message; and a mistake in
+ * it (a misspelt field) does not compile, so the types carry the document's schemas.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import openapiTS, { astToString } from 'openapi-typescript';
+import { describe, expect, it } from 'vitest';
+import { createBookshelf } from '../../examples/bookshelf/app.ts';
+import { bookshelfDocument } from '../../examples/bookshelf/openapi.ts';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+
+const program = (titleField: string) => `import createClient from 'openapi-fetch';
+import type { paths } from './schema.js';
+
+const client = createClient<paths>({ baseUrl: 'http://127.0.0.1:3000' });
+
+export async function firstTitle(): Promise<string | undefined> {
+  const { data, error } = await client.GET('/v1/books', { params: { query: { per_page: 5 } } });
+  if (error !== undefined) {
+    const message: string | undefined = error.errors[0]?.message;
+    throw new Error(message);
+  }
+  const first = data.books[0];
+  return first?.${titleField};
+}
+`;
+
+function compile(dir: string): { ok: boolean; output: string } {
+  try {
+    execFileSync(process.execPath, [tsc, '-p', dir], { cwd: root, stdio: 'pipe' });
+    return { ok: true, output: '' };
+  } catch (error) {
+    const e = error as { stdout?: Buffer; stderr?: Buffer };
+    return { ok: false, output: `${e.stdout ?? ''}${e.stderr ?? ''}` };
+  }
+}
+
+describe('a client generated from /v1/openapi', () => {
+  it('compiles under tsc --strict, and refuses a misspelt field', async () => {
+    const document = bookshelfDocument(createBookshelf({ logger: { error() {}, warn() {} } }));
+    const types = astToString(await openapiTS(document as never));
+    mkdirSync(join(root, '.test-tmp'), { recursive: true });
+    const dir = mkdtempSync(join(root, '.test-tmp', 'client-'));
+    writeFileSync(join(dir, 'schema.d.ts'), types);
+    writeFileSync(
+      join(dir, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          noEmit: true,
+          target: 'ES2022',
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          skipLibCheck: true,
+          types: [],
+          lib: ['ES2022', 'DOM'],
+        },
+        files: ['main.ts', 'schema.d.ts'],
+      }),
+    );
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ type: 'module' }));
+    writeFileSync(join(dir, 'main.ts'), program('title'));
+    const good = compile(dir);
+    expect(good.output).toBe('');
+    expect(good.ok).toBe(true);
+    writeFileSync(join(dir, 'main.ts'), program('titel'));
+    const bad = compile(dir);
+    expect(bad.ok).toBe(false);
+    expect(bad.output).toContain("Property 'titel' does not exist");
+  }, 60_000);
+});
