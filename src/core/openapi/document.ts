@@ -8,35 +8,87 @@ import type { RouteInfo } from '../routing/table.ts';
 import { fieldsSchema, type JsonSchema, standardJsonSchema } from './json-schema.ts';
 
 /**
+ * The document's `info` object (OpenAPI 3.1 §4.8.2).
+ *
+ * @category Routing
+ */
+export interface OpenApiInfo {
+  /** The API's name. */
+  title: string;
+  /** The version of the API (not of this library). */
+  version: string;
+  /** A description, CommonMark allowed. */
+  description?: string;
+  /** The license: its name, and an SPDX `identifier` or a `url`. */
+  license?: OpenApiLicense;
+}
+
+/**
+ * A license of the API (OpenAPI 3.1 §4.8.4).
+ *
+ * @category Routing
+ */
+export interface OpenApiLicense {
+  /** The license's name. */
+  name: string;
+  /** Its SPDX identifier (`MIT`). */
+  identifier?: string;
+  /** A URL of its text. */
+  url?: string;
+}
+
+/**
+ * Where the API is served (OpenAPI 3.1 §4.8.5).
+ *
+ * @category Routing
+ */
+export interface OpenApiServer {
+  /** The base URL, absolute or relative to the document. */
+  url: string;
+  /** What this server is. */
+  description?: string;
+}
+
+/**
+ * The OAuth 2.0 endpoints of the authorization server, for the `oauth2` security scheme.
+ *
+ * @category Routing
+ */
+export interface OpenApiOAuth2 {
+  /** The token endpoint (RFC 6749 §3.2). */
+  tokenUrl: string;
+  /** The authorization endpoint (RFC 6749 §3.1), when the authorization-code flow is offered. */
+  authorizationUrl?: string;
+  /** The scopes, each with what it grants. */
+  scopes?: Readonly<Record<string, string>>;
+}
+
+/**
  * Options of {@link openapi}.
  *
  * @category Routing
  */
 export interface OpenApiOptions {
-  /** The document's `info`: title and version at least (OpenAPI 3.1 §4.8.2). */
-  info: {
-    title: string;
-    version: string;
-    description?: string;
-    license?: { name: string; identifier?: string; url?: string };
-  };
+  /** The document's `info`: title and version at least. */
+  info: OpenApiInfo;
   /** Where the API is served. @default [{ url: '/' }] */
-  servers?: readonly { url: string; description?: string }[];
+  servers?: readonly OpenApiServer[];
   /**
    * A JSON Schema for a Standard Schema the library cannot convert itself (valibot: its
    * `toJsonSchema`); `undefined` falls back to the schema's own `~standard.jsonSchema`.
    */
   jsonSchema?: (schema: unknown, io: 'input' | 'output') => JsonSchema | undefined;
   /** OAuth 2.0 endpoints and scopes, for an `oauth2` security scheme beside the bearer one. */
-  oauth2?: {
-    tokenUrl: string;
-    authorizationUrl?: string;
-    scopes?: Readonly<Record<string, string>>;
-  };
+  oauth2?: OpenApiOAuth2;
 }
 
-/** The routes a document describes: what `Conventions.routes` lists. */
+/**
+ * What {@link openapi} reads of an API: a `Conventions` has it.
+ *
+ * @category Routing
+ */
 export interface DescribedApi {
+  /** Every declared route, as `Conventions.routes` lists them. */
   readonly routes: readonly RouteInfo[];
 }
 
@@ -292,7 +344,10 @@ export function openapi(api: DescribedApi, options: OpenApiOptions): Record<stri
   for (const route of routes) {
     const { path, names } = templateOf(route.pattern);
     let item = byPath.get(path);
-    if (item === undefined) byPath.set(path, (item = {}));
+    if (item === undefined) {
+      item = {};
+      byPath.set(path, item);
+    }
     item[route.method.toLowerCase()] = operationOf(route, path, names, options);
   }
   const securitySchemes: Record<string, unknown> = {

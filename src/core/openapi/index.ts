@@ -1,3 +1,11 @@
 /** The OpenAPI 3.1 document of an API, from its routes and their settings. */
-export { type DescribedApi, type OpenApiOptions, openapi } from './document.ts';
+export {
+  type DescribedApi,
+  type OpenApiInfo,
+  type OpenApiLicense,
+  type OpenApiOAuth2,
+  type OpenApiOptions,
+  type OpenApiServer,
+  openapi,
+} from './document.ts';
 export type { JsonSchema } from './json-schema.ts';

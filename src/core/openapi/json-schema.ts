@@ -83,7 +83,10 @@ export function standardJsonSchema(
  */
 const zodOptions = {
   unrepresentable: 'any',
-  override: (ctx: { zodSchema: { _zod?: { def?: { type?: string } } }; jsonSchema: JsonSchema }) => {
+  override: (ctx: {
+    zodSchema: { _zod?: { def?: { type?: string } } };
+    jsonSchema: JsonSchema;
+  }) => {
     if (ctx.zodSchema._zod?.def?.type === 'date') {
       ctx.jsonSchema.type = 'string';
       ctx.jsonSchema.format = 'date-time';

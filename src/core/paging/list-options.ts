@@ -122,7 +122,7 @@ export interface ListSpec {
   readonly key: string;
   /** The longest `q` accepted. */
   readonly maxSearchLength: number;
-  /** What an undeclared query parameter gets, and the names and patterns the route reads. */
+  /** @internal What an undeclared query parameter gets, and the names and patterns the route reads. */
   readonly parameterRules: ParameterRules;
   /** Every parameter the route reads by name. */
   readonly known: ReadonlySet<string>;

@@ -6,6 +6,7 @@ export { checkPayload } from './check-payload.ts';
 export { listQuery, type PayloadsOptions, pageArray, payloads } from './payloads.ts';
 export {
   defineResource,
+  type FieldSubTree,
   type FieldTreeOf,
   type LinkRule,
   type Resource,

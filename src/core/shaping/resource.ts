@@ -88,10 +88,16 @@ export interface ResourceOptions<T = any> {
  */
 export type FieldTreeOf<T> = unknown extends T
   ? FieldTree
-  : { readonly [K in Extract<keyof T, string>]?: true | SubTree<NonNullable<T[K]>> };
+  : { readonly [K in Extract<keyof T, string>]?: true | FieldSubTree<NonNullable<T[K]>> };
 
-type SubTree<V> = V extends readonly (infer E)[]
-  ? SubTree<NonNullable<E>>
+/**
+ * The tree a field of type `V` may have in {@link FieldTreeOf}: its own fields for an object or
+ * a list of objects, nothing for a `Date` or a plain value.
+ *
+ * @category Payloads
+ */
+export type FieldSubTree<V> = V extends readonly (infer E)[]
+  ? FieldSubTree<NonNullable<E>>
   : V extends Date
     ? never
     : V extends object

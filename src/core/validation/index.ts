@@ -10,4 +10,10 @@ export {
 } from './check-fields.ts';
 export type { FieldRule, FieldSchema, FieldType } from './field-types.ts';
 export { isStandardSchema, issuePath, type RequestPart } from './standard-schema.ts';
-export { defineRoute, type TypedContext, type TypedResult } from './typed-route.ts';
+export {
+  defineRoute,
+  type SchemaOutput,
+  type SuccessBody,
+  type TypedContext,
+  type TypedResult,
+} from './typed-route.ts';

@@ -9,13 +9,21 @@ import type { RouteDefinition } from '../routing/table.ts';
 import type { RouteConfig } from '../routing/types.ts';
 import type { RequestPart } from './standard-schema.ts';
 
-/** The output type of a Standard Schema, or `unknown` for anything else (field rules, none). */
-type OutputOf<S> = S extends StandardSchemaV1<unknown, infer O> ? O : unknown;
+/**
+ * The output type of a Standard Schema, or `unknown` for anything else (field rules, none).
+ *
+ * @category Routing
+ */
+export type SchemaOutput<S> = S extends StandardSchemaV1<unknown, infer O> ? O : unknown;
 
-/** The success statuses of a `response` map whose schemas give a body type. */
-type SuccessBody<R> =
+/**
+ * The body a `response` map allows on success (200, 201, 202): its schemas' outputs.
+ *
+ * @category Routing
+ */
+export type SuccessBody<R> =
   R extends Readonly<Record<number, unknown>>
-    ? { [K in keyof R]: K extends 200 | 201 | 202 ? OutputOf<R[K]> : never }[keyof R]
+    ? { [K in keyof R]: K extends 200 | 201 | 202 ? SchemaOutput<R[K]> : never }[keyof R]
     : unknown;
 
 /**
@@ -26,9 +34,9 @@ type SuccessBody<R> =
  */
 export interface TypedContext<C extends RouteConfig> extends RequestContext {
   /** The body as the route's `body` schema output it (`unknown` without a Standard Schema). */
-  body: OutputOf<C['body']>;
+  body: SchemaOutput<C['body']>;
   /** The output of the route's schema for `part`: `valid('query')`, `valid('params')`… */
-  valid<P extends RequestPart>(part: P): OutputOf<C[P]>;
+  valid<P extends RequestPart>(part: P): SchemaOutput<C[P]>;
 }
 
 /**
