@@ -15,7 +15,7 @@ import { httpSemantics, httpSemanticsRoutes } from './http-semantics.ts';
 import { bookImportRoutes } from './imports.ts';
 import { type LimitSettings, limitsPlugin } from './limits.ts';
 import { type OAuthSettings, oauthPart, withBookScopes } from './oauth.ts';
-import { openapiRoutes } from './openapi.ts';
+import { docsRoutes, openapiRoutes } from './openapi.ts';
 import { type SecuritySettings, securityPlugins } from './security.ts';
 
 /** Settings of one bookshelf instance; every field has a default. */
@@ -56,6 +56,7 @@ export function createBookshelf(options: BookshelfOptions = {}): Conventions {
     }),
     ...oauth.routes,
     ...openapiRoutes(() => api),
+    ...docsRoutes(),
   };
   const plugins: Plugin[] = [
     ...securityPlugins(options.security),

@@ -334,13 +334,15 @@ export function openapi(api: DescribedApi, options: OpenApiOptions): Record<stri
   const byPath = new Map<string, Record<string, unknown>>();
   const routes = [...api.routes]
     .filter((r) => methodOrder.includes(r.method))
+    .map((route) => ({ route, key: templateOf(route.pattern).path }))
     .sort((a, b) =>
-      a.pattern === b.pattern
-        ? methodOrder.indexOf(a.method) - methodOrder.indexOf(b.method)
-        : a.pattern < b.pattern
+      a.key === b.key
+        ? methodOrder.indexOf(a.route.method) - methodOrder.indexOf(b.route.method)
+        : a.key < b.key
           ? -1
           : 1,
-    );
+    )
+    .map(({ route }) => route);
   for (const route of routes) {
     const { path, names } = templateOf(route.pattern);
     let item = byPath.get(path);

@@ -1,0 +1,86 @@
+/**
+ * The bookshelf's documentation page (`GET /v1/docs`), Swagger UI served from the installed
+ * swagger-ui-dist package and built from `GET /v1/openapi`, opened in headless Chromium on
+ * every host: it lists the bookshelf's operations, loads nothing from outside the service, and
+ * trips no Content-Security-Policy violation.
+ */
+import { existsSync } from 'node:fs';
+import puppeteer, { type Browser } from 'puppeteer-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createBookshelf } from '../../examples/bookshelf/app.ts';
+import { loadHost, type Running } from '../../examples/bookshelf/hosts/host.ts';
+import { hosts } from './_matrix.ts';
+
+const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+describe('the documentation page in headless Chromium', () => {
+  let browser: Browser | undefined;
+
+  beforeAll(async () => {
+    if (!existsSync(chromium)) {
+      throw new Error(
+        `No Chromium at ${chromium}: install Debian's chromium package (.ci/run does) or set CHROMIUM_PATH.`,
+      );
+    }
+    browser = await puppeteer.launch({
+      executablePath: chromium,
+      headless: true,
+      args: [
+        ...(process.getuid?.() === 0 ? ['--no-sandbox'] : []),
+        '--disable-gpu',
+        '--disable-dev-shm-usage',
+        '--no-first-run',
+      ],
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  for (const adapter of hosts) {
+    describe(`[${adapter}]`, () => {
+      let running: Running | undefined;
+      beforeAll(async () => {
+        const serve = await loadHost(adapter);
+        running = await serve(createBookshelf({ logger: { error() {}, warn() {} } }), {
+          port: 0,
+          host: '127.0.0.1',
+        });
+      });
+      afterAll(async () => {
+        await running?.close();
+      });
+
+      it('lists the bookshelf operations, from its own assets only', async () => {
+        const base = `http://127.0.0.1:${running!.port}`;
+        const page = await browser!.newPage();
+        const outside: string[] = [];
+        const violations: string[] = [];
+        page.on('request', (request) => {
+          if (!request.url().startsWith(base) && !request.url().startsWith('data:')) {
+            outside.push(request.url());
+          }
+        });
+        page.on('console', (message) => {
+          if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+        });
+        try {
+          const response = await page.goto(`${base}/v1/docs`, { waitUntil: 'load' });
+          expect(response?.status()).toBe(200);
+          await page.waitForSelector('.opblock', { timeout: 20_000 });
+          const operations = await page.$$eval('.opblock-summary-path', (nodes) =>
+            nodes.map((node) => node.textContent?.replace(/\u200b/g, '') ?? ''),
+          );
+          expect(operations).toEqual(
+            expect.arrayContaining(['/v1/books', '/v1/books/{id}', '/v1/me', '/v1/oauth2/token']),
+          );
+          expect(outside).toEqual([]);
+          expect(violations).toEqual([]);
+        } finally {
+          await page.close();
+        }
+      }, 60_000);
+    });
+  }
+});
