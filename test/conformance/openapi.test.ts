@@ -50,6 +50,40 @@ describe('the bookshelf OpenAPI document', () => {
     expect(paths['/v1/openapi']?.get?.security).toEqual([]);
   });
 
+  it('describes what the installed plugins add: rate-limit headers and 429 with Retry-After, ETag and 304, bearer security', () => {
+    const paths = document.paths as Record<
+      string,
+      Record<string, { responses: Record<string, { headers?: object; $ref?: string }> }>
+    >;
+    const get = paths['/v1/books']!.get!.responses;
+    expect(Object.keys(get['200']!.headers ?? {})).toEqual(
+      expect.arrayContaining([
+        'ETag',
+        'Cache-Control',
+        'X-RateLimit-Limit',
+        'X-RateLimit-Remaining',
+      ]),
+    );
+    expect(get['429']).toEqual({ $ref: '#/components/responses/TooManyRequests' });
+    expect(get['304']).toBeDefined();
+    const components = document.components as { responses: Record<string, { headers?: object }> };
+    expect(components.responses.TooManyRequests!.headers).toHaveProperty('Retry-After');
+    const plain = openapi(
+      conventions({ lint: 'off', routes: { '/v1/things': { GET: () => ({}) } } }),
+      {
+        info: { title: 'Plain', version: '1' },
+      },
+    ) as {
+      paths: Record<string, Record<string, { responses: object; security: unknown[] }>>;
+      components: { securitySchemes: object };
+    };
+    const op = plain.paths['/v1/things']!.get!;
+    expect(Object.keys(op.responses)).not.toContain('429');
+    expect(Object.keys(op.responses)).not.toContain('401');
+    expect(op.security).toEqual([]);
+    expect(plain.components.securitySchemes).toEqual({});
+  });
+
   it('describes Standard Schema bodies and responses as JSON Schema 2020-12, and field rules too', () => {
     const api = conventions({
       lint: 'off',

@@ -90,7 +90,29 @@ export interface OpenApiOptions {
 export interface DescribedApi {
   /** Every declared route, as `Conventions.routes` lists them. */
   readonly routes: readonly RouteInfo[];
+  /**
+   * The installed plugins' names (`Conventions.plugins`): which headers and security schemes
+   * the document describes. @default every one described
+   */
+  readonly plugins?: readonly string[];
 }
+
+/** What the installed plugins add to every operation. */
+interface Features {
+  bearer: boolean;
+  rateLimit: boolean;
+  caching: boolean;
+}
+
+const header = (description: string, schema: JsonSchema = { type: 'string' }) => ({
+  description,
+  schema,
+});
+const rateLimitHeaders = {
+  'X-RateLimit-Limit': header('Requests allowed in the window.', { type: 'integer' }),
+  'X-RateLimit-Remaining': header('Requests left in the window.', { type: 'integer' }),
+  'X-RateLimit-Reset': header('Seconds until the window resets.', { type: 'integer' }),
+};
 
 const methodOrder = ['GET', 'PUT', 'POST', 'DELETE', 'PATCH'];
 const successOf: Record<string, string> = {
@@ -251,6 +273,7 @@ function responsesOf(
   route: RouteInfo,
   secured: boolean,
   options: OpenApiOptions,
+  features: Features,
 ): Record<string, unknown> {
   const success = successOf[route.method] ?? '200';
   const given = route.config.response ?? {};
@@ -261,6 +284,11 @@ function responsesOf(
     const headers: Record<string, unknown> = {};
     if (status === '201')
       headers.Location = { description: 'The new resource.', schema: { type: 'string' } };
+    if (features.caching && route.method === 'GET' && status === '200') {
+      headers.ETag = header('The version of the representation (RFC 9110 §8.8.3).');
+      headers['Cache-Control'] = header('How the response may be cached (RFC 9111 §5.2).');
+    }
+    if (features.rateLimit) Object.assign(headers, rateLimitHeaders);
     if (route.config.deprecation !== undefined) {
       headers.Deprecation = {
         description: 'When the endpoint was deprecated (RFC 9745).',
@@ -292,13 +320,30 @@ function responsesOf(
   if (secured) errors.push('401', '403');
   if (['POST', 'PUT', 'PATCH'].includes(route.method)) errors.push('413', '415');
   if (route.config.deprecation !== undefined) errors.push('410');
-  errors.push('429');
-  for (const status of errors.sort()) responses[status] = errorRef;
+  if (features.caching && route.method === 'GET') errors.push('304');
+  if (features.rateLimit) errors.push('429');
+  for (const status of errors.sort()) {
+    responses[status] =
+      status === '429'
+        ? { $ref: '#/components/responses/TooManyRequests' }
+        : status === '304'
+          ? {
+              description:
+                'Not modified: the version the client holds is current (RFC 9110 §15.4.5).',
+            }
+          : errorRef;
+  }
   return responses;
 }
 
-function operationOf(route: RouteInfo, path: string, names: string[], options: OpenApiOptions) {
-  const secured = route.config.auth !== false;
+function operationOf(
+  route: RouteInfo,
+  path: string,
+  names: string[],
+  options: OpenApiOptions,
+  features: Features,
+) {
+  const secured = features.bearer && route.config.auth !== false;
   const scopes = route.config.scopes ?? [];
   const op: Record<string, unknown> = {
     operationId: operationId(route.method, path),
@@ -307,7 +352,7 @@ function operationOf(route: RouteInfo, path: string, names: string[], options: O
   };
   const body = requestBodyOf(route, options);
   if (body !== undefined) op.requestBody = body;
-  op.responses = responsesOf(route, secured, options);
+  op.responses = responsesOf(route, secured, options, features);
   if (route.config.deprecation !== undefined) op.deprecated = true;
   op.security = secured
     ? [{ bearerAuth: [...scopes] }, ...(options.oauth2 ? [{ oauth2: [...scopes] }] : [])]
@@ -331,6 +376,13 @@ export function openapi(api: DescribedApi, options: OpenApiOptions): Record<stri
   if (typeof options?.info?.title !== 'string' || typeof options.info.version !== 'string') {
     throw new TypeError('openapi(): give info: { title, version }.');
   }
+  const installed = api.plugins;
+  const has = (name: string) => installed === undefined || installed.includes(name);
+  const features: Features = {
+    bearer: has('bearer'),
+    rateLimit: has('rate-limit'),
+    caching: has('caching'),
+  };
   const byPath = new Map<string, Record<string, unknown>>();
   const routes = [...api.routes]
     .filter((r) => methodOrder.includes(r.method))
@@ -350,11 +402,11 @@ export function openapi(api: DescribedApi, options: OpenApiOptions): Record<stri
       item = {};
       byPath.set(path, item);
     }
-    item[route.method.toLowerCase()] = operationOf(route, path, names, options);
+    item[route.method.toLowerCase()] = operationOf(route, path, names, options, features);
   }
-  const securitySchemes: Record<string, unknown> = {
-    bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
-  };
+  const securitySchemes: Record<string, unknown> = features.bearer
+    ? { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } }
+    : {};
   if (options.oauth2 !== undefined) {
     const { tokenUrl, authorizationUrl, scopes = {} } = options.oauth2;
     securitySchemes.oauth2 = {
@@ -394,6 +446,20 @@ export function openapi(api: DescribedApi, options: OpenApiOptions): Record<stri
           description: 'The error body of the specification: one entry per problem (spec 7).',
           content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
         },
+        ...(features.rateLimit
+          ? {
+              TooManyRequests: {
+                description: 'The rate limit is reached (RFC 6585 §4, spec 8).',
+                headers: {
+                  'Retry-After': header('Seconds to wait before trying again.', {
+                    type: 'integer',
+                  }),
+                  ...rateLimitHeaders,
+                },
+                content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+              },
+            }
+          : {}),
       },
       securitySchemes,
     },

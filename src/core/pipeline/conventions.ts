@@ -78,6 +78,11 @@ export class Conventions {
     return this.settings.bodyLimit;
   }
 
+  /** The names of the installed plugins, in the order they run (`'bearer'`, `'rate-limit'`…). */
+  get plugins(): readonly string[] {
+    return this.settings.pluginNames;
+  }
+
   /** Every declared route (HEAD included where GET is), in declaration order. */
   get routes(): readonly RouteInfo[] {
     return this.router.routes;

@@ -82,6 +82,8 @@ type Check = (ctx: RequestContext) => Step<CheckResult>;
 export interface ResolvedConventionsOptions {
   router: Router;
   configKeys: string[];
+  /** The installed plugins' names, in order. */
+  pluginNames: readonly string[];
   bodyLimit: number;
   bodyTimeout: number;
   uriLimit: number;
@@ -162,6 +164,7 @@ export function resolveConventionsOptions(options: ConventionsOptions): Resolved
   return {
     router,
     configKeys,
+    pluginNames: plugins.map((p) => p.name),
     bodyLimit: assertInteger('bodyLimit', options.bodyLimit ?? 1_048_576, 0, 2 ** 31),
     bodyTimeout: assertInteger('bodyTimeout', options.bodyTimeout ?? 30_000, 1, 2 ** 31 - 1),
     uriLimit: assertInteger('uriLimit', options.uriLimit ?? 8192, 16, 2 ** 31 - 1),
