@@ -65,6 +65,13 @@ describe('the bookshelf OpenAPI document', () => {
       ]),
     );
     expect(get['429']).toEqual({ $ref: '#/components/responses/TooManyRequests' });
+    // The route offers JSON and XML (spec 4.5); its .xml twin XML alone.
+    expect(Object.keys((get['200'] as { content: object }).content)).toEqual([
+      'application/json',
+      'application/xml',
+    ]);
+    const xmlTwin = paths['/v1/books.xml']!.get!.responses['200'] as { content: object };
+    expect(Object.keys(xmlTwin.content)).toEqual(['application/xml']);
     expect(get['304']).toBeDefined();
     const components = document.components as { responses: Record<string, { headers?: object }> };
     expect(components.responses.TooManyRequests!.headers).toHaveProperty('Retry-After');

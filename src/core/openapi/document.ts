@@ -269,6 +269,25 @@ function requestBodyOf(route: RouteInfo, options: OpenApiOptions): unknown {
   return { required: true, content };
 }
 
+const mediaTypes: Record<string, string> = { json: 'application/json', xml: 'application/xml' };
+
+/**
+ * The media types a success response is offered in: the route's `formats` (JSON, XML) when it
+ * names them (a `.json`/`.xml` twin names one), else JSON. The XML body has the same fields.
+ */
+function contentOf(route: RouteInfo, schema: JsonSchema): Record<string, unknown> {
+  const formats =
+    route.config.formatSuffix !== undefined
+      ? [route.config.formatSuffix]
+      : (route.config.formats ?? ['json']);
+  const content: Record<string, unknown> = {};
+  for (const format of formats) {
+    const type = mediaTypes[format];
+    if (type !== undefined) content[type] = { schema };
+  }
+  return Object.keys(content).length > 0 ? content : { 'application/json': { schema } };
+}
+
 function responsesOf(
   route: RouteInfo,
   secured: boolean,
@@ -305,14 +324,10 @@ function responsesOf(
       ...(status === '204'
         ? {}
         : {
-            content: {
-              'application/json': {
-                schema:
-                  schema === undefined
-                    ? {}
-                    : standardJsonSchema(schema, 'output', options.jsonSchema),
-              },
-            },
+            content: contentOf(
+              route,
+              schema === undefined ? {} : standardJsonSchema(schema, 'output', options.jsonSchema),
+            ),
           }),
     };
   }
