@@ -136,7 +136,7 @@ export function bookRoutes(books: Map<string, Book> = seedShelf()) {
       },
       PUT: {
         handler: replaceBook,
-        config: { body: bookFields, resource, response: { 200: bookView } },
+        config: { body: bookFields, resource, response: { 200: bookView, 201: bookView } },
       },
       PATCH: {
         handler: patchBook,

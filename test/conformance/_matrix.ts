@@ -10,6 +10,7 @@ import {
   type ServerSettings,
 } from '../../examples/bookshelf/hosts/host.ts';
 import { authorizationFor, type TestUser } from './_auth.ts';
+import { contractRecorder, documentOf } from './_contract.ts';
 
 /** Every adapter of the bookshelf: the suite runs on each of them, never on fewer. */
 export const hosts: readonly AdapterName[] = adapters;
@@ -46,6 +47,12 @@ export interface MatrixOptions {
 }
 
 /**
+ * Every suite ends with one more test on each host: every response it received through
+ * `served.fetch` fits the service's OpenAPI document (issue 22, item 5; see _contract.ts).
+ */
+const contractTitle = 'every response received fits the OpenAPI document (OpenAPI 3.1 §4.8.16)';
+
+/**
  * Declares `suite` once per adapter, each against its own fresh server built by `build`.
  * In the style of h3's `describeMatrix`.
  */
@@ -69,6 +76,8 @@ export function describeMatrix(
     }
     describe(`${title} [${adapter}]`, () => {
       let running: Running | undefined;
+      let api: Conventions | undefined;
+      const recorder = contractRecorder();
       const served: Served = {
         adapter,
         get port() {
@@ -83,13 +92,16 @@ export function describeMatrix(
             const value = await served.authorization(user);
             if (value !== undefined) headers.set('authorization', value);
           }
-          return fetch(served.url(path), { redirect: 'manual', ...init, headers });
+          const res = await fetch(served.url(path), { redirect: 'manual', ...init, headers });
+          recorder.record(init?.method ?? 'GET', path, res);
+          return res;
         },
         authorization: (user = 'alice') => authorizationFor(served.url(''), user),
       };
       beforeAll(async () => {
         const serve = await loadHost(adapter);
-        running = await serve(build(), {
+        api = build();
+        running = await serve(api, {
           port: 0,
           host: '127.0.0.1',
           ...(options.server ? { server: options.server } : {}),
@@ -99,6 +111,16 @@ export function describeMatrix(
         await running?.close();
       });
       suite(served);
+      it(contractTitle, async () => {
+        if (api === undefined || running === undefined) throw new Error('server not started');
+        const document = documentOf(api);
+        const problems = await recorder.problems(document);
+        if (problems.length > 0) {
+          throw new Error(
+            `${problems.length} of ${recorder.count} responses do not fit the document:\n${problems.slice(0, 25).join('\n')}`,
+          );
+        }
+      });
     });
   }
 }

@@ -13,6 +13,7 @@ import { z } from 'zod';
 import { createBookshelf } from '../../examples/bookshelf/app.ts';
 import { bookshelfDocument } from '../../examples/bookshelf/openapi.ts';
 import { conventions, defineRoute, openapi } from '../../src/index.ts';
+import { contractRecorder } from './_contract.ts';
 import { describeMatrix } from './_matrix.ts';
 
 const quiet = { error: () => {}, warn: () => {} };
@@ -64,17 +65,24 @@ describe('the bookshelf OpenAPI document', () => {
         'X-RateLimit-Remaining',
       ]),
     );
-    expect(get['429']).toEqual({ $ref: '#/components/responses/TooManyRequests' });
-    // The route offers JSON and XML (spec 4.5); its .xml twin XML alone.
+    expect(get['429']).toEqual({ $ref: '#/components/responses/TooManyRequestsJsonXml' });
+    // The route offers JSON and XML (spec 4.5), and the vendor tree's own types (RFC 6839);
+    // its .xml twin XML alone; its errors come in the same types.
     expect(Object.keys((get['200'] as { content: object }).content)).toEqual([
       'application/json',
       'application/xml',
+      'application/vnd.bookshelf+json',
+      'application/vnd.bookshelf+xml',
     ]);
     const xmlTwin = paths['/v1/books.xml']!.get!.responses['200'] as { content: object };
-    expect(Object.keys(xmlTwin.content)).toEqual(['application/xml']);
+    expect(Object.keys(xmlTwin.content)).toEqual([
+      'application/xml',
+      'application/vnd.bookshelf+xml',
+    ]);
+    expect(get.default).toEqual({ $ref: '#/components/responses/ErrorJsonXml' });
     expect(get['304']).toBeDefined();
     const components = document.components as { responses: Record<string, { headers?: object }> };
-    expect(components.responses.TooManyRequests!.headers).toHaveProperty('Retry-After');
+    expect(components.responses.TooManyRequestsJsonXml!.headers).toHaveProperty('Retry-After');
     const plain = openapi(
       conventions({ lint: 'off', routes: { '/v1/things': { GET: () => ({}) } } }),
       {
@@ -159,7 +167,8 @@ function validatorFor(path: string, method: string, status: string) {
     response.$ref !== undefined
       ? { $ref: 'doc#/components/schemas/Error' }
       : (response.content?.['application/json']?.schema as object);
-  return ajv.compile(schema);
+  // A reference inside the document, resolved against the document added above.
+  return ajv.compile(JSON.parse(JSON.stringify(schema).replaceAll('"#/', '"doc#/')) as object);
 }
 
 describeMatrix(
@@ -170,7 +179,11 @@ describeMatrix(
       const res = await served.fetchAs('anonymous', '/v1/openapi');
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toMatch(/^application\/json/);
-      expect(await res.json()).toEqual(document);
+      // The table's operations as the document built above has them, and on the hosts that
+      // route by themselves the app's own routes too (handed over by the host).
+      const given = (await res.json()) as { paths: Record<string, unknown> };
+      expect(given.paths).toMatchObject(document.paths as object);
+      expect(Object.hasOwn(given.paths, '/v1/native')).toBe(served.adapter !== 'node');
     });
 
     it.each([
@@ -189,3 +202,88 @@ describeMatrix(
     );
   },
 );
+
+describe('what a route says of itself, and the check of every response', () => {
+  const notes = () =>
+    conventions({
+      lint: 'off',
+      routes: {
+        '/v1/notes/:id': {
+          GET: defineRoute(
+            {
+              response: { 200: z.object({ id: z.string(), text: z.string() }) },
+              openapi: {
+                summary: 'Read a note',
+                tags: ['notes'],
+                responses: { '303': { description: 'Moved to its successor.' } },
+              },
+            },
+            () => ({ id: 'n1', text: 'hello' }),
+          ),
+          DELETE: () => ({ removed: true }),
+        },
+      },
+    });
+
+  it('merges the `openapi` setting over the derived operation: summary, tags, a response of its own', () => {
+    const doc = openapi(notes(), { info: { title: 'Notes', version: '1' } }) as {
+      paths: Record<string, Record<string, Record<string, unknown>>>;
+    };
+    const get = doc.paths['/v1/notes/{id}']!.get!;
+    expect(get.summary).toBe('Read a note');
+    expect(get.tags).toEqual(['notes']);
+    expect(Object.keys(get.responses as object)).toEqual(
+      expect.arrayContaining(['200', '303', 'default']),
+    );
+    // Without a declared response, a DELETE's success is any 2XX: the handler chooses.
+    expect(Object.keys(doc.paths['/v1/notes/{id}']!.delete!.responses as object)).toContain('2XX');
+  });
+
+  it('refuses an `openapi` setting it cannot use, at start-up', () => {
+    expect(() =>
+      conventions({
+        lint: 'off',
+        routes: {
+          '/v1/x': {
+            GET: { handler: () => ({}), config: { openapi: { responses: { ok: {} } } as never } },
+          },
+        },
+      }),
+    ).toThrow(/statuses \('200', '2XX', 'default'\)/);
+    expect(() =>
+      conventions({
+        lint: 'off',
+        routes: {
+          '/v1/x': { GET: { handler: () => ({}), config: { openapi: { sumary: 'x' } as never } } },
+        },
+      }),
+    ).toThrow(TypeError);
+  });
+
+  it('the response check finds a body off its schema, a success the operation does not list, an unoffered media type', async () => {
+    const doc = openapi(notes(), { info: { title: 'Notes', version: '1' } });
+    const recorder = contractRecorder();
+    const json = (body: unknown, status = 200, type = 'application/json') =>
+      new Response(JSON.stringify(body), { status, headers: { 'content-type': type } });
+    recorder.record('GET', '/v1/notes/n1', json({ id: 'n1', text: 'fits' }));
+    recorder.record('GET', '/v1/notes/n1', json({ id: 1, text: 'id is a number' }));
+    recorder.record('GET', '/v1/notes/n1', json({ id: 'n1', text: 'x' }, 201));
+    recorder.record('GET', '/v1/notes/n1', json({ id: 'n1', text: 'x' }, 200, 'application/xml'));
+    recorder.record(
+      'GET',
+      '/v1/notes/n1',
+      json({ errors: [{ message: 'gone', code: 40400 }] }, 404),
+    );
+    recorder.record('GET', '/v1/notes/n1', json({ error: 'not the error body' }, 409));
+    recorder.record('GET', '/v1/nowhere', json({ errors: [{ message: 'no', code: 40400 }] }, 404));
+    recorder.record('GET', '/v1/nowhere', json({}, 200));
+    const problems = await recorder.problems(doc);
+    expect(problems).toHaveLength(5);
+    expect(problems[0]).toMatch(/does not fit the documented schema: data\/id must be string/);
+    // A status the operation does not list falls to `default`: the error body, which it is not.
+    expect(problems[1]).toMatch(/→ 201: the body does not fit the documented schema/);
+    expect(problems[2]).toMatch(/sent application\/xml, the document offers application\/json/);
+    expect(problems[3]).toMatch(/409: the body does not fit/);
+    expect(problems[4]).toMatch(/answered 200 to an operation the document does not list/);
+  });
+});

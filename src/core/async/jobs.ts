@@ -6,6 +6,7 @@ import { type Logger, resolveLogger } from '../errors/to-response.ts';
 import { HeaderBag } from '../http/headers.ts';
 import { accepted, ok, type Reply } from '../http/reply.ts';
 import { assertInteger, assertKnownKeys } from '../internal/options.ts';
+import type { OpenApiOperationSettings } from '../openapi/route-config.ts';
 import type { RequestContext } from '../pipeline/context.ts';
 import { andThen, type Step } from '../pipeline/steps.ts';
 import type { RouteTable } from '../routing/table.ts';
@@ -43,6 +44,48 @@ export interface JobStatus {
 }
 
 const seeOtherBrand = Symbol.for('api-conventions.SeeOther');
+
+/** The status resource in the OpenAPI document: a {@link JobStatus}, 200 or 303 (RFC 9110 §15.4.4). */
+const statusSchema = {
+  type: 'object',
+  required: ['id', 'status', 'createdAt'],
+  properties: {
+    id: { type: 'string' },
+    status: { type: 'string', enum: ['pending', 'done', 'failed'] },
+    createdAt: { type: 'string', format: 'date-time' },
+    finishedAt: { type: 'string', format: 'date-time' },
+    result: {},
+    location: { type: 'string' },
+    errors: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['message', 'code'],
+        properties: { message: { type: 'string' }, code: { type: 'integer' } },
+      },
+    },
+  },
+};
+const statusDocument: OpenApiOperationSettings = {
+  summary: 'The status of a job',
+  responses: {
+    '200': {
+      description: 'The job: pending (with Retry-After), done with its result, or failed with why.',
+      headers: {
+        'Retry-After': {
+          description: 'Seconds before asking again, while pending.',
+          schema: { type: 'integer' },
+        },
+      },
+      content: { 'application/json': { schema: statusSchema } },
+    },
+    '303': {
+      description: 'Done: the outcome is a resource of its own, at Location.',
+      headers: { Location: { description: 'The outcome.', schema: { type: 'string' } } },
+      content: { 'application/json': { schema: statusSchema } },
+    },
+  },
+};
 
 /**
  * What a job's work resolves to when its outcome is a resource of its own: the status resource
@@ -188,18 +231,21 @@ export function createJobs(options: JobsOptions): Jobs {
     },
     routes: {
       [`${path}/:id`]: {
-        GET: (ctx: RequestContext) =>
-          andThen(jobs.status(ctx.param('id')), (job) => {
-            if (job === undefined)
-              throw notFound(`No job with id "${ctx.param('id').slice(0, 64)}" at ${path}.`);
-            if (job.status === 'pending') return ok(job, { 'retry-after': retryAfter });
-            if (job.location !== undefined) {
-              const reply = ok(job, new HeaderBag({ location: job.location }));
-              reply.status = 303;
-              return reply;
-            }
-            return job;
-          }),
+        GET: {
+          config: { openapi: statusDocument },
+          handler: (ctx: RequestContext) =>
+            andThen(jobs.status(ctx.param('id')), (job) => {
+              if (job === undefined)
+                throw notFound(`No job with id "${ctx.param('id').slice(0, 64)}" at ${path}.`);
+              if (job.status === 'pending') return ok(job, { 'retry-after': retryAfter });
+              if (job.location !== undefined) {
+                const reply = ok(job, new HeaderBag({ location: job.location }));
+                reply.status = 303;
+                return reply;
+              }
+              return job;
+            }),
+        },
       },
     },
   };

@@ -141,6 +141,17 @@ export function negotiation(options: NegotiationOptions = {}): Plugin {
       }
       byRoute.set(route, { offer: offerOf(list), pinned });
     },
+    mediaTypes(route) {
+      const known = byRoute.get(route);
+      const list =
+        known?.pinned !== undefined ? [known.pinned.format] : (known?.offer ?? fallback).formats;
+      // The first type of each format, and the vendor tree's own type in it (RFC 6839), which
+      // stands for every `application/vnd.<vendor>.<name>+<format>` a client may ask for.
+      const types = list.map((f) => formatTypes[f][0]!);
+      if (vendor !== undefined)
+        types.push(...list.map((f) => `application/vnd.${vendor.toLowerCase()}+${f}`));
+      return types;
+    },
     preParsing(ctx) {
       const route = ctx.route;
       if (route === undefined || noRepresentation.has(ctx.method)) return;

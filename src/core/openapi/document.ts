@@ -95,6 +95,16 @@ export interface DescribedApi {
    * the document describes. @default every one described
    */
   readonly plugins?: readonly string[];
+  /**
+   * The app's own routes a host handed over (`Conventions.hostRoutes`: Express, Fastify and
+   * Hono routes beside the table), documented as table routes are. @default none
+   */
+  readonly hostRoutes?: readonly RouteInfo[];
+  /**
+   * The media types a route answers in (`Conventions.mediaTypesOf`): what content negotiation
+   * offers there. @default the route's `formats` (JSON, XML), JSON without
+   */
+  mediaTypesOf?(route: RouteInfo): readonly string[];
 }
 
 /** What the installed plugins add to every operation. */
@@ -102,6 +112,12 @@ interface Features {
   bearer: boolean;
   rateLimit: boolean;
   caching: boolean;
+  cors: boolean;
+  negotiation: boolean;
+  /** The media types of a route. */
+  typesOf: (route: RouteInfo) => readonly string[];
+  /** The shared error responses used so far, by component name. */
+  shared: Map<string, unknown>;
 }
 
 const header = (description: string, schema: JsonSchema = { type: 'string' }) => ({
@@ -114,15 +130,14 @@ const rateLimitHeaders = {
   'X-RateLimit-Reset': header('Seconds until the window resets.', { type: 'integer' }),
 };
 
-const methodOrder = ['GET', 'PUT', 'POST', 'DELETE', 'PATCH'];
-const successOf: Record<string, string> = {
-  GET: '200',
-  PUT: '200',
-  PATCH: '200',
-  POST: '201',
-  DELETE: '204',
+const tooManyHeaders = {
+  'Retry-After': header('Seconds to wait before trying again.', { type: 'integer' }),
+  ...rateLimitHeaders,
 };
-const errorRef = { $ref: '#/components/responses/Error' };
+
+const methodOrder = ['GET', 'PUT', 'POST', 'DELETE', 'PATCH'];
+const errorDescription = 'The error body of the specification: one entry per problem (spec 7).';
+const tooManyDescription = 'The rate limit is reached (RFC 6585 §4, spec 8).';
 
 /** `/v1/books/:id` → `/v1/books/{id}`, and its parameter names. */
 function templateOf(pattern: string): { path: string; names: string[] } {
@@ -272,20 +287,71 @@ function requestBodyOf(route: RouteInfo, options: OpenApiOptions): unknown {
 const mediaTypes: Record<string, string> = { json: 'application/json', xml: 'application/xml' };
 
 /**
- * The media types a success response is offered in: the route's `formats` (JSON, XML) when it
- * names them (a `.json`/`.xml` twin names one), else JSON. The XML body has the same fields.
+ * The media types of a route without a negotiation plugin to ask: its `formats` (JSON, XML) when
+ * it names them (a `.json`/`.xml` twin names one), else JSON.
  */
-function contentOf(route: RouteInfo, schema: JsonSchema): Record<string, unknown> {
+function formatTypesOf(route: RouteInfo): readonly string[] {
   const formats =
     route.config.formatSuffix !== undefined
       ? [route.config.formatSuffix]
       : (route.config.formats ?? ['json']);
-  const content: Record<string, unknown> = {};
-  for (const format of formats) {
-    const type = mediaTypes[format];
-    if (type !== undefined) content[type] = { schema };
+  const types = formats.flatMap((f) => (mediaTypes[f] === undefined ? [] : [mediaTypes[f]!]));
+  return types.length > 0 ? types : ['application/json'];
+}
+
+/** The same schema in each media type; an XML body has the same fields as the JSON one. */
+const contentOf = (types: readonly string[], schema: unknown) =>
+  Object.fromEntries(types.map((type) => [type, { schema }]));
+
+/**
+ * The error response in the route's media types, as a shared component: `Error` in JSON alone,
+ * `ErrorJsonXml` where XML is offered too (and `TooManyRequests…` for 429), added to `shared`
+ * on first use.
+ */
+function errorResponse(
+  types: readonly string[],
+  tooMany: boolean,
+  shared: Map<string, unknown>,
+): unknown {
+  const formats = ['json', 'xml'].filter((f) => types.some((t) => t.endsWith(f)));
+  const suffix =
+    formats.length === 1 && formats[0] === 'json'
+      ? ''
+      : formats.map((f) => f[0]!.toUpperCase() + f.slice(1)).join('');
+  const name = `${tooMany ? 'TooManyRequests' : 'Error'}${suffix}`;
+  if (!shared.has(name)) {
+    shared.set(name, {
+      description: tooMany ? tooManyDescription : errorDescription,
+      ...(tooMany ? { headers: tooManyHeaders } : {}),
+      content: contentOf(types, { $ref: '#/components/schemas/Error' }),
+    });
   }
-  return Object.keys(content).length > 0 ? content : { 'application/json': { schema } };
+  return { $ref: `#/components/responses/${name}` };
+}
+
+function successHeaders(route: RouteInfo, status: string, features: Features) {
+  const headers: Record<string, unknown> = {};
+  if (status === '201') headers.Location = header('The new resource.');
+  if (features.caching && route.method === 'GET' && status === '200') {
+    headers.ETag = header('The version of the representation (RFC 9110 §8.8.3).');
+    headers['Last-Modified'] = header('When it last changed (RFC 9110 §8.8.2).');
+    headers['Cache-Control'] = header('How the response may be cached (RFC 9111 §5.2).');
+  }
+  if (features.negotiation && route.method !== 'DELETE') {
+    headers.Vary = header('Accept: the representation depends on it (RFC 9110 §12.5.5).');
+  }
+  if (features.cors) {
+    headers['Access-Control-Allow-Origin'] = header(
+      'The origin allowed to read the response, on cross-origin requests (Fetch standard).',
+    );
+  }
+  if (features.rateLimit) Object.assign(headers, rateLimitHeaders);
+  if (route.config.deprecation !== undefined) {
+    headers.Deprecation = header('When the endpoint was deprecated (RFC 9745).');
+    headers.Sunset = header('When it stops answering (RFC 8594).');
+    headers.Link = header('The successor and the deprecation policy (RFC 8288, RFC 9745 §3).');
+  }
+  return headers;
 }
 
 function responsesOf(
@@ -294,30 +360,16 @@ function responsesOf(
   options: OpenApiOptions,
   features: Features,
 ): Record<string, unknown> {
-  const success = successOf[route.method] ?? '200';
+  const types = features.typesOf(route);
   const given = route.config.response ?? {};
   const responses: Record<string, unknown> = {};
-  const declared = Object.keys(given).length > 0 ? Object.keys(given) : [success];
+  // Without a declared response the success status is the handler's choice (a value is 200,
+  // `created()` 201, `accepted()` 202, `noContent()` 204): only a GET is sure to be 200.
+  const declared =
+    Object.keys(given).length > 0 ? Object.keys(given) : [route.method === 'GET' ? '200' : '2XX'];
   for (const status of declared) {
     const schema = (given as Record<string, unknown>)[status];
-    const headers: Record<string, unknown> = {};
-    if (status === '201')
-      headers.Location = { description: 'The new resource.', schema: { type: 'string' } };
-    if (features.caching && route.method === 'GET' && status === '200') {
-      headers.ETag = header('The version of the representation (RFC 9110 §8.8.3).');
-      headers['Cache-Control'] = header('How the response may be cached (RFC 9111 §5.2).');
-    }
-    if (features.rateLimit) Object.assign(headers, rateLimitHeaders);
-    if (route.config.deprecation !== undefined) {
-      headers.Deprecation = {
-        description: 'When the endpoint was deprecated (RFC 9745).',
-        schema: { type: 'string' },
-      };
-      headers.Sunset = {
-        description: 'When it stops answering (RFC 8594).',
-        schema: { type: 'string' },
-      };
-    }
+    const headers = successHeaders(route, status, features);
     responses[status] = {
       description: status === '204' ? 'No content.' : 'Success.',
       ...(Object.keys(headers).length > 0 ? { headers } : {}),
@@ -325,7 +377,7 @@ function responsesOf(
         ? {}
         : {
             content: contentOf(
-              route,
+              types,
               schema === undefined ? {} : standardJsonSchema(schema, 'output', options.jsonSchema),
             ),
           }),
@@ -335,19 +387,24 @@ function responsesOf(
   if (secured) errors.push('401', '403');
   if (['POST', 'PUT', 'PATCH'].includes(route.method)) errors.push('413', '415');
   if (route.config.deprecation !== undefined) errors.push('410');
+  if (features.caching) errors.push('412');
+  if (features.caching && route.config.requireIfMatch === true) errors.push('428');
   if (features.caching && route.method === 'GET') errors.push('304');
   if (features.rateLimit) errors.push('429');
   for (const status of errors.sort()) {
     responses[status] =
-      status === '429'
-        ? { $ref: '#/components/responses/TooManyRequests' }
-        : status === '304'
-          ? {
-              description:
-                'Not modified: the version the client holds is current (RFC 9110 §15.4.5).',
-            }
-          : errorRef;
+      status === '304'
+        ? {
+            description:
+              'Not modified: the version the client holds is current (RFC 9110 §15.4.5).',
+          }
+        : errorResponse(types, status === '429', features.shared);
   }
+  // Any other status the pipeline or the handler answers (405, 409, 414, 431…) is an error
+  // with the same body (spec 7).
+  responses.default = errorResponse(types, false, features.shared);
+  const own = route.config.openapi?.responses;
+  if (own !== undefined) Object.assign(responses, own);
   return responses;
 }
 
@@ -360,9 +417,12 @@ function operationOf(
 ) {
   const secured = features.bearer && route.config.auth !== false;
   const scopes = route.config.scopes ?? [];
+  const own = route.config.openapi;
   const op: Record<string, unknown> = {
     operationId: operationId(route.method, path),
-    summary: `${route.method} ${route.pattern}`,
+    summary: own?.summary ?? `${route.method} ${route.pattern}`,
+    ...(own?.description !== undefined ? { description: own.description } : {}),
+    ...(own?.tags !== undefined ? { tags: [...own.tags] } : {}),
     parameters: parametersOf(route, names, options),
   };
   const body = requestBodyOf(route, options);
@@ -397,9 +457,15 @@ export function openapi(api: DescribedApi, options: OpenApiOptions): Record<stri
     bearer: has('bearer'),
     rateLimit: has('rate-limit'),
     caching: has('caching'),
+    cors: has('cors'),
+    negotiation: has('negotiation'),
+    typesOf: api.mediaTypesOf === undefined ? formatTypesOf : (route) => api.mediaTypesOf!(route),
+    shared: new Map(),
   };
   const byPath = new Map<string, Record<string, unknown>>();
-  const routes = [...api.routes]
+  const declared = new Set(api.routes.map((r) => `${r.method} ${r.pattern}`));
+  const own = (api.hostRoutes ?? []).filter((r) => !declared.has(`${r.method} ${r.pattern}`));
+  const routes = [...api.routes, ...own]
     .filter((r) => methodOrder.includes(r.method))
     .map((route) => ({ route, key: templateOf(route.pattern).path }))
     .sort((a, b) =>
@@ -456,26 +522,7 @@ export function openapi(api: DescribedApi, options: OpenApiOptions): Record<stri
           },
         },
       },
-      responses: {
-        Error: {
-          description: 'The error body of the specification: one entry per problem (spec 7).',
-          content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
-        },
-        ...(features.rateLimit
-          ? {
-              TooManyRequests: {
-                description: 'The rate limit is reached (RFC 6585 §4, spec 8).',
-                headers: {
-                  'Retry-After': header('Seconds to wait before trying again.', {
-                    type: 'integer',
-                  }),
-                  ...rateLimitHeaders,
-                },
-                content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
-              },
-            }
-          : {}),
-      },
+      responses: Object.fromEntries([...features.shared].sort(([a], [b]) => (a < b ? -1 : 1))),
       securitySchemes,
     },
   };

@@ -1,4 +1,6 @@
 /** The OpenAPI 3.1 document of an API, from its routes and their settings. */
+import './route-config.ts';
+
 export {
   type DescribedApi,
   type OpenApiInfo,
@@ -9,3 +11,4 @@ export {
   openapi,
 } from './document.ts';
 export type { JsonSchema } from './json-schema.ts';
+export type { OpenApiOperationSettings, OpenApiResponse } from './route-config.ts';

@@ -29,6 +29,7 @@ import { bareArray, compileRoute } from './request.ts';
 import { andThen, type Step } from './steps.ts';
 
 const brand = Symbol.for('api-conventions.Conventions');
+const jsonOnly: readonly string[] = Object.freeze(['application/json']);
 
 /**
  * Everything an adapter needs, compiled once from {@link ConventionsOptions}. `handle` answers a
@@ -81,6 +82,23 @@ export class Conventions {
   /** The names of the installed plugins, in the order they run (`'bearer'`, `'rate-limit'`…). */
   get plugins(): readonly string[] {
     return this.settings.pluginNames;
+  }
+
+  /**
+   * The media types `route` answers in, successes and errors alike: what the content
+   * negotiation plugin offers there (its vendor tree's own type included), JSON without one.
+   */
+  mediaTypesOf(route: RouteInfo): readonly string[] {
+    return this.settings.mediaTypes?.(route) ?? jsonOnly;
+  }
+
+  /**
+   * The app's own routes a host handed over (Express, Fastify and Hono routes beside the table),
+   * with the settings it knows of them; empty until the host did (on its first request, or when
+   * Fastify is ready).
+   */
+  get hostRoutes(): readonly RouteInfo[] {
+    return this.view.routes.filter((r) => r.host === true);
   }
 
   /** Every declared route (HEAD included where GET is), in declaration order. */

@@ -84,6 +84,8 @@ export interface ResolvedConventionsOptions {
   configKeys: string[];
   /** The installed plugins' names, in order. */
   pluginNames: readonly string[];
+  /** The media types a route answers in, by the first plugin that says (`mediaTypes`). */
+  mediaTypes: ((route: import('../routing/table.ts').RouteInfo) => readonly string[]) | undefined;
   bodyLimit: number;
   bodyTimeout: number;
   uriLimit: number;
@@ -165,6 +167,9 @@ export function resolveConventionsOptions(options: ConventionsOptions): Resolved
     router,
     configKeys,
     pluginNames: plugins.map((p) => p.name),
+    mediaTypes: plugins
+      .find((p) => p.mediaTypes !== undefined)
+      ?.mediaTypes?.bind(plugins.find((p) => p.mediaTypes !== undefined)),
     bodyLimit: assertInteger('bodyLimit', options.bodyLimit ?? 1_048_576, 0, 2 ** 31),
     bodyTimeout: assertInteger('bodyTimeout', options.bodyTimeout ?? 30_000, 1, 2 ** 31 - 1),
     uriLimit: assertInteger('uriLimit', options.uriLimit ?? 8192, 16, 2 ** 31 - 1),

@@ -93,6 +93,11 @@ export interface Plugin {
   /** Called once per route at start-up (contributed and guarded routes too): compile settings here. */
   onRoute?(route: RouteInfo): void;
   /**
+   * The media types `route` answers in (its successes and its errors), for the OpenAPI
+   * document: a content-negotiation plugin says, after `onRoute`. @default JSON only
+   */
+  mediaTypes?(route: RouteInfo): readonly string[];
+  /**
    * Pre-routing: every request, matched or not (404, 405, OPTIONS, upper-case paths), before any
    * answer of the router. `ctx.route` is the matched route or `undefined`; `ctx.allowed` the
    * methods of the path. May answer early (a CORS preflight, HTTPS refused, a scan limited).

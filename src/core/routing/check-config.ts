@@ -20,6 +20,7 @@ export const builtInConfigKeys: readonly string[] = [
   'params',
   'headers',
   'response',
+  'openapi',
 ];
 /**
  * The route settings of the built-in plugins, by the plugin that reads them: a setting whose
@@ -124,11 +125,32 @@ export function checkRouteConfig(
       );
     }
   }
+  if (config.openapi !== undefined) checkOpenApiSettings(where, config.openapi);
   for (const part of ['query', 'params', 'headers'] as const) {
     if (config[part] !== undefined && !isStandardSchema(config[part])) {
       throw new TypeError(
         `${where}: \`${part}\` must be a Standard Schema (a zod, valibot or arktype schema, say).`,
       );
     }
+  }
+}
+
+function checkOpenApiSettings(where: string, given: unknown): void {
+  const at = `${where}: \`openapi\``;
+  assertKnownKeys(at, given as object, ['summary', 'description', 'tags', 'responses']);
+  const { responses } = given as { responses?: unknown };
+  if (responses === undefined) return;
+  const entries =
+    typeof responses === 'object' && responses !== null ? Object.entries(responses) : [];
+  if (
+    entries.some(
+      ([status, r]) =>
+        !/^([1-5]\d\d|[1-5]XX|default)$/.test(status) ||
+        typeof (r as { description?: unknown })?.description !== 'string',
+    )
+  ) {
+    throw new TypeError(
+      `${at}.responses must map statuses ('200', '2XX', 'default') to responses with a description.`,
+    );
   }
 }

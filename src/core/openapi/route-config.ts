@@ -1,0 +1,46 @@
+/** The `openapi` route setting: what a route adds to, or says instead of, its generated operation. */
+import type { JsonSchema } from './json-schema.ts';
+
+/**
+ * One documented response of an operation (OpenAPI 3.1 §4.8.17): its description, headers and
+ * body per media type, each body as a JSON Schema 2020-12.
+ *
+ * @category Routing
+ */
+export interface OpenApiResponse {
+  /** What the response means. */
+  description: string;
+  /** Its headers, each with a description and a schema. */
+  headers?: Readonly<Record<string, { description: string; schema: JsonSchema }>>;
+  /** Its body per media type (`application/json`), each as a JSON Schema. */
+  content?: Readonly<Record<string, { schema: JsonSchema }>>;
+}
+
+/**
+ * What a route says of itself in the OpenAPI document, over what {@link openapi} derives from
+ * its settings: a summary, a description, tags, and responses by status (`'200'`, `'303'`),
+ * each replacing the derived one of that status. Routes a plugin serves (the OAuth endpoints,
+ * job status resources) describe their bodies this way.
+ *
+ * @category Routing
+ */
+export interface OpenApiOperationSettings {
+  /** A short summary. @default "METHOD /pattern" */
+  summary?: string;
+  /** A longer description, CommonMark allowed. */
+  description?: string;
+  /** Tags that group operations in a documentation page. */
+  tags?: readonly string[];
+  /** Responses by status, replacing the derived ones of the same status. */
+  responses?: Readonly<Record<string, OpenApiResponse>>;
+}
+
+declare module '../routing/types.ts' {
+  interface RouteConfig {
+    /**
+     * What the route says of itself in the OpenAPI document (summary, description, tags,
+     * responses), over what {@link openapi} derives from its other settings. @default nothing
+     */
+    openapi?: OpenApiOperationSettings;
+  }
+}
