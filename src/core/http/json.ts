@@ -68,7 +68,8 @@ function quotedDate(time: number, date: Date): string {
   return text;
 }
 
-function quote(text: string): string {
+/** `"<text>"`, escaped as JSON.stringify escapes it. */
+export function quote(text: string): string {
   return needsEscape.test(text) ? JSON.stringify(text) : `"${text}"`;
 }
 
@@ -79,7 +80,7 @@ const keyMemo = new Map<string, string>();
 const keyMemoBound = 1024;
 
 /** `"<key>":`, escaped as JSON.stringify escapes it. */
-function quotedKey(key: string): string {
+export function quotedKey(key: string): string {
   let text = keyMemo.get(key);
   if (text === undefined) {
     text = `${quote(key)}:`;
@@ -87,6 +88,22 @@ function quotedKey(key: string): string {
   }
   return text;
 }
+
+/**
+ * ECMA-262 SerializeJSONProperty of `value` under `key`: JSON.stringify's text of one member,
+ * `undefined` when it is left out.
+ */
+export function writeMember(value: unknown, key: string | number): string | undefined {
+  return write(value, key, []);
+}
+
+/** `"<RFC 3339>"` of a `Date` as its built-in toJSON writes it, `null` for an invalid one. */
+export function writeDate(date: Date): string {
+  const time = date.getTime();
+  return Number.isNaN(time) ? 'null' : quotedDate(time, date);
+}
+
+export { dateToJSON };
 
 /** ECMA-262 SerializeJSONProperty, with the built-in `Date.prototype.toJSON` done inline. */
 // An array passes its index as a number: it becomes the key's text only when a toJSON asks.

@@ -1,0 +1,174 @@
+/**
+ * JSON writers compiled from a response schema (issue 22, item 6): exactly `JSON.stringify`'s
+ * text for every value, fitting the schema or not (RFC 8259; ECMA-262 §25.5.2).
+ */
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { bookPage } from '../../examples/bookshelf/book-shape.ts';
+import { seedBooks } from '../../examples/bookshelf/data.ts';
+import { compileJsonWriter } from '../../src/core/http/compiled-json.ts';
+import { standardJsonSchema } from '../../src/core/openapi/json-schema.ts';
+
+const fc = await import('fast-check').catch(() => undefined);
+
+function builtIn(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? 'null';
+  } catch (error) {
+    return `throws ${(error as Error).constructor.name}`;
+  }
+}
+
+function ours(write: (value: unknown) => string, value: unknown): string {
+  try {
+    return write(value);
+  } catch (error) {
+    return `throws ${(error as Error).constructor.name}`;
+  }
+}
+
+// A schema of every kind the compiler specialises: nested objects, arrays of objects, strings,
+// date-times, numbers, and a member it leaves to the general writer (an enum).
+const noteSchema = standardJsonSchema(
+  z.object({
+    id: z.string(),
+    at: z.date(),
+    count: z.number().int(),
+    ratio: z.number(),
+    kind: z.enum(['a', 'b']),
+    tags: z.array(z.object({ name: z.string(), since: z.date() })),
+    owner: z.object({ name: z.string(), joined: z.date() }).partial(),
+  }),
+  'output',
+);
+const writeNote = compileJsonWriter(noteSchema);
+
+const fitting = () => ({
+  id: 'n1',
+  at: new Date(Date.UTC(2026, 0, 31, 9)),
+  count: 3,
+  ratio: 0.1 + 0.2,
+  kind: 'a',
+  tags: [{ name: 'x"y', since: new Date(0) }],
+  owner: { name: 'Ann\n', joined: new Date(-1) },
+});
+
+const cycle: Record<string, unknown> = { id: 'c' };
+cycle.owner = cycle;
+
+describe('a JSON writer compiled from a response schema', () => {
+  it('writes the bookshelf page as JSON.stringify does (the schema the bookshelf declares)', () => {
+    const write = compileJsonWriter(standardJsonSchema(bookPage, 'output'));
+    const page = {
+      books: seedBooks()
+        .slice(0, 20)
+        .map((b) => ({ ...b, links: [{ rel: 'self', method: 'GET', href: `/v1/books/${b.id}` }] })),
+      hasNext: true,
+    };
+    expect(write(page)).toBe(JSON.stringify(page));
+  });
+
+  it.each<[string, () => unknown]>([
+    ['a fitting value', fitting],
+    ['members in another order than the schema', () => ({ count: 1, id: 'x', at: new Date(5) })],
+    ['extra members', () => ({ ...fitting(), extra: { deep: [new Date(0)] }, 'a"b': 1 })],
+    ['members of other types', () => ({ id: 1, at: 'not a date', count: '3', tags: 'none' })],
+    [
+      'undefined, functions and symbols',
+      () => ({ id: undefined, at: () => 1, count: Symbol('s') }),
+    ],
+    [
+      'NaN, the infinities and -0',
+      () => ({ count: Number.NaN, ratio: -0, at: Number.POSITIVE_INFINITY }),
+    ],
+    [
+      'an invalid Date and a Date past 9999',
+      () => ({ at: new Date(Number.NaN), owner: { joined: new Date(Date.UTC(10000, 0)) } }),
+    ],
+    [
+      'a Date with its own toJSON',
+      () => ({ at: Object.assign(new Date(0), { toJSON: () => 'own' }) }),
+    ],
+    ['a toJSON using its key', () => ({ id: { toJSON: (key: string) => `key:${key}` } })],
+    ['a toJSON on the object itself', () => ({ toJSON: () => 'whole', id: 'x' })],
+    [
+      'an array with a toJSON',
+      () => ({ tags: Object.assign([{ name: 'a' }], { toJSON: () => 'arr' }) }),
+    ],
+    [
+      'a class instance',
+      () =>
+        new (class {
+          id = 'x';
+          count = 2;
+        })(),
+    ],
+    ['an object without a prototype', () => Object.assign(Object.create(null), { id: 'x' })],
+    [
+      'inherited enumerable members',
+      () => Object.assign(Object.create({ inherited: 1 }), { id: 'x' }),
+    ],
+    ['integer-like keys', () => ({ b: 1, 2: 2, id: 'x', 1: 4 })],
+    ['an array at the root', () => [fitting()]],
+    ['a string at the root', () => 'text'],
+    ['undefined at the root', () => undefined],
+    ['holes in an array', () => ({ tags: [, { name: 'a' }] })],
+    ['a BigInt, which throws', () => ({ count: 1n })],
+    ['a cycle, which throws a TypeError', () => cycle],
+    ['lone surrogates', () => ({ id: '\ud800', tags: [{ name: '\udc00' }] })],
+  ])('writes %s as JSON.stringify does', (_, make) => {
+    expect(ours(writeNote, make())).toBe(builtIn(make()));
+  });
+
+  it('writes as JSON.stringify does when Object.prototype was polluted with an enumerable member', () => {
+    (Object.prototype as Record<string, unknown>).polluted = 'yes';
+    try {
+      expect(writeNote(fitting())).toBe(JSON.stringify(fitting()));
+      expect(writeNote(fitting())).not.toContain('polluted');
+    } finally {
+      delete (Object.prototype as Record<string, unknown>).polluted;
+    }
+  });
+
+  it('writes any value as JSON.stringify does, under any of several schemas (property)', () => {
+    if (fc === undefined) throw new Error('fast-check is a dev dependency');
+    const f = fc;
+    const date = f.date({ min: new Date(-8.64e15), max: new Date(8.64e15) });
+    const value = f.letrec((tie) => ({
+      value: f.oneof(
+        { depthSize: 'small', withCrossShrink: true },
+        f.jsonValue({ maxDepth: 2 }),
+        date,
+        f.constant(new Date(Number.NaN)),
+        f.string({ unit: 'binary' }),
+        f.array(tie('value'), { maxLength: 4 }),
+        f.dictionary(
+          f.constantFrom('id', 'at', 'count', 'tags', 'owner', 'name', 'x'),
+          tie('value'),
+          {
+            maxKeys: 5,
+          },
+        ),
+        f.record({
+          id: f.string(),
+          at: f.oneof(date, f.string()),
+          count: f.oneof(f.integer(), f.double()),
+          tags: f.array(f.record({ name: f.string(), since: date }), { maxLength: 3 }),
+        }),
+      ),
+    })).value;
+    const schemas = [
+      noteSchema,
+      { type: 'array', items: noteSchema },
+      { type: 'string', format: 'date-time' },
+      {},
+    ];
+    const writers = schemas.map((s) => compileJsonWriter(s as Record<string, unknown>));
+    f.assert(
+      f.property(value, f.integer({ min: 0, max: writers.length - 1 }), (v, i) => {
+        expect(ours(writers[i]!, v)).toBe(builtIn(v));
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
