@@ -75,13 +75,14 @@ function checkBody(target, res) {
 export async function prepareRequest(target, port, tokens) {
   const headers = { accept: 'application/json' };
   const ask = target.request;
+  const path = ask.path ?? ROUTE;
   if (ask.origin) headers.origin = ORIGIN;
   if (ask.auth === 'repeat') headers.authorization = `Bearer ${tokens.repeat}`;
   if (ask.auth === 'fresh') headers.authorization = `Bearer ${tokens.first}`;
-  let res = await request(port, { headers });
+  let res = await request(port, { path, headers });
   if (ask.auth === 'bookshelf' && res.status === 401) {
     headers.authorization = `Bearer ${await bookshelfToken(port)}`;
-    res = await request(port, { headers });
+    res = await request(port, { path, headers });
   }
   if (res.status !== 200) {
     throw new Error(`GET ${ROUTE} answered ${res.status}, not 200: ${res.body.slice(0, 300)}`);
@@ -96,7 +97,7 @@ export async function prepareRequest(target, port, tokens) {
       });
     }
     headers['if-none-match'] = etag;
-    const again = await request(port, { headers });
+    const again = await request(port, { path, headers });
     if (again.status !== 304) {
       throw new Error(`GET ${ROUTE} with If-None-Match: ${etag} answered ${again.status}, not 304`);
     }
@@ -104,7 +105,7 @@ export async function prepareRequest(target, port, tokens) {
   const fresh = ask.auth === 'fresh';
   if (fresh) delete headers.authorization;
   return {
-    url: `http://${HOST}:${port}${ROUTE}`,
+    url: `http://${HOST}:${port}${path}`,
     headers,
     tokensFile: fresh ? tokens.poolFile : undefined,
     expectStatus: ask.revalidate ? 304 : 200,

@@ -135,6 +135,38 @@ comparisons.push({
   says: 'the bookshelf (GET /v1/books, every convention on) / node:http serializing its data',
 });
 
+// The bookshelf on each host beside that host's framework sending the very bytes the bookshelf
+// sends, built by JSON.stringify from plain strings on every request (issue 22): the ceiling
+// each host can reach. The goal holds on node:http and Fastify; Express and the fetch host
+// (Hono on @hono/node-server) are reported.
+const BYTES_GOALS = { node: 0.6, fastify: 0.6, express: undefined, fetch: undefined };
+const perPage = '/v1/books?per_page=20';
+for (const [stack, atLeast] of Object.entries(BYTES_GOALS)) {
+  add(`bookshelf-${stack}`, {
+    server: 'bookshelf.mjs',
+    requires: ['dist/node.mjs', `dist/${stack}.mjs`],
+    tsx: true,
+    env: { ...builtPackage, BENCH_HOST: stack },
+    request: { auth: 'bookshelf', origin: true, path: perPage },
+    full: true,
+  });
+  add(`bookshelf-bytes-${stack}`, {
+    server: 'bookshelf-bytes.mjs',
+    requires: ['dist/node.mjs'],
+    tsx: true,
+    env: { ...builtPackage, BENCH_HOST: stack },
+    request: { path: perPage },
+  });
+  comparisons.push({
+    name: `bookshelf-bytes-${stack}`,
+    group: 'bookshelf-bytes',
+    a: `bookshelf-${stack}`,
+    b: `bookshelf-bytes-${stack}`,
+    ...(atLeast === undefined ? {} : { atLeast }),
+    says: `the bookshelf on ${stack} (GET ${perPage}) / ${stack} sending the same bytes`,
+  });
+}
+
 add('node-full-redis', {
   server: 'node-full.mjs',
   requires: ['dist/node.mjs', 'dist/redis.mjs'],

@@ -1,12 +1,15 @@
 /**
  * bookshelf: the reference service itself (examples/bookshelf, every convention on) on the
- * node:http host, started as `npm run example` starts it but with a rate limit that never
+ * node:http host (or the one `BENCH_HOST` names), started as `npm run example` starts it but with a rate limit that never
  * answers 429 in a run (the counting still happens): what a user of the bookshelf sees on
  * `GET /v1/books`. TypeScript, so the harness runs it through tsx.
  */
 import { createBookshelf } from '../../examples/bookshelf/app.ts';
-import { serve } from '../../examples/bookshelf/hosts/node.ts';
+import { loadHost } from '../../examples/bookshelf/hosts/host.ts';
 import { HOST, PORT, ready } from './_server.mjs';
+
+// `BENCH_HOST` picks the bookshelf's host (node, express, fastify, fetch); node by default.
+const serve = await loadHost(process.env.BENCH_HOST ?? 'node');
 
 const bookshelf = createBookshelf({
   logger: { error: (fields, message) => console.error(message, fields?.err ?? fields), warn() {} },

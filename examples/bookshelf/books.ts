@@ -11,7 +11,7 @@ import {
 } from 'api-conventions';
 import { bookList, bookPage, bookResource, bookView } from './book-shape.ts';
 import { authorOf, type Book, seedBooks, slugify } from './data.ts';
-import { bookVersion, touch } from './versions.ts';
+import { bookVersion, shelfChanged, shelfVersion, touch } from './versions.ts';
 
 export const bookFields: FieldSchema = {
   title: { type: 'string', required: true, min: 1, max: 200 },
@@ -65,6 +65,7 @@ export function bookRoutes(books: Map<string, Book> = seedShelf()) {
       updatedAt: now,
     };
     books.set(book.id, book);
+    shelfChanged(books);
     return created(`/v1/books/${book.id}`, book);
   };
 
@@ -85,6 +86,7 @@ export function bookRoutes(books: Map<string, Book> = seedShelf()) {
       updatedAt: now,
     };
     books.set(id, book);
+    shelfChanged(books);
     // spec 4.2: PUT creates at a client-named path, or replaces what is there.
     return existing ? book : created(`/v1/books/${id}`, book);
   };
@@ -95,11 +97,13 @@ export function bookRoutes(books: Map<string, Book> = seedShelf()) {
     Object.assign(book, fields, { updatedAt: new Date() });
     if (fields.authorId !== undefined) book.author = authorOf(fields.authorId);
     touch(book);
+    shelfChanged(books);
     return book;
   };
 
   const deleteBook = (ctx: RequestContext) => {
     books.delete(find(ctx).id);
+    shelfChanged(books);
     return noContent();
   };
 
@@ -113,12 +117,15 @@ export function bookRoutes(books: Map<string, Book> = seedShelf()) {
           resource,
           formats: ['json', 'xml'],
           suffixes: true,
+          // The list's tag from the shelf's version: 304 before the page is built, no hashing.
+          resourceVersion: () => shelfVersion(books),
           response: { 200: bookPage },
         },
       },
       POST: {
         handler: createBook,
-        config: { body: bookFields, resource, response: { 201: bookView } },
+        // The shelf's version names the lists, not the created book: no ETag on the 201.
+        config: { body: bookFields, resource, etag: false, response: { 201: bookView } },
       },
     },
     '/v1/books/:id': {

@@ -12,6 +12,7 @@ import {
 } from 'api-conventions';
 import { bookFields } from './books.ts';
 import { authorOf, type Book, slugify } from './data.ts';
+import { shelfChanged } from './versions.ts';
 
 const checkBook = compileFields(bookFields);
 const maxBooks = 1000;
@@ -72,6 +73,7 @@ export function bookImportRoutes(books: Map<string, Book>, store?: Store, delayM
       books.set(book.id, book);
       ids.push(book.id);
     }
+    shelfChanged(books);
     return { imported: ids.length, ids };
   };
 

@@ -25,3 +25,23 @@ export function bookVersion(book: Book | undefined): ResourceVersion | undefined
   }
   return { version: `${run}-${stamp}`, lastModified: book.updatedAt };
 }
+
+const shelves = new WeakMap<object, number>();
+
+/** Marks a shelf changed (a book added, replaced, changed or deleted): its lists get new tags. */
+export function shelfChanged(shelf: object): void {
+  shelves.set(shelf, ++counter);
+}
+
+/**
+ * The version of a shelf's lists: the caching plugin makes each list's tag from it, the query,
+ * the format and the caller's links, so a list is never hashed byte by byte (RFC 9110 §8.8.3).
+ */
+export function shelfVersion(shelf: object): ResourceVersion {
+  let stamp = shelves.get(shelf);
+  if (stamp === undefined) {
+    stamp = ++counter;
+    shelves.set(shelf, stamp);
+  }
+  return { version: `${run}-s${stamp}` };
+}

@@ -1,0 +1,89 @@
+/**
+ * bookshelf-bytes: the framework `BENCH_HOST` names (node:http, Express, Fastify, or Hono on
+ * @hono/node-server for the fetch host) answering `GET /v1/books?per_page=20` with exactly the
+ * bytes the bookshelf sends for it to the bench's token (alice, `books:read`), built on every
+ * request by `JSON.stringify` from a plain object of strings, numbers and booleans: the ceiling
+ * for the bookshelf on that framework (issue 22). The bytes are taken from the bookshelf itself
+ * at start-up (its own token endpoint, then the page), and the server refuses to start if
+ * `JSON.stringify` of the parsed page is not those very bytes.
+ */
+import { createBookshelf } from '../../examples/bookshelf/app.ts';
+import { loadHost } from '../../examples/bookshelf/hosts/host.ts';
+import { HOST, PORT, ready } from './_server.mjs';
+
+const stack = process.env.BENCH_HOST ?? 'node';
+const PATH = '/v1/books?per_page=20';
+
+/** The bookshelf's page for the bench's request, as text. */
+async function bookshelfPage() {
+  const serve = await loadHost('node');
+  const running = await serve(createBookshelf({ logger: { error() {}, warn() {} } }), {
+    port: 0,
+    host: HOST,
+  });
+  try {
+    const base = `http://${HOST}:${running.port}`;
+    const token = await fetch(`${base}/v1/oauth2/token`, {
+      method: 'POST',
+      headers: {
+        authorization: `Basic ${Buffer.from('demo-client:demo-secret').toString('base64')}`,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      body: 'grant_type=password&username=alice&password=wonderland&scope=books%3Aread',
+    }).then((res) => res.json());
+    const res = await fetch(`${base}${PATH}`, {
+      headers: { authorization: `Bearer ${token.access_token}`, accept: 'application/json' },
+    });
+    if (res.status !== 200) throw new Error(`the bookshelf answered ${res.status}`);
+    return await res.text();
+  } finally {
+    await running.close();
+  }
+}
+
+const text = await bookshelfPage();
+const plain = JSON.parse(text);
+if (JSON.stringify(plain) !== text) {
+  console.error('bookshelf-bytes: JSON.stringify of the page is not the bytes the bookshelf sent');
+  process.exit(1);
+}
+
+const type = 'application/json';
+if (stack === 'node') {
+  const { createServer } = await import('node:http');
+  const server = createServer((req, res) => {
+    if (req.method === 'GET' && req.url === PATH) {
+      const body = JSON.stringify(plain);
+      res.writeHead(200, { 'content-type': type, 'content-length': Buffer.byteLength(body) });
+      res.end(body);
+      return;
+    }
+    res.writeHead(404, { 'content-length': 0 });
+    res.end();
+  });
+  server.listen(PORT, HOST, () => ready(server.address().port));
+} else if (stack === 'express' || stack === 'express4') {
+  const { default: express } = await import('express');
+  const app = express();
+  app.get('/v1/books', (_req, res) => {
+    res.type(type).send(JSON.stringify(plain));
+  });
+  const server = app.listen(PORT, HOST, () => ready(server.address().port));
+} else if (stack === 'fastify') {
+  const { default: Fastify } = await import('fastify');
+  const app = Fastify({ logger: false });
+  app.get('/v1/books', (_req, reply) => {
+    reply.type(type).send(JSON.stringify(plain));
+  });
+  await app.listen({ host: HOST, port: PORT });
+  ready(app.server.address().port);
+} else if (stack === 'fetch') {
+  const { serve } = await import('@hono/node-server');
+  const { Hono } = await import('hono');
+  const app = new Hono();
+  app.get('/v1/books', (c) => c.body(JSON.stringify(plain), 200, { 'content-type': type }));
+  serve({ fetch: app.fetch, hostname: HOST, port: PORT }, (info) => ready(info.port));
+} else {
+  console.error(`bookshelf-bytes: BENCH_HOST must be node, express, fastify or fetch, got "${stack}"`);
+  process.exit(2);
+}
