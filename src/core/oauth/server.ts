@@ -1,4 +1,5 @@
 /** `oauthServer()`: the token, revocation, introspection, JWKS and metadata routes as one plugin. */
+
 import type { OutgoingResponse } from '../http/response.ts';
 import type { RequestContext } from '../pipeline/context.ts';
 import type { Plugin } from '../pipeline/plugin.ts';
@@ -7,6 +8,13 @@ import type { RouteConfig } from '../routing/types.ts';
 import { type AuthorizationHelpers, authorizationHelpers } from './authorize.ts';
 import { FailureCounter } from './brute-force.ts';
 import { AuthorizationCodes } from './codes.ts';
+import {
+  introspectDocument,
+  jwksDocument,
+  metadataDocument,
+  revokeDocument,
+  tokenDocument,
+} from './describe.ts';
 import { oauthWordFor } from './errors.ts';
 import { compileMetadata } from './metadata.ts';
 import type { OAuthServerOptions } from './options.ts';
@@ -73,12 +81,33 @@ export function oauthServer(options: OAuthServerOptions): OAuthServer {
   const metadata = compileMetadata(o);
   const { jwks } = o.tokens;
   const routes: RouteTable = {
-    [o.paths.token]: { POST: { handler: tokenEndpoint(state), config: formRoute } },
-    [o.paths.revoke]: { POST: { handler: revocationEndpoint(state), config: formRoute } },
-    [o.paths.introspect]: { POST: { handler: introspectionEndpoint(state), config: formRoute } },
-    [o.paths.metadata]: { GET: { handler: (ctx) => metadata(ctx), config: openRoute } },
+    [o.paths.token]: {
+      POST: { handler: tokenEndpoint(state), config: { ...formRoute, openapi: tokenDocument } },
+    },
+    [o.paths.revoke]: {
+      POST: {
+        handler: revocationEndpoint(state),
+        config: { ...formRoute, openapi: revokeDocument },
+      },
+    },
+    [o.paths.introspect]: {
+      POST: {
+        handler: introspectionEndpoint(state),
+        config: { ...formRoute, openapi: introspectDocument },
+      },
+    },
+    [o.paths.metadata]: {
+      GET: { handler: (ctx) => metadata(ctx), config: { ...openRoute, openapi: metadataDocument } },
+    },
     ...(jwks
-      ? { [o.paths.jwks]: { GET: { handler: async () => await jwks(), config: openRoute } } }
+      ? {
+          [o.paths.jwks]: {
+            GET: {
+              handler: async () => await jwks(),
+              config: { ...openRoute, openapi: jwksDocument },
+            },
+          },
+        }
       : {}),
   };
   const formPaths = new Set([o.paths.token, o.paths.revoke, o.paths.introspect]);

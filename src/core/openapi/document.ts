@@ -425,7 +425,7 @@ function operationOf(
     ...(own?.tags !== undefined ? { tags: [...own.tags] } : {}),
     parameters: parametersOf(route, names, options),
   };
-  const body = requestBodyOf(route, options);
+  const body = own?.requestBody ?? requestBodyOf(route, options);
   if (body !== undefined) op.requestBody = body;
   op.responses = responsesOf(route, secured, options, features);
   if (route.config.deprecation !== undefined) op.deprecated = true;

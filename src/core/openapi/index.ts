@@ -11,4 +11,8 @@ export {
   openapi,
 } from './document.ts';
 export type { JsonSchema } from './json-schema.ts';
-export type { OpenApiOperationSettings, OpenApiResponse } from './route-config.ts';
+export type {
+  OpenApiOperationSettings,
+  OpenApiRequestBody,
+  OpenApiResponse,
+} from './route-config.ts';

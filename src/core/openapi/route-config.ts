@@ -31,8 +31,24 @@ export interface OpenApiOperationSettings {
   description?: string;
   /** Tags that group operations in a documentation page. */
   tags?: readonly string[];
+  /** The request body, replacing the one derived from the `body` setting. */
+  requestBody?: OpenApiRequestBody;
   /** Responses by status, replacing the derived ones of the same status. */
   responses?: Readonly<Record<string, OpenApiResponse>>;
+}
+
+/**
+ * A request body of an operation (OpenAPI 3.1 §4.8.13): per media type, a JSON Schema.
+ *
+ * @category Routing
+ */
+export interface OpenApiRequestBody {
+  /** What it is. */
+  description?: string;
+  /** Whether a body must be sent. @default false */
+  required?: boolean;
+  /** Its schema per media type (`application/x-www-form-urlencoded`). */
+  content: Readonly<Record<string, { schema: JsonSchema }>>;
 }
 
 declare module '../routing/types.ts' {

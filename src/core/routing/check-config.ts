@@ -137,7 +137,13 @@ export function checkRouteConfig(
 
 function checkOpenApiSettings(where: string, given: unknown): void {
   const at = `${where}: \`openapi\``;
-  assertKnownKeys(at, given as object, ['summary', 'description', 'tags', 'responses']);
+  assertKnownKeys(at, given as object, [
+    'summary',
+    'description',
+    'tags',
+    'requestBody',
+    'responses',
+  ]);
   const { responses } = given as { responses?: unknown };
   if (responses === undefined) return;
   const entries =
