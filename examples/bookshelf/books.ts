@@ -8,22 +8,22 @@ import {
   notFound,
   pageArray,
   type RequestContext,
+  type TypedContext,
 } from 'api-conventions';
 import { bookList, bookPage, bookResource, bookView } from './book-shape.ts';
 import { authorOf, type Book, seedBooks, slugify } from './data.ts';
 import { bookVersion, shelfChanged, shelfVersion, touch } from './versions.ts';
 
-export const bookFields: FieldSchema = {
+export const bookFields = {
   title: { type: 'string', required: true, min: 1, max: 200 },
   authorId: { type: 'string', required: true, pattern: /^[a-z0-9]+(-[a-z0-9]+)*$/ },
   year: { type: 'integer', required: true, min: -3000, max: 2100 },
   language: { type: 'string', pattern: /^[a-z]{2}$/ },
   pages: { type: 'integer', min: 1, max: 100_000 },
-};
+} as const satisfies FieldSchema;
 
-/** The fields a client sends; `language` and `pages` may be left out. */
-type BookFields = Pick<Book, 'title' | 'authorId' | 'year'> &
-  Partial<Pick<Book, 'language' | 'pages'>>;
+/** What a book route's handler reads: the body as the field rules describe it (partial on PATCH). */
+type BookContext<M extends string> = TypedContext<{ body: typeof bookFields }, M>;
 
 const idPattern = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 
@@ -52,8 +52,8 @@ export function bookRoutes(books: Map<string, Book> = seedShelf()) {
     return id;
   };
 
-  const createBook = (ctx: RequestContext) => {
-    const fields = ctx.body as BookFields;
+  const createBook = (ctx: BookContext<'POST'>) => {
+    const fields = ctx.body;
     const now = new Date();
     const book: Book = {
       id: uniqueId(fields.title),
@@ -69,13 +69,13 @@ export function bookRoutes(books: Map<string, Book> = seedShelf()) {
     return created(`/v1/books/${book.id}`, book);
   };
 
-  const replaceBook = (ctx: RequestContext) => {
+  const replaceBook = (ctx: BookContext<'PUT'>) => {
     const id = ctx.param('id');
     if (!idPattern.test(id))
       throw badRequest(`The book id "${id}" must be lower-case words joined by hyphens.`);
     const existing = books.get(id);
     const now = new Date();
-    const fields = ctx.body as BookFields;
+    const fields = ctx.body;
     const book: Book = {
       id,
       language: 'en',
@@ -91,9 +91,9 @@ export function bookRoutes(books: Map<string, Book> = seedShelf()) {
     return existing ? book : created(`/v1/books/${id}`, book);
   };
 
-  const patchBook = (ctx: RequestContext) => {
+  const patchBook = (ctx: BookContext<'PATCH'>) => {
     const book = find(ctx);
-    const fields = ctx.body as Partial<BookFields>;
+    const fields = ctx.body;
     Object.assign(book, fields, { updatedAt: new Date() });
     if (fields.authorId !== undefined) book.author = authorOf(fields.authorId);
     touch(book);

@@ -6,14 +6,17 @@ import {
   defineRoutes,
   ErrorCode,
   type ErrorEntry,
+  type FieldSchema,
   isApiError,
-  type RequestContext,
   type Store,
+  type TypedContext,
 } from 'api-conventions';
 import { bookFields } from './books.ts';
 import { authorOf, type Book, slugify } from './data.ts';
 import { shelfChanged } from './versions.ts';
 
+/** An import's body: a list of books, each checked by the book rules as it is imported. */
+const importFields = { books: { type: 'array', required: true } } as const satisfies FieldSchema;
 const checkBook = compileFields(bookFields);
 const maxBooks = 1000;
 // The work takes a moment, as a real import would: a client sees `pending` before `done`.
@@ -77,8 +80,8 @@ export function bookImportRoutes(books: Map<string, Book>, store?: Store, delayM
     return { imported: ids.length, ids };
   };
 
-  const startImport = (ctx: RequestContext) => {
-    const list = (ctx.body as { books: unknown[] }).books;
+  const startImport = (ctx: TypedContext<{ body: typeof importFields }>) => {
+    const list = ctx.body.books;
     if (list.length > maxBooks) {
       throw new ApiError(
         400,
@@ -93,7 +96,7 @@ export function bookImportRoutes(books: Map<string, Book>, store?: Store, delayM
     '/v1/book-imports': {
       POST: {
         handler: startImport,
-        config: { body: { books: { type: 'array', required: true } } },
+        config: { body: importFields },
       },
     },
     ...imports.routes,

@@ -88,7 +88,10 @@ export function authorizeRoutes(oauth: OAuthServer): RouteTable {
       },
       POST: {
         handler: async (ctx: RequestContext) => {
-          const { username, password, ...params } = (ctx.body ?? {}) as Record<string, unknown>;
+          // A form's fields (the authorization request's, and the sign-in's).
+          const form: Record<string, unknown> =
+            typeof ctx.body === 'object' && ctx.body !== null ? { ...ctx.body } : {};
+          const { username, password, ...params } = form;
           const checked = check(params, ctx);
           if (checked.redirect) return checked.redirect;
           // signIn counts failures with the token endpoint's: 429 past the limit.

@@ -1,4 +1,5 @@
 /** `conventions(options)`: compiles everything once; its methods are the seams adapters use. */
+
 import type { Logger } from '../errors/to-response.ts';
 import { HeaderBag, type HeaderInit, type ResponseHeaders } from '../http/headers.ts';
 import type { ApiResponse } from '../http/response.ts';
@@ -13,8 +14,9 @@ import { formatFindings, type LintFinding, type LintRoute, lintRoutes } from '..
 import { checkRouteConfig } from '../routing/check-config.ts';
 import { compileView } from '../routing/route-view.ts';
 import type { Router } from '../routing/router.ts';
-import type { RouteInfo } from '../routing/table.ts';
+import type { RouteInfo, RouteTable } from '../routing/table.ts';
 import type { HostRoute, RouteConfig, RouteSettings } from '../routing/types.ts';
+import type { TypedRoutes } from '../validation/typed-route.ts';
 import { startHeaders } from './answers.ts';
 import { openContext, type RequestContext, type RequestInput, routable } from './context.ts';
 import { begin, front, guardRoute, rest, run } from './dispatch.ts';
@@ -342,6 +344,8 @@ export function toConventions(api: Conventions | ConventionsOptions): Convention
  *
  * @category Start here
  */
-export function conventions(options: ConventionsOptions = {}): Conventions {
-  return new Conventions(options);
+export function conventions<const T extends Readonly<Record<string, object>> = RouteTable>(
+  options: Omit<ConventionsOptions, 'routes'> & { routes?: TypedRoutes<T> } = {},
+): Conventions {
+  return new Conventions(options as ConventionsOptions);
 }

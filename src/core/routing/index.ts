@@ -9,12 +9,11 @@ export {
   type RouteMatch,
   Router,
 } from './router.ts';
-export {
-  defineRoutes,
-  type Handler,
-  type PathMethods,
-  type RouteDefinition,
-  type RouteInfo,
-  type RouteTable,
+export type {
+  Handler,
+  PathMethods,
+  RouteDefinition,
+  RouteInfo,
+  RouteTable,
 } from './table.ts';
 export type { HostRoute, Method, RouteConfig, RouteSettings } from './types.ts';

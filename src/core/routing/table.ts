@@ -48,20 +48,3 @@ export interface RouteInfo extends RouteSettings {
   /** The route's handler; on a host's own route, one that is never called (the host answers). */
   readonly handler: Handler;
 }
-
-/**
- * Declares a route table with its types checked; returns it unchanged.
- *
- * @example
- * ```ts
- * const routes = defineRoutes({
- *   '/v1/books': { GET: listBooks, POST: { handler: createBook, config: { body: bookFields } } },
- *   '/v1/books/:id': { GET: getBook, DELETE: deleteBook },
- * });
- * ```
- *
- * @category Start here
- */
-export function defineRoutes<T extends RouteTable>(table: T): T {
-  return table;
-}

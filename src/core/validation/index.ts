@@ -12,8 +12,12 @@ export type { FieldRule, FieldSchema, FieldType } from './field-types.ts';
 export { isStandardSchema, issuePath, type RequestPart } from './standard-schema.ts';
 export {
   defineRoute,
+  defineRoutes,
+  type FieldsOutput,
   type SchemaOutput,
   type SuccessBody,
   type TypedContext,
+  type TypedEntry,
   type TypedResult,
+  type TypedRoutes,
 } from './typed-route.ts';

@@ -5,8 +5,9 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import type { Reply } from '../http/reply.ts';
 import type { RequestContext } from '../pipeline/context.ts';
-import type { RouteDefinition } from '../routing/table.ts';
-import type { RouteConfig } from '../routing/types.ts';
+import type { Handler, RouteDefinition, RouteTable } from '../routing/table.ts';
+import type { Method, RouteConfig } from '../routing/types.ts';
+import type { FieldSchema } from './field-types.ts';
 import type { RequestPart } from './standard-schema.ts';
 
 /**
@@ -14,15 +15,58 @@ import type { RequestPart } from './standard-schema.ts';
  *
  * @category Routing
  */
-export type SchemaOutput<S> = S extends StandardSchemaV1<unknown, infer O> ? O : unknown;
+export type SchemaOutput<S> =
+  S extends StandardSchemaV1<unknown, infer O>
+    ? O
+    : S extends FieldSchema
+      ? FieldsOutput<S>
+      : unknown;
+
+/** The value a field rule's `type` admits (a `date-time` stays the string it was sent as). */
+type FieldValue<R> = R extends { readonly enum: readonly (infer E)[] }
+  ? E
+  : R extends { readonly type: infer T }
+    ? T extends 'string' | 'date-time'
+      ? string
+      : T extends 'integer' | 'number'
+        ? number
+        : T extends 'boolean'
+          ? boolean
+          : T extends 'array'
+            ? unknown[]
+            : T extends 'object'
+              ? Record<string, unknown>
+              : unknown
+    : unknown;
+
+type Nullable<R, V> = R extends { readonly nullable: true } ? V | null : V;
+
+/**
+ * The body field rules describe (given `as const`, or inline in a route's `config`): each
+ * `required` field present, the others optional (on PATCH every field is optional).
+ *
+ * @category Routing
+ */
+export type FieldsOutput<F> = {
+  -readonly [K in keyof F as F[K] extends { readonly required: true } ? K : never]: Nullable<
+    F[K],
+    FieldValue<F[K]>
+  >;
+} & {
+  -readonly [K in keyof F as F[K] extends { readonly required: true } ? never : K]?: Nullable<
+    F[K],
+    FieldValue<F[K]>
+  >;
+};
 
 /**
  * The body a `response` map allows on success (200, 201, 202): its schemas' outputs.
  *
  * @category Routing
  */
-export type SuccessBody<R> =
-  R extends Readonly<Record<number, unknown>>
+export type SuccessBody<R> = [R] extends [never]
+  ? unknown
+  : R extends Readonly<Record<number, unknown>>
     ? { [K in keyof R]: K extends 200 | 201 | 202 ? SchemaOutput<R[K]> : never }[keyof R]
     : unknown;
 
@@ -32,27 +76,39 @@ export type SuccessBody<R> =
  *
  * @category Routing
  */
-export interface TypedContext<C extends RouteConfig> extends RequestContext {
-  /** The body as the route's `body` schema output it (`unknown` without a Standard Schema). */
-  body: SchemaOutput<C['body']>;
+export interface TypedContext<C extends RouteConfig, M = string> extends RequestContext {
+  /**
+   * The body as the route's `body` schema output it, or as its field rules describe it (every
+   * field optional on PATCH); `unknown` without either.
+   */
+  body: M extends 'PATCH'
+    ? C['body'] extends FieldSchema
+      ? Partial<SchemaOutput<C['body']>>
+      : SchemaOutput<C['body']>
+    : SchemaOutput<C['body']>;
   /** The output of the route's schema for `part`: `valid('query')`, `valid('params')`… */
   valid<P extends RequestPart>(part: P): SchemaOutput<C[P]>;
 }
 
 /**
  * What a typed handler may return: the `response` schema's output for 200/201/202 (or a reply,
- * or nothing); anything when the route declares no `response`.
+ * or nothing); anything when the route declares no `response`, or when it has a `list` or a
+ * `resource` (the handler returns the items, which the response phases page, shape and link
+ * into what `response` describes).
  *
  * @category Routing
  */
-export type TypedResult<C extends RouteConfig> =
-  unknown extends SuccessBody<C['response']>
+export type TypedResult<C extends RouteConfig> = [Extract<keyof C, 'list' | 'resource'>] extends [
+  never,
+]
+  ? unknown extends SuccessBody<C['response']>
     ? unknown
     :
         | SuccessBody<C['response']>
         | Reply
         | undefined
-        | Promise<SuccessBody<C['response']> | Reply | undefined>;
+        | Promise<SuccessBody<C['response']> | Reply | undefined>
+  : unknown;
 
 /**
  * Declares one route with typed handler: the handler's `ctx.body` and `ctx.valid(part)` are the
@@ -78,4 +134,62 @@ export function defineRoute<const C extends RouteConfig>(
   handler: (ctx: TypedContext<C>) => TypedResult<C>,
 ): RouteDefinition {
   return { config, handler: handler as (ctx: RequestContext) => unknown };
+}
+
+/**
+ * One method of a table given to {@link defineRoutes}, typed by the settings it declares: with
+ * a `config`, its handler's `ctx.body` and `ctx.valid(part)` are the schemas' outputs and its
+ * return value is checked against `response`; without, a plain handler or `{ handler }`.
+ *
+ * @category Routing
+ */
+export type TypedEntry<C, M = string> = [C] extends [never]
+  ? Handler | RouteDefinition
+  : unknown extends C
+    ? Handler | RouteDefinition
+    : // A table typed as RouteTable already (its settings are any RouteConfig), or a bare
+      // handler (nothing to infer a config from): as it is.
+      [RouteConfig] extends [C]
+      ? Handler | RouteDefinition
+      : [C] extends [Handler | RouteDefinition | undefined]
+        ? Handler | RouteDefinition
+        : [C] extends [RouteConfig]
+          ? {
+              readonly config: C;
+              readonly handler: (ctx: TypedContext<C, M>) => TypedResult<C>;
+            }
+          : { readonly config: C; readonly handler: Handler };
+
+/**
+ * The table {@link defineRoutes} takes: for each path and method, the {@link TypedEntry} of
+ * the settings that method declares (`T` is inferred from the table: path → method → config).
+ *
+ * @category Routing
+ */
+export type TypedRoutes<T> = {
+  [P in keyof T]: { [M in keyof T[P]]: M extends Method ? TypedEntry<T[P][M], M> : never };
+};
+
+/**
+ * Declares a route table with its types checked: each handler with a `config` is typed by it,
+ * as {@link defineRoute} types one (`ctx.body`, `ctx.valid('query')`… are the schemas' outputs,
+ * the return value is checked against `response`), with no cast; returns it unchanged.
+ *
+ * @example
+ * ```ts
+ * const routes = defineRoutes({
+ *   '/v1/books': {
+ *     GET: listBooks,
+ *     POST: { config: { body: newBook, response: { 201: book } }, handler: (ctx) => create(ctx.body) },
+ *   },
+ *   '/v1/books/:id': { GET: getBook, DELETE: deleteBook },
+ * });
+ * ```
+ *
+ * @category Start here
+ */
+export function defineRoutes<const T extends Readonly<Record<string, object>>>(
+  table: TypedRoutes<T>,
+): RouteTable {
+  return table as RouteTable;
 }
