@@ -84,6 +84,8 @@ if (stack === 'node') {
   app.get('/v1/books', (c) => c.body(JSON.stringify(plain), 200, { 'content-type': type }));
   serve({ fetch: app.fetch, hostname: HOST, port: PORT }, (info) => ready(info.port));
 } else {
-  console.error(`bookshelf-bytes: BENCH_HOST must be node, express, fastify or fetch, got "${stack}"`);
+  console.error(
+    `bookshelf-bytes: BENCH_HOST must be node, express, fastify or fetch, got "${stack}"`,
+  );
   process.exit(2);
 }

@@ -53,6 +53,9 @@ const fitting = () => ({
   owner: { name: 'Ann\n', joined: new Date(-1) },
 });
 
+const holes: unknown[] = [];
+holes[1] = { name: 'a' };
+
 const cycle: Record<string, unknown> = { id: 'c' };
 cycle.owner = cycle;
 
@@ -112,7 +115,7 @@ describe('a JSON writer compiled from a response schema', () => {
     ['an array at the root', () => [fitting()]],
     ['a string at the root', () => 'text'],
     ['undefined at the root', () => undefined],
-    ['holes in an array', () => ({ tags: [, { name: 'a' }] })],
+    ['holes in an array', () => ({ tags: holes })],
     ['a BigInt, which throws', () => ({ count: 1n })],
     ['a cycle, which throws a TypeError', () => cycle],
     ['lone surrogates', () => ({ id: '\ud800', tags: [{ name: '\udc00' }] })],
