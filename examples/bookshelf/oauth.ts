@@ -60,8 +60,27 @@ export function verifyBookshelfUser(username: string, password: string): OAuthUs
 }
 
 // The sign-in endpoint authenticates users itself: no bearer token there.
-const open = { auth: false } as RouteConfig;
-const openForm = { auth: false, accepts: ['form'] } as RouteConfig;
+// RFC 6749 §4.1.2: the answer goes back to the client's redirect_uri, with a code or an error.
+const redirects = {
+  '302': {
+    description: "Back to the client's redirect_uri with a code, or an error (RFC 6749 §4.1.2).",
+    headers: {
+      Location: { description: 'The redirect_uri and its parameters.', schema: { type: 'string' } },
+    },
+  },
+  '303': {
+    description: "Back to the client's redirect_uri after the sign-in form (RFC 6749 §4.1.2).",
+    headers: {
+      Location: { description: 'The redirect_uri and its parameters.', schema: { type: 'string' } },
+    },
+  },
+};
+const open = { auth: false, openapi: { responses: redirects } } as RouteConfig;
+const openForm = {
+  auth: false,
+  accepts: ['form'],
+  openapi: { responses: redirects },
+} as RouteConfig;
 
 /**
  * The authorization endpoint (RFC 6749 §3.1) of a JSON API: `GET` checks the request and

@@ -6,6 +6,7 @@
  */
 import type { RouteInfo } from '../routing/table.ts';
 import { fieldsSchema, type JsonSchema, standardJsonSchema } from './json-schema.ts';
+import type { OpenApiResponse } from './route-config.ts';
 
 /**
  * The document's `info` object (OpenAPI 3.1 §4.8.2).
@@ -329,6 +330,21 @@ function errorResponse(
   return { $ref: `#/components/responses/${name}` };
 }
 
+/**
+ * A route's own response whose JSON body is also offered in the vendor types negotiation
+ * echoes on that route (`application/vnd.acme+json`): the same schema under each.
+ */
+function withVendorTypes(response: OpenApiResponse, types: readonly string[]): OpenApiResponse {
+  const json = response.content?.['application/json'];
+  if (json === undefined) return response;
+  const more = types.filter((t) => t.endsWith('+json') && response.content?.[t] === undefined);
+  if (more.length === 0) return response;
+  return {
+    ...response,
+    content: { ...response.content, ...Object.fromEntries(more.map((t) => [t, json])) },
+  };
+}
+
 function successHeaders(route: RouteInfo, status: string, features: Features) {
   const headers: Record<string, unknown> = {};
   if (status === '201') headers.Location = header('The new resource.');
@@ -404,7 +420,11 @@ function responsesOf(
   // with the same body (spec 7).
   responses.default = errorResponse(types, false, features.shared);
   const own = route.config.openapi?.responses;
-  if (own !== undefined) Object.assign(responses, own);
+  if (own !== undefined) {
+    for (const [status, response] of Object.entries(own)) {
+      responses[status] = withVendorTypes(response, types);
+    }
+  }
   return responses;
 }
 
