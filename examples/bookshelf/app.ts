@@ -8,6 +8,7 @@ import {
   payloads,
   type RouteTable,
   type Store,
+  serveOpenApi,
 } from 'api-conventions';
 import { authorPlugins, authorRoutes } from './authors.ts';
 import { bookRoutes, seedShelf } from './books.ts';
@@ -15,7 +16,7 @@ import { httpSemantics, httpSemanticsRoutes } from './http-semantics.ts';
 import { bookImportRoutes } from './imports.ts';
 import { type LimitSettings, limitsPlugin } from './limits.ts';
 import { type OAuthSettings, oauthPart, withBookScopes } from './oauth.ts';
-import { docsRoutes, openapiRoutes } from './openapi.ts';
+import { bookshelfOpenApi, docsRoutes } from './openapi.ts';
 import { type SecuritySettings, securityPlugins } from './security.ts';
 
 /** Settings of one bookshelf instance; every field has a default. */
@@ -55,7 +56,6 @@ export function createBookshelf(options: BookshelfOptions = {}): Conventions {
       ...authorRoutes(),
     }),
     ...oauth.routes,
-    ...openapiRoutes(() => api),
     ...docsRoutes(),
   };
   const plugins: Plugin[] = [
@@ -72,11 +72,12 @@ export function createBookshelf(options: BookshelfOptions = {}): Conventions {
     ...oauth.plugins,
     // Versioning reports who calls deprecated endpoints: keep it after the plugins that set identity.
     ...authorPlugins(options.onDeprecatedCall),
+    // GET /v1/openapi: the document of everything above, public.
+    serveOpenApi(bookshelfOpenApi),
   ];
-  const api = conventions({
+  return conventions({
     routes,
     plugins,
     ...(options.logger ? { logger: options.logger } : {}),
   });
-  return api;
 }

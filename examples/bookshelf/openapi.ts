@@ -1,41 +1,36 @@
 /**
- * `GET /v1/openapi`: the bookshelf's OpenAPI 3.1 document, built from its own routes on first
- * use; `GET /v1/docs`: a documentation page built from it by Swagger UI.
+ * `GET /v1/openapi`: the bookshelf's OpenAPI 3.1 document, served by the library's
+ * `serveOpenApi` plugin from its own routes; `GET /v1/docs`: a documentation page built from
+ * it by Swagger UI.
  */
-import { type Conventions, notFound, ok, openapi, type RouteTable } from 'api-conventions';
+import {
+  type Conventions,
+  notFound,
+  type OpenApiOptions,
+  ok,
+  openapi,
+  type RouteTable,
+} from 'api-conventions';
 
 /** The document's settings: who the service is and where its OAuth endpoints are. */
-export function bookshelfDocument(api: Conventions): Record<string, unknown> {
-  return openapi(api, {
-    info: {
-      title: 'Bookshelf',
-      version: '1.0.0',
-      description: 'The reference service of api-conventions: books, authors, OAuth 2.0.',
-      license: { name: 'MIT', identifier: 'MIT' },
-    },
-    servers: [{ url: '/' }],
-    oauth2: {
-      tokenUrl: '/v1/oauth2/token',
-      authorizationUrl: '/v1/oauth2/authorize',
-      scopes: { 'books:read': 'Read books', 'books:write': 'Add, change and delete books' },
-    },
-  });
-}
+export const bookshelfOpenApi = {
+  info: {
+    title: 'Bookshelf',
+    version: '1.0.0',
+    description: 'The reference service of api-conventions: books, authors, OAuth 2.0.',
+    license: { name: 'MIT', identifier: 'MIT' },
+  },
+  servers: [{ url: '/' }],
+  oauth2: {
+    tokenUrl: '/v1/oauth2/token',
+    authorizationUrl: '/v1/oauth2/authorize',
+    scopes: { 'books:read': 'Read books', 'books:write': 'Add, change and delete books' },
+  },
+} satisfies OpenApiOptions;
 
-/** The public route that serves it; `api` is read on the first request, once it exists. */
-export function openapiRoutes(api: () => Conventions): RouteTable {
-  let document: Record<string, unknown> | undefined;
-  return {
-    '/v1/openapi': {
-      GET: {
-        handler: () => {
-          document ??= bookshelfDocument(api());
-          return document;
-        },
-        config: { auth: false },
-      },
-    },
-  };
+/** The bookshelf's document, as `GET /v1/openapi` serves it (`serveOpenApi` in app.ts). */
+export function bookshelfDocument(api: Conventions): Record<string, unknown> {
+  return openapi(api, bookshelfOpenApi);
 }
 
 // The documentation page: Swagger UI from the installed swagger-ui-dist package (no CDN), read

@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createBookshelf } from '../../examples/bookshelf/app.ts';
 import { bookshelfDocument } from '../../examples/bookshelf/openapi.ts';
-import { conventions, defineRoute, openapi } from '../../src/index.ts';
+import { conventions, defineRoute, openapi, serveOpenApi } from '../../src/index.ts';
 import { contractRecorder } from './_contract.ts';
 import { describeMatrix } from './_matrix.ts';
 
@@ -285,5 +285,34 @@ describe('what a route says of itself, and the check of every response', () => {
     expect(problems[2]).toMatch(/sent application\/xml, the document offers application\/json/);
     expect(problems[3]).toMatch(/409: the body does not fit/);
     expect(problems[4]).toMatch(/answered 200 to an operation the document does not list/);
+  });
+});
+
+describe('serveOpenApi: the plugin that serves the document', () => {
+  it('refuses options it cannot use at start-up, naming what to give', () => {
+    expect(() => serveOpenApi({} as never)).toThrow(/give info: \{ title, version \}/);
+    expect(() => serveOpenApi({ info: { title: 'T', version: '1' }, path: 'v1/openapi' })).toThrow(
+      /path must start with "\/"/,
+    );
+  });
+
+  it('serves openapi() of the service it is installed in, at its path, without a token', async () => {
+    const info = { title: 'Things', version: '2.0.0' };
+    const api = conventions({
+      lint: 'off',
+      routes: { '/v1/things': { GET: () => ({ things: [], hasNext: false }) } },
+      plugins: [serveOpenApi({ info, path: '/v1/things-api' })],
+    });
+    const res = await api.handle({
+      method: 'GET',
+      url: '/v1/things-api',
+      headers: new Headers(),
+    });
+    expect(res.status).toBe(200);
+    const body = JSON.parse(String(res.body)) as {
+      paths: Record<string, unknown>;
+    };
+    expect(body).toEqual(openapi(api, { info }));
+    expect(Object.keys(body.paths)).toEqual(['/v1/things', '/v1/things-api']);
   });
 });

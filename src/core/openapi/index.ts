@@ -16,3 +16,4 @@ export type {
   OpenApiRequestBody,
   OpenApiResponse,
 } from './route-config.ts';
+export { type ServeOpenApiOptions, serveOpenApi } from './serve.ts';

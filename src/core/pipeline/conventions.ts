@@ -64,6 +64,7 @@ export class Conventions {
           : { method: r.method, path: r.pattern, deprecated: r.config.deprecation },
       ),
     );
+    for (const hook of this.settings.onReady) hook(this);
   }
 
   /** The compiled route table, contributed routes included. */

@@ -84,6 +84,8 @@ export interface ResolvedConventionsOptions {
   configKeys: string[];
   /** The installed plugins' names, in order. */
   pluginNames: readonly string[];
+  /** The plugins' `onReady` hooks, called once the Conventions is built. */
+  onReady: ((api: import('../openapi/document.ts').DescribedApi) => void)[];
   /** The media types a route answers in, by the first plugin that says (`mediaTypes`). */
   mediaTypes: ((route: import('../routing/table.ts').RouteInfo) => readonly string[]) | undefined;
   bodyLimit: number;
@@ -167,6 +169,7 @@ export function resolveConventionsOptions(options: ConventionsOptions): Resolved
     router,
     configKeys,
     pluginNames: plugins.map((p) => p.name),
+    onReady: plugins.flatMap((p) => (p.onReady ? [p.onReady.bind(p)] : [])),
     mediaTypes: plugins
       .find((p) => p.mediaTypes !== undefined)
       ?.mediaTypes?.bind(plugins.find((p) => p.mediaTypes !== undefined)),

@@ -2,6 +2,7 @@
 import type { HeaderValue } from '../http/headers.ts';
 import type { Reply } from '../http/reply.ts';
 import type { ApiResponse, OutgoingResponse, SentResponse } from '../http/response.ts';
+import type { DescribedApi } from '../openapi/document.ts';
 import type { RouteInfo, RouteTable } from '../routing/table.ts';
 import type { RouteConfig } from '../routing/types.ts';
 import type { RequestContext } from './context.ts';
@@ -92,6 +93,12 @@ export interface Plugin {
   readonly seesEveryRequest?: boolean;
   /** Called once per route at start-up (contributed and guarded routes too): compile settings here. */
   onRoute?(route: RouteInfo): void;
+  /**
+   * Called once the service is built, with what it knows of itself: its routes (and, later,
+   * the host's own), its plugins' names and the media types of each route. For plugins that
+   * describe the service (an OpenAPI document).
+   */
+  onReady?(api: DescribedApi): void;
   /**
    * The media types `route` answers in (its successes and its errors), for the OpenAPI
    * document: a content-negotiation plugin says, after `onRoute`. @default JSON only
