@@ -12,6 +12,8 @@ export {
 } from './document.ts';
 export type { JsonSchema } from './json-schema.ts';
 export type {
+  OpenApiHeader,
+  OpenApiMediaType,
   OpenApiOperationSettings,
   OpenApiRequestBody,
   OpenApiResponse,

@@ -11,9 +11,31 @@ export interface OpenApiResponse {
   /** What the response means. */
   description: string;
   /** Its headers, each with a description and a schema. */
-  headers?: Readonly<Record<string, { description: string; schema: JsonSchema }>>;
+  headers?: Readonly<Record<string, OpenApiHeader>>;
   /** Its body per media type (`application/json`), each as a JSON Schema. */
-  content?: Readonly<Record<string, { schema: JsonSchema }>>;
+  content?: Readonly<Record<string, OpenApiMediaType>>;
+}
+
+/**
+ * A response header (OpenAPI 3.1 §4.8.21).
+ *
+ * @category Routing
+ */
+export interface OpenApiHeader {
+  /** What it says. */
+  description: string;
+  /** Its value's schema. */
+  schema: JsonSchema;
+}
+
+/**
+ * A body in one media type (OpenAPI 3.1 §4.8.14).
+ *
+ * @category Routing
+ */
+export interface OpenApiMediaType {
+  /** The body's JSON Schema. */
+  schema: JsonSchema;
 }
 
 /**
@@ -48,7 +70,7 @@ export interface OpenApiRequestBody {
   /** Whether a body must be sent. @default false */
   required?: boolean;
   /** Its schema per media type (`application/x-www-form-urlencoded`). */
-  content: Readonly<Record<string, { schema: JsonSchema }>>;
+  content: Readonly<Record<string, OpenApiMediaType>>;
 }
 
 declare module '../routing/types.ts' {

@@ -7,7 +7,7 @@ import type { Reply } from '../http/reply.ts';
 import type { RequestContext } from '../pipeline/context.ts';
 import type { Handler, RouteDefinition, RouteTable } from '../routing/table.ts';
 import type { Method, RouteConfig } from '../routing/types.ts';
-import type { FieldSchema } from './field-types.ts';
+import type { FieldSchema, FieldType } from './field-types.ts';
 import type { RequestPart } from './standard-schema.ts';
 
 /**
@@ -22,24 +22,66 @@ export type SchemaOutput<S> =
       ? FieldsOutput<S>
       : unknown;
 
-/** The value a field rule's `type` admits (a `date-time` stays the string it was sent as). */
-type FieldValue<R> = R extends { readonly enum: readonly (infer E)[] }
-  ? E
-  : R extends { readonly type: infer T }
-    ? T extends 'string' | 'date-time'
-      ? string
-      : T extends 'integer' | 'number'
-        ? number
-        : T extends 'boolean'
-          ? boolean
-          : T extends 'array'
-            ? unknown[]
-            : T extends 'object'
-              ? Record<string, unknown>
-              : unknown
-    : unknown;
+/**
+ * A field rule with an `enum`.
+ *
+ * @category Routing
+ */
+export interface EnumRule {
+  /** The values allowed. */
+  readonly enum: readonly (string | number | boolean)[];
+}
 
-type Nullable<R, V> = R extends { readonly nullable: true } ? V | null : V;
+/**
+ * A field rule with a `type`.
+ *
+ * @category Routing
+ */
+export interface TypedRule {
+  /** The field's type. */
+  readonly type: FieldType;
+}
+
+/**
+ * A field rule with `nullable: true`.
+ *
+ * @category Routing
+ */
+export interface NullableRule {
+  /** `null` is allowed. */
+  readonly nullable: true;
+}
+
+/**
+ * The value a field `type` admits (a `date-time` stays the string it was sent as).
+ *
+ * @category Routing
+ */
+export type FieldTypeValue<T> = T extends 'string' | 'date-time'
+  ? string
+  : T extends 'integer' | 'number'
+    ? number
+    : T extends 'boolean'
+      ? boolean
+      : T extends 'array'
+        ? unknown[]
+        : T extends 'object'
+          ? Record<string, unknown>
+          : unknown;
+
+/**
+ * The value one field rule admits: its `enum`'s values, else its `type`'s, with `null` when
+ * it is `nullable`.
+ *
+ * @category Routing
+ */
+export type FieldOutput<R> =
+  | (R extends EnumRule
+      ? R['enum'][number]
+      : R extends TypedRule
+        ? FieldTypeValue<R['type']>
+        : unknown)
+  | (R extends NullableRule ? null : never);
 
 /**
  * The body field rules describe (given `as const`, or inline in a route's `config`): each
@@ -48,16 +90,20 @@ type Nullable<R, V> = R extends { readonly nullable: true } ? V | null : V;
  * @category Routing
  */
 export type FieldsOutput<F> = {
-  -readonly [K in keyof F as F[K] extends { readonly required: true } ? K : never]: Nullable<
-    F[K],
-    FieldValue<F[K]>
-  >;
+  -readonly [K in keyof F as F[K] extends RequiredRule ? K : never]: FieldOutput<F[K]>;
 } & {
-  -readonly [K in keyof F as F[K] extends { readonly required: true } ? never : K]?: Nullable<
-    F[K],
-    FieldValue<F[K]>
-  >;
+  -readonly [K in keyof F as F[K] extends RequiredRule ? never : K]?: FieldOutput<F[K]>;
 };
+
+/**
+ * A field rule with `required: true`.
+ *
+ * @category Routing
+ */
+export interface RequiredRule {
+  /** The field must be present. */
+  readonly required: true;
+}
 
 /**
  * The body a `response` map allows on success (200, 201, 202): its schemas' outputs.
@@ -154,11 +200,32 @@ export type TypedEntry<C, M = string> = [C] extends [never]
       : [C] extends [Handler | RouteDefinition | undefined]
         ? Handler | RouteDefinition
         : [C] extends [RouteConfig]
-          ? {
-              readonly config: C;
-              readonly handler: (ctx: TypedContext<C, M>) => TypedResult<C>;
-            }
-          : { readonly config: C; readonly handler: Handler };
+          ? TypedDefinition<C, M>
+          : UntypedDefinition<C>;
+
+/**
+ * A method of a table with settings that type its handler.
+ *
+ * @category Routing
+ */
+export interface TypedDefinition<C extends RouteConfig, M> {
+  /** The route's settings, which type its handler. */
+  readonly config: C;
+  /** The handler, typed by `config`. */
+  readonly handler: (ctx: TypedContext<C, M>) => TypedResult<C>;
+}
+
+/**
+ * A method of a table whose settings are not a `RouteConfig` (refused at start-up).
+ *
+ * @category Routing
+ */
+export interface UntypedDefinition<C> {
+  /** The settings. */
+  readonly config: C;
+  /** The handler. */
+  readonly handler: Handler;
+}
 
 /**
  * The table {@link defineRoutes} takes: for each path and method, the {@link TypedEntry} of
