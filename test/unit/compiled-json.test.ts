@@ -38,6 +38,8 @@ const noteSchema = standardJsonSchema(
     kind: z.enum(['a', 'b']),
     tags: z.array(z.object({ name: z.string(), since: z.date() })),
     owner: z.object({ name: z.string(), joined: z.date() }).partial(),
+    maybe: z.date().nullable(),
+    either: z.union([z.object({ at: z.date() }), z.array(z.date())]),
   }),
   'output',
 );
@@ -51,6 +53,8 @@ const fitting = () => ({
   kind: 'a',
   tags: [{ name: 'x"y', since: new Date(0) }],
   owner: { name: 'Ann\n', joined: new Date(-1) },
+  maybe: null,
+  either: [new Date(1), new Date(2)],
 });
 
 const holes: unknown[] = [];
@@ -111,6 +115,25 @@ describe('a JSON writer compiled from a response schema', () => {
       'inherited enumerable members',
       () => Object.assign(Object.create({ inherited: 1 }), { id: 'x' }),
     ],
+    [
+      'a Date its object inherits',
+      () => ({ owner: Object.assign(Object.create({ joined: new Date(0) }), { name: 'x' }) }),
+    ],
+    [
+      'a Date in a member that is not enumerable',
+      () => Object.defineProperty({ id: 'x' }, 'at', { value: new Date(0), enumerable: false }),
+    ],
+    [
+      'a Date behind a getter',
+      () => ({
+        id: 'x',
+        get at() {
+          return new Date(7);
+        },
+      }),
+    ],
+    ['a union of an object and an array of Dates', () => ({ either: { at: new Date(3) } })],
+    ['a nullable Date', () => ({ maybe: new Date(4) })],
     ['integer-like keys', () => ({ b: 1, 2: 2, id: 'x', 1: 4 })],
     ['an array at the root', () => [fitting()]],
     ['a string at the root', () => 'text'],
@@ -131,6 +154,25 @@ describe('a JSON writer compiled from a response schema', () => {
     } finally {
       delete (Object.prototype as Record<string, unknown>).polluted;
     }
+    // An inherited Date where the schema expects one is not written: JSON.stringify skips it.
+    (Object.prototype as Record<string, unknown>).maybe = new Date(0);
+    try {
+      const value = { id: 'x' };
+      expect(writeNote(value)).toBe(JSON.stringify(value));
+      expect(writeNote(value)).toBe('{"id":"x"}');
+    } finally {
+      delete (Object.prototype as Record<string, unknown>).maybe;
+    }
+  });
+
+  it("leaves the handler's value as it was: Dates stay Dates, nothing is copied into it", () => {
+    const value = fitting();
+    const before = structuredClone(value);
+    const text = writeNote(value);
+    expect(text).toBe(JSON.stringify(value));
+    expect(value).toEqual(before);
+    expect(value.at).toBeInstanceOf(Date);
+    expect(value.tags[0]!.since).toBeInstanceOf(Date);
   });
 
   it('writes any value as JSON.stringify does, under any of several schemas (property)', () => {
@@ -146,7 +188,7 @@ describe('a JSON writer compiled from a response schema', () => {
         f.string({ unit: 'binary' }),
         f.array(tie('value'), { maxLength: 4 }),
         f.dictionary(
-          f.constantFrom('id', 'at', 'count', 'tags', 'owner', 'name', 'x'),
+          f.constantFrom('id', 'at', 'count', 'tags', 'owner', 'name', 'maybe', 'either', 'x'),
           tie('value'),
           {
             maxKeys: 5,

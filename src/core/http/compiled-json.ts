@@ -1,124 +1,120 @@
 /**
- * JSON writers compiled at start-up from a response's JSON Schema (issue 22): the members the
- * schema names are written by a writer chosen once for their type (a `date-time` string from a
- * `Date` with no look-up of its `toJSON`, a string quoted without a type switch), and anything
- * the schema does not foresee (an extra member, a value of another type, a `toJSON`, a class
- * instance) by the general writer. So the text is always exactly `JSON.stringify`'s, whatever
- * the value; the schema only decides how fast. No code is generated (no `new Function`): the
- * writers are closures, which Workers and other strict runtimes allow.
+ * JSON writers compiled at start-up from a response's JSON Schema (issue 22). The built-in
+ * `JSON.stringify` writes strings, numbers and plain objects faster than any JavaScript can, and
+ * its text is flat, ready for the socket; what makes it slow on Node 20 is a `Date`, whose
+ * `toJSON` it calls back in JavaScript. So the schema is used to find where instants are (the
+ * `date-time` strings it names) and nothing else: a compiled replacer visits only those places,
+ * puts each `Date` found there in its text (what its built-in `toJSON` returns, from a table of
+ * recent instants), copying only the objects and arrays on the way to one, and the built-in
+ * writes the result. Replacing a `Date` by what its `toJSON` returns changes nothing in the text,
+ * wherever it is; so the text is always exactly `JSON.stringify`'s, whatever the value, and the
+ * schema only decides how fast. No code is generated (no `new Function`): the replacers are
+ * closures, which Workers and other strict runtimes allow. The handler's value is never changed.
  */
-import { dateToJSON, quote, quotedKey, writeDate, writeMember } from './json.ts';
+import { dateText, dateToJSON, stringifyJson } from './json.ts';
 
-/** A member's writer: its JSON text under `key`, `undefined` when it is left out. */
-type Writer = (value: unknown, key: string | number) => string | undefined;
-
-/** Deeper than this, members are written by the general writer (no schema nests further). */
-const maxDepth = 32;
-
-const general: Writer = writeMember;
-
-const stringWriter: Writer = (value, key) =>
-  typeof value === 'string' ? quote(value) : writeMember(value, key);
-
-const numberWriter: Writer = (value, key) =>
-  typeof value === 'number'
-    ? Number.isFinite(value)
-      ? String(value)
-      : 'null'
-    : writeMember(value, key);
-
-// spec 2.6: a date-time member is most often a `Date`, written as its built-in toJSON writes it.
-const dateTimeWriter: Writer = (value, key) => {
-  if (typeof value === 'string') return quote(value);
-  if (value instanceof Date && value.toJSON === dateToJSON) return writeDate(value);
-  return writeMember(value, key);
-};
+/** A value with the `Date`s a schema foresees replaced: the value itself when none was found. */
+type Replacer = (value: unknown) => unknown;
 
 type Schema = Record<string, unknown>;
 
-/** Whether Object.prototype has no enumerable member (nobody polluted it), as of this write. */
-let prototypeClean = true;
+/** Deeper than this, nothing is looked at (no response schema nests further). */
+const maxDepth = 32;
 
-function checkPrototype(): boolean {
-  for (const _ in Object.prototype) return false;
-  return true;
-}
+const { getPrototypeOf } = Object;
+const isEnumerable = (object: object, key: string): boolean =>
+  Object.prototype.propertyIsEnumerable.call(object, key);
 
-const isPlainObject = (value: object): boolean => {
-  const proto = Object.getPrototypeOf(value);
-  return (proto === Object.prototype || proto === null) && !('toJSON' in value);
-};
+// spec 2.6: a date-time member is most often a `Date`, written as its built-in toJSON writes it.
+const replaceDate: Replacer = (value) =>
+  value instanceof Date && value.toJSON === dateToJSON ? dateText(value) : value;
 
-function objectWriter(properties: Schema, depth: number): Writer {
-  const members = new Map<string, { prefix: string; write: Writer }>();
-  for (const [name, schema] of Object.entries(properties)) {
-    members.set(name, { prefix: quotedKey(name), write: compile(schema, depth + 1) });
-  }
-  return (value, key) => {
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-      return writeMember(value, key);
+/**
+ * A plain object's members: those the schema says may hold an instant are replaced, in a copy
+ * made at the first change. Only own enumerable members are written by JSON.stringify, so only
+ * those are replaced. An object with a `toJSON`, or of a class, is left to the built-in.
+ */
+function objectReplacer(names: readonly string[], replacers: readonly Replacer[]): Replacer {
+  return (value) => {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+    const proto = getPrototypeOf(value);
+    if ((proto !== Object.prototype && proto !== null) || 'toJSON' in value) return value;
+    let copy: Record<string, unknown> | undefined;
+    for (let i = 0; i < names.length; i++) {
+      const name = names[i]!;
+      const item = (value as Record<string, unknown>)[name];
+      if (typeof item !== 'object' || item === null) continue;
+      const next = replacers[i]!(item);
+      if (next === item || !isEnumerable(value, name)) continue;
+      copy ??= { ...value };
+      copy[name] = next;
     }
-    if (!isPlainObject(value)) return writeMember(value, key);
-    let out = '{';
-    let first = true;
-    // Its own enumerable keys in JSON.stringify's order (ECMA-262 EnumerableOwnProperties):
-    // `for…in` walks the same keys in the same order while Object.prototype has no enumerable
-    // member (checked on every write), without the array Object.keys builds.
-    if (prototypeClean) {
-      for (const name in value) {
-        const item = (value as Record<string, unknown>)[name];
-        const member = members.get(name);
-        const text = member === undefined ? writeMember(item, name) : member.write(item, name);
-        if (text === undefined) continue;
-        out += `${first ? '' : ','}${member === undefined ? quotedKey(name) : member.prefix}${text}`;
-        first = false;
-      }
-    } else {
-      for (const name of Object.keys(value)) {
-        const item = (value as Record<string, unknown>)[name];
-        const member = members.get(name);
-        const text = member === undefined ? writeMember(item, name) : member.write(item, name);
-        if (text === undefined) continue;
-        out += `${first ? '' : ','}${member === undefined ? quotedKey(name) : member.prefix}${text}`;
-        first = false;
-      }
-    }
-    return `${out}}`;
+    return copy ?? value;
   };
 }
 
-function arrayWriter(items: Writer): Writer {
-  return (value, key) => {
-    if (!Array.isArray(value) || 'toJSON' in value) return writeMember(value, key);
-    let out = '[';
+/** An array's items, replaced in a copy made at the first change. */
+function arrayReplacer(replace: Replacer): Replacer {
+  return (value) => {
+    if (!Array.isArray(value) || 'toJSON' in value) return value;
+    let copy: unknown[] | undefined;
     for (let i = 0; i < value.length; i++) {
-      if (i > 0) out += ',';
-      out += items(value[i], i) ?? 'null';
+      const item: unknown = value[i];
+      if (typeof item !== 'object' || item === null) continue;
+      const next = replace(item);
+      if (next === item) continue;
+      copy ??= value.slice();
+      copy[i] = next;
     }
-    return `${out}]`;
+    return copy ?? value;
   };
 }
 
-function compile(schema: unknown, depth: number): Writer {
-  if (typeof schema !== 'object' || schema === null || depth > maxDepth) return general;
-  const { type, properties, items, format } = schema as Schema;
-  switch (type) {
-    case 'object':
-      return typeof properties === 'object' && properties !== null
-        ? objectWriter(properties as Schema, depth)
-        : general;
-    case 'array':
-      return typeof items === 'object' && items !== null
-        ? arrayWriter(compile(items, depth + 1))
-        : general;
-    case 'string':
-      return format === 'date-time' ? dateTimeWriter : stringWriter;
-    case 'number':
-    case 'integer':
-      return numberWriter;
-    default:
-      return general;
+/** Each replacer in turn: for a value several schemas may describe (`anyOf`, a type list). */
+function allOf(replacers: readonly Replacer[]): Replacer | undefined {
+  if (replacers.length <= 1) return replacers[0];
+  return (value) => {
+    let out = value;
+    for (const replace of replacers) out = replace(out);
+    return out;
+  };
+}
+
+function objectOf(properties: Schema, depth: number): Replacer | undefined {
+  const names: string[] = [];
+  const replacers: Replacer[] = [];
+  for (const [name, schema] of Object.entries(properties)) {
+    const replace = compile(schema, depth + 1);
+    if (replace === undefined) continue;
+    names.push(name);
+    replacers.push(replace);
   }
+  return names.length === 0 ? undefined : objectReplacer(names, replacers);
+}
+
+/** The replacer for values of `schema`, or `undefined` when it foresees no instant. */
+function compile(schema: unknown, depth: number): Replacer | undefined {
+  if (typeof schema !== 'object' || schema === null || depth > maxDepth) return undefined;
+  const { type, properties, items, format, anyOf, oneOf, allOf: all } = schema as Schema;
+  const found: Replacer[] = [];
+  const types = Array.isArray(type) ? type : [type];
+  if (types.includes('string') && format === 'date-time') found.push(replaceDate);
+  if (types.includes('object') && typeof properties === 'object' && properties !== null) {
+    const replace = objectOf(properties as Schema, depth);
+    if (replace !== undefined) found.push(replace);
+  }
+  if (types.includes('array') && typeof items === 'object' && items !== null) {
+    const replace = compile(items, depth + 1);
+    if (replace !== undefined) found.push(arrayReplacer(replace));
+  }
+  for (const branches of [anyOf, oneOf, all]) {
+    if (!Array.isArray(branches)) continue;
+    for (const branch of branches) {
+      const replace = compile(branch, depth + 1);
+      if (replace !== undefined) found.push(replace);
+    }
+  }
+  return allOf(found);
 }
 
 /**
@@ -128,9 +124,7 @@ function compile(schema: unknown, depth: number): Writer {
  * @internal
  */
 export function compileJsonWriter(schema: Record<string, unknown>): (value: unknown) => string {
-  const write = compile(schema, 0);
-  return (value) => {
-    prototypeClean = checkPrototype();
-    return write(value, '') ?? 'null';
-  };
+  const replace = compile(schema, 0);
+  if (replace === undefined) return (value) => stringifyJson(value) ?? 'null';
+  return (value) => JSON.stringify(replace(value)) ?? 'null';
 }

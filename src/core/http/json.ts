@@ -42,12 +42,13 @@ function isoString(date: Date): string {
 }
 
 // A service sends the same instants again and again (a list's createdAt values on every
-// request): the quoted text of each is kept in a small direct-mapped table, one slot per hash
-// of the instant, so a repeated instant costs a comparison, and a new one only overwrites its
-// slot: no map grows, nothing is cleared, whatever the variety of instants.
+// request): the text of each is kept in a small direct-mapped table, one slot per hash of the
+// instant, so a repeated instant costs a comparison, and a new one only overwrites its slot: no
+// map grows, nothing is cleared, whatever the variety of instants.
 const dateSlotBits = 10;
 const slotTimes = new Float64Array(1 << dateSlotBits).fill(Number.NaN);
 const slotTexts: string[] = new Array<string>(1 << dateSlotBits).fill('');
+const slotQuoted: string[] = new Array<string>(1 << dateSlotBits).fill('');
 
 /**
  * The slot of a time value: its two 32-bit halves mixed and multiplied (Fibonacci hashing), the
@@ -58,14 +59,30 @@ function dateSlot(time: number): number {
   return Math.imul((time >>> 0) ^ Math.imul(high, 0x85ebca6b), 0x9e3779b1) >>> (32 - dateSlotBits);
 }
 
+/** The slot holding the texts of a valid date whose time value is `time`, filled if need be. */
+function slotOf(time: number, date: Date): number {
+  const slot = dateSlot(time);
+  if (slotTimes[slot] !== time) {
+    const text = isoString(date);
+    slotTimes[slot] = time;
+    slotTexts[slot] = text;
+    slotQuoted[slot] = `"${text}"`;
+  }
+  return slot;
+}
+
 /** `"<RFC 3339>"` of a valid date whose time value is `time`. */
 function quotedDate(time: number, date: Date): string {
-  const slot = dateSlot(time);
-  if (slotTimes[slot] === time) return slotTexts[slot]!;
-  const text = `"${isoString(date)}"`;
-  slotTimes[slot] = time;
-  slotTexts[slot] = text;
-  return text;
+  return slotQuoted[slotOf(time, date)]!;
+}
+
+/**
+ * What the built-in `Date.prototype.toJSON` returns for `date`: its RFC 3339 text in UTC, `null`
+ * for an invalid date; from the same table of recent instants as the JSON writer.
+ */
+export function dateText(date: Date): string | null {
+  const time = date.getTime();
+  return Number.isNaN(time) ? null : slotTexts[slotOf(time, date)]!;
 }
 
 /** `"<text>"`, escaped as JSON.stringify escapes it. */
