@@ -167,6 +167,30 @@ for (const [stack, atLeast] of Object.entries(BYTES_GOALS)) {
   });
 }
 
+// node:http sending the bookshelf's head as well as its bytes (its own response headers, taken
+// once): reported, to show how much of the gap above is Node writing a longer head.
+add('bookshelf-head-node', {
+  server: 'bookshelf-bytes.mjs',
+  requires: ['dist/node.mjs'],
+  tsx: true,
+  env: { ...builtPackage, BENCH_HOST: 'node', BENCH_HEAD: '1' },
+  request: { path: perPage },
+});
+comparisons.push({
+  name: 'bookshelf-head-node',
+  group: 'bookshelf-bytes',
+  a: 'bookshelf-node',
+  b: 'bookshelf-head-node',
+  says: `the bookshelf on node (GET ${perPage}) / node sending the same head and bytes`,
+});
+comparisons.push({
+  name: 'bookshelf-head-cost',
+  group: 'bookshelf-bytes',
+  a: 'bookshelf-head-node',
+  b: 'bookshelf-bytes-node',
+  says: 'node sending the bookshelf head and bytes / node sending the bytes with a minimal head',
+});
+
 add('node-full-redis', {
   server: 'node-full.mjs',
   requires: ['dist/node.mjs', 'dist/redis.mjs'],

@@ -6,15 +6,21 @@
  * for the bookshelf on that framework (issue 22). The bytes are taken from the bookshelf itself
  * at start-up (its own token endpoint, then the page), and the server refuses to start if
  * `JSON.stringify` of the parsed page is not those very bytes.
+ *
+ * With `BENCH_HEAD=1` (node:http only) it also sends the bookshelf's own response headers for
+ * that request (security headers, rate-limit counts, caching, `Vary`, `Link`: taken once at
+ * start-up, sent unchanged; Node adds `Date` as the bookshelf does): how much of the gap is
+ * Node writing a longer head, which no convention can avoid.
  */
 import { createBookshelf } from '../../examples/bookshelf/app.ts';
 import { loadHost } from '../../examples/bookshelf/hosts/host.ts';
+import { ORIGIN } from '../lib/tokens.mjs';
 import { HOST, PORT, ready } from './_server.mjs';
 
 const stack = process.env.BENCH_HOST ?? 'node';
 const PATH = '/v1/books?per_page=20';
 
-/** The bookshelf's page for the bench's request, as text. */
+/** The bookshelf's page for the bench's request: its text and its response headers. */
 async function bookshelfPage() {
   const serve = await loadHost('node');
   const running = await serve(createBookshelf({ logger: { error() {}, warn() {} } }), {
@@ -32,16 +38,25 @@ async function bookshelfPage() {
       body: 'grant_type=password&username=alice&password=wonderland&scope=books%3Aread',
     }).then((res) => res.json());
     const res = await fetch(`${base}${PATH}`, {
-      headers: { authorization: `Bearer ${token.access_token}`, accept: 'application/json' },
+      // As the bench asks: its token, and the Origin its load generator sends.
+      headers: { authorization: `Bearer ${token.access_token}`, origin: ORIGIN },
     });
     if (res.status !== 200) throw new Error(`the bookshelf answered ${res.status}`);
-    return await res.text();
+    const skip = new Set([
+      'date',
+      'connection',
+      'keep-alive',
+      'content-length',
+      'transfer-encoding',
+    ]);
+    const headers = Object.fromEntries([...res.headers].filter(([name]) => !skip.has(name)));
+    return { text: await res.text(), headers };
   } finally {
     await running.close();
   }
 }
 
-const text = await bookshelfPage();
+const { text, headers: bookshelfHeaders } = await bookshelfPage();
 const plain = JSON.parse(text);
 if (JSON.stringify(plain) !== text) {
   console.error('bookshelf-bytes: JSON.stringify of the page is not the bytes the bookshelf sent');
@@ -49,12 +64,22 @@ if (JSON.stringify(plain) !== text) {
 }
 
 const type = 'application/json';
+const head = process.env.BENCH_HEAD === '1';
+if (head && stack !== 'node') {
+  console.error('bookshelf-bytes: BENCH_HEAD=1 is for BENCH_HOST=node only');
+  process.exit(2);
+}
 if (stack === 'node') {
   const { createServer } = await import('node:http');
   const server = createServer((req, res) => {
     if (req.method === 'GET' && req.url === PATH) {
       const body = JSON.stringify(plain);
-      res.writeHead(200, { 'content-type': type, 'content-length': Buffer.byteLength(body) });
+      res.writeHead(
+        200,
+        head
+          ? { ...bookshelfHeaders, 'content-length': Buffer.byteLength(body) }
+          : { 'content-type': type, 'content-length': Buffer.byteLength(body) },
+      );
       res.end(body);
       return;
     }
