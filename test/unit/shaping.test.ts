@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { parseFields } from '../../src/core/shaping/select-fields.ts';
+import {
+  compileSelection,
+  parseFields,
+  project,
+  projectorOf,
+} from '../../src/core/shaping/select-fields.ts';
 import {
   ApiError,
   checkPayload,
@@ -168,6 +173,69 @@ describe('selectFields', () => {
       selectFields(book, 'constructor,__proto__,toString', tree),
     ) as ApiError;
     expect(error.errors).toHaveLength(3);
+  });
+});
+
+describe('projectorOf: a selection compiled once (spec 2.10)', () => {
+  const selection = (fields: string) => compileSelection(parseFields(fields), tree, [], 'the test');
+  // JSON.stringify leaves undefined members out, as clients see them.
+  const sent = (value: unknown) => JSON.parse(JSON.stringify(value) ?? 'null');
+
+  it('copies an item whose own keys are the selection, in order, and projects inside it', () => {
+    const fields = selection('id,title,year,author(name)');
+    const item = { id: 'emma', title: 'Emma', year: 1815, author: book.author };
+    const out = projectorOf(fields)(item) as Record<string, unknown>;
+    expect(out).toEqual({ id: 'emma', title: 'Emma', year: 1815, author: { name: 'Jane Austen' } });
+    expect(out).not.toBe(item);
+    expect(item.author).toBe(book.author);
+    expect(Object.keys(out)).toEqual(['id', 'title', 'year', 'author']);
+  });
+
+  it('leaves out what the selection does not name, whatever the order of the keys', () => {
+    const fields = selection('id,title');
+    expect(projectorOf(fields)({ title: 'Emma', secret: 1, id: 'emma' })).toEqual({
+      id: 'emma',
+      title: 'Emma',
+    });
+    expect(Object.keys(projectorOf(fields)({ title: 'Emma', id: 'emma' }) as object)).toEqual([
+      'id',
+      'title',
+    ]);
+  });
+
+  it('is the same projector for the same selection', () => {
+    const fields = selection('id');
+    expect(projectorOf(fields)).toBe(projectorOf(fields));
+  });
+
+  it('sends what project sends, for any value and selection (property)', async () => {
+    const fc = await import('fast-check');
+    const names = fc.constantFrom('id', 'title', 'year', 'author', 'tags', 'secret');
+    const leaf = fc.oneof(fc.string(), fc.integer(), fc.constant(undefined), fc.date());
+    const value = fc.letrec((tie) => ({
+      value: fc.oneof(
+        { depthSize: 'small' },
+        leaf,
+        fc.array(tie('value'), { maxLength: 3 }),
+        fc.dictionary(names, tie('value'), { maxKeys: 6 }),
+        // Keys exactly a selection's, in its order: the whole-copy path.
+        fc.record({ id: leaf, title: leaf, year: leaf, author: tie('value'), tags: tie('value') }),
+      ),
+    })).value;
+    const wanted = fc.constantFrom(
+      'id',
+      'id,title,year',
+      'id,title,year,author,tags',
+      'author(id,born(year))',
+      'tags(name),id',
+    );
+    fc.assert(
+      fc.property(value, wanted, (v, w) => {
+        const fields = selection(w);
+        expect(sent(projectorOf(fields)(v))).toEqual(sent(project(v, fields)));
+      }),
+      { numRuns: 500 },
+    );
   });
 });
 

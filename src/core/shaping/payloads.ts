@@ -20,7 +20,7 @@ import type { RouteInfo } from '../routing/table.ts';
 import type { RouteSettings } from '../routing/types.ts';
 import { checkPayload } from './check-payload.ts';
 import type { Resource, Selection } from './resource.ts';
-import { projectObject } from './select-fields.ts';
+import { type Projector, projectorOf } from './select-fields.ts';
 
 /**
  * Options of {@link payloads}.
@@ -188,10 +188,11 @@ export function payloads(options: PayloadsOptions = {}): Plugin {
     ctx: RequestContext,
     resource: Resource,
     selection: Selection,
+    project: Projector,
     item: unknown,
   ): unknown => {
     if (typeof item !== 'object' || item === null || Array.isArray(item)) return item;
-    const out = projectObject(item as Record<string, unknown>, selection.fields);
+    const out = project(item) as Record<string, unknown>;
     if (selection.links) out.links = resource.linksOf(ctx, item);
     return out;
   };
@@ -204,7 +205,8 @@ export function payloads(options: PayloadsOptions = {}): Plugin {
       let items: readonly unknown[] = body.items;
       if (resource !== undefined) {
         const selection = (ctx.state as Carrier)[selectionKey] as Selection;
-        items = items.map((item) => shapeItem(ctx, resource, selection, item));
+        const project = projectorOf(selection.fields);
+        items = items.map((item) => shapeItem(ctx, resource, selection, project, item));
       }
       out.body = body.envelope(items);
       for (const link of pageLinks(body, ctx.path, ctx.rawQuery)) out.headers.append('link', link);
@@ -217,7 +219,9 @@ export function payloads(options: PayloadsOptions = {}): Plugin {
       !(body instanceof Uint8Array)
     ) {
       const selection = (ctx.state as Carrier)[selectionKey] as Selection | undefined;
-      if (selection !== undefined) out.body = shapeItem(ctx, plan.resource, selection, body);
+      if (selection !== undefined) {
+        out.body = shapeItem(ctx, plan.resource, selection, projectorOf(selection.fields), body);
+      }
     }
     if (check && out.status < 300) report(ctx, out.body);
   };

@@ -191,7 +191,7 @@ export function project(value: unknown, fields: readonly SelectedField[]): unkno
   return projectObject(value as Record<string, unknown>, fields);
 }
 
-/** {@link project} of one object: the loop the hot path runs. */
+/** {@link project} of one object. */
 export function projectObject(
   value: Readonly<Record<string, unknown>>,
   fields: readonly SelectedField[],
@@ -204,6 +204,70 @@ export function projectObject(
     out[key] = sub === undefined || typeof v !== 'object' || v === null ? v : project(v, sub);
   }
   return out;
+}
+
+/** {@link project} for one selection, compiled once: what the payloads plugin runs per item. */
+export type Projector = (value: unknown) => unknown;
+
+const projectors = new WeakMap<readonly SelectedField[], Projector>();
+
+/**
+ * The projector of a selection, made on first use and kept while the selection lives (the
+ * resource keeps its selections). Same results as {@link project}, with one shortcut: an object
+ * whose own enumerable keys are the selection's, in its order (a store handing over its rows
+ * as they are declared), is copied whole by the engine, then its nested selections applied,
+ * instead of member by member; a member whose value is `undefined` is then kept as `undefined`,
+ * which JSON, XML and the schemas read as absent. The copy is made by `Object.assign`, not by
+ * spreading: the payloads plugin adds `links` to it, and V8 gives a spread copy that grows a
+ * member afterwards a slow shape (about 1 µs per object on Node 20).
+ */
+export function projectorOf(fields: readonly SelectedField[]): Projector {
+  let projector = projectors.get(fields);
+  if (projector === undefined) {
+    projector = compileProjector(fields);
+    projectors.set(fields, projector);
+  }
+  return projector;
+}
+
+function compileProjector(fields: readonly SelectedField[]): Projector {
+  const names = fields.map((f) => f.key);
+  const subs = fields.map((f) => (f.sub === undefined ? undefined : compileProjector(f.sub)));
+  const nested = subs.flatMap((sub, i) => (sub === undefined ? [] : [i]));
+  // Object.assign sets members one by one: `__proto__` would set the copy's prototype.
+  const copies = !names.includes('__proto__');
+  const one = (value: Record<string, unknown>): Record<string, unknown> => {
+    const own = Object.keys(value);
+    let same = copies && own.length === names.length;
+    for (let i = 0; same && i < own.length; i++) same = own[i] === names[i];
+    if (same) {
+      const out = Object.assign({}, value);
+      for (const i of nested) {
+        const v = out[names[i]!];
+        if (typeof v === 'object' && v !== null) out[names[i]!] = subs[i]!(v);
+      }
+      return out;
+    }
+    const out: Record<string, unknown> = {};
+    for (let i = 0; i < names.length; i++) {
+      const key = names[i]!;
+      const v = value[key];
+      if (v === undefined) continue;
+      const sub = subs[i];
+      out[key] = sub === undefined || typeof v !== 'object' || v === null ? v : sub(v);
+    }
+    return out;
+  };
+  const projector: Projector = (value) => {
+    if (typeof value !== 'object' || value === null || value instanceof Date) return value;
+    if (Array.isArray(value)) {
+      const out = new Array(value.length);
+      for (let i = 0; i < value.length; i++) out[i] = projector(value[i]);
+      return out;
+    }
+    return one(value as Record<string, unknown>);
+  };
+  return projector;
 }
 
 /**
