@@ -117,6 +117,13 @@ for (const { stack } of STACKS) {
  */
 const builtPackage = { TSX_TSCONFIG_PATH: 'bench/tsconfig.dist.json' };
 
+/**
+ * Seconds of warm-up at least, for every bookshelf target and the bare servers set against it
+ * (both sides of a comparison warm up alike): the bookshelf reaches its steady speed later than
+ * the small servers (see `warmupOf` in bench/run.mjs).
+ */
+const bookshelfWarmup = 10;
+
 add('bookshelf', {
   server: 'bookshelf.mjs',
   requires: ['dist/node.mjs'],
@@ -124,8 +131,14 @@ add('bookshelf', {
   env: builtPackage,
   request: { auth: 'bookshelf', origin: true },
   full: true,
+  warmup: bookshelfWarmup,
 });
-add('bookshelf-bare', { server: 'bookshelf-bare.mjs', tsx: true, env: builtPackage });
+add('bookshelf-bare', {
+  server: 'bookshelf-bare.mjs',
+  tsx: true,
+  env: builtPackage,
+  warmup: bookshelfWarmup,
+});
 comparisons.push({
   name: 'bookshelf',
   group: 'bookshelf',
@@ -149,6 +162,7 @@ for (const [stack, atLeast] of Object.entries(BYTES_GOALS)) {
     env: { ...builtPackage, BENCH_HOST: stack },
     request: { auth: 'bookshelf', origin: true, path: perPage },
     full: true,
+    warmup: bookshelfWarmup,
   });
   add(`bookshelf-bytes-${stack}`, {
     server: 'bookshelf-bytes.mjs',
@@ -156,6 +170,7 @@ for (const [stack, atLeast] of Object.entries(BYTES_GOALS)) {
     tsx: true,
     env: { ...builtPackage, BENCH_HOST: stack },
     request: { path: perPage },
+    warmup: bookshelfWarmup,
   });
   comparisons.push({
     name: `bookshelf-bytes-${stack}`,
@@ -175,6 +190,7 @@ add('bookshelf-head-node', {
   tsx: true,
   env: { ...builtPackage, BENCH_HOST: 'node', BENCH_HEAD: '1' },
   request: { path: perPage },
+  warmup: bookshelfWarmup,
 });
 comparisons.push({
   name: 'bookshelf-head-node',
