@@ -233,6 +233,21 @@ describe('HeaderBag', () => {
     expect(() => new HeaderBag().set('x-a', true as never)).toThrow(TypeError);
   });
 
+  it('knows no header it was not given, whatever its name: constructor, toString, __proto__', () => {
+    const bag = new HeaderBag();
+    for (const name of ['constructor', 'toString', '__proto__', 'hasOwnProperty', 'valueOf']) {
+      expect(bag.get(name)).toBeUndefined();
+      expect(bag.has(name)).toBe(false);
+    }
+    bag.set('__proto__', 'a').set('constructor', 'b');
+    expect(bag.get('__proto__')).toBe('a');
+    expect(bag.get('constructor')).toBe('b');
+    expect(Object.keys(bag.record)).toEqual(['__proto__', 'constructor']);
+    const names: string[] = [];
+    for (const name in new HeaderBag(bag).record) names.push(name);
+    expect(names).toEqual(['__proto__', 'constructor']);
+  });
+
   it('accepts every token character in a name (RFC 9110 §5.6.2)', () => {
     const name = "X-!#$%&'*+.^_`|~09az";
     expect(plain(new HeaderBag().set(name, 'v'))).toEqual({ [name.toLowerCase()]: 'v' });
