@@ -91,6 +91,14 @@ function varyWith(current: string, added: string): string {
   return merged;
 }
 
+// A record's lookups end at an object with no members and no prototype, so a header named
+// `constructor`, `toString` or `__proto__` is only ever the record's own member. Made by a
+// constructor rather than by `Object.create(null)`: V8 keeps such an object's members fast,
+// where an `Object.create(null)` object is a dictionary from the start, which node:http then
+// walks more slowly when it writes the head.
+const HeaderRecord = function HeaderRecord() {} as unknown as new () => ResponseHeaders;
+(HeaderRecord as unknown as { prototype: object }).prototype = Object.create(null);
+
 /**
  * The headers of one response. Names are lower-cased, so `X-Foo` and `x-foo` are one header;
  * every value is checked once, when it is set, so a line break can never split a response.
@@ -107,14 +115,6 @@ function varyWith(current: string, added: string): string {
  *
  * @category Replies and HTTP
  */
-// A record's lookups end at an object with no members and no prototype, so a header named
-// `constructor`, `toString` or `__proto__` is only ever the record's own member. Made by a
-// constructor rather than by `Object.create(null)`: V8 keeps such an object's members fast,
-// where an `Object.create(null)` object is a dictionary from the start, which node:http then
-// walks more slowly when it writes the head.
-const HeaderRecord = function HeaderRecord() {} as unknown as new () => ResponseHeaders;
-(HeaderRecord as unknown as { prototype: object }).prototype = Object.create(null);
-
 export class HeaderBag {
   /** The headers by lower-case name, as they will be sent. Read it; change it through the methods. */
   readonly record: ResponseHeaders = new HeaderRecord();
