@@ -232,29 +232,21 @@ export function projectorOf(fields: readonly SelectedField[]): Projector {
 
 function compileProjector(fields: readonly SelectedField[]): Projector {
   const names = fields.map((f) => f.key);
-  const subs = fields.map((f) => (f.sub === undefined ? undefined : compileProjector(f.sub)));
-  const nested = subs.flatMap((sub, i) => (sub === undefined ? [] : [i]));
+  // The members with a selection inside, each with its own projector.
+  const nested = fields.flatMap((f) =>
+    f.sub === undefined ? [] : [{ key: f.key, project: compileProjector(f.sub) }],
+  );
   // Object.assign sets members one by one: `__proto__` would set the copy's prototype.
   const copies = !names.includes('__proto__');
   const one = (value: Record<string, unknown>): Record<string, unknown> => {
     const own = Object.keys(value);
     let same = copies && own.length === names.length;
     for (let i = 0; same && i < own.length; i++) same = own[i] === names[i];
-    if (same) {
-      const out = Object.assign({}, value);
-      for (const i of nested) {
-        const v = out[names[i]!];
-        if (typeof v === 'object' && v !== null) out[names[i]!] = subs[i]!(v);
-      }
-      return out;
-    }
-    const out: Record<string, unknown> = {};
-    for (let i = 0; i < names.length; i++) {
-      const key = names[i]!;
-      const v = value[key];
-      if (v === undefined) continue;
-      const sub = subs[i];
-      out[key] = sub === undefined || typeof v !== 'object' || v === null ? v : sub(v);
+    if (!same) return projectObject(value, fields);
+    const out = Object.assign({}, value);
+    for (const { key, project } of nested) {
+      const v = out[key];
+      if (typeof v === 'object' && v !== null) out[key] = project(v);
     }
     return out;
   };
