@@ -71,7 +71,7 @@ function arrayReplacer(replace: Replacer): Replacer {
 }
 
 /** Each replacer in turn: for a value several schemas may describe (`anyOf`, a type list). */
-function allOf(replacers: readonly Replacer[]): Replacer | undefined {
+function inTurn(replacers: readonly Replacer[]): Replacer | undefined {
   if (replacers.length <= 1) return replacers[0];
   return (value) => {
     let out = value;
@@ -95,7 +95,7 @@ function objectOf(properties: Schema, depth: number): Replacer | undefined {
 /** The replacer for values of `schema`, or `undefined` when it foresees no instant. */
 function compile(schema: unknown, depth: number): Replacer | undefined {
   if (typeof schema !== 'object' || schema === null || depth > maxDepth) return undefined;
-  const { type, properties, items, format, anyOf, oneOf, allOf: all } = schema as Schema;
+  const { type, properties, items, format, anyOf, oneOf, allOf } = schema as Schema;
   const found: Replacer[] = [];
   const types = Array.isArray(type) ? type : [type];
   if (types.includes('string') && format === 'date-time') found.push(replaceDate);
@@ -107,14 +107,14 @@ function compile(schema: unknown, depth: number): Replacer | undefined {
     const replace = compile(items, depth + 1);
     if (replace !== undefined) found.push(arrayReplacer(replace));
   }
-  for (const branches of [anyOf, oneOf, all]) {
+  for (const branches of [anyOf, oneOf, allOf]) {
     if (!Array.isArray(branches)) continue;
     for (const branch of branches) {
       const replace = compile(branch, depth + 1);
       if (replace !== undefined) found.push(replace);
     }
   }
-  return allOf(found);
+  return inTurn(found);
 }
 
 /**
