@@ -51,3 +51,17 @@ export function nodeEnv(): string | undefined {
 export function isProduction(): boolean {
   return nodeEnv() === 'production';
 }
+
+/**
+ * Whether the runtime compiles code from strings: Node, Bun and Deno do; Cloudflare Workers and
+ * Node under `--disallow-code-generation-from-strings` do not. Where it does, a few per-route
+ * functions are generated at start-up from names the service declared (never from a request);
+ * elsewhere closures do the same work, more slowly.
+ */
+export const compilesCode: boolean = (() => {
+  try {
+    return new Function('return true')() === true;
+  } catch {
+    return false;
+  }
+})();

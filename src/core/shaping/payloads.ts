@@ -192,10 +192,13 @@ export function payloads(options: PayloadsOptions = {}): Plugin {
     item: unknown,
   ): unknown => {
     if (typeof item !== 'object' || item === null || Array.isArray(item)) return item;
-    const out = project(item) as Record<string, unknown>;
-    if (selection.links) out.links = resource.linksOf(ctx, item);
-    return out;
+    // The links are the copy's last member, made in one go with it (see projectorOf).
+    return project(item, selection.links ? resource.linksOf(ctx, item) : undefined);
   };
+
+  /** The projector of a selection, with a trailing `links` member when it keeps them. */
+  const projectorFor = (selection: Selection): Projector =>
+    projectorOf(selection.fields, selection.links ? 'links' : undefined);
 
   const transform = (ctx: RequestContext, out: OutgoingResponse): void => {
     const { body } = out;
@@ -205,7 +208,7 @@ export function payloads(options: PayloadsOptions = {}): Plugin {
       let items: readonly unknown[] = body.items;
       if (resource !== undefined) {
         const selection = (ctx.state as Carrier)[selectionKey] as Selection;
-        const project = projectorOf(selection.fields);
+        const project = projectorFor(selection);
         items = items.map((item) => shapeItem(ctx, resource, selection, project, item));
       }
       out.body = body.envelope(items);
@@ -220,7 +223,7 @@ export function payloads(options: PayloadsOptions = {}): Plugin {
     ) {
       const selection = (ctx.state as Carrier)[selectionKey] as Selection | undefined;
       if (selection !== undefined) {
-        out.body = shapeItem(ctx, plan.resource, selection, projectorOf(selection.fields), body);
+        out.body = shapeItem(ctx, plan.resource, selection, projectorFor(selection), body);
       }
     }
     if (check && out.status < 300) report(ctx, out.body);
