@@ -391,6 +391,43 @@ describe('bearer plugin', () => {
     expect(seen).toEqual(['unverified', 'alice', 'unverified', 'unverified']);
   });
 
+  it('still checks the scopes of a token the cache vouched for before routing (RFC 6750 §3.1)', async () => {
+    const keys = await createTokenKeys({ logger: quiet });
+    const api = conventions({
+      lint: 'off',
+      logger: quiet,
+      plugins: [
+        rateLimit({ policies: [{ limit: 100, window: 60 }] }),
+        bearer({ keys, issuer, audience }),
+      ],
+      routes: {
+        '/v1/x': {
+          GET: () => ({ ok: true }),
+          DELETE: { handler: () => undefined, config: { scopes: ['books:write'] } },
+        },
+      },
+    });
+    const { token } = await issueAccessToken(keys, {
+      issuer,
+      audience,
+      subject: 'alice',
+      clientId: 'c',
+      scope: 'books:read',
+      ttlSeconds: 60,
+    });
+    const auth = { authorization: `Bearer ${token}` };
+    // The first request verifies the token and caches it; the next ones are vouched for.
+    expect((await api.handle(req('GET', '/v1/x', auth))).status).toBe(200);
+    for (let i = 0; i < 2; i++) {
+      const refused = await api.handle(req('DELETE', '/v1/x', auth));
+      expect(refused.status).toBe(403);
+      expect(header(refused, 'www-authenticate')).toContain('error="insufficient_scope"');
+    }
+    // A query token beside the vouched header is still two methods at once (RFC 6750 §2).
+    const both = await api.handle(req('GET', `/v1/x?access_token=${token}`, auth));
+    expect(both.status).toBe(400);
+  });
+
   it('lets the rate limiter count a caller by subject and refused tokens by address', async () => {
     const keys = await createTokenKeys({ logger: quiet });
     const api = conventions({

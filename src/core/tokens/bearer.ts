@@ -39,6 +39,10 @@ declare module '../pipeline/context.ts' {
 }
 const formType = 'application/x-www-form-urlencoded';
 
+/** Where `credentials` notes the `Authorization` header whose token the cache vouched for. */
+const vouchedKey = Symbol('api-conventions.bearer.vouched');
+type Vouched = { [vouchedKey]?: string };
+
 /**
  * The bearer plugin of {@link bearer}: checks tokens on every route, and verifies and revokes
  * tokens for the token side (introspection, revocation).
@@ -187,6 +191,8 @@ export class BearerPlugin implements Plugin {
       try {
         const token = tokenFromHeader(header, this.challenges);
         if (token !== undefined) ctx.identity = this.verifier.peek(token, this.expected(ctx));
+        // authenticate need not look the same token up again (hashing its few hundred characters).
+        if (ctx.identity !== undefined) (ctx.state as Vouched)[vouchedKey] = header;
       } catch {
         // authenticate answers it
       }
@@ -230,6 +236,13 @@ export class BearerPlugin implements Plugin {
       if (ctx.identity !== undefined) return this.allow(ctx.identity, plan);
       if (plan.mode === 'required') throw challenges.missing();
       return;
+    }
+    // The cache vouched for this very header in `credentials`, a moment ago, for this request.
+    // (A header is there: a query token with one would have been refused above.)
+    const { identity } = ctx;
+    if (identity !== undefined && header && (ctx.state as Vouched)[vouchedKey] === header) {
+      if (formBody) ctx.state.tokenInForm = 'taken';
+      return this.allow(identity, plan);
     }
     return andThen(this.verifier.check(token, this.expected(ctx)), (identity) => {
       if (formBody) ctx.state.tokenInForm = 'taken';
