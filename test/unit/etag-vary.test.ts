@@ -156,3 +156,27 @@ describe('version tags per caller (RFC 9110 §8.8.3)', () => {
     expect(r.headers.etag).not.toBe((await get(app, reader)).etag);
   });
 });
+
+describe('versionTag: hashes of recent queries and link keys are remembered (RFC 9110 §8.8.3)', () => {
+  it('gives the tag its hashes give, however often a text recurs and however many there are', async () => {
+    const fc = await import('fast-check');
+    const { hashBody, versionTag } = await import('../../src/core/caching/etag.ts');
+    const expected = (query: string, vary: string) =>
+      `"7.json${query === '' ? '' : `-${hashBody(query, 'q').slice(0, 8)}`}${vary === '' ? '' : `~${hashBody(vary, 'c')}`}"`;
+    // Short and long texts, many distinct ones (the tables start over at 512), repeated.
+    const text = fc.oneof(
+      fc.string({ maxLength: 40 }),
+      fc.string({ minLength: 250, maxLength: 300 }),
+    );
+    fc.assert(
+      fc.property(fc.array(fc.tuple(text, text), { minLength: 1, maxLength: 700 }), (pairs) => {
+        for (const [query, vary] of [...pairs, ...pairs]) {
+          expect(versionTag('7', 'application/json', false, query, vary)).toBe(
+            expected(query, vary),
+          );
+        }
+      }),
+      { numRuns: 20 },
+    );
+  });
+});

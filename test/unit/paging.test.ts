@@ -189,3 +189,65 @@ describe('listOf (spec 2.7, 2.8)', () => {
     expect(listOf('books', books, { hasNext: false }).books).toBe(books);
   });
 });
+
+describe('pageTarget: the Link header targets (RFC 8288 §3.1, spec 4.4)', () => {
+  // What the targets were before the shortcut for plain queries: always through URLSearchParams.
+  const reference = (path: string, rawQuery: string, paging: Record<string, string>) => {
+    const query = new URLSearchParams(rawQuery);
+    for (const name of ['page', 'per_page', 'limit', 'offset', 'after', 'before']) {
+      query.delete(name);
+    }
+    for (const [name, value] of Object.entries(paging)) query.set(name, value);
+    const text = query.toString();
+    return text === '' ? path : `${path}?${text}`;
+  };
+
+  it('keeps the other parameters as they came and puts the paging ones last', async () => {
+    const { pageTarget } = await import('../../src/core/paging/link-header.ts');
+    expect(
+      pageTarget('/v1/books', 'per_page=20&year=1813&page=1', { page: '2', per_page: '20' }),
+    ).toBe('/v1/books?year=1813&page=2&per_page=20');
+    expect(pageTarget('/v1/books', 'q=a+b&page=1', { page: '2' })).toBe('/v1/books?q=a+b&page=2');
+    expect(pageTarget('/v1/books', 'flag&&a=b=c', { after: 'x~y' })).toBe(
+      '/v1/books?flag=&a=b%3Dc&after=x%7Ey',
+    );
+    expect(pageTarget('/v1/books', '', { page: '2' })).toBe('/v1/books?page=2');
+  });
+
+  it('writes what URLSearchParams writes, for any query and paging values (property)', async () => {
+    const fc = await import('fast-check');
+    const { pageTarget } = await import('../../src/core/paging/link-header.ts');
+    const piece = fc.stringMatching(/^[a-z_=&%+.*~ 2-9A-F-]{0,6}$/);
+    const name = fc.constantFrom(
+      'page',
+      'per_page',
+      'limit',
+      'offset',
+      'after',
+      'before',
+      'sort',
+      'q',
+      '',
+    );
+    const query = fc
+      .array(
+        fc.oneof(
+          fc.tuple(name, piece).map(([n, v]) => `${n}=${v}`),
+          piece,
+        ),
+        { maxLength: 6 },
+      )
+      .map((parts) => parts.join('&'));
+    const paging = fc.dictionary(
+      fc.constantFrom('page', 'per_page', 'limit', 'offset', 'after', 'before', 'sort'),
+      fc.oneof(fc.stringMatching(/^[0-9]{1,3}$/), piece),
+      { maxKeys: 3 },
+    );
+    fc.assert(
+      fc.property(query, paging, (q, p) => {
+        expect(pageTarget('/v1/books', q, p)).toBe(reference('/v1/books', q, p));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});

@@ -74,6 +74,25 @@ export function formatKey(type: string | undefined): string {
   return hashBody(type, 'type').slice(0, 7);
 }
 
+const queryHashes = new Map<string, string>();
+const varyHashes = new Map<string, string>();
+
+/**
+ * `hashBody(text, seed)`, remembered for short texts: most requests of a service repeat a few
+ * queries and callers' link keys. At most 512 texts of at most 256 characters are kept per
+ * table, which starts over when full.
+ */
+function recentHash(table: Map<string, string>, text: string, seed: string): string {
+  if (text.length > 256) return hashBody(text, seed);
+  let hash = table.get(text);
+  if (hash === undefined) {
+    hash = hashBody(text, seed);
+    if (table.size >= 512) table.clear();
+    table.set(text, hash);
+  }
+  return hash;
+}
+
 /**
  * The entity tag of a resource version in one format: `"<version>.<format>"`, weak on request,
  * with a hash of the query after it when there is one (`"17.json-3kd92ja0"`), and one of `vary`,
@@ -91,9 +110,9 @@ export function versionTag(
   vary = '',
 ): string {
   // A query (fields=, view=) picks another representation of the same version: its own tag.
-  const variant = query === '' ? '' : `-${hashBody(query, 'q').slice(0, 8)}`;
+  const variant = query === '' ? '' : `-${recentHash(queryHashes, query, 'q').slice(0, 8)}`;
   // RFC 9110 §8.8.3: a strong tag changes with the representation, links for this caller included.
-  const varied = vary === '' ? '' : `~${hashBody(vary, 'c')}`;
+  const varied = vary === '' ? '' : `~${recentHash(varyHashes, vary, 'c')}`;
   return `${weak ? 'W/' : ''}"${versionOpaque(version)}.${formatKey(type)}${variant}${varied}"`;
 }
 

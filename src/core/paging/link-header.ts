@@ -2,6 +2,50 @@
 import { pagingParameters } from './list-options.ts';
 import type { ListPage } from './list-query.ts';
 
+// Texts that URLSearchParams writes back unchanged: nothing to decode, nothing to encode.
+const plainQuery = /^[\w*\-.=&]*$/;
+const plainText = /^[\w*\-.]*$/;
+
+/**
+ * The request's query without its paging parameters, then the given ones, as `URLSearchParams`
+ * writes it (`application/x-www-form-urlencoded`, WHATWG URL §5.2).
+ *
+ * @internal
+ */
+export function pageTarget(path: string, rawQuery: string, paging: Record<string, string>): string {
+  return plainTarget(path, rawQuery, paging) ?? target(path, rawQuery, paging);
+}
+
+/**
+ * {@link pageTarget} without parsing, for a query and paging values made only of characters the
+ * form encoding keeps as they are (letters, digits, `*-._`, and `=` and `&` between them): each
+ * name and value is written back as it came. `undefined` for any other.
+ */
+function plainTarget(
+  path: string,
+  rawQuery: string,
+  paging: Record<string, string>,
+): string | undefined {
+  if (!plainQuery.test(rawQuery)) return undefined;
+  const parts: string[] = [];
+  for (const pair of rawQuery.split('&')) {
+    if (pair === '') continue;
+    const eq = pair.indexOf('=');
+    const name = eq === -1 ? pair : pair.slice(0, eq);
+    const value = eq === -1 ? '' : pair.slice(eq + 1);
+    // A second `=` is part of the value, which the encoding writes as %3D.
+    if (value.includes('=')) return undefined;
+    if (!pagingParameters.includes(name)) parts.push(`${name}=${value}`);
+  }
+  for (const name in paging) {
+    const value = paging[name]!;
+    // (Another name would replace its first occurrence in the query, where it stands.)
+    if (!pagingParameters.includes(name) || !plainText.test(value)) return undefined;
+    parts.push(`${name}=${value}`);
+  }
+  return parts.length === 0 ? path : `${path}?${parts.join('&')}`;
+}
+
 /** The request's query without its paging parameters, then the given ones. */
 function target(path: string, rawQuery: string, paging: Record<string, string>): string {
   const query = new URLSearchParams(rawQuery);
@@ -21,7 +65,7 @@ function target(path: string, rawQuery: string, paging: Record<string, string>):
 export function pageLinks(page: ListPage, path: string, rawQuery: string): string[] {
   const { next, prev } = page.neighbours();
   const links: string[] = [];
-  if (next !== undefined) links.push(`<${target(path, rawQuery, next)}>; rel="next"`);
-  if (prev !== undefined) links.push(`<${target(path, rawQuery, prev)}>; rel="prev"`);
+  if (next !== undefined) links.push(`<${pageTarget(path, rawQuery, next)}>; rel="next"`);
+  if (prev !== undefined) links.push(`<${pageTarget(path, rawQuery, prev)}>; rel="prev"`);
   return links;
 }
