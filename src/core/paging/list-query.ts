@@ -22,6 +22,12 @@ function equalValues(a: unknown, b: FilterValue): boolean {
 
 type Row = Readonly<Record<string, unknown>>;
 
+/** Whether `list` is already sorted by `compare` (as a stable sort would leave it). */
+function inOrder<T>(list: readonly T[], compare: (a: T, b: T) => number): boolean {
+  for (let i = 1; i < list.length; i++) if (compare(list[i - 1]!, list[i]!) > 0) return false;
+  return true;
+}
+
 function isEmpty(record: object): boolean {
   for (const _ in record) return false;
   return true;
@@ -250,7 +256,9 @@ export class ListQuery {
       list = [];
       for (let i = 0; i < all.length; i++) if (this.matches(all[i]!)) list.push(all[i]!);
     }
-    list.sort(this.comparer());
+    // A store often hands its rows over in the default order already: then nothing moves.
+    const compare = this.comparer();
+    if (!inOrder(list, compare)) list.sort(compare);
     const count = list.length;
     if (this.after !== undefined) {
       const values = this.valuesAt(this.after, 'after', all);

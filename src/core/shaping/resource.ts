@@ -274,13 +274,19 @@ export function defineResource<T = any>(options: ResourceOptions<T>): Resource {
     return selection;
   };
 
+  const rels = linkRules.map(([rel]) => rel);
+  const rules = linkRules.map(([, rule]) => rule);
   const linksOf = (ctx: RequestContext, item: unknown): ResourceLink[] => {
-    const out: ResourceLink[] = [];
-    for (const [rel, rule] of linkRules) {
+    // Made at its largest size and cut to what is kept: a `[]` that grows would take room for 16.
+    const out: ResourceLink[] = new Array(rules.length);
+    let kept = 0;
+    for (let i = 0; i < rules.length; i++) {
+      const rule = rules[i]!;
       if (rule.when === undefined || rule.when(ctx, item)) {
-        out.push({ rel, method: rule.method, href: rule.href(item, ctx) });
+        out[kept++] = { rel: rels[i]!, method: rule.method, href: rule.href(item, ctx) };
       }
     }
+    out.length = kept;
     return out;
   };
 
