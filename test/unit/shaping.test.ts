@@ -272,6 +272,41 @@ describe('defineResource: views and links (spec 2.10, 2.12)', () => {
     expect(resource.select('id,links', null)).toMatchObject({ links: true });
   });
 
+  it('lists the links whose rules apply, in the order they are declared (spec 2.12)', () => {
+    const may = (scope: string) => (ctx: RequestContext) =>
+      ctx.identity?.scopes.has(scope) === true;
+    const linked = defineResource<typeof book>({
+      fields: tree,
+      links: {
+        edit: { method: 'PUT', href: (b) => `/v1/books/${b.id}`, when: may('books:write') },
+        self: { method: 'GET', href: (b) => `/v1/books/${b.id}` },
+        remove: { method: 'DELETE', href: (b) => `/v1/books/${b.id}`, when: may('books:admin') },
+        author: { method: 'GET', href: (b) => `/v1/authors/${b.author.id}` },
+      },
+    });
+    const rels = (scopes: string[]) => linked.linksOf(identity(scopes), book).map((l) => l.rel);
+    expect(rels([])).toEqual(['self', 'author']);
+    expect(rels(['books:admin'])).toEqual(['self', 'remove', 'author']);
+    expect(rels(['books:write', 'books:admin'])).toEqual(['edit', 'self', 'remove', 'author']);
+    expect(linked.linksOf(identity([]), book)[1]).toEqual({
+      rel: 'author',
+      method: 'GET',
+      href: '/v1/authors/jane-austen',
+    });
+  });
+
+  it('lists the links of a resource with more rules than an integer has bits', () => {
+    const links = Object.fromEntries(
+      Array.from({ length: 40 }, (_, i) => [
+        `r${i}`,
+        { method: 'GET' as const, href: () => `/v1/x/${i}`, when: () => i % 3 === 0 },
+      ]),
+    );
+    const many = defineResource<typeof book>({ fields: tree, links });
+    const rels = many.linksOf(identity([]), book).map((l) => l.rel);
+    expect(rels).toEqual(Array.from({ length: 14 }, (_, k) => `r${k * 3}`));
+  });
+
   it('returns the same selection for the same value (parsed once)', () => {
     expect(resource.select('id,title', null)).toBe(resource.select('id,title', null));
   });

@@ -27,23 +27,35 @@ function plainTarget(
   paging: Record<string, string>,
 ): string | undefined {
   if (!plainQuery.test(rawQuery)) return undefined;
-  const parts: string[] = [];
-  for (const pair of rawQuery.split('&')) {
-    if (pair === '') continue;
-    const eq = pair.indexOf('=');
-    const name = eq === -1 ? pair : pair.slice(0, eq);
-    const value = eq === -1 ? '' : pair.slice(eq + 1);
-    // A second `=` is part of the value, which the encoding writes as %3D.
-    if (value.includes('=')) return undefined;
-    if (!pagingParameters.includes(name)) parts.push(`${name}=${value}`);
+  let text = '';
+  // Cost: one pass over the query (a pair ends at `&` or at the end).
+  let start = 0;
+  let eq = -1;
+  for (let i = 0; i <= rawQuery.length; i++) {
+    const c = i < rawQuery.length ? rawQuery.charCodeAt(i) : 38;
+    if (c === 61) {
+      // A second `=` is part of the value, which the encoding writes as %3D.
+      if (eq !== -1) return undefined;
+      eq = i;
+    } else if (c === 38) {
+      if (i > start) {
+        const name = rawQuery.slice(start, eq === -1 ? i : eq);
+        if (!pagingParameters.includes(name)) {
+          const pair = eq === -1 ? `${name}=` : rawQuery.slice(start, i);
+          text = text === '' ? pair : `${text}&${pair}`;
+        }
+      }
+      start = i + 1;
+      eq = -1;
+    }
   }
   for (const name in paging) {
     const value = paging[name]!;
     // (Another name would replace its first occurrence in the query, where it stands.)
     if (!pagingParameters.includes(name) || !plainText.test(value)) return undefined;
-    parts.push(`${name}=${value}`);
+    text = text === '' ? `${name}=${value}` : `${text}&${name}=${value}`;
   }
-  return parts.length === 0 ? path : `${path}?${parts.join('&')}`;
+  return text === '' ? path : `${path}?${text}`;
 }
 
 /** The request's query without its paging parameters, then the given ones. */

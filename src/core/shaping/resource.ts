@@ -276,17 +276,34 @@ export function defineResource<T = any>(options: ResourceOptions<T>): Resource {
 
   const rels = linkRules.map(([rel]) => rel);
   const rules = linkRules.map(([, rule]) => rule);
+  const link = (i: number, ctx: RequestContext, item: unknown): ResourceLink => ({
+    rel: rels[i]!,
+    method: rules[i]!.method,
+    href: rules[i]!.href(item, ctx),
+  });
   const linksOf = (ctx: RequestContext, item: unknown): ResourceLink[] => {
-    // Made at its largest size and cut to what is kept: a `[]` that grows would take room for 16.
-    const out: ResourceLink[] = new Array(rules.length);
+    if (rules.length > 30) {
+      const out: ResourceLink[] = [];
+      for (let i = 0; i < rules.length; i++) {
+        const { when } = rules[i]!;
+        if (when === undefined || when(ctx, item)) out.push(link(i, ctx, item));
+      }
+      return out;
+    }
+    // The rules that apply, as bits, then an array of their number: a `[]` that grows takes
+    // room for 16, and cutting an array's length afterwards is a call into the engine.
     let kept = 0;
+    let count = 0;
     for (let i = 0; i < rules.length; i++) {
-      const rule = rules[i]!;
-      if (rule.when === undefined || rule.when(ctx, item)) {
-        out[kept++] = { rel: rels[i]!, method: rule.method, href: rule.href(item, ctx) };
+      const { when } = rules[i]!;
+      if (when === undefined || when(ctx, item)) {
+        kept |= 1 << i;
+        count++;
       }
     }
-    out.length = kept;
+    const out: ResourceLink[] = new Array(count);
+    for (let i = 0, at = 0; i < rules.length; i++)
+      if (kept & (1 << i)) out[at++] = link(i, ctx, item);
     return out;
   };
 
