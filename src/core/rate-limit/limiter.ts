@@ -329,9 +329,11 @@ export class RateLimiter {
       record['x-ratelimit-reset'] = String(Math.ceil(verdict.resetAt / 1000));
     }
     if (this.ietf && !looser) {
-      headers.set('ratelimit-policy', set.policyHeader);
+      // The same for these: policy names were checked at start-up (letters, digits, `-_.`).
+      const record = headers.record as Record<string, string>;
+      record['ratelimit-policy'] = set.policyHeader;
       const seconds = Math.max(0, Math.ceil((verdict.resetAt - now) / 1000));
-      headers.set('ratelimit', `"${policy.name}";r=${verdict.remaining};t=${seconds}`);
+      record.ratelimit = `"${policy.name}";r=${verdict.remaining};t=${seconds}`;
     }
     const retryAfter = verdict.allowed ? 0 : Math.max(1, Math.ceil(verdict.retryAfterMs / 1000));
     if (!verdict.allowed) {
