@@ -8,9 +8,12 @@
  * recent instants), copying only the objects and arrays on the way to one, and the built-in
  * writes the result. Replacing a `Date` by what its `toJSON` returns changes nothing in the text,
  * wherever it is; so the text is always exactly `JSON.stringify`'s, whatever the value, and the
- * schema only decides how fast. No code is generated (no `new Function`): the replacers are
- * closures, which Workers and other strict runtimes allow. The handler's value is never changed.
+ * schema only decides how fast. Where the runtime compiles code, each object's replacer is a
+ * function generated once from the schema's member names (written as JSON string literals),
+ * which reads each member by its name; elsewhere (Workers) closures do the same. The handler's
+ * value is never changed.
  */
+import { compilesCode } from '../internal/platform.ts';
 import { dateText, dateToJSON, stringifyJson } from './json.ts';
 
 /** A value with the `Date`s a schema foresees replaced: the value itself when none was found. */
@@ -35,6 +38,55 @@ const replaceDate: Replacer = (value) =>
  * those are replaced. An object with a `toJSON`, or of a class, is left to the built-in.
  */
 function objectReplacer(names: readonly string[], replacers: readonly Replacer[]): Replacer {
+  return generatedReplacer(names, replacers) ?? closureReplacer(names, replacers);
+}
+
+/**
+ * {@link objectReplacer} as one generated function: each member read by its name, an instant's
+ * replacement written inline; `undefined` where code cannot be compiled. (A member is set on
+ * the copy only when it is an own enumerable one, which the spread copied: so even `__proto__`
+ * is set as a member, never as the prototype.)
+ */
+function generatedReplacer(
+  names: readonly string[],
+  replacers: readonly Replacer[],
+): Replacer | undefined {
+  if (!compilesCode) return undefined;
+  const members = names.map((name, i) => {
+    const key = JSON.stringify(name);
+    const next =
+      replacers[i] === replaceDate
+        ? 'x instanceof Date && x.toJSON === D ? T(x) : x'
+        : `r[${i}](x)`;
+    return `x = v[${key}];
+if (typeof x === "object" && x !== null) {
+  n = ${next};
+  if (n !== x && ie.call(v, ${key})) { if (c === undefined) c = { ...v }; c[${key}] = n; }
+}`;
+  });
+  const source = `"use strict";
+return (v) => {
+if (typeof v !== "object" || v === null || isArray(v)) return v;
+const p = gp(v);
+if ((p !== OP && p !== null) || "toJSON" in v) return v;
+let c, x, n;
+${members.join('\n')}
+return c === undefined ? v : c;
+};`;
+  const make = new Function('gp', 'OP', 'isArray', 'ie', 'r', 'D', 'T', source);
+  return make(
+    getPrototypeOf,
+    Object.prototype,
+    Array.isArray,
+    Object.prototype.propertyIsEnumerable,
+    replacers,
+    dateToJSON,
+    dateText,
+  ) as Replacer;
+}
+
+/** {@link objectReplacer} as a closure, for runtimes that compile no code. */
+function closureReplacer(names: readonly string[], replacers: readonly Replacer[]): Replacer {
   return (value) => {
     if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
     const proto = getPrototypeOf(value);

@@ -191,9 +191,10 @@ export function cors(options: CorsOptions): Plugin {
     if (allows === '*') bag.set('access-control-allow-origin', '*');
     else if (allows(origin, ctx)) {
       bag.set('access-control-allow-origin', origin);
-      if (credentials) bag.set('access-control-allow-credentials', 'true');
+      // Values fixed and checked at start-up go straight into the record (every request).
+      if (credentials) bag.record['access-control-allow-credentials'] = 'true';
     } else return false;
-    if (expose !== '') bag.set('access-control-expose-headers', expose);
+    if (expose !== '') bag.record['access-control-expose-headers'] = expose;
     return true;
   };
 
