@@ -13,7 +13,7 @@
  * which reads each member by its name; elsewhere (Workers) closures do the same. The handler's
  * value is never changed.
  */
-import { compilesCode } from '../internal/platform.ts';
+import { compiled, compilesCode } from '../internal/platform.ts';
 import { dateText, dateToJSON, stringifyJson } from './json.ts';
 
 /** A value with the `Date`s a schema foresees replaced: the value itself when none was found. */
@@ -73,8 +73,7 @@ let c, x, n;
 ${members.join('\n')}
 return c === undefined ? v : c;
 };`;
-  const make = new Function('gp', 'OP', 'isArray', 'ie', 'r', 'D', 'T', source);
-  return make(
+  return compiled<Replacer>(['gp', 'OP', 'isArray', 'ie', 'r', 'D', 'T'], source, [
     getPrototypeOf,
     Object.prototype,
     Array.isArray,
@@ -82,7 +81,7 @@ return c === undefined ? v : c;
     replacers,
     dateToJSON,
     dateText,
-  ) as Replacer;
+  ]);
 }
 
 /** {@link objectReplacer} as a closure, for runtimes that compile no code. */

@@ -55,8 +55,8 @@ export function isProduction(): boolean {
 /**
  * Whether the runtime compiles code from strings: Node, Bun and Deno do; Cloudflare Workers and
  * Node under `--disallow-code-generation-from-strings` do not. Where it does, a few per-route
- * functions are generated at start-up from names the service declared (never from a request);
- * elsewhere closures do the same work, more slowly.
+ * functions are generated from names the service declared (never from a request); elsewhere
+ * closures do the same work, more slowly.
  */
 export const compilesCode: boolean = (() => {
   try {
@@ -65,3 +65,21 @@ export const compilesCode: boolean = (() => {
     return false;
   }
 })();
+
+/**
+ * A function compiled from `body` with `params`, called with `args`; `undefined` where the
+ * runtime refuses to compile code, at start-up or later (workerd allows it while a Worker's
+ * global scope runs and refuses it while a request is served).
+ */
+export function compiled<T>(
+  params: readonly string[],
+  body: string,
+  args: readonly unknown[],
+): T | undefined {
+  if (!compilesCode) return undefined;
+  try {
+    return new Function(...params, body)(...args) as T;
+  } catch {
+    return undefined;
+  }
+}

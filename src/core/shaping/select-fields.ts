@@ -1,7 +1,7 @@
 /** Field selection (spec 2.10): `fields=id,title,author(name)` parsed once, checked, applied fast. */
 import { ErrorCode } from '../errors/catalogue.ts';
 import { type FieldProblem, invalidRequest } from '../errors/helpers.ts';
-import { compilesCode } from '../internal/platform.ts';
+import { compiled, compilesCode } from '../internal/platform.ts';
 import { parserWork } from '../internal/work.ts';
 
 /**
@@ -281,8 +281,9 @@ function literalCopier(fields: readonly SelectedField[], trailing?: string): Cop
     return `${JSON.stringify(key)}: n[${nested.length - 1}](${read})`;
   });
   if (trailing !== undefined) members.push(`${JSON.stringify(trailing)}: t`);
-  const make = new Function('n', `"use strict"; return (v, t) => ({ ${members.join(', ')} });`);
-  return make(nested) as Copier;
+  return compiled<Copier>(['n'], `"use strict"; return (v, t) => ({ ${members.join(', ')} });`, [
+    nested,
+  ]);
 }
 
 function compileProjector(fields: readonly SelectedField[], trailing?: string): Projector {
