@@ -315,22 +315,20 @@ export class RateLimiter {
     }
     const verdict = verdicts[pick]!;
     const policy = used[pick]!;
-    const headers = ctx.responseHeaders;
+    // Names known valid, values digits and policy names checked at start-up (letters, digits,
+    // `-_.`): written straight into the bag's record, the checks of HeaderBag.set would find
+    // nothing to refuse (the hot path of every request).
+    const record = ctx.responseHeaders.record as Record<string, string>;
     // A second check of one request (a route's policies after the service's) reports its
     // tightest policy only when it is tighter than what the first reported.
-    const prior = headers.record['x-ratelimit-remaining'];
+    const prior = record['x-ratelimit-remaining'];
     const looser = verdict.allowed && prior !== undefined && Number(prior) < verdict.remaining;
     if (this.legacy && !looser) {
-      // Names known valid and values digits only: written straight into the bag's record, the
-      // checks of HeaderBag.set would find nothing to refuse (the hot path of every request).
-      const record = headers.record as Record<string, string>;
       record['x-ratelimit-limit'] = policy.limitText;
       record['x-ratelimit-remaining'] = String(verdict.remaining);
       record['x-ratelimit-reset'] = String(Math.ceil(verdict.resetAt / 1000));
     }
     if (this.ietf && !looser) {
-      // The same for these: policy names were checked at start-up (letters, digits, `-_.`).
-      const record = headers.record as Record<string, string>;
       record['ratelimit-policy'] = set.policyHeader;
       const seconds = Math.max(0, Math.ceil((verdict.resetAt - now) / 1000));
       record.ratelimit = `"${policy.name}";r=${verdict.remaining};t=${seconds}`;

@@ -240,7 +240,7 @@ const projectors = new WeakMap<readonly SelectedField[], Projectors>();
  *
  * Where the runtime compiles code (`compilesCode`), each object is copied by a function
  * generated once from the selection's names, one object literal: V8 gives every copy the same
- * shape, with room for the trailing member, for about a tenth of the time of a member-by-member
+ * shape, with room for the trailing member, for about a quarter of the time of a member-by-member
  * copy (which also gives the copy a slow shape when a member is added afterwards). The names are
  * the resource's (never a request's) and are written as JSON string literals. Elsewhere an object
  * whose own enumerable keys are the selection's, in its order, is copied whole by
@@ -299,17 +299,20 @@ function compileProjector(fields: readonly SelectedField[], trailing?: string): 
     );
     // Object.assign sets members one by one: `__proto__` would set the copy's prototype.
     const copies = !names.includes('__proto__');
-    one = (value, extra) => {
+    // A row whose own keys are the selection's, in order, copied whole then projected inside.
+    const whole = (value: Record<string, unknown>): Record<string, unknown> | undefined => {
       const own = Object.keys(value);
-      let same = copies && own.length === names.length;
-      for (let i = 0; same && i < own.length; i++) same = own[i] === names[i];
-      const out = same ? Object.assign({}, value) : projectObject(value, fields);
-      if (same) {
-        for (const { key, project } of nested) {
-          const v = out[key];
-          if (typeof v === 'object' && v !== null) out[key] = project(v);
-        }
+      if (!copies || own.length !== names.length) return undefined;
+      for (let i = 0; i < own.length; i++) if (own[i] !== names[i]) return undefined;
+      const out = Object.assign({}, value);
+      for (const { key, project } of nested) {
+        const v = out[key];
+        if (typeof v === 'object' && v !== null) out[key] = project(v);
       }
+      return out;
+    };
+    one = (value, extra) => {
+      const out = whole(value) ?? projectObject(value, fields);
       if (trailing !== undefined) out[trailing] = extra;
       return out;
     };

@@ -239,10 +239,10 @@ export class BearerPlugin implements Plugin {
     }
     // The cache vouched for this very header in `credentials`, a moment ago, for this request.
     // (A header is there: a query token with one would have been refused above.)
-    const { identity } = ctx;
-    if (identity !== undefined && header && (ctx.state as Vouched)[vouchedKey] === header) {
+    const known = ctx.identity;
+    if (known !== undefined && header && (ctx.state as Vouched)[vouchedKey] === header) {
       if (formBody) ctx.state.tokenInForm = 'taken';
-      return this.allow(identity, plan);
+      return this.allow(known, plan);
     }
     return andThen(this.verifier.check(token, this.expected(ctx)), (identity) => {
       if (formBody) ctx.state.tokenInForm = 'taken';
