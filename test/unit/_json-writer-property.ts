@@ -9,7 +9,8 @@ import { z } from 'zod';
 import { compileJsonWriter } from '../../src/core/http/compiled-json.ts';
 import { standardJsonSchema } from '../../src/core/openapi/json-schema.ts';
 
-function builtIn(value: unknown): string {
+/** `JSON.stringify`'s text, or the class of what it throws. */
+export function builtIn(value: unknown): string {
   try {
     return JSON.stringify(value) ?? 'null';
   } catch (error) {
@@ -17,7 +18,8 @@ function builtIn(value: unknown): string {
   }
 }
 
-function ours(write: (value: unknown) => string, value: unknown): string {
+/** A writer's text, or the class of what it throws. */
+export function ours(write: (value: unknown) => string, value: unknown): string {
   try {
     return write(value);
   } catch (error) {
@@ -25,7 +27,9 @@ function ours(write: (value: unknown) => string, value: unknown): string {
   }
 }
 
-const noteSchema = standardJsonSchema(
+// A schema of every kind the compiler specialises: nested objects, arrays of objects, strings,
+// date-times, numbers, and a member it leaves to the general writer (an enum).
+export const noteSchema = standardJsonSchema(
   z.object({
     id: z.string(),
     at: z.date(),

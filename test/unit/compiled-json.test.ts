@@ -2,48 +2,14 @@
  * JSON writers compiled from a response schema (issue 22, item 6): exactly `JSON.stringify`'s
  * text for every value, fitting the schema or not (RFC 8259; ECMA-262 §25.5.2).
  */
-import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { bookPage } from '../../examples/bookshelf/book-shape.ts';
 import { seedBooks } from '../../examples/bookshelf/data.ts';
 import { compileJsonWriter } from '../../src/core/http/compiled-json.ts';
 import { standardJsonSchema } from '../../src/core/openapi/json-schema.ts';
-import { checkWriters } from './_json-writer-property.ts';
+import { builtIn, checkWriters, noteSchema, ours } from './_json-writer-property.ts';
+import { runWithoutCodegen } from './_without-codegen.ts';
 
-function builtIn(value: unknown): string {
-  try {
-    return JSON.stringify(value) ?? 'null';
-  } catch (error) {
-    return `throws ${(error as Error).constructor.name}`;
-  }
-}
-
-function ours(write: (value: unknown) => string, value: unknown): string {
-  try {
-    return write(value);
-  } catch (error) {
-    return `throws ${(error as Error).constructor.name}`;
-  }
-}
-
-// A schema of every kind the compiler specialises: nested objects, arrays of objects, strings,
-// date-times, numbers, and a member it leaves to the general writer (an enum).
-const noteSchema = standardJsonSchema(
-  z.object({
-    id: z.string(),
-    at: z.date(),
-    count: z.number().int(),
-    ratio: z.number(),
-    kind: z.enum(['a', 'b']),
-    tags: z.array(z.object({ name: z.string(), since: z.date() })),
-    owner: z.object({ name: z.string(), joined: z.date() }).partial(),
-    maybe: z.date().nullable(),
-    either: z.union([z.object({ at: z.date() }), z.array(z.date())]),
-  }),
-  'output',
-);
 const writeNote = compileJsonWriter(noteSchema);
 
 const fitting = () => ({
@@ -182,12 +148,7 @@ describe('a JSON writer compiled from a response schema', () => {
   });
 
   it('writes the same where code cannot be compiled, as on Workers (property)', () => {
-    const script = fileURLToPath(new URL('./_json-writer-property.ts', import.meta.url));
-    const run = spawnSync(
-      process.execPath,
-      ['--disallow-code-generation-from-strings', '--import', 'tsx', script],
-      { encoding: 'utf8', timeout: 60_000 },
-    );
+    const run = runWithoutCodegen(new URL('./_json-writer-property.ts', import.meta.url));
     expect(run.stderr).toBe('');
     expect(run.stdout).toContain('writers ok (compilesCode: false)');
     expect(run.status).toBe(0);

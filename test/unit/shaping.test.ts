@@ -1,5 +1,3 @@
-import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import {
   compileSelection,
@@ -16,6 +14,7 @@ import {
 } from '../../src/index.ts';
 import { checkProjectors } from './_projector-property.ts';
 import { thrown } from './_thrown.ts';
+import { runWithoutCodegen } from './_without-codegen.ts';
 
 const tree: FieldTree = {
   id: true,
@@ -216,12 +215,7 @@ describe('projectorOf: a selection compiled once (spec 2.10)', () => {
   });
 
   it('sends the same where code cannot be compiled, as on Workers (property)', () => {
-    const script = fileURLToPath(new URL('./_projector-property.ts', import.meta.url));
-    const run = spawnSync(
-      process.execPath,
-      ['--disallow-code-generation-from-strings', '--import', 'tsx', script],
-      { encoding: 'utf8', timeout: 60_000 },
-    );
+    const run = runWithoutCodegen(new URL('./_projector-property.ts', import.meta.url));
     expect(run.stderr).toBe('');
     expect(run.stdout).toContain('projectors ok (compilesCode: false)');
     expect(run.status).toBe(0);
