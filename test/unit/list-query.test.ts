@@ -259,6 +259,17 @@ describe('ListQuery.pageArray', () => {
     expect(ids('sort=-year,title&limit=3')).toEqual(['b3', 'b1', 'b5']);
   });
 
+  it('never reorders the array it pages, in order or not', () => {
+    const shuffled = [items[4]!, items[0]!, items[6]!, items[2]!, items[1]!, items[5]!, items[3]!];
+    const before = shuffled.map((b) => b.id);
+    const page = readList(spec, q('per_page=3')).pageArray(shuffled);
+    expect(page.items.map((b) => b.id)).toEqual(['b0', 'b1', 'b2']);
+    expect(shuffled.map((b) => b.id)).toEqual(before);
+    const sorted = readList(spec, q('sort=-year,title&limit=3')).pageArray(shuffled);
+    expect(sorted.items.map((b) => b.id)).toEqual(['b3', 'b1', 'b5']);
+    expect(shuffled.map((b) => b.id)).toEqual(before);
+  });
+
   it('continues after a last-seen identifier under any sort', () => {
     // sort=title: T0 (b0, b3, b6), T1 (b1, b4), T2 (b2, b5)
     expect(ids('sort=title&after=b3&limit=3')).toEqual(['b6', 'b1', 'b4']);

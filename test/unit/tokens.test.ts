@@ -286,12 +286,40 @@ describe('bearer plugin', () => {
       ttlSeconds: 60,
     });
     const auth = { authorization: `Bearer ${t.token}` };
+    // Verified on the first request, answered from the cache on the second.
+    expect((await handle(req('GET', '/v1/books', auth))).status).toBe(200);
     expect((await handle(req('GET', '/v1/books', auth))).status).toBe(200);
     await plugin.revoke(t.jti, t.expiresAt);
     const r = await handle(req('GET', '/v1/books', auth));
     expect(r.status).toBe(401);
     expect(body(r).errors[0].message).toMatch(/revoked/);
     await expect(plugin.verify(t.token)).rejects.toMatchObject({ status: 401 });
+  });
+
+  it('refuses a revoked token that a full cache had let go of', async () => {
+    const { handle, plugin, keys } = await app({ cacheSize: 1 });
+    const issue = (subject: string) =>
+      issueAccessToken(keys, {
+        issuer,
+        audience,
+        subject,
+        clientId: 'c',
+        scope: '',
+        ttlSeconds: 60,
+      });
+    const first = await issue('alice');
+    const second = await issue('bob');
+    const auth = (t: { token: string }) => ({ authorization: `Bearer ${t.token}` });
+    expect((await handle(req('GET', '/v1/books', auth(first)))).status).toBe(200);
+    expect((await handle(req('GET', '/v1/books', auth(first)))).status).toBe(200);
+    // The cache holds one token: bob's verification makes it forget alice's.
+    expect((await handle(req('GET', '/v1/books', auth(second)))).status).toBe(200);
+    expect(plugin.tokenVerifier.size).toBe(1);
+    await plugin.revoke(first.jti, first.expiresAt);
+    const r = await handle(req('GET', '/v1/books', auth(first)));
+    expect(r.status).toBe(401);
+    expect(body(r).errors[0].message).toMatch(/revoked/);
+    expect((await handle(req('GET', '/v1/books', auth(second)))).status).toBe(200);
   });
 
   it('checks scopes and users per route', async () => {

@@ -340,11 +340,14 @@ export function caching(options: CachingOptions = {}): Plugin {
 
 /** The current resource of a GET whose route read its version. */
 function current(validators: Validators): CurrentResource {
-  const tag = validators.tag === undefined ? undefined : splitTag(validators.tag);
+  // The tag is taken apart only when a request carries a tag to compare it with.
+  let tag: ParsedTag | undefined | null = null;
   return {
     exists: true,
     lastModified: validators.lastModified,
-    matches: (t: ParsedTag, strong: boolean) =>
-      tag !== undefined && !(strong && (t.weak || tag.weak)) && t.opaque === tag.opaque,
+    matches: (t: ParsedTag, strong: boolean) => {
+      if (tag === null) tag = validators.tag === undefined ? undefined : splitTag(validators.tag);
+      return tag !== undefined && !(strong && (t.weak || tag.weak)) && t.opaque === tag.opaque;
+    },
   };
 }

@@ -249,16 +249,18 @@ export class ListQuery {
    * request a database answers with {@link keysetSql}.
    */
   pageArray<T extends object>(all: readonly T[]): ListPage<T> {
-    let list: T[];
+    let list: readonly T[];
     if (this.search === undefined && isEmpty(this.filters)) {
-      list = all.slice();
+      list = all;
     } else {
-      list = [];
-      for (let i = 0; i < all.length; i++) if (this.matches(all[i]!)) list.push(all[i]!);
+      const kept: T[] = [];
+      for (let i = 0; i < all.length; i++) if (this.matches(all[i]!)) kept.push(all[i]!);
+      list = kept;
     }
-    // A store often hands its rows over in the default order already: then nothing moves.
+    // A store often hands its rows over in the default order already: then nothing moves, and
+    // nothing is copied; otherwise a copy is sorted (the caller's array is never reordered).
     const compare = this.comparer();
-    if (!inOrder(list, compare)) list.sort(compare);
+    if (!inOrder(list, compare)) list = (list === all ? all.slice() : (list as T[])).sort(compare);
     const count = list.length;
     if (this.after !== undefined) {
       const values = this.valuesAt(this.after, 'after', all);

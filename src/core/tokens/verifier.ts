@@ -161,12 +161,37 @@ export function standardScopes(claims: Readonly<Record<string, unknown>>): strin
   return out;
 }
 
+// A bearer token is a few hundred characters, and every request brings it as a new string: a
+// `Map` lookup hashes all of them each time. So the tokens seen last sit in a small table whose
+// slot is chosen from the token's length and its last characters (the signature's, which differ
+// from token to token), and a hit costs one string comparison. The table only ever holds
+// entries the cache holds too: whatever leaves the cache leaves the table.
+const recentBits = 6;
+const recentMask = (1 << recentBits) - 1;
+
+/** The table slot of a token: its length and four of its last characters, mixed. */
+function recentSlot(token: string): number {
+  const n = token.length;
+  if (n < 4) return n & recentMask;
+  const mixed =
+    n ^
+    token.charCodeAt(n - 1) ^
+    (token.charCodeAt(n - 2) << 7) ^
+    (token.charCodeAt(n - 3) << 14) ^
+    (token.charCodeAt(n - 4) << 21);
+  return Math.imul(mixed, 0x9e3779b1) >>> (32 - recentBits);
+}
+
 /**
  * Verifies access tokens and remembers the verified ones. See docs/tokens.md for why the cache
  * is safe and for its bounds.
  */
 export class TokenVerifier {
   private readonly cache: BoundedCache<string, Entry>;
+  private readonly recentTokens: string[] = new Array<string>(1 << recentBits).fill('');
+  private readonly recentEntries: (Entry | undefined)[] = new Array<Entry | undefined>(
+    1 << recentBits,
+  ).fill(undefined);
   // jti → exp (ms) of tokens revoked through this instance, so that a verification that read
   // the store before a revocation cannot cache the token after it. At least 1000 of them.
   private readonly revoked: BoundedCache<string, number>;
@@ -203,9 +228,45 @@ export class TokenVerifier {
 
   private readonly clock = (): number => this.now();
 
+  /** The cache's entry for `token`, from the table of recent tokens when it is there. */
+  private cached(token: string): Entry | undefined {
+    const slot = recentSlot(token);
+    if (this.recentTokens[slot] === token) return this.recentEntries[slot];
+    const entry = this.cache.get(token);
+    if (entry !== undefined) {
+      this.recentTokens[slot] = token;
+      this.recentEntries[slot] = entry;
+    }
+    return entry;
+  }
+
+  /** Forgets `token`, in the cache and in the table of recent tokens. */
+  private forget(token: string): void {
+    this.cache.delete(token);
+    const slot = recentSlot(token);
+    if (this.recentTokens[slot] === token) this.clearSlot(slot);
+  }
+
+  private clearSlot(slot: number): void {
+    this.recentTokens[slot] = '';
+    this.recentEntries[slot] = undefined;
+  }
+
+  /** Keeps a verified token; a full cache forgets its oldest, so the table is cleared then. */
+  private remember(token: string, entry: Entry): void {
+    const { cache } = this;
+    if (cache.size >= cache.bound) {
+      for (let slot = 0; slot <= recentMask; slot++) this.clearSlot(slot);
+    } else {
+      const slot = recentSlot(token);
+      if (this.recentTokens[slot] === token) this.clearSlot(slot);
+    }
+    cache.set(token, entry);
+  }
+
   /** The identity `token` stands for, or a thrown 401 `invalid_token`. */
   check(token: string, expected: Expected): Step<Identity> {
-    const entry = this.cache.get(token);
+    const entry = this.cached(token);
     if (entry !== undefined) {
       const now = this.now();
       if (now < entry.expMs && !entry.key.removed) {
@@ -215,7 +276,7 @@ export class TokenVerifier {
         if (now < entry.recheckAt) return entry.identity;
         return this.recheck(token, entry, now);
       }
-      this.cache.delete(token);
+      this.forget(token);
       if (now >= entry.expMs && !entry.key.removed) throw this.s.challenges.invalid('expired');
     }
     return this.firstSeen(token, expected);
@@ -227,7 +288,7 @@ export class TokenVerifier {
    * known caller by its subject and anything else by its address, before any crypto is spent.
    */
   peek(token: string, expected: Expected): Identity | undefined {
-    const entry = this.cache.get(token);
+    const entry = this.cached(token);
     if (entry === undefined) return undefined;
     const now = this.now();
     if (now >= entry.expMs || now >= entry.recheckAt || entry.key.removed) return undefined;
@@ -239,7 +300,7 @@ export class TokenVerifier {
   private recheck(token: string, entry: Entry, now: number): Step<Identity> {
     return andThen(this.s.store.get(entry.jti), (mark) => {
       if (mark !== undefined) {
-        this.cache.delete(token);
+        this.forget(token);
         throw this.s.challenges.invalid('revoked');
       }
       entry.recheckAt = now + this.s.revocationCheckMs;
@@ -293,7 +354,7 @@ export class TokenVerifier {
       const now = this.now();
       const expMs = ((payload.exp as number) + this.s.clockTolerance) * 1000;
       if (now >= expMs) throw challenges.invalid('expired');
-      this.cache.set(token, {
+      this.remember(token, {
         identity,
         iss: payload.iss as string,
         aud: typeof payload.aud === 'string' ? [payload.aud] : ((payload.aud as string[]) ?? []),
@@ -313,8 +374,7 @@ export class TokenVerifier {
   revoke(jti: string, expiresAt: number): Step<void> {
     const now = this.now();
     const expMs = (expiresAt + this.s.clockTolerance) * 1000;
-    for (const [token, entry] of this.cache.entries())
-      if (entry.jti === jti) this.cache.delete(token);
+    for (const [token, entry] of this.cache.entries()) if (entry.jti === jti) this.forget(token);
     const ttl = Math.ceil(expMs - now);
     if (ttl <= 0) return;
     this.markRevoked(jti, expMs, now);
