@@ -62,6 +62,49 @@ interface RoutePlan {
   resource: Resource | undefined;
   /** Parameters a resource route reads (`fields`, `view` and the plugin's), when it is no list. */
   known: ParameterRules | undefined;
+  /** What recent query strings read as (see {@link rememberRead}). */
+  reads: Map<string, QueryRead>;
+}
+
+/** What a query string reads as on one route: its list request and its selection. */
+interface QueryRead {
+  readonly list: ListQuery | undefined;
+  readonly selection: Selection | undefined;
+}
+
+// A list's clients send the same few query strings again and again (`per_page=20`, the next
+// page's link): what each reads as is a pure function of the route and the text, so the last ones
+// read are kept, at most `readsKept` per route and only short ones, the table emptied when full
+// (a client that sends a new query each time costs one look-up more, and grows nothing). A kept
+// list request is shared by the requests that send that text: it is frozen, and kept only when
+// it holds no `Date` (a filter or a cursor on an instant), whose value freezing cannot protect.
+const readsKept = 256;
+const keptQueryLength = 512;
+
+function primitive(value: unknown): boolean {
+  return typeof value !== 'object' || value === null;
+}
+
+/** Freezes a list request for sharing; `undefined` when it holds a `Date` and cannot be shared. */
+function shareable(list: ListQuery): ListQuery | undefined {
+  for (const name in list.filters) if (!primitive(list.filters[name])) return undefined;
+  for (const position of [list.after, list.before]) {
+    if (position?.values !== undefined && !position.values.every(primitive)) return undefined;
+    if (position !== undefined) Object.freeze(position.values);
+    Object.freeze(position);
+  }
+  Object.freeze(list.filters);
+  for (const field of list.sort) Object.freeze(field);
+  Object.freeze(list.sort);
+  Object.freeze(list);
+  return list;
+}
+
+function rememberRead(reads: Map<string, QueryRead>, query: string, read: QueryRead): void {
+  if (query.length > keptQueryLength) return;
+  if (read.list !== undefined && shareable(read.list) === undefined) return;
+  if (reads.size >= readsKept) reads.clear();
+  reads.set(query, read);
 }
 
 const listKey = Symbol('api-conventions.list');
@@ -175,7 +218,7 @@ export function payloads(options: PayloadsOptions = {}): Plugin {
       spec === undefined && unknownParameters !== 'ignore'
         ? compileRules(unknownParameters, [...also, ...parameters])
         : undefined;
-    plans.set(route, { list: spec, resource, known });
+    plans.set(route, { list: spec, resource, known, reads: new Map() });
   };
 
   const rejectUnknown = (ctx: RequestContext, known: ParameterRules): void => {
@@ -245,17 +288,25 @@ export function payloads(options: PayloadsOptions = {}): Plugin {
     preHandler(ctx) {
       const plan = ctx.route === undefined ? undefined : plans.get(ctx.route);
       if (plan === undefined) return;
-      if (plan.known !== undefined) rejectUnknown(ctx, plan.known);
-      const state = ctx.state as Carrier;
-      // The list and the selection are read before the handler, so a wrong value changes nothing.
-      if (plan.list !== undefined) state[listKey] = new ListQuery(plan.list, ctx.query);
-      if (plan.resource !== undefined) {
-        const query = ctx.rawQuery === '' ? undefined : ctx.query;
-        state[selectionKey] = plan.resource.select(
-          query?.get('fields') ?? null,
-          query?.get('view') ?? null,
-        );
+      const raw = ctx.rawQuery;
+      let read = plan.reads.get(raw);
+      if (read === undefined) {
+        // The list and the selection are read before the handler, so a wrong value changes
+        // nothing; a query that reads wrong throws here and is never kept.
+        if (plan.known !== undefined) rejectUnknown(ctx, plan.known);
+        const query = raw === '' ? undefined : ctx.query;
+        read = {
+          list: plan.list === undefined ? undefined : new ListQuery(plan.list, ctx.query),
+          selection: plan.resource?.select(
+            query?.get('fields') ?? null,
+            query?.get('view') ?? null,
+          ),
+        };
+        rememberRead(plan.reads, raw, read);
       }
+      const state = ctx.state as Carrier;
+      if (read.list !== undefined) state[listKey] = read.list;
+      if (read.selection !== undefined) state[selectionKey] = read.selection;
     },
     preSerialization: transform,
   };
