@@ -203,16 +203,29 @@ export class ListQuery {
 
   /** {@link ListQuery.compare}, as one function: a single sort field compared directly. */
   private comparer(): (a: object, b: object) => number {
-    if (this.sort.length !== 1) return (a, b) => this.compare(a, b);
-    const { field, descending } = this.sort[0]!;
-    return descending
-      ? (a, b) => compareValues((b as Row)[field], (a as Row)[field])
-      : (a, b) => compareValues((a as Row)[field], (b as Row)[field]);
+    const { sort } = this;
+    if (sort.length > 2) return (a, b) => this.compare(a, b);
+    const { field, descending } = sort[0]!;
+    if (sort.length === 1) {
+      return descending
+        ? (a, b) => compareValues((b as Row)[field], (a as Row)[field])
+        : (a, b) => compareValues((a as Row)[field], (b as Row)[field]);
+    }
+    // A field and the key, the most common sort: both compared without a loop.
+    const { field: then, descending: thenDescending } = sort[1]!;
+    return (a, b) => {
+      const c = compareValues((a as Row)[field], (b as Row)[field]);
+      if (c !== 0) return descending ? -c : c;
+      const d = compareValues((a as Row)[then], (b as Row)[then]);
+      return thenDescending ? -d : d;
+    };
   }
 
   /** Orders two items by this request's sort. */
   compare(a: object, b: object): number {
-    for (const { field, descending } of this.sort) {
+    const { sort } = this;
+    for (let i = 0; i < sort.length; i++) {
+      const { field, descending } = sort[i]!;
       const c = compareValues((a as Row)[field], (b as Row)[field]);
       if (c !== 0) return descending ? -c : c;
     }
