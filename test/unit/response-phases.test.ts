@@ -7,6 +7,8 @@ import {
   ok,
   type Plugin,
 } from '../../src/index.ts';
+import { checkAlwaysOn } from './_always-on-check.ts';
+import { runWithoutCodegen } from './_without-codegen.ts';
 
 function fakeLogger() {
   return { error: vi.fn<Logger['error']>(), warn: vi.fn<NonNullable<Logger['warn']>>() };
@@ -139,6 +141,18 @@ describe('always-on headers', () => {
       routes: { '/v1/embeds': { GET: () => ok({}, { 'x-frame-options': 'SAMEORIGIN' }) } },
     });
     expect((await send(api, 'GET', '/v1/embeds')).headers['x-frame-options']).toBe('SAMEORIGIN');
+  });
+
+  it('gives each of two services answered in turn its own, never over the response’s', async () => {
+    // Node compiles code: each service's fill is a generated function.
+    expect(await checkAlwaysOn()).toBe(12);
+  });
+
+  it('does the same where code cannot be compiled, as on Workers', () => {
+    const run = runWithoutCodegen(new URL('./_always-on-check.ts', import.meta.url));
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toContain('always-on ok: 12 responses (compilesCode: false)');
+    expect(run.status).toBe(0);
   });
 
   it('refuses an always-on header that cannot be sent, at start-up', () => {
