@@ -10,7 +10,7 @@ import type { RouteTable } from '../routing/table.ts';
 import type { RequestContext } from './context.ts';
 import type { CheckResult } from './plugin.ts';
 import { mergeRoutes, orderPlugins } from './plugins.ts';
-import type { ResponsePlan } from './respond.ts';
+import { alwaysOnFill, type ResponsePlan } from './respond.ts';
 import { SerializerRegistry } from './serialize.ts';
 import type { Step } from './steps.ts';
 
@@ -165,6 +165,7 @@ export function resolveConventionsOptions(options: ConventionsOptions): Resolved
       p[key] ? [(p[key] as (...a: never[]) => unknown).bind(p)] : [],
     ) as never[];
   const logger = resolveLogger(options.logger);
+  const alwaysOnHeaders = HeaderBag.constant(alwaysOn);
   return {
     router,
     configKeys,
@@ -193,7 +194,8 @@ export function resolveConventionsOptions(options: ConventionsOptions): Resolved
       transform: bind('preSerialization'),
       send: bind('onSend'),
       serializers,
-      alwaysOn: HeaderBag.constant(alwaysOn),
+      alwaysOn: alwaysOnHeaders,
+      fillAlwaysOn: alwaysOnFill(alwaysOnHeaders),
       logger,
       development: options.development ?? !isProduction(),
     },

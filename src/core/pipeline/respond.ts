@@ -24,6 +24,8 @@ export interface ResponsePlan {
   serializers: SerializerRegistry;
   /** Headers on every response, checked at start-up. */
   alwaysOn: Readonly<ResponseHeaders>;
+  /** Sets each of `alwaysOn` a response has not set itself ({@link alwaysOnFill}). */
+  fillAlwaysOn: AlwaysOnFill;
   /** Where 5xx faults go. */
   logger: Logger;
   /** Development mode: response values are checked against the route's `response` schemas. */
@@ -86,15 +88,22 @@ function serialized(
   );
 }
 
-/** Sets each always-on header a response has not set itself. */
-type Fill = (headers: ResponseHeaders) => void;
+/**
+ * Sets each always-on header a response has not set itself.
+ *
+ * @internal
+ */
+export type AlwaysOnFill = (headers: ResponseHeaders) => void;
 
 /**
  * The fill of a set of always-on headers: where the runtime compiles code, one function
  * generated from their names (checked header names, written as JSON string literals), which
  * reads and sets each by its name, so V8 caches every step; a loop over the names elsewhere.
+ * Made once per service, when its response phases are compiled.
+ *
+ * @internal
  */
-function fillOf(alwaysOn: Readonly<ResponseHeaders>): Fill {
+export function alwaysOnFill(alwaysOn: Readonly<ResponseHeaders>): AlwaysOnFill {
   const names = Object.keys(alwaysOn);
   const values = names.map((name) => alwaysOn[name]!);
   const steps = names.map((name, i) => {
@@ -102,7 +111,9 @@ function fillOf(alwaysOn: Readonly<ResponseHeaders>): Fill {
     return `if (h[${key}] === undefined) h[${key}] = v[${i}];`;
   });
   return (
-    compiled<Fill>(['v'], `"use strict";\nreturn (h) => {\n${steps.join('\n')}\n};`, [values]) ??
+    compiled<AlwaysOnFill>(['v'], `"use strict";\nreturn (h) => {\n${steps.join('\n')}\n};`, [
+      values,
+    ]) ??
     ((headers) => {
       for (let i = 0; i < names.length; i++) {
         const name = names[i]!;
@@ -112,27 +123,10 @@ function fillOf(alwaysOn: Readonly<ResponseHeaders>): Fill {
   );
 }
 
-// Most processes run one service: its fill is kept beside its headers, others in a weak map.
-const fills = new WeakMap<object, Fill>();
-let lastAlwaysOn: object | undefined;
-let lastFill: Fill | undefined;
-
-function fillFor(alwaysOn: Readonly<ResponseHeaders>): Fill {
-  if (alwaysOn === lastAlwaysOn) return lastFill!;
-  let fill = fills.get(alwaysOn);
-  if (fill === undefined) {
-    fill = fillOf(alwaysOn);
-    fills.set(alwaysOn, fill);
-  }
-  lastAlwaysOn = alwaysOn;
-  lastFill = fill;
-  return fill;
-}
-
 /** Always-on headers where the response has none of its own, then HEAD drops the body (RFC 9110 §9.3.2). */
 function finished(plan: ResponsePlan, ctx: RequestContext, sent: SentResponse): ApiResponse {
   const headers = sent.headers.record;
-  fillFor(plan.alwaysOn)(headers);
+  plan.fillAlwaysOn(headers);
   let body = sent.body;
   if (ctx.method === 'HEAD' && body !== null) {
     headers['content-length'] = String(
