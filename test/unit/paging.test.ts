@@ -1,4 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { pageTarget } from '../../src/core/paging/link-header.ts';
+import { pagingParameters } from '../../src/core/paging/list-options.ts';
 import { parsePageParams } from '../../src/core/paging/page-params.ts';
 import { ApiError, createPaging, listOf, type PageOptions } from '../../src/index.ts';
 import { thrown } from './_thrown.ts';
@@ -194,16 +197,13 @@ describe('pageTarget: the Link header targets (RFC 8288 §3.1, spec 4.4)', () =>
   // What the targets were before the shortcut for plain queries: always through URLSearchParams.
   const reference = (path: string, rawQuery: string, paging: Record<string, string>) => {
     const query = new URLSearchParams(rawQuery);
-    for (const name of ['page', 'per_page', 'limit', 'offset', 'after', 'before']) {
-      query.delete(name);
-    }
+    for (const name of pagingParameters) query.delete(name);
     for (const [name, value] of Object.entries(paging)) query.set(name, value);
     const text = query.toString();
     return text === '' ? path : `${path}?${text}`;
   };
 
-  it('keeps the other parameters as they came and puts the paging ones last', async () => {
-    const { pageTarget } = await import('../../src/core/paging/link-header.ts');
+  it('keeps the other parameters as they came and puts the paging ones last', () => {
     expect(
       pageTarget('/v1/books', 'per_page=20&year=1813&page=1', { page: '2', per_page: '20' }),
     ).toBe('/v1/books?year=1813&page=2&per_page=20');
@@ -214,21 +214,9 @@ describe('pageTarget: the Link header targets (RFC 8288 §3.1, spec 4.4)', () =>
     expect(pageTarget('/v1/books', '', { page: '2' })).toBe('/v1/books?page=2');
   });
 
-  it('writes what URLSearchParams writes, for any query and paging values (property)', async () => {
-    const fc = await import('fast-check');
-    const { pageTarget } = await import('../../src/core/paging/link-header.ts');
+  it('writes what URLSearchParams writes, for any query and paging values (property)', () => {
     const piece = fc.stringMatching(/^[a-z_=&%+.*~ 2-9A-F-]{0,6}$/);
-    const name = fc.constantFrom(
-      'page',
-      'per_page',
-      'limit',
-      'offset',
-      'after',
-      'before',
-      'sort',
-      'q',
-      '',
-    );
+    const name = fc.constantFrom(...pagingParameters, 'sort', 'q', '');
     const query = fc
       .array(
         fc.oneof(
@@ -239,7 +227,7 @@ describe('pageTarget: the Link header targets (RFC 8288 §3.1, spec 4.4)', () =>
       )
       .map((parts) => parts.join('&'));
     const paging = fc.dictionary(
-      fc.constantFrom('page', 'per_page', 'limit', 'offset', 'after', 'before', 'sort'),
+      fc.constantFrom(...pagingParameters, 'sort'),
       fc.oneof(fc.stringMatching(/^[0-9]{1,3}$/), piece),
       { maxKeys: 3 },
     );
