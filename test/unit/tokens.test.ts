@@ -90,6 +90,18 @@ async function app(options: Partial<Parameters<typeof bearer>[0]> = {}) {
 const body = (r: ApiResponse) => JSON.parse(r.body as string);
 const header = (r: ApiResponse, name: string) => r.headers[name];
 
+/** An access token from `keys` for this file's issuer and audience: alice's, no scope, 60 s. */
+const issued = (keys: TokenKeys, claims: Partial<Parameters<typeof issueAccessToken>[1]> = {}) =>
+  issueAccessToken(keys, {
+    issuer,
+    audience,
+    subject: 'alice',
+    clientId: 'c',
+    scope: '',
+    ttlSeconds: 60,
+    ...claims,
+  });
+
 describe('createTokenKeys', () => {
   it('generates one development key per process with a loud warning', async () => {
     const warn = vi.fn();
@@ -277,14 +289,7 @@ describe('bearer plugin', () => {
 
   it('refuses a revoked token at once, cached or not', async () => {
     const { handle, plugin, keys } = await app();
-    const t = await issueAccessToken(keys, {
-      issuer,
-      audience,
-      subject: 'alice',
-      clientId: 'c',
-      scope: '',
-      ttlSeconds: 60,
-    });
+    const t = await issued(keys);
     const auth = { authorization: `Bearer ${t.token}` };
     // Verified on the first request, answered from the cache on the second.
     expect((await handle(req('GET', '/v1/books', auth))).status).toBe(200);
@@ -298,17 +303,8 @@ describe('bearer plugin', () => {
 
   it('refuses a revoked token that a full cache had let go of', async () => {
     const { handle, plugin, keys } = await app({ cacheSize: 1 });
-    const issue = (subject: string) =>
-      issueAccessToken(keys, {
-        issuer,
-        audience,
-        subject,
-        clientId: 'c',
-        scope: '',
-        ttlSeconds: 60,
-      });
-    const first = await issue('alice');
-    const second = await issue('bob');
+    const first = await issued(keys);
+    const second = await issued(keys, { subject: 'bob' });
     const auth = (t: { token: string }) => ({ authorization: `Bearer ${t.token}` });
     expect((await handle(req('GET', '/v1/books', auth(first)))).status).toBe(200);
     expect((await handle(req('GET', '/v1/books', auth(first)))).status).toBe(200);
@@ -401,14 +397,7 @@ describe('bearer plugin', () => {
       plugins: [limiter, bearer({ keys, issuer, audience })],
       routes: { '/v1/x': { GET: () => ({ ok: true }) } },
     });
-    const { token } = await issueAccessToken(keys, {
-      issuer,
-      audience,
-      subject: 'alice',
-      clientId: 'c',
-      scope: '',
-      ttlSeconds: 60,
-    });
+    const { token } = await issued(keys);
     const auth = { authorization: `Bearer ${token}` };
     expect((await api.handle(req('GET', '/v1/x', auth))).status).toBe(200);
     expect((await api.handle(req('GET', '/v1/x', auth))).status).toBe(200);
@@ -435,14 +424,7 @@ describe('bearer plugin', () => {
         },
       },
     });
-    const { token } = await issueAccessToken(keys, {
-      issuer,
-      audience,
-      subject: 'alice',
-      clientId: 'c',
-      scope: 'books:read',
-      ttlSeconds: 60,
-    });
+    const { token } = await issued(keys, { scope: 'books:read' });
     const auth = { authorization: `Bearer ${token}` };
     // The first request verifies the token and caches it; the next ones are vouched for.
     expect((await api.handle(req('GET', '/v1/x', auth))).status).toBe(200);
@@ -467,14 +449,7 @@ describe('bearer plugin', () => {
       ],
       routes: { '/v1/x': { GET: () => ({ ok: true }) } },
     });
-    const { token } = await issueAccessToken(keys, {
-      issuer,
-      audience,
-      subject: 'alice',
-      clientId: 'c',
-      scope: '',
-      ttlSeconds: 60,
-    });
+    const { token } = await issued(keys);
     const send = (authorization?: string) =>
       api.handle({
         method: 'GET',
