@@ -27,8 +27,7 @@ const maxDepth = 32;
 const { getPrototypeOf } = Object;
 // A spread copy holds exactly the own enumerable members of what it copied: asking the copy
 // whether a member is its own tells whether JSON.stringify would write it in the original, and
-// `hasOwnProperty` is far cheaper than `propertyIsEnumerable`, which calls into C++.
-const hasOwn = (object: object, key: string): boolean => Object.hasOwn(object, key);
+// an own-member check is far cheaper than `propertyIsEnumerable`, which calls into C++.
 
 // spec 2.6: a date-time member is most often a `Date`, written as its built-in toJSON writes it.
 const replaceDate: Replacer = (value) =>
@@ -100,7 +99,7 @@ function closureReplacer(names: readonly string[], replacers: readonly Replacer[
       const next = replacers[i]!(item);
       if (next === item) continue;
       copy ??= { ...value };
-      if (hasOwn(copy, name)) copy[name] = next;
+      if (Object.hasOwn(copy, name)) copy[name] = next;
     }
     return copy ?? value;
   };

@@ -85,11 +85,11 @@ function primitive(value: unknown): boolean {
   return typeof value !== 'object' || value === null;
 }
 
-/** Freezes a list request for sharing; `undefined` when it holds a `Date` and cannot be shared. */
-function shareable(list: ListQuery): ListQuery | undefined {
-  for (const name in list.filters) if (!primitive(list.filters[name])) return undefined;
+/** Freezes a list request for sharing; false when it holds a `Date` and cannot be shared. */
+function shareable(list: ListQuery): boolean {
+  for (const name in list.filters) if (!primitive(list.filters[name])) return false;
   for (const position of [list.after, list.before]) {
-    if (position?.values !== undefined && !position.values.every(primitive)) return undefined;
+    if (position?.values !== undefined && !position.values.every(primitive)) return false;
     if (position !== undefined) Object.freeze(position.values);
     Object.freeze(position);
   }
@@ -97,12 +97,12 @@ function shareable(list: ListQuery): ListQuery | undefined {
   for (const field of list.sort) Object.freeze(field);
   Object.freeze(list.sort);
   Object.freeze(list);
-  return list;
+  return true;
 }
 
 function rememberRead(reads: Map<string, QueryRead>, query: string, read: QueryRead): void {
   if (query.length > keptQueryLength) return;
-  if (read.list !== undefined && shareable(read.list) === undefined) return;
+  if (read.list !== undefined && !shareable(read.list)) return;
   if (reads.size >= readsKept) reads.clear();
   reads.set(query, read);
 }
