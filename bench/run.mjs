@@ -190,6 +190,17 @@ function warmupOf(target, config) {
   return config.quick ? config.warmup : Math.max(config.warmup, target.warmup ?? 0);
 }
 
+/**
+ * Seconds of the last part of a warm-up of at least twice as long, run as a load of its own: the
+ * first time a load generator closes its connections and opens new ones, a server meets code
+ * paths its hot functions had not seen (closing sockets, a new connection's first request) and
+ * V8 throws away some of their optimized code. Counted with `--trace-deopt` on the bookshelf
+ * (node:http): 24 deoptimizations in a first 10 s load, 9 to 12 more in the next one, then none
+ * in the loads after it; a bare node:http server has 4 more. Without this, the measured load was
+ * that next one, and the bookshelf re-optimized its pipeline on the measured seconds.
+ */
+const reconnectSeconds = 2;
+
 /** Start, check, warm up, measure, stop: one measured run of one target. */
 async function measure(state, round, run) {
   const { target } = state;
@@ -216,8 +227,12 @@ async function measure(state, round, run) {
       request,
       root: ROOT,
     };
-    // The warm-up lets the JIT settle on the hot path; its numbers are thrown away.
-    await runLoad({ ...load, seconds: warmupOf(target, run.config) });
+    // The warm-up lets the JIT settle on the hot path; its numbers are thrown away. A long one
+    // ends on a second load with fresh connections (see `reconnectSeconds`).
+    const warmup = warmupOf(target, run.config);
+    const reconnect = warmup >= 2 * reconnectSeconds ? reconnectSeconds : 0;
+    await runLoad({ ...load, seconds: warmup - reconnect });
+    if (reconnect > 0) await runLoad({ ...load, seconds: reconnect });
     const result = await runLoad({ ...load, seconds: run.config.seconds });
     if (!isRunning(server.child)) {
       throw new Error(`server died during the run\n${tail(server.stderr)}`);
