@@ -10,8 +10,9 @@
  *
  * The server runs pinned to CPU 0 and the load generator to CPU 1, each in its own process. All
  * targets of a run are measured once per round, in an order that reverses every round, so a
- * drift of the machine hits every side alike; the report gives medians over the rounds and the
- * ratios of each comparison taken round by round.
+ * drift of the machine hits every side alike; the servers of a group run together through a
+ * round, so the two sides of a comparison are measured seconds apart. The report gives medians
+ * over the rounds and the ratios of each comparison taken round by round.
  *
  * A run without `--only` ends with the micro-benchmarks (`--micro` runs them alone).
  *
@@ -191,31 +192,62 @@ function warmupOf(target, config) {
 }
 
 /**
- * Seconds of the last part of a warm-up of at least twice as long, run as a load of its own: the
- * first time a load generator closes its connections and opens new ones, a server meets code
- * paths its hot functions had not seen (closing sockets, a new connection's first request) and
- * V8 throws away some of their optimized code. Counted with `--trace-deopt` on the bookshelf
- * (node:http): 24 deoptimizations in a first 10 s load, 9 to 12 more in the next one, then none
- * in the loads after it; a bare node:http server has 4 more. Without this, the measured load was
- * that next one, and the bookshelf re-optimized its pipeline on the measured seconds.
+ * Seconds of load on fresh connections right before each measured run, as the end of its
+ * server's warm-up: the first time a load generator closes its connections and opens new
+ * ones, a server meets code paths its hot functions had not seen (closing sockets, a new
+ * connection's first request) and V8 throws away some of their optimized code. Counted with
+ * `--trace-deopt` on the bookshelf (node:http): 24 deoptimizations in a first 10 s load, 9 to
+ * 12 more in the next load, then none in the loads after it; a bare node:http server has 4
+ * more. This load takes that next place, so re-optimizing happens before the measured run.
  */
 const reconnectSeconds = 2;
 
-/** Start, check, warm up, measure, stop: one measured run of one target. */
-async function measure(state, round, run) {
+/**
+ * The targets whose servers run together in a round: a group's targets (each in the first
+ * selected group that names it), then each target selected on its own. The two sides of a
+ * comparison are then measured seconds apart, not a server start and a warm-up apart: on a
+ * shared VM the same bare server answered 6,896 to 12,018 req/s across one run's rounds, the
+ * machine changing speed between windows more than the sides differ.
+ */
+function batchesOf(states, comparisons) {
+  const byName = new Map(states.map((s) => [s.target.name, s]));
+  const byGroup = new Map();
+  const placed = new Set();
+  for (const { group, a, b } of comparisons) {
+    for (const name of [a, b]) {
+      if (placed.has(name)) continue;
+      placed.add(name);
+      if (!byGroup.has(group)) byGroup.set(group, []);
+      byGroup.get(group).push(byName.get(name));
+    }
+  }
+  const alone = states.filter((s) => !placed.has(s.target.name)).map((s) => [s]);
+  return [...byGroup.values(), ...alone];
+}
+
+/** A target skipped (its feature is missing) or failed: said once, and not measured again. */
+function setAside(state, label, err) {
+  if (err.skip) {
+    state.status = 'skipped';
+    state.reason = err.message;
+    console.log(`${label} skipped: ${err.message}`);
+    return;
+  }
+  // Loud, and final for this target: its numbers would not mean anything.
+  state.status = 'failed';
+  state.reason = err.message.split('\n')[0];
+  console.error(`${label} FAILED: ${err.message}`);
+}
+
+/** Starts a target's server and prepares (and checks) the request it will get. */
+async function begin(state, run) {
   const { target } = state;
   const file = target.tsx
     ? path.join(ROOT, 'bench', 'servers', target.server)
     : serverFile(SNAPSHOT, target.server);
   const env = { PAYLOAD: target.payload, ...run.keys.env, ...target.env };
   if (target.redis) env.REDIS_URL = run.redis.url;
-  const server = await startServer({
-    file,
-    tsx: target.tsx,
-    env,
-    pinning: run.pinning,
-    cwd: ROOT,
-  });
+  const server = await startServer({ file, tsx: target.tsx, env, pinning: run.pinning, cwd: ROOT });
   try {
     state.features = server.features;
     const request = await prepareRequest(target, server.port, run.tokens);
@@ -227,19 +259,58 @@ async function measure(state, round, run) {
       request,
       root: ROOT,
     };
-    // The warm-up lets the JIT settle on the hot path; its numbers are thrown away. A long one
-    // ends on a second load with fresh connections (see `reconnectSeconds`).
-    const warmup = warmupOf(target, run.config);
-    const reconnect = warmup >= 2 * reconnectSeconds ? reconnectSeconds : 0;
-    await runLoad({ ...load, seconds: warmup - reconnect });
-    if (reconnect > 0) await runLoad({ ...load, seconds: reconnect });
-    const result = await runLoad({ ...load, seconds: run.config.seconds });
-    if (!isRunning(server.child)) {
-      throw new Error(`server died during the run\n${tail(server.stderr)}`);
-    }
-    return { round, ...result };
-  } finally {
+    return { state, server, load };
+  } catch (err) {
     await stopServer(server);
+    throw err;
+  }
+}
+
+/**
+ * One round of a batch: every server started, each warmed up in turn, then each measured in
+ * turn right after its load on fresh connections; every server stopped at the end.
+ */
+async function measureBatch(batch, round, run) {
+  const label = (state) => `round ${round}/${run.config.rounds}  ${state.target.name.padEnd(20)}`;
+  const live = [];
+  try {
+    for (const state of batch) {
+      try {
+        live.push(await begin(state, run));
+      } catch (err) {
+        setAside(state, label(state), err);
+      }
+    }
+    // The warm-up lets the JIT settle on the hot path; its numbers are thrown away.
+    const reconnect = (target) => {
+      const warmup = warmupOf(target, run.config);
+      return warmup >= 2 * reconnectSeconds ? reconnectSeconds : 0;
+    };
+    for (const { state, load } of live) {
+      await runLoad({
+        ...load,
+        seconds: warmupOf(state.target, run.config) - reconnect(state.target),
+      });
+    }
+    for (const { state, server, load } of live) {
+      try {
+        const seconds = reconnect(state.target);
+        if (seconds > 0) await runLoad({ ...load, seconds });
+        const result = await runLoad({ ...load, seconds: run.config.seconds });
+        if (!isRunning(server.child)) {
+          throw new Error(`server died during the run\n${tail(server.stderr)}`);
+        }
+        state.runs.push({ round, ...result });
+        const flags = flagsOf({ non2xx: result.non2xx, errors: result.errors });
+        console.log(
+          `${label(state)} ${count(result.requestsPerSec).padStart(8)} req/s  p99 ${fixed(result.p99Ms, 1)} ms  server CPU ${percent(result.serverCpu)}  ${count(result.requestsPerCpuSecond)} req/CPU-s ${flags}`.trimEnd(),
+        );
+      } catch (err) {
+        setAside(state, label(state), err);
+      }
+    }
+  } finally {
+    for (const { server } of live) await stopServer(server);
   }
 }
 
@@ -350,31 +421,13 @@ async function main() {
   console.log(`  about ${Math.ceil((config.rounds * perRound) / 60)} min\n`);
 
   const run = { config, loader, pinning, keys, tokens, redis };
+  const batches = batchesOf(states, selection.comparisons);
   for (let round = 1; round <= config.rounds; round++) {
     // The order reverses every round: a steady drift of the machine then favours no target.
-    const order = round % 2 === 1 ? states : [...states].reverse();
-    for (const state of order) {
-      if (state.status !== 'ok') continue;
-      const label = `round ${round}/${config.rounds}  ${state.target.name.padEnd(20)}`;
-      try {
-        const result = await measure(state, round, run);
-        state.runs.push(result);
-        const flags = flagsOf({ non2xx: result.non2xx, errors: result.errors });
-        console.log(
-          `${label} ${count(result.requestsPerSec).padStart(8)} req/s  p99 ${fixed(result.p99Ms, 1)} ms  server CPU ${percent(result.serverCpu)}  ${count(result.requestsPerCpuSecond)} req/CPU-s ${flags}`.trimEnd(),
-        );
-      } catch (err) {
-        if (err.skip) {
-          state.status = 'skipped';
-          state.reason = err.message;
-          console.log(`${label} skipped: ${err.message}`);
-          continue;
-        }
-        // Loud, and final for this target: its numbers would not mean anything.
-        state.status = 'failed';
-        state.reason = err.message.split('\n')[0];
-        console.error(`${label} FAILED: ${err.message}`);
-      }
+    const forward = round % 2 === 1;
+    for (const batch of forward ? batches : [...batches].reverse()) {
+      const ready = batch.filter((s) => s.status === 'ok');
+      if (ready.length > 0) await measureBatch(forward ? ready : ready.reverse(), round, run);
     }
   }
   await redis?.stop?.();
