@@ -131,14 +131,7 @@ describe('createTokenKeys', () => {
     expect(one.jwks()).toEqual(two.jwks());
     expect(one.signing.alg).toBe('ES256');
     const { handle } = await app({ keys: two });
-    const { token } = await issueAccessToken(one, {
-      issuer,
-      audience,
-      subject: 'alice',
-      clientId: 'c',
-      scope: '',
-      ttlSeconds: 60,
-    });
+    const { token } = await issued(one);
     const r = await handle(req('GET', '/v1/books', { authorization: `Bearer ${token}` }));
     expect(r.status).toBe(200);
   });
@@ -157,14 +150,7 @@ describe('createTokenKeys', () => {
     expect(verifier.signing.kid).toBe('hs');
     expect(verifier.jwks().keys.map((k) => k.kid)).toEqual(['es-1']);
     const { handle } = await app({ keys: verifier });
-    const { token } = await issueAccessToken(signer, {
-      issuer,
-      audience,
-      subject: 'alice',
-      clientId: 'c',
-      scope: '',
-      ttlSeconds: 60,
-    });
+    const { token } = await issued(signer);
     expect(
       (await handle(req('GET', '/v1/books', { authorization: `Bearer ${token}` }))).status,
     ).toBe(200);
@@ -178,16 +164,7 @@ describe('createTokenKeys', () => {
     });
     expect(verifyOnly.canSign).toBe(false);
     expect(() => verifyOnly.signing).toThrow(/only verifies/);
-    await expect(
-      issueAccessToken(verifyOnly, {
-        issuer,
-        audience,
-        subject: 'alice',
-        clientId: 'c',
-        scope: '',
-        ttlSeconds: 60,
-      }),
-    ).rejects.toThrow(/only verifies/);
+    await expect(issued(verifyOnly)).rejects.toThrow(/only verifies/);
   });
 
   it('never publishes an HS256 secret and asks for its kid', async () => {
@@ -482,14 +459,7 @@ describe('bearer plugin', () => {
       plugins: [plugin],
       routes: { '/v1/x': { GET: () => ({ ok: true }) } },
     });
-    const { token } = await issueAccessToken(await keys, {
-      issuer,
-      audience,
-      subject: 'alice',
-      clientId: 'c',
-      scope: '',
-      ttlSeconds: 60,
-    });
+    const { token } = await issued(await keys);
     const r = await api.handle(req('GET', '/v1/x', { authorization: `Bearer ${token}` }));
     expect(r.status).toBe(200);
     expect(await plugin.keys).toBe(await keys);
