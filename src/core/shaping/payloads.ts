@@ -87,10 +87,12 @@ function primitive(value: unknown): boolean {
 
 /** Freezes a list request for sharing; false when it holds a `Date` and cannot be shared. */
 function shareable(list: ListQuery): boolean {
+  const positions = [list.after, list.before];
   for (const name in list.filters) if (!primitive(list.filters[name])) return false;
-  for (const position of [list.after, list.before]) {
-    if (position?.values !== undefined && !position.values.every(primitive)) return false;
-    if (position !== undefined) Object.freeze(position.values);
+  for (const position of positions) if (position?.values?.every(primitive) === false) return false;
+  for (const position of positions) {
+    if (position === undefined) continue;
+    Object.freeze(position.values);
     Object.freeze(position);
   }
   Object.freeze(list.filters);
