@@ -25,9 +25,6 @@ type Schema = Record<string, unknown>;
 const maxDepth = 32;
 
 const { getPrototypeOf } = Object;
-// A spread copy holds exactly the own enumerable members of what it copied: asking the copy
-// whether a member is its own tells whether JSON.stringify would write it in the original, and
-// an own-member check is far cheaper than `propertyIsEnumerable`, which calls into C++.
 
 // spec 2.6: a date-time member is most often a `Date`, written as its built-in toJSON writes it.
 const replaceDate: Replacer = (value) =>
@@ -36,7 +33,9 @@ const replaceDate: Replacer = (value) =>
 /**
  * A plain object's members: those the schema says may hold an instant are replaced, in a copy
  * made at the first change. Only own enumerable members are written by JSON.stringify, so only
- * those are replaced. An object with a `toJSON`, or of a class, is left to the built-in.
+ * those are replaced: the spread copy holds exactly those, so asking the copy whether a member
+ * is its own tells, far more cheaply than `propertyIsEnumerable` (a call into C++). An object
+ * with a `toJSON`, or of a class, is left to the built-in.
  */
 function objectReplacer(names: readonly string[], replacers: readonly Replacer[]): Replacer {
   return generatedReplacer(names, replacers) ?? closureReplacer(names, replacers);
