@@ -281,21 +281,22 @@ async function measureBatch(batch, round, run) {
         setAside(state, label(state), err);
       }
     }
-    // The warm-up lets the JIT settle on the hot path; its numbers are thrown away.
-    const reconnect = (target) => {
-      const warmup = warmupOf(target, run.config);
-      return warmup >= 2 * reconnectSeconds ? reconnectSeconds : 0;
-    };
-    for (const { state, load } of live) {
-      await runLoad({
-        ...load,
-        seconds: warmupOf(state.target, run.config) - reconnect(state.target),
-      });
-    }
-    for (const { state, server, load } of live) {
+    // The warm-up lets the JIT settle on the hot path; its numbers are thrown away. Its last
+    // `reconnectSeconds` wait for the measured run.
+    const warmed = [];
+    for (const entry of live) {
+      const warmup = warmupOf(entry.state.target, run.config);
+      entry.reconnect = warmup >= 2 * reconnectSeconds ? reconnectSeconds : 0;
       try {
-        const seconds = reconnect(state.target);
-        if (seconds > 0) await runLoad({ ...load, seconds });
+        await runLoad({ ...entry.load, seconds: warmup - entry.reconnect });
+        warmed.push(entry);
+      } catch (err) {
+        setAside(entry.state, label(entry.state), err);
+      }
+    }
+    for (const { state, server, load, reconnect } of warmed) {
+      try {
+        if (reconnect > 0) await runLoad({ ...load, seconds: reconnect });
         const result = await runLoad({ ...load, seconds: run.config.seconds });
         if (!isRunning(server.child)) {
           throw new Error(`server died during the run\n${tail(server.stderr)}`);
