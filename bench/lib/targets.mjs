@@ -207,6 +207,31 @@ comparisons.push({
   says: 'node sending the bookshelf head and bytes / node sending the bytes with a minimal head',
 });
 
+// The same head length in bytes as one long line beside Content-Type: whether the head costs by
+// its bytes or by its lines (Node checks and writes each line on its own).
+add('bookshelf-line-node', {
+  server: 'bookshelf-bytes.mjs',
+  requires: ['dist/node.mjs'],
+  tsx: true,
+  env: { ...builtPackage, BENCH_HOST: 'node', BENCH_HEAD: 'line' },
+  request: { path: perPage },
+  warmup: bookshelfWarmup,
+});
+comparisons.push({
+  name: 'bookshelf-head-lines',
+  group: 'bookshelf-bytes',
+  a: 'bookshelf-head-node',
+  b: 'bookshelf-line-node',
+  says: 'node sending the bookshelf head / node sending as many head bytes in two lines',
+});
+comparisons.push({
+  name: 'bookshelf-head-bytes',
+  group: 'bookshelf-bytes',
+  a: 'bookshelf-line-node',
+  b: 'bookshelf-bytes-node',
+  says: 'node sending the bookshelf head bytes in two lines / node sending a minimal head',
+});
+
 add('node-full-redis', {
   server: 'node-full.mjs',
   requires: ['dist/node.mjs', 'dist/redis.mjs'],
