@@ -154,6 +154,15 @@ comparisons.push({
 // (Hono on @hono/node-server) are reported.
 const BYTES_GOALS = { node: 0.6, fastify: 0.6, express: undefined, fetch: undefined };
 const perPage = '/v1/books?per_page=20';
+/** The bytes server on `stack`; `head` is its `BENCH_HEAD` (node:http only), none by default. */
+const bytesServer = (stack, head) => ({
+  server: 'bookshelf-bytes.mjs',
+  requires: ['dist/node.mjs'],
+  tsx: true,
+  env: { ...builtPackage, BENCH_HOST: stack, ...(head === undefined ? {} : { BENCH_HEAD: head }) },
+  request: { path: perPage },
+  warmup: bookshelfWarmup,
+});
 for (const [stack, atLeast] of Object.entries(BYTES_GOALS)) {
   add(`bookshelf-${stack}`, {
     server: 'bookshelf.mjs',
@@ -164,14 +173,7 @@ for (const [stack, atLeast] of Object.entries(BYTES_GOALS)) {
     full: true,
     warmup: bookshelfWarmup,
   });
-  add(`bookshelf-bytes-${stack}`, {
-    server: 'bookshelf-bytes.mjs',
-    requires: ['dist/node.mjs'],
-    tsx: true,
-    env: { ...builtPackage, BENCH_HOST: stack },
-    request: { path: perPage },
-    warmup: bookshelfWarmup,
-  });
+  add(`bookshelf-bytes-${stack}`, bytesServer(stack));
   comparisons.push({
     name: `bookshelf-bytes-${stack}`,
     group: 'bookshelf-bytes',
@@ -184,14 +186,7 @@ for (const [stack, atLeast] of Object.entries(BYTES_GOALS)) {
 
 // node:http sending the bookshelf's head as well as its bytes (its own response headers, taken
 // once): reported, to show how much of the gap above is Node writing a longer head.
-add('bookshelf-head-node', {
-  server: 'bookshelf-bytes.mjs',
-  requires: ['dist/node.mjs'],
-  tsx: true,
-  env: { ...builtPackage, BENCH_HOST: 'node', BENCH_HEAD: '1' },
-  request: { path: perPage },
-  warmup: bookshelfWarmup,
-});
+add('bookshelf-head-node', bytesServer('node', '1'));
 comparisons.push({
   name: 'bookshelf-head-node',
   group: 'bookshelf-bytes',
@@ -209,14 +204,7 @@ comparisons.push({
 
 // The same head length in bytes as one long line beside Content-Type: whether the head costs by
 // its bytes or by its lines (Node checks and writes each line on its own).
-add('bookshelf-line-node', {
-  server: 'bookshelf-bytes.mjs',
-  requires: ['dist/node.mjs'],
-  tsx: true,
-  env: { ...builtPackage, BENCH_HOST: 'node', BENCH_HEAD: 'line' },
-  request: { path: perPage },
-  warmup: bookshelfWarmup,
-});
+add('bookshelf-line-node', bytesServer('node', 'line'));
 comparisons.push({
   name: 'bookshelf-head-lines',
   group: 'bookshelf-bytes',

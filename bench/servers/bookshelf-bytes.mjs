@@ -90,7 +90,7 @@ const sentHeaders =
         ),
       }
     : bookshelfHeaders;
-if (headMode !== '' && lineBytes(sentHeaders) !== lineBytes(bookshelfHeaders)) {
+if (headMode === 'line' && lineBytes(sentHeaders) !== lineBytes(bookshelfHeaders)) {
   console.error('bookshelf-bytes: the one-line head is not as long as the bookshelf head');
   process.exit(1);
 }
