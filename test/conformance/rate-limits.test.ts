@@ -56,10 +56,11 @@ const answeredEarly: [string, string, number][] = [
   ['a request line the HTTP parser refuses', head('FOO /v1/books'), 400],
 ];
 
-/** A GET from a given local address, without credentials: the caller is that address. */
-function get(port: number, path: string, from: string): Promise<Answer> {
+/** A GET from a given local address, without credentials unless given: the caller is that address. */
+function get(port: number, path: string, from: string, authorization?: string): Promise<Answer> {
+  const headers = authorization === undefined ? {} : { authorization };
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path, localAddress: from }, (res) => {
+    const req = request({ host: '127.0.0.1', port, path, localAddress: from, headers }, (res) => {
       let body = '';
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => {
@@ -122,6 +123,31 @@ describeMatrix(
         for (let n = 2; n <= 5; n++) await get(served.port, `/v1/nothing-${n}`, from);
         expect((await get(served.port, '/v1/anything', from)).status).toBe(429);
         expect((await get(served.port, '/v1/books', from)).status).toBe(429);
+      });
+
+      // Regression (issue 33): a valid token's 404s were counted as credentials that were not
+      // accepted, so the network's next valid token got 429 saying so.
+      it("counts a valid token's 404s by network, and its next request as its caller (spec 8.2)", async () => {
+        const from = '127.0.0.17';
+        const bob = await served.authorization('bob');
+        for (let n = 1; n <= 5; n++) {
+          expect((await get(served.port, `/v1/gone-${n}`, from, bob)).status).toBe(404);
+        }
+        const scan = await get(served.port, '/v1/gone-6', from, bob);
+        expect(scan.status).toBe(429);
+        expect(JSON.parse(scan.body)).toEqual({
+          errors: [
+            {
+              message: expect.stringMatching(
+                /^Too many requests: the "default" limit \(5 per 60 s\)/,
+              ),
+              code: 42900,
+            },
+          ],
+        });
+        const books = await get(served.port, '/v1/books', from, bob);
+        expect(books.status).toBe(200);
+        expect(books.headers['x-ratelimit-remaining']).toBe('4');
       });
 
       // Regression: these were answered before the limiter counted them, so they were never

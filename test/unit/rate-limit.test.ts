@@ -5,6 +5,7 @@ import {
   ApiError,
   conventions,
   createRateLimiter,
+  forbidden,
   type Identity,
   MemoryStore,
   type Plugin,
@@ -99,6 +100,20 @@ describe('createRateLimiter', () => {
     expect(ctx.responseHeaders.get('x-ratelimit-remaining')).toBe('0');
     tick(1);
     expect(limiter.check(contextFor())).toMatchObject({ remaining: 1 });
+  });
+
+  it('names the policy that refused in the message of its 429', () => {
+    const { limiter } = make({
+      policies: [
+        { name: 'burst', limit: 1, window: 1 },
+        { name: 'hourly', limit: 100, window: 3600 },
+      ],
+    });
+    limiter.check(contextFor());
+    const error = thrown(() => limiter.check(contextFor())) as ApiError;
+    expect(error.message).toBe(
+      'Too many requests: the "burst" limit (1 per 1 s) is reached; retry after 1 s.',
+    );
   });
 
   it('leaves a request out of a policy whose identity function returns undefined', () => {
@@ -250,7 +265,9 @@ describe('rateLimit plugin', () => {
 });
 
 describe('rateLimit plugin with credentials', () => {
-  // An authentication plugin that verifies in preParsing, as the bearer plugin does.
+  // An identity plugin as the bearer plugin is: any Authorization header is credentials still to
+  // verify; `Bearer good-<name>` is accepted, anything else refused (401); /v1/admin needs a
+  // scope no token has (403 for an accepted token).
   const auth: Plugin = {
     name: 'auth',
     credentials: (ctx) => ctx.headers.get('authorization') != null,
@@ -263,6 +280,7 @@ describe('rateLimit plugin with credentials', () => {
         scopes: new Set(),
         via: 'test',
       };
+      if (ctx.path === '/v1/admin') throw forbidden('You may not see this.');
     },
   };
   const build = () => {
@@ -270,8 +288,14 @@ describe('rateLimit plugin with credentials', () => {
     const api = conventions({
       lint: 'off',
       logger: { error() {}, warn() {} },
-      routes: { '/v1/books': { GET: () => ({ books: [] }) } },
-      plugins: [rateLimit({ now: () => clock.now, policies: [{ limit: 2, window: 60 }] }), auth],
+      routes: {
+        '/v1/books': { GET: () => ({ books: [] }) },
+        '/v1/admin': { GET: () => ({ secrets: [] }) },
+      },
+      plugins: [
+        rateLimit({ now: () => clock.now, policies: [{ name: 'minute', limit: 2, window: 60 }] }),
+        auth,
+      ],
     });
     const get = async (path: string, authorization?: string) =>
       api.handle({
@@ -282,6 +306,9 @@ describe('rateLimit plugin with credentials', () => {
       } as never);
     return { get, clock };
   };
+  const messageOf = (response: { body: unknown }) =>
+    (JSON.parse(String(response.body)) as { errors: { message: string; code: number }[] })
+      .errors[0];
 
   it('counts a caller with credentials as its verified subject, not its address', async () => {
     const { get } = build();
@@ -294,16 +321,50 @@ describe('rateLimit plugin with credentials', () => {
     expect((await get('/v1/books')).headers['x-ratelimit-remaining']).toBe('1');
   });
 
-  it('refuses a network whose credentials keep failing, before authentication, until the window ends', async () => {
+  it('refuses a network whose credentials keep being refused, before authentication, until the window ends, naming that budget', async () => {
     const { get, clock } = build();
     expect((await get('/v1/books', 'Bearer forged')).status).toBe(401);
-    expect((await get('/v1/nothing', 'Bearer forged')).status).toBe(404);
+    expect((await get('/v1/books', 'Bearer forged')).status).toBe(401);
     const refused = await get('/v1/books', 'Bearer forged');
     expect(refused.status).toBe(429);
     expect(refused.headers['retry-after']).toMatch(/^[1-9]\d*$/);
+    expect(messageOf(refused)).toEqual({
+      message:
+        'Too many requests from your network with credentials that were not accepted: the budget for refused credentials of the "minute" limit (2 per 60 s) is spent; retry after 60 s.',
+      code: 42900,
+    });
+    // Credentials never verified are refused unread; none are needed to go on.
     expect((await get('/v1/books', 'Bearer good-carol')).status).toBe(429);
     expect((await get('/v1/books')).status).toBe(200);
     clock.now += 60_000;
     expect((await get('/v1/books', 'Bearer good-carol')).status).toBe(200);
+  });
+
+  // Regression (issue 33): a valid token on 404s spent the network's budget for refused
+  // credentials, so the next valid token was refused as not accepted.
+  it("counts a valid token's 404s by network, never as refused credentials", async () => {
+    const { get } = build();
+    expect((await get('/v1/nothing', 'Bearer good-bob')).status).toBe(404);
+    expect((await get('/v1/nothing', 'Bearer good-bob')).status).toBe(404);
+    const scan = await get('/v1/nothing', 'Bearer good-bob');
+    expect(scan.status).toBe(429);
+    expect(messageOf(scan)?.message).toBe(
+      'Too many requests: the "minute" limit (2 per 60 s) is reached; retry after 60 s.',
+    );
+    expect((await get('/v1/books', 'Bearer good-bob')).status).toBe(200);
+    expect((await get('/v1/books', 'Bearer good-carol')).status).toBe(200);
+  });
+
+  // Regression (issue 33): an accepted token refused for a missing scope (403) was counted as a
+  // refused credential, so other valid tokens of the network got 429.
+  it('counts an accepted token refused for its scope as its caller, never as refused credentials', async () => {
+    const { get } = build();
+    expect((await get('/v1/admin', 'Bearer good-bob')).status).toBe(403);
+    expect((await get('/v1/admin', 'Bearer good-bob')).status).toBe(403);
+    const spent = await get('/v1/books', 'Bearer good-bob');
+    expect(spent.status).toBe(429);
+    expect(messageOf(spent)?.message).toMatch(/^Too many requests: the "minute" limit/);
+    expect((await get('/v1/books', 'Bearer good-carol')).status).toBe(200);
+    expect((await get('/v1/books')).headers['x-ratelimit-remaining']).toBe('1');
   });
 });

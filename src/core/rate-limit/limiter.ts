@@ -15,6 +15,17 @@ const failed = 'The rate-limit store failed, so the request was refused; try aga
 /** The 503 of a store that failed or did not answer in time; nothing passes without it. */
 const unavailable = (cause: unknown) => storeUnavailable(cause, failed);
 
+const nothing = (): undefined => undefined;
+
+/**
+ * @internal A network's spent budget for refused credentials: the policy it mirrors, and when
+ * the network may send credentials again (ms since the epoch).
+ */
+export interface RefusedBudget {
+  readonly policy: CompiledPolicy;
+  readonly until: number;
+}
+
 /**
  * Options of {@link createRateLimiter} and {@link rateLimit}.
  *
@@ -179,6 +190,30 @@ export class RateLimiter {
    * when no policy applies.
    */
   check(ctx: RequestContext, set: PolicySet = this.policies): Step<RateLimitResult | undefined> {
+    return this.run(ctx, set, false);
+  }
+
+  /**
+   * @internal Counts the request in every policy of `set`, after its answer was decided (a 403
+   * of a verified caller): no headers, no 429, and a failed store only goes to `onError`.
+   */
+  count(ctx: RequestContext, set: PolicySet = this.policies): Step<void> {
+    // A store failure is reported by run itself; what else fails (a policy's own identity
+    // function) goes to onError too, since no request is left to answer it.
+    try {
+      const counted = this.run(ctx, set, true);
+      if (isPromise(counted))
+        return counted.then(nothing, (error: unknown) => this.onError?.(error));
+    } catch (error) {
+      this.onError?.(error);
+    }
+  }
+
+  private run(
+    ctx: RequestContext,
+    set: PolicySet,
+    quiet: boolean,
+  ): Step<RateLimitResult | undefined> {
     if (set.policies.length === 0 || this.skip?.(ctx)) return undefined;
     const now = this.now();
     const policies = set.policies;
@@ -206,15 +241,15 @@ export class RateLimiter {
     try {
       answer = this.store.limit!(checks, now);
     } catch (error) {
-      return this.failed(ctx, set, used, checks, now, unavailable(error));
+      return this.failed(ctx, set, used, checks, now, unavailable(error), quiet);
     }
     if (isPromise<RateVerdict[]>(answer)) {
       return this.bounded(answer).then(
-        (verdicts) => this.apply(ctx, set, used, verdicts, now),
-        (error: unknown) => this.failed(ctx, set, used, checks, now, unavailable(error)),
+        (verdicts) => this.apply(ctx, set, used, verdicts, now, quiet),
+        (error: unknown) => this.failed(ctx, set, used, checks, now, unavailable(error), quiet),
       );
     }
-    return this.apply(ctx, set, used, answer, now);
+    return this.apply(ctx, set, used, answer, now, quiet);
   }
 
   /** The store's answer, or a rejection once `timeoutMs` passed; the timer never holds the process. */
@@ -228,12 +263,12 @@ export class RateLimiter {
   }
 
   /**
-   * @internal Counts a request that carried credentials but was never counted as its caller
-   * (its token failed, or it ended before authentication: a 404), by the client's network in a
-   * bucket of its own. Resolves with when that network may send credentials again, when its
-   * budget is spent; with `undefined` otherwise, and when the store fails.
+   * @internal Counts a request whose credentials an identity plugin refused (a 401), by the
+   * client's network in a budget of its own: one per policy of the `policies` option, with its
+   * limit and window. Resolves with the spent budget (the policy and when it is back) once the
+   * network used it up; with `undefined` otherwise, and when the store fails.
    */
-  countUnverified(network: string): Step<number | undefined> {
+  countRefused(network: string): Step<RefusedBudget | undefined> {
     const policies = this.policies.policies;
     const checks: RateCheck[] = policies.map((policy) => ({
       key: `${this.prefix}{${network}${policy.suffix}:unverified`,
@@ -242,17 +277,20 @@ export class RateLimiter {
       windowMs: policy.windowMs,
       cost: 1,
     }));
-    const blockedUntil = (verdicts: RateVerdict[]) => {
-      let until: number | undefined;
-      for (const v of verdicts) {
-        if (!v.allowed || v.remaining === 0) until = Math.max(until ?? 0, v.resetAt);
+    // The spent budget that lasts longest: the one that says when the network may try again.
+    const spent = (verdicts: RateVerdict[]) => {
+      let found: RefusedBudget | undefined;
+      for (let i = 0; i < verdicts.length; i++) {
+        const v = verdicts[i]!;
+        if ((v.allowed && v.remaining > 0) || (found && found.until >= v.resetAt)) continue;
+        found = { until: v.resetAt, policy: policies[i]! };
       }
-      return until;
+      return found;
     };
     try {
       const answer = this.store.limit!(checks, this.now());
-      if (!isPromise<RateVerdict[]>(answer)) return blockedUntil(answer);
-      return this.bounded(answer).then(blockedUntil, (error: unknown) => {
+      if (!isPromise<RateVerdict[]>(answer)) return spent(answer);
+      return this.bounded(answer).then(spent, (error: unknown) => {
         this.onError?.(unavailable(error));
         return undefined;
       });
@@ -262,15 +300,19 @@ export class RateLimiter {
     }
   }
 
-  /** @internal Throws the 429 of a network whose unverified budget is spent until `until`. */
-  refuseUntil(until: number): void {
-    const left = until - this.now();
+  /**
+   * @internal Throws the 429 of a network that spent its budget for refused credentials, naming
+   * that budget, until it is back.
+   */
+  refuseSpent(budget: RefusedBudget): void {
+    const left = budget.until - this.now();
     if (left <= 0) return;
     const retryAfter = Math.max(1, Math.ceil(left / 1000));
+    const { name, limit, window } = budget.policy;
     throw new ApiError(
       429,
       ErrorCode.TooManyRequests,
-      `Too many requests with credentials that were not accepted; retry after ${retryAfter} s.`,
+      `Too many requests from your network with credentials that were not accepted: the budget for refused credentials of the "${name}" limit (${limit} per ${window} s) is spent; retry after ${retryAfter} s.`,
       { headers: { 'retry-after': String(retryAfter), 'cache-control': 'no-store' } },
     );
   }
@@ -287,12 +329,16 @@ export class RateLimiter {
     checks: RateCheck[],
     now: number,
     error: unknown,
+    quiet: boolean,
   ): RateLimitResult | undefined {
     this.onError?.(error);
-    if (this.mode === 'closed') throw error;
+    if (this.mode === 'closed') {
+      if (quiet) return undefined;
+      throw error;
+    }
     if (this.mode === 'open') return undefined;
     this.insurance ??= new MemoryStore({ whenFull: 'evict', now: this.now });
-    return this.apply(ctx, set, used, this.insurance.limit(checks, now), now);
+    return this.apply(ctx, set, used, this.insurance.limit(checks, now), now, quiet);
   }
 
   private apply(
@@ -301,7 +347,8 @@ export class RateLimiter {
     used: readonly CompiledPolicy[],
     verdicts: RateVerdict[],
     now: number,
-  ): RateLimitResult {
+    quiet = false,
+  ): RateLimitResult | undefined {
     // The tightest: a refusing policy with the longest wait, else the fewest requests left.
     let pick = 0;
     for (let i = 1; i < verdicts.length; i++) {
@@ -315,6 +362,7 @@ export class RateLimiter {
     }
     const verdict = verdicts[pick]!;
     const policy = used[pick]!;
+    if (quiet) return undefined;
     // Names known valid, values digits and policy names checked at start-up (letters, digits,
     // `-_.`): written straight into the bag's record, the checks of HeaderBag.set would find
     // nothing to refuse (the hot path of every request).
@@ -338,7 +386,7 @@ export class RateLimiter {
       throw new ApiError(
         429,
         ErrorCode.TooManyRequests,
-        `Too many requests: the limit is ${policy.limit} per ${policy.window} s; retry after ${retryAfter} s.`,
+        `Too many requests: the "${policy.name}" limit (${policy.limit} per ${policy.window} s) is reached; retry after ${retryAfter} s.`,
         // Never cached: a stored 429 would refuse the client after its limit reset.
         { headers: { 'retry-after': String(retryAfter), 'cache-control': 'no-store' } },
       );

@@ -1,15 +1,22 @@
 /** The rate-limit plugin: the service's policies before routing (after authentication for callers with credentials), a route's own after its body is read. */
+import { type RequestContext, routable } from '../pipeline/context.ts';
 import type { Plugin } from '../pipeline/plugin.ts';
 import { isPromise, type Step } from '../pipeline/steps.ts';
 import type { RouteInfo } from '../routing/table.ts';
-import { type PolicySet, RateLimiter, type RateLimitOptions } from './limiter.ts';
+import {
+  type PolicySet,
+  RateLimiter,
+  type RateLimitOptions,
+  type RefusedBudget,
+} from './limiter.ts';
 import type { RatePolicy } from './policy.ts';
 
 declare module '../pipeline/context.ts' {
   interface RequestState {
     /**
-     * @internal Set by the `rate-limit` plugin on a request that presents credentials, until it is
-     * counted as its verified caller after authentication; one never counted is counted by network.
+     * @internal Set by the `rate-limit` plugin on a request that presents credentials on a
+     * matched route, until it is counted as its verified caller after authentication; one never
+     * counted there is counted when it is sent (refused credentials in a budget of their own).
      */
     rateDeferred?: boolean | undefined;
   }
@@ -47,9 +54,11 @@ export interface RateLimitPlugin extends Plugin {
  * A limited response carries `X-RateLimit-Limit`, `X-RateLimit-Remaining` and
  * `X-RateLimit-Reset` (UTC epoch seconds) of the tightest policy; past the limit the answer is
  * 429 with the error body, an integer `Retry-After` of at least 1 and `Cache-Control: no-store`.
- * A request that presents credentials (`ctx.hasCredentials`, as the identity plugins tell) is
- * counted after the authentication phase, by its verified subject; one whose credentials are
- * refused, or that matches no route, is counted by its network in a budget of its own.
+ * A request that presents credentials (`ctx.hasCredentials`, as the identity plugins tell) on a
+ * matched route is counted after the authentication phase, by its verified subject. One whose
+ * credentials are refused (401) is counted by its network in a budget of its own, and past it
+ * the network's unverified credentials get 429 before routing; credentials that were accepted
+ * never count there. A request that matches no route is counted at once, by its network.
  *
  * @example
  * ```ts
@@ -81,16 +90,18 @@ export function rateLimit(options: RateLimitOptions = {}): RateLimitPlugin {
     },
   };
   if (global.policies.length > 0) {
-    // Networks whose requests with credentials kept failing, and until when they are refused.
-    const blocked = new Map<string, number>();
+    // Networks that spent their budget for refused credentials, and which budget, until when.
+    const blocked = new Map<string, RefusedBudget>();
     plugin.onRequest = (ctx) => {
       // hasCredentials may name a caller an identity plugin verified before (ctx.identity).
-      if (ctx.identity === undefined && ctx.hasCredentials) {
+      // Credentials are verified only on a request that reaches authentication (a route
+      // matched, the path rules passed); any other is counted now, as a request without them.
+      if (ctx.identity === undefined && ctx.hasCredentials && reachesAuthentication(ctx)) {
         // A caller with credentials is counted as who they are, once the authentication phase
         // has verified them; until then nothing is known of them.
         if (blocked.size > 0) {
-          const until = blocked.get(limiter.networkOf(ctx));
-          if (until !== undefined) limiter.refuseUntil(until);
+          const spent = blocked.get(limiter.networkOf(ctx));
+          if (spent !== undefined) limiter.refuseSpent(spent);
         }
         ctx.state.rateDeferred = true;
         return undefined;
@@ -103,19 +114,28 @@ export function rateLimit(options: RateLimitOptions = {}): RateLimitPlugin {
       ctx.state.rateDeferred = false;
       return settle(limiter.check(ctx, global));
     };
-    plugin.onSend = (ctx) => {
+    plugin.onSend = (ctx, response) => {
       if (ctx.state.rateDeferred !== true) return;
       ctx.state.rateDeferred = false;
-      // Credentials that never made it to a count (refused, or a 404): counted by network, and
-      // once that budget is spent, such requests from the network are refused before routing.
+      // Answered without reaching preParsing. Credentials accepted (a 403 for a missing scope)
+      // count as their caller; credentials answered by something else than their refusal (a
+      // preflight, a CSRF refusal) count by network, as requests without them do. Neither is
+      // a refused credential, so neither touches the budget below.
+      if (ctx.identity !== undefined || response.status !== 401) {
+        // The answer is decided: the count is not waited for (it reports its own failures).
+        void limiter.count(ctx, global);
+        return;
+      }
+      // Refused credentials (RFC 9110 §15.5.2): counted by network in a budget of their own;
+      // once it is spent, such requests from the network are refused before routing.
       const network = limiter.networkOf(ctx);
-      const record = (until: number | undefined) => {
-        if (until === undefined) return;
+      const record = (spent: RefusedBudget | undefined) => {
+        if (spent === undefined) return;
         if (blocked.size >= 10_000) blocked.clear();
-        blocked.set(network, until);
+        blocked.set(network, spent);
       };
-      const counted = limiter.countUnverified(network);
-      if (counted instanceof Promise) void counted.then(record);
+      const counted = limiter.countRefused(network);
+      if (isPromise<RefusedBudget | undefined>(counted)) void counted.then(record);
       else record(counted);
     };
   }
@@ -134,3 +154,8 @@ function settle(checked: Step<unknown>): Step<undefined> {
 }
 
 const nothing = (): undefined => undefined;
+
+/** Whether the request goes on to the authentication phase, as the pipeline's front decides. */
+function reachesAuthentication(ctx: RequestContext): boolean {
+  return ctx.route !== undefined && routable(ctx);
+}
