@@ -1,0 +1,293 @@
+/**
+ * App-owned routes fail closed (issue 33): on Express 5, Express 4, Fastify 5 and Hono 4, each set
+ * up as docs/existing-apps.md shows with `bearer()` installed, a request without a token never
+ * reaches a handler that is not public, whatever the host's router makes of it (trailing and
+ * doubled slashes, mounted routers, answering middleware, declaration order against literal-first
+ * matching, regex and optional parameters, unusual methods, forgiving host options); with a token,
+ * the handler the host dispatches to answers. A set-up the library cannot hold fail-closed may
+ * instead be refused at start-up with a TypeError that names what to change (CONTRIBUTING rule 6).
+ */
+import { Hono } from 'hono';
+import { describe, expect, it } from 'vitest';
+import {
+  type AppSpec,
+  authorization,
+  type Build,
+  expressApp,
+  fastifyApp,
+  honoApp,
+  type Served,
+  send,
+} from './_fail-closed-apps.ts';
+
+/** Which handler a request reaches on the host, and what else may happen instead. */
+interface Reaches {
+  /** The handler the host dispatches the request to; none: 404 or 405 for anyone. */
+  readonly handler?: string;
+  /** That handler is public (`auth: false`): it answers without a token too. */
+  readonly public?: boolean;
+  /** What a start-up TypeError must name for a refused set-up to count as fail-closed. */
+  readonly refusal?: string;
+}
+
+const is2xx = (status: number) => status >= 200 && status < 300;
+
+/** Builds the app, then sends `target` without a token and with one. */
+async function expectFailClosed(build: Build, target: string, reaches: Reaches): Promise<void> {
+  let served: Served;
+  try {
+    served = await build();
+  } catch (error) {
+    if (reaches.refusal === undefined || !(error instanceof TypeError)) throw error;
+    expect(error.message).toContain(reaches.refusal);
+    return;
+  }
+  try {
+    const anonymous = await send(served.port, target);
+    const saw = (answer: typeof anonymous, who: string) =>
+      `${target} ${who} answered ${answer.status}; protected handlers that ran: [${served.ran}]; ` +
+      `warnings: ${served.warnings.join(' | ') || 'none'}`;
+    const without = saw(anonymous, 'without a token');
+    // The invariant: no protected handler ran for a caller without credentials.
+    expect(served.ran, without).toEqual([]);
+    if (reaches.handler === undefined) {
+      expect([404, 405], without).toContain(anonymous.status);
+    } else if (reaches.public) {
+      expect(anonymous.status, without).toBe(200);
+      expect(served.ranPublic, without).toEqual([reaches.handler]);
+    } else {
+      expect(anonymous.status, without).toBe(401);
+      expect(anonymous.challenge, without).toMatch(/^Bearer /); // RFC 6750 §3
+    }
+    const authorised = await send(served.port, target, await authorization());
+    const withToken = saw(authorised, 'with a token');
+    if (reaches.handler === undefined) {
+      expect([404, 405], withToken).toContain(authorised.status);
+      expect([...served.ran, ...served.ranPublic], withToken).toEqual([]);
+    } else {
+      expect(is2xx(authorised.status), withToken).toBe(true);
+      expect(reaches.public ? served.ranPublic : served.ran, withToken).toContain(reaches.handler);
+    }
+  } finally {
+    await served.close();
+  }
+}
+
+/** The expected behaviour, in words, for the test's name. */
+function expectation(target: string, reaches: Reaches): string {
+  const refused = reaches.refusal ? `, or refuses \`${reaches.refusal}\` at start-up` : '';
+  if (reaches.handler === undefined) return `answers 404 or 405 to ${target}, token or not`;
+  if (reaches.public) return `lets ${target} reach public ${reaches.handler} without a token`;
+  return `answers 401 to ${target} without a token${refused}, runs ${reaches.handler} with one`;
+}
+
+/** One case of the matrix: `it` named after the expected behaviour and the bypass it closes. */
+function failsClosed(why: string, build: Build, target: string, reaches: Reaches): void {
+  it(`${expectation(target, reaches)}: ${why}`, () => expectFailClosed(build, target, reaches));
+}
+
+/** `GET /v1/things/:id` (protected) and `GET /v1/things/export` (public), in either order. */
+const things = (literalFirst: boolean): AppSpec => {
+  const byId = { method: 'GET', path: '/v1/things/:id', name: 'thing' };
+  const exported = { method: 'GET', path: '/v1/things/export', name: 'export', public: true };
+  return { routes: literalFirst ? [exported, byId] : [byId, exported] };
+};
+
+const routerHosts = [
+  { label: 'Express 5', build: (spec: AppSpec) => expressApp({ ...spec, version: 'express' }) },
+  { label: 'Express 4', build: (spec: AppSpec) => expressApp({ ...spec, version: 'express4' }) },
+  { label: 'Fastify 5', build: fastifyApp, literalFirst: true },
+  { label: 'Hono 4', build: honoApp },
+] as const;
+
+for (const host of routerHosts) {
+  describe(`${host.label}: the cases every router host shares (issue 33)`, () => {
+    failsClosed(
+      'a protected route sends the Bearer challenge (RFC 6750 §3)',
+      host.build({}),
+      'GET /v1/orders',
+      { handler: 'orders' },
+    );
+    failsClosed('a route with auth: false is public', host.build({}), 'GET /v1/status', {
+      handler: 'status',
+      public: true,
+    });
+    failsClosed('no route and no middleware serve it', host.build({}), 'GET /v1/nowhere', {});
+    // The library prefers a literal path over a parameter; Express and Hono take the first
+    // declared, Fastify the literal: whichever the host dispatches decides.
+    const literalFirst = 'literalFirst' in host;
+    failsClosed(
+      'GET /v1/things/:id (protected) is declared before GET /v1/things/export (auth: false)',
+      host.build(things(false)),
+      'GET /v1/things/export',
+      literalFirst ? { handler: 'export', public: true } : { handler: 'thing' },
+    );
+    failsClosed(
+      'GET /v1/things/export (auth: false) is declared before GET /v1/things/:id',
+      host.build(things(true)),
+      'GET /v1/things/export',
+      { handler: 'export', public: true },
+    );
+    failsClosed(
+      "app.all('/v1/any') serves an unusual method",
+      host.build({
+        routes: [{ method: 'ALL', path: '/v1/any', name: 'any' }],
+        methods: ['PROPFIND'],
+      }),
+      'PROPFIND /v1/any',
+      { handler: 'any' },
+    );
+    failsClosed(
+      'a route of an unusual method (PURGE)',
+      host.build({
+        routes: [{ method: 'PURGE', path: '/v1/cache', name: 'purge' }],
+        methods: ['PURGE'],
+      }),
+      'PURGE /v1/cache',
+      { handler: 'purge' },
+    );
+  });
+}
+
+describe('Fastify 5: trailing slashes and forgiving router options (issue 33)', () => {
+  const byId = (scopes?: readonly string[]) =>
+    fastifyApp({
+      routes: [
+        { method: 'GET', path: '/v1/orders/:id', name: 'order' },
+        {
+          method: 'DELETE',
+          path: '/v1/orders/:id',
+          name: 'deleteOrder',
+          ...(scopes && { scopes }),
+        },
+      ],
+    });
+  const why = 'Fastify matches /v1/orders/:id with an empty id';
+  failsClosed(why, byId(), 'DELETE /v1/orders/', { handler: 'deleteOrder' });
+  failsClosed(why, byId(), 'GET /v1/orders/', { handler: 'order' });
+  failsClosed(why, byId(), 'HEAD /v1/orders/', { handler: 'order' });
+  failsClosed(
+    `${why}, on a route whose config.conventions declares scopes`,
+    byId(['orders:write']),
+    'DELETE /v1/orders/',
+    { handler: 'deleteOrder' },
+  );
+
+  const forgiving = [
+    ['ignoreTrailingSlash', 'GET /v1/orders/'],
+    ['ignoreDuplicateSlashes', 'GET //v1//orders'],
+    ['useSemicolonDelimiter', 'GET /v1/orders;x=1'],
+  ] as const;
+  for (const [option, target] of forgiving) {
+    failsClosed(
+      `routerOptions.${option} is supported through Fastify's own match`,
+      fastifyApp({ routerOptions: { [option]: true } }),
+      target,
+      { handler: 'orders', refusal: option },
+    );
+  }
+});
+
+/** Optional parameters, and each Express version's other syntax (5: wildcards; 4: regex params). */
+const expressParams = {
+  express: [
+    { path: '/v1/opt{/:x}', targets: ['GET /v1/opt', 'GET /v1/opt/1'] },
+    { path: '/v1/files/*rest', targets: ['GET /v1/files/a/b'] },
+  ],
+  express4: [
+    { path: '/v1/opt/:x?', targets: ['GET /v1/opt', 'GET /v1/opt/1'] },
+    { path: '/v1/n/:n(\\d+)', targets: ['GET /v1/n/42'] },
+  ],
+} as const;
+
+for (const version of ['express', 'express4'] as const) {
+  const label = version === 'express' ? 'Express 5' : 'Express 4';
+  describe(`${label}: routers, middleware and parameters (issue 33)`, () => {
+    const subRouter = expressApp({
+      version,
+      add: ({ app, router, answer }) => {
+        const sub = router();
+        sub.get('/', answer('sub'));
+        sub.get('/items', answer('subItems'));
+        app.use('/v1/sub', sub);
+      },
+    });
+    const loose = 'a mounted express.Router(), not strict by default, serves a trailing slash';
+    failsClosed(loose, subRouter, 'GET /v1/sub/', { handler: 'sub', refusal: 'strict' });
+    failsClosed(loose, subRouter, 'GET /v1/sub/items/', { handler: 'subItems', refusal: 'strict' });
+    failsClosed(
+      'a Router mounted on a parameter pattern serves it',
+      expressApp({
+        version,
+        add: ({ app, router, answer }) => {
+          const members = router();
+          members.get('/members', answer('members'));
+          app.use('/v1/teams/:team', members);
+        },
+      }),
+      'GET /v1/teams/7/members',
+      { handler: 'members', refusal: 'Router' },
+    );
+    failsClosed(
+      "app.use('/v1/mw', handler) answers",
+      expressApp({ version, add: ({ app, answer }) => app.use('/v1/mw', answer('mw')) }),
+      'GET /v1/mw/report',
+      { handler: 'mw' },
+    );
+    failsClosed(
+      'strict routing is off (the app skips app.set("strict routing", true))',
+      expressApp({ version, strict: false }),
+      'GET /v1/orders/',
+      { handler: 'orders', refusal: 'strict routing' },
+    );
+    failsClosed(
+      'a RegExp route serves it',
+      expressApp({ version, add: ({ app, answer }) => app.get(/^\/v1\/re\/\d+$/, answer('re')) }),
+      'GET /v1/re/7',
+      { handler: 're' },
+    );
+    for (const { path, targets } of expressParams[version]) {
+      const build = expressApp({ version, routes: [{ method: 'GET', path, name: 'param' }] });
+      for (const target of targets) {
+        failsClosed(`${path} serves it`, build, target, { handler: 'param' });
+      }
+    }
+  });
+}
+
+describe('Hono 4: middleware, mounted apps, parameters and strict: false (issue 33)', () => {
+  failsClosed(
+    "app.use('/v1/mw/*', middleware) answers",
+    honoApp({ add: ({ app, answer }) => app.use('/v1/mw/*', async (c) => answer('mw')(c)) }),
+    'GET /v1/mw/report',
+    { handler: 'mw' },
+  );
+  failsClosed(
+    "app.mount('/v1/sub', other.fetch) serves it",
+    honoApp({
+      add: ({ app, answer }) => {
+        const other = new Hono();
+        other.get('/items', answer('subItems'));
+        app.mount('/v1/sub', other.fetch);
+      },
+    }),
+    'GET /v1/sub/items',
+    { handler: 'subItems', refusal: 'mount' },
+  );
+  const regex = honoApp({ routes: [{ method: 'GET', path: '/v1/n/:n{[0-9]+}', name: 'n' }] });
+  failsClosed('a regex parameter /v1/n/:n{[0-9]+} serves it', regex, 'GET /v1/n/42', {
+    handler: 'n',
+  });
+  const optional = honoApp({ routes: [{ method: 'GET', path: '/v1/opt/:x?', name: 'opt' }] });
+  for (const target of ['GET /v1/opt', 'GET /v1/opt/1']) {
+    failsClosed('an optional parameter /v1/opt/:x? serves it', optional, target, {
+      handler: 'opt',
+    });
+  }
+  failsClosed(
+    'new Hono({ strict: false }) is supported through Hono’s own match',
+    honoApp({ strict: false }),
+    'GET /v1/orders/',
+    { handler: 'orders', refusal: 'strict' },
+  );
+});
