@@ -165,6 +165,7 @@ export {
   type PayloadsOptions,
   type PerRequest,
   type Plugin,
+  type PluginSetup,
   type PolicySet,
   type Position,
   type PublicKeyPinsOptions,

@@ -13,7 +13,7 @@ import {
 import { authorPlugins, authorRoutes } from './authors.ts';
 import { bookRoutes, seedShelf } from './books.ts';
 import { httpSemantics, httpSemanticsRoutes } from './http-semantics.ts';
-import { bookImportRoutes } from './imports.ts';
+import { bookImports } from './imports.ts';
 import { type LimitSettings, limitsPlugin } from './limits.ts';
 import { type OAuthSettings, oauthPart, withBookScopes } from './oauth.ts';
 import { bookshelfOpenApi, docsRoutes } from './openapi.ts';
@@ -21,7 +21,7 @@ import { type SecuritySettings, securityPlugins } from './security.ts';
 
 /** Settings of one bookshelf instance; every field has a default. */
 export interface BookshelfOptions {
-  /** Where 5xx faults are reported. @default console.error */
+  /** Where every line the service logs goes: faults, and the warnings of its plugins. @default console */
   logger?: ConventionsOptions['logger'];
   /** HTTPS only, and origins CORS allows beside the contract's. @default HTTP allowed, one origin */
   security?: SecuritySettings;
@@ -44,15 +44,15 @@ export interface BookshelfOptions {
 export function createBookshelf(options: BookshelfOptions = {}): Conventions {
   // Each part of the service adds its routes and plugins here, one line each.
   const books = seedShelf();
+  const imports = bookImports(books, options.store);
   const oauth = oauthPart({
-    logger: options.logger,
     ...(options.store ? { store: options.store } : {}),
     ...options.oauth,
   });
   const routes: RouteTable = {
     ...httpSemanticsRoutes({
       ...withBookScopes(bookRoutes(books)),
-      ...withBookScopes(bookImportRoutes(books, options.store)),
+      ...withBookScopes(imports.routes),
       ...authorRoutes(),
     }),
     ...oauth.routes,
@@ -66,9 +66,9 @@ export function createBookshelf(options: BookshelfOptions = {}): Conventions {
       // it), stricter than the library's default ('typos'), so clients see each mistake.
       unknownParameters: 'reject',
       checkPayloads: options.checkPayloads ?? false,
-      ...(options.logger ? { logger: options.logger } : {}),
     }),
     ...httpSemantics(),
+    imports.jobs,
     ...oauth.plugins,
     // Versioning reports who calls deprecated endpoints: keep it after the plugins that set identity.
     ...authorPlugins(options.onDeprecatedCall),

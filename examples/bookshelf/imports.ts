@@ -43,8 +43,11 @@ function checkAll(list: readonly unknown[]): Fields[] {
   return fields;
 }
 
-/** The import routes, adding to `books`. */
-export function bookImportRoutes(books: Map<string, Book>, store?: Store, delayMs = 300) {
+/**
+ * The imports, adding to `books`: their routes, and their jobs, a plugin (so that a failed
+ * import is reported to the service's logger).
+ */
+export function bookImports(books: Map<string, Book>, store?: Store, delayMs = 300) {
   // Statuses live in the shared store when there is one (REDIS_URL), so any instance answers them.
   const imports = createJobs({
     path: '/v1/book-imports',
@@ -92,13 +95,15 @@ export function bookImportRoutes(books: Map<string, Book>, store?: Store, delayM
     return imports.start(() => importBooks(list));
   };
 
-  return defineRoutes({
+  const routes = defineRoutes({
     '/v1/book-imports': {
       POST: {
         handler: startImport,
         config: { body: importFields },
       },
     },
+    // Spread here, beside its plugin, so that the status route gets the book scopes too.
     ...imports.routes,
   });
+  return { routes, jobs: imports };
 }

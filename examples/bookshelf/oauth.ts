@@ -143,7 +143,10 @@ export interface OAuthSettings {
   store?: Store;
   /** The signing keys; instances that share them accept each other's tokens. @default a development key */
   keys?: Promise<TokenKeys>;
-  /** Where the development-key and missing-issuer warnings go. @default console */
+  /**
+   * Where the development-key and missing-issuer warnings go, instead of the service's logger.
+   * @default the service's logger
+   */
   logger?: ConventionsOptions['logger'];
 }
 

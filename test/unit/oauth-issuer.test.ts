@@ -1,5 +1,5 @@
 /** The OAuth server's `issuer` option: fixed, fixed once known, or (development) the request's origin. */
-import type { RequestContext } from 'api-conventions';
+import { conventions, type RequestContext } from 'api-conventions';
 import { oauthServer } from 'api-conventions/oauth';
 import { afterEach, describe, expect, it } from 'vitest';
 import { oauthOptions } from '../compliance/_oauth-app.ts';
@@ -48,10 +48,12 @@ describe('oauthServer issuer', () => {
     );
   });
 
-  it('warns under NODE_ENV=production when the issuer comes from the request', () => {
+  it("warns under NODE_ENV=production when the issuer comes from the request, through the service's logger", () => {
     process.env.NODE_ENV = 'production';
     const { warnings, logger } = collecting();
-    const oauth = oauthServer(oauthOptions({ logger }));
+    const oauth = oauthServer(oauthOptions());
+    expect(warnings).toEqual([]);
+    conventions({ lint: 'off', logger, plugins: [oauth] });
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatch(/no `issuer`.*Set `issuer`/);
     // What it warns about: each request's Host names the issuer.
@@ -60,14 +62,32 @@ describe('oauthServer issuer', () => {
     expect(warnings).toHaveLength(1);
   });
 
+  it('warns through its own logger instead, when it has one', () => {
+    process.env.NODE_ENV = 'production';
+    const own = collecting();
+    const service = collecting();
+    conventions({
+      lint: 'off',
+      logger: service.logger,
+      plugins: [oauthServer(oauthOptions({ logger: own.logger }))],
+    });
+    expect(own.warnings).toEqual([expect.stringMatching(/no `issuer`/)]);
+    expect(service.warnings).toEqual([]);
+  });
+
   it('does not warn with a fixed issuer, nor outside production', () => {
     process.env.NODE_ENV = 'production';
     const fixed = collecting();
-    oauthServer(oauthOptions({ issuer: 'https://auth.example.com', logger: fixed.logger }));
+    const oauth = oauthServer(oauthOptions({ issuer: 'https://auth.example.com' }));
+    conventions({ lint: 'off', logger: fixed.logger, plugins: [oauth] });
     expect(fixed.warnings).toEqual([]);
     process.env.NODE_ENV = 'development';
     const development = collecting();
-    oauthServer(oauthOptions({ logger: development.logger }));
+    conventions({
+      lint: 'off',
+      logger: development.logger,
+      plugins: [oauthServer(oauthOptions())],
+    });
     expect(development.warnings).toEqual([]);
   });
 });

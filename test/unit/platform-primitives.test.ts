@@ -192,9 +192,7 @@ describe('isProduction', () => {
     // conventions() reads it at creation: it starts rather than throwing.
     expect(() => withEnv(denied, () => conventions({ lint: 'off', routes: {} }))).not.toThrow();
     // oauthServer() reads it when no issuer is given (to warn in production).
-    expect(() =>
-      withEnv(denied, () => compileIssuer(undefined, { error() {}, warn() {} })),
-    ).not.toThrow();
+    expect(() => withEnv(denied, () => compileIssuer(undefined))).not.toThrow();
     // createTokenKeys reads it before its first await: it falls back to a development key.
     const keys = withEnv(denied, () => createTokenKeys({ logger: { error() {}, warn() {} } }));
     await expect(keys).resolves.toBeDefined();

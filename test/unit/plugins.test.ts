@@ -219,6 +219,16 @@ describe('routes a plugin contributes', () => {
     );
   });
 
+  it("leaves a plugin's own route, spread into the table with settings of its own, to the table", () => {
+    const handler = () => ({ up: true });
+    const own: Plugin = { name: 'own', routes: { '/v1/status': { GET: handler } } };
+    const settled = { '/v1/status': { GET: { handler, config: { bodyLimit: 10 } } } };
+    const api = make({ routes: { ...books, ...settled }, plugins: [own] });
+    const route = api.routes.find((r) => r.pattern === '/v1/status');
+    expect(route?.config.bodyLimit).toBe(10);
+    expect(get(api, '/v1/status')).toMatchObject({ status: 200, body: '{"up":true}' });
+  });
+
   it('serves them when the service declares no route table', () => {
     const api = make({ plugins: [status] });
     expect(api.routes.map((r) => `${r.method} ${r.pattern}`)).toContain('GET /v1/status');

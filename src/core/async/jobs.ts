@@ -2,12 +2,13 @@
 import { type ErrorEntry, isApiError } from '../errors/api-error.ts';
 import { ErrorCode } from '../errors/catalogue.ts';
 import { notFound } from '../errors/helpers.ts';
-import { type Logger, resolveLogger } from '../errors/to-response.ts';
+import { consoleLogger, type Logger, resolveLogger } from '../errors/logger.ts';
 import { HeaderBag } from '../http/headers.ts';
 import { accepted, ok, type Reply } from '../http/reply.ts';
 import { assertInteger, assertKnownKeys } from '../internal/options.ts';
 import type { OpenApiOperationSettings } from '../openapi/route-config.ts';
 import type { RequestContext } from '../pipeline/context.ts';
+import type { Plugin, PluginSetup } from '../pipeline/plugin.ts';
 import { andThen, type Step } from '../pipeline/steps.ts';
 import type { RouteTable } from '../routing/table.ts';
 import { guardStore } from '../stores/guard-store.ts';
@@ -126,16 +127,21 @@ export interface JobsOptions {
   ttlMs?: number;
   /** The `Retry-After` of a pending status, in seconds. @default 1 */
   retryAfter?: number;
-  /** Where faults of a job's work (anything but an `ApiError`) are reported. @default console */
+  /**
+   * Where faults of a job's work (anything but an `ApiError`) are reported, instead of the
+   * service's `logger`. @default the `logger` of `conventions()` once the jobs are among its
+   * `plugins` (the console before)
+   */
   logger?: Logger;
 }
 
 /**
- * Asynchronous work with status resources, from {@link createJobs}.
+ * Asynchronous work with status resources, from {@link createJobs}: a plugin, whose status
+ * resource route comes with it.
  *
  * @category Asynchronous work
  */
-export interface Jobs {
+export interface Jobs extends Plugin {
   /**
    * Starts `work` and answers 202 with the `Location` of its status resource and the pending
    * status as the body. What `work` resolves to is the result shown inline, or a {@link seeOther}
@@ -144,7 +150,10 @@ export interface Jobs {
   start(work: () => Promise<unknown> | unknown): Step<Reply<JobStatus>>;
   /** The status of a job, `undefined` when there is none by that id (or it expired). */
   status(id: string): Step<JobStatus | undefined>;
-  /** The status resource's route, `GET <path>/:id`: spread it into the route table. */
+  /**
+   * The status resource's route, `GET <path>/:id`: it comes with the plugin, or spread it into
+   * the route table (to give it settings of its own).
+   */
   readonly routes: RouteTable;
 }
 
@@ -155,51 +164,99 @@ function newId(): string {
   return globalThis.crypto.randomUUID();
 }
 
-/**
- * Status resources for asynchronous work (spec 4.3): `start` answers `202 Accepted` with the
- * `Location` of `<path>/<id>`; a GET there answers the status, `pending` (with `Retry-After`),
- * then `done` with the result inline, or `303 See Other` to the result when the work ended with
- * {@link seeOther}; a failure is reported in the status body's `errors`.
- *
- * @example
- * ```ts
- * const imports = createJobs({ path: '/v1/book-imports' });
- * const routes = {
- *   '/v1/book-imports': { POST: (ctx: RequestContext) => imports.start(() => importBooks(ctx.body)) },
- *   ...imports.routes,
- * };
- * ```
- *
- * @category Asynchronous work
- */
-export function createJobs(options: JobsOptions): Jobs {
-  assertKnownKeys('createJobs()', options, known);
-  const path = options?.path;
-  if (typeof path !== 'string' || !/^\/[a-z0-9/_-]*[a-z0-9]$/.test(path)) {
-    throw new TypeError(
-      `createJobs() path must be the lower-case path of the status resources, such as '/v1/book-imports'; got ${String(path)}.`,
+/** The jobs of {@link createJobs}: their store, their status route, and where faults go. */
+class JobsPlugin implements Jobs {
+  readonly name: string;
+  readonly routes: RouteTable;
+  private readonly path: string;
+  private readonly ttlMs: number;
+  private readonly retryAfter: number;
+  private readonly store: Store;
+  /** The `logger` option, which the service's does not replace. */
+  private readonly ownLogger: Required<Logger> | undefined;
+  /** Where faults go: the plugin's own logger, else the service's once set up. */
+  private logger: Required<Logger>;
+
+  constructor(options: JobsOptions) {
+    assertKnownKeys('createJobs()', options, known);
+    const path = options?.path;
+    if (typeof path !== 'string' || !/^\/[a-z0-9/_-]*[a-z0-9]$/.test(path)) {
+      throw new TypeError(
+        `createJobs() path must be the lower-case path of the status resources, such as '/v1/book-imports'; got ${String(path)}.`,
+      );
+    }
+    this.name = `jobs ${path}`;
+    this.path = path;
+    this.ttlMs = assertInteger('createJobs() ttlMs', options.ttlMs ?? 3_600_000, 1000, 2 ** 31 - 1);
+    this.retryAfter = assertInteger('createJobs() retryAfter', options.retryAfter ?? 1, 0, 86_400);
+    this.ownLogger = options.logger === undefined ? undefined : resolveLogger(options.logger);
+    this.logger = this.ownLogger ?? consoleLogger;
+    this.store = guardStore(options.store ?? new MemoryStore(), { prefix: 'job:' });
+    this.routes = {
+      [`${path}/:id`]: {
+        GET: { config: { openapi: statusDocument }, handler: (ctx) => this.answer(ctx) },
+      },
+    };
+  }
+
+  /** Takes the service's logger, unless the `logger` option gave one. */
+  setup({ logger }: PluginSetup): void {
+    this.logger = this.ownLogger ?? logger;
+  }
+
+  start(work: () => Promise<unknown> | unknown): Step<Reply<JobStatus>> {
+    const job: JobStatus = {
+      id: newId(),
+      status: 'pending',
+      createdAt: new Date().toISOString(),
+    };
+    return andThen(this.save(job), () => {
+      this.run(job, work);
+      return accepted(`${this.path}/${job.id}`, job, { 'retry-after': this.retryAfter });
+    });
+  }
+
+  status(id: string): Step<JobStatus | undefined> {
+    if (!idShape.test(id)) return undefined;
+    return andThen(this.store.get(id), (text) =>
+      text === undefined ? undefined : (JSON.parse(text) as JobStatus),
     );
   }
-  const ttlMs = assertInteger('createJobs() ttlMs', options.ttlMs ?? 3_600_000, 1000, 2 ** 31 - 1);
-  const retryAfter = assertInteger('createJobs() retryAfter', options.retryAfter ?? 1, 0, 86_400);
-  const logger = resolveLogger(options.logger);
-  const store = guardStore(options.store ?? new MemoryStore(), { prefix: 'job:' });
 
-  const save = (job: JobStatus) => store.set(job.id, JSON.stringify(job), ttlMs);
-  const settle = (job: JobStatus, outcome: Partial<JobStatus>) =>
-    save({ ...job, ...outcome, finishedAt: new Date().toISOString() });
+  /** `GET <path>/:id`: the status, 404 for none, `Retry-After` while pending, 303 to an outcome. */
+  private answer(ctx: RequestContext) {
+    return andThen(this.status(ctx.param('id')), (job) => {
+      if (job === undefined)
+        throw notFound(`No job with id "${ctx.param('id').slice(0, 64)}" at ${this.path}.`);
+      if (job.status === 'pending') return ok(job, { 'retry-after': this.retryAfter });
+      if (job.location !== undefined) {
+        const reply = ok(job, new HeaderBag({ location: job.location }));
+        reply.status = 303;
+        return reply;
+      }
+      return job;
+    });
+  }
 
-  const failed = (error: unknown): JobStatus['errors'] => {
+  private save(job: JobStatus) {
+    return this.store.set(job.id, JSON.stringify(job), this.ttlMs);
+  }
+
+  private settle(job: JobStatus, outcome: Partial<JobStatus>) {
+    return this.save({ ...job, ...outcome, finishedAt: new Date().toISOString() });
+  }
+
+  private failed(error: unknown): JobStatus['errors'] {
     if (isApiError(error)) return error.errors.map(({ message, code }) => ({ message, code }));
-    logger.error({ err: error, path }, 'a job failed');
+    this.logger.error({ err: error, path: this.path }, 'a job failed');
     return [
       { message: 'The work failed on our side; it has been logged.', code: ErrorCode.Internal },
     ];
-  };
+  }
 
-  const run = (job: JobStatus, work: () => Promise<unknown> | unknown) => {
+  private run(job: JobStatus, work: () => Promise<unknown> | unknown): void {
     const finish = (value: unknown) =>
-      settle(
+      this.settle(
         job,
         isSeeOther(value)
           ? { status: 'done', location: value.location }
@@ -207,47 +264,34 @@ export function createJobs(options: JobsOptions): Jobs {
       );
     Promise.resolve()
       .then(work)
-      .then(finish, (error) => settle(job, { status: 'failed', errors: failed(error) }))
-      .catch((error) => logger.error({ err: error, path }, 'a job status could not be saved'));
-  };
-
-  const jobs: Jobs = {
-    start(work) {
-      const job: JobStatus = {
-        id: newId(),
-        status: 'pending',
-        createdAt: new Date().toISOString(),
-      };
-      return andThen(save(job), () => {
-        run(job, work);
-        return accepted(`${path}/${job.id}`, job, { 'retry-after': retryAfter });
-      });
-    },
-    status(id) {
-      if (!idShape.test(id)) return undefined;
-      return andThen(store.get(id), (text) =>
-        text === undefined ? undefined : (JSON.parse(text) as JobStatus),
+      .then(finish, (error) => this.settle(job, { status: 'failed', errors: this.failed(error) }))
+      .catch((error) =>
+        this.logger.error({ err: error, path: this.path }, 'a job status could not be saved'),
       );
-    },
-    routes: {
-      [`${path}/:id`]: {
-        GET: {
-          config: { openapi: statusDocument },
-          handler: (ctx: RequestContext) =>
-            andThen(jobs.status(ctx.param('id')), (job) => {
-              if (job === undefined)
-                throw notFound(`No job with id "${ctx.param('id').slice(0, 64)}" at ${path}.`);
-              if (job.status === 'pending') return ok(job, { 'retry-after': retryAfter });
-              if (job.location !== undefined) {
-                const reply = ok(job, new HeaderBag({ location: job.location }));
-                reply.status = 303;
-                return reply;
-              }
-              return job;
-            }),
-        },
-      },
-    },
-  };
-  return jobs;
+  }
+}
+
+/**
+ * Status resources for asynchronous work (spec 4.3): `start` answers `202 Accepted` with the
+ * `Location` of `<path>/<id>`; a GET there answers the status, `pending` (with `Retry-After`),
+ * then `done` with the result inline, or `303 See Other` to the result when the work ended with
+ * {@link seeOther}; a failure is reported in the status body's `errors`, and its fault to the
+ * service's `logger`. The jobs are a plugin: among the `plugins`, their status route comes with
+ * them.
+ *
+ * @example
+ * ```ts
+ * const imports = createJobs({ path: '/v1/book-imports' });
+ * const api = conventions({
+ *   routes: {
+ *     '/v1/book-imports': { POST: (ctx: RequestContext) => imports.start(() => importBooks(ctx.body)) },
+ *   },
+ *   plugins: [imports],
+ * });
+ * ```
+ *
+ * @category Asynchronous work
+ */
+export function createJobs(options: JobsOptions): Jobs {
+  return new JobsPlugin(options);
 }

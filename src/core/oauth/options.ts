@@ -145,7 +145,10 @@ export interface OAuthServerOptions {
   issuer?: string | (() => string);
   /** The `aud` of access tokens. @default the issuer */
   audience?: string;
-  /** Where the warning about a missing `issuer` goes. @default console */
+  /**
+   * Where the warning about a missing `issuer` goes, instead of the service's `logger`.
+   * @default the `logger` of `conventions()`
+   */
   logger?: Logger;
   /**
    * Where the server's state lives (refresh tokens, codes, the access tokens issued from each;

@@ -1,4 +1,5 @@
 /** {@link OAuthServerOptions} checked and compiled once, at start-up (CONTRIBUTING.md rule 5). */
+import { type Logger, resolveLogger } from '../errors/logger.ts';
 import { assertInteger, assertKnownKeys } from '../internal/options.ts';
 import type { RequestContext } from '../pipeline/context.ts';
 import { guardStore } from '../stores/guard-store.ts';
@@ -29,6 +30,10 @@ export interface ResolvedOAuth {
   readonly tokens: AccessTokenSide;
   readonly issuerOf: (ctx: RequestContext) => string;
   readonly audienceOf: (ctx: RequestContext) => string;
+  /** The `logger` option, checked: where warnings go instead of the service's logger. */
+  readonly logger: Required<Logger> | undefined;
+  /** Start-up warnings (an issuer taken from each request in production), logged at set-up. */
+  readonly warnings: readonly string[];
   readonly store: Store;
   readonly accessTokenTtl: number;
   readonly refreshTokenTtl: number;
@@ -244,7 +249,7 @@ export function resolveOAuthOptions(options: OAuthServerOptions): ResolvedOAuth 
   if (!/^(\/[a-z0-9-]+)+$/.test(basePath)) {
     throw new TypeError(`${where}: \`basePath\` must be a lower-case path such as "/v1/oauth2".`);
   }
-  const issuerOf = compileIssuer(options.issuer, options.logger);
+  const { issuerOf, warning } = compileIssuer(options.issuer);
   const audience = options.audience;
   const bruteForce = resolveBruteForce(options.bruteForce);
   const store = options.store ?? new MemoryStore();
@@ -263,6 +268,8 @@ export function resolveOAuthOptions(options: OAuthServerOptions): ResolvedOAuth 
     tokens: options.tokens,
     issuerOf,
     audienceOf: audience !== undefined ? () => audience : issuerOf,
+    logger: options.logger === undefined ? undefined : resolveLogger(options.logger),
+    warnings: warning === undefined ? [] : [warning],
     store: guardStore(store, { prefix: 'oauth:' }),
     counterStore: guardStore(counterStore, { prefix: 'oauth:' }),
     accessTokenTtl: seconds('accessTokenTtl', options.accessTokenTtl, 3600, 86_400 * 7),

@@ -126,6 +126,9 @@ export function oauthServer(options: OAuthServerOptions): OAuthServer {
     name: 'oauth-server',
     routeConfig: ['auth'],
     routes,
+    setup({ logger }) {
+      for (const warning of o.warnings) (o.logger ?? logger).warn(warning);
+    },
     authorization,
     paths: [...formPaths, ...cached],
     issuerOf: o.issuerOf,

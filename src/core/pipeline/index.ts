@@ -21,6 +21,7 @@ export type {
   GuardPassed,
   GuardStopped,
   Plugin,
+  PluginSetup,
   Serializer,
 } from './plugin.ts';
 export { jsonSerializer } from './serialize.ts';

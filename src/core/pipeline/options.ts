@@ -40,8 +40,9 @@ export interface ConventionsOptions {
    */
   trustProxy?: TrustProxy;
   /**
-   * Where 5xx faults and start-up warnings go: `console`, a pino logger (Fastify's `app.log`), or
-   * any `{ error(obj, msg), warn?(msg) }`. @default console
+   * Where every line the library logs goes: 5xx faults, start-up warnings, and what the plugins
+   * log (bearer's refused tokens, payload checks; each plugin gets it in `setup`). `console`, a
+   * pino logger (Fastify's `app.log`), or any `{ error(obj, msg), warn?(msg) }`. @default console
    */
   logger?: Logger;
   /**
@@ -137,6 +138,9 @@ export function resolveConventionsOptions(options: ConventionsOptions): Resolved
     throw new TypeError(`lint must be 'warn', 'throw' or 'off'; got ${String(options.lint)}.`);
   }
   const plugins = orderPlugins(options.plugins);
+  // Checked before the plugins are set up: they log through it from then on.
+  const logger = resolveLogger(options.logger);
+  for (const plugin of plugins) plugin.setup?.({ logger });
   const configKeys = plugins.flatMap((p) => p.routeConfig ?? []);
   const router = new Router(mergeRoutes(options.routes, plugins), configKeys);
   const onRoute = plugins.flatMap((p) => (p.onRoute ? [p.onRoute.bind(p)] : []));
@@ -164,7 +168,6 @@ export function resolveConventionsOptions(options: ConventionsOptions): Resolved
     plugins.flatMap((p) =>
       p[key] ? [(p[key] as (...a: never[]) => unknown).bind(p)] : [],
     ) as never[];
-  const logger = resolveLogger(options.logger);
   const alwaysOnHeaders = HeaderBag.constant(alwaysOn);
   return {
     router,

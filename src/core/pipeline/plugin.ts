@@ -1,4 +1,5 @@
 /** The seams features plug into, named by the phase they run in and what they may touch. */
+import type { Logger } from '../errors/logger.ts';
 import type { HeaderValue } from '../http/headers.ts';
 import type { Reply } from '../http/reply.ts';
 import type { ApiResponse, OutgoingResponse, SentResponse } from '../http/response.ts';
@@ -56,6 +57,19 @@ export interface GuardPassed {
 }
 
 /**
+ * What a service gives each of its plugins when it is built, through {@link Plugin.setup}.
+ *
+ * @category Plugins and pipeline
+ */
+export interface PluginSetup {
+  /**
+   * The service's `logger` (the option of `conventions()`, console by default), checked and
+   * guarded: every line a plugin logs goes here, unless the plugin has a `logger` of its own.
+   */
+  readonly logger: Required<Logger>;
+}
+
+/**
  * A feature that takes part in every request. Hooks are named after the phase they run in (the
  * table in docs/extending.md sets them beside Fastify's and Hono's). Each may be async, may throw
  * an {@link ApiError} to stop the request with that error, and a check may return a
@@ -91,6 +105,11 @@ export interface Plugin {
    * instead. A rate limit sets it, so that every answer counts. @default false
    */
   readonly seesEveryRequest?: boolean;
+  /**
+   * Called once when a service is built with this plugin, before any `onRoute`: what the service
+   * gives its plugins, such as the `logger` every line a plugin logs goes to.
+   */
+  setup?(setup: PluginSetup): void;
   /** Called once per route at start-up (contributed and guarded routes too): compile settings here. */
   onRoute?(route: RouteInfo): void;
   /**

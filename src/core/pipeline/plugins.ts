@@ -11,6 +11,7 @@ const hookNames = [
   'serializers',
   'headers',
   'seesEveryRequest',
+  'setup',
   'onRoute',
   'onRequest',
   'authenticate',
@@ -121,9 +122,18 @@ export function orderPlugins(plugins: unknown): Plugin[] {
   return ordered;
 }
 
+const tableOwner = 'the route table';
+
+/** A route definition's handler: the definition itself, or its `handler`. */
+const handlerOf = (definition: unknown): unknown =>
+  typeof definition === 'function'
+    ? definition
+    : (definition as { handler?: unknown } | undefined)?.handler;
+
 /**
  * The service's routes with those the plugins contribute. A plugin route on a path and method
- * the service or another plugin already serves is a `TypeError` naming both.
+ * the service or another plugin already serves is a `TypeError` naming both, unless the route
+ * table holds that very route (its handler), spread from the plugin: the table's settings win.
  *
  * @category Plugins and pipeline
  */
@@ -148,6 +158,15 @@ export function mergeRoutes(own: RouteTable | undefined, plugins: readonly Plugi
       for (const [method, handler] of Object.entries(methods)) {
         const key = `${method} ${pattern}`;
         if (owner.has(key)) {
+          // The plugin's own route, spread into the table (to give it settings): the table's.
+          const same = handlerOf(handler);
+          if (
+            owner.get(key) === tableOwner &&
+            typeof same === 'function' &&
+            handlerOf(into[method]) === same
+          ) {
+            continue;
+          }
           throw new TypeError(`${who} declares ${key}, which ${owner.get(key)} already serves.`);
         }
         owner.set(key, who);
@@ -155,7 +174,7 @@ export function mergeRoutes(own: RouteTable | undefined, plugins: readonly Plugi
       }
     }
   };
-  if (own !== undefined) add(own, 'the route table');
+  if (own !== undefined) add(own, tableOwner);
   for (const plugin of plugins) if (plugin.routes) add(plugin.routes, `Plugin "${plugin.name}"`);
   return merged as RouteTable;
 }

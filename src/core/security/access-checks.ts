@@ -2,6 +2,7 @@
 import { ApiError } from '../errors/api-error.ts';
 import { ErrorCode } from '../errors/catalogue.ts';
 import { forbidden, invalidRequest, unauthorized } from '../errors/helpers.ts';
+import { consoleLogger } from '../errors/logger.ts';
 import { assertKnownKeys } from '../internal/options.ts';
 import type { RequestContext } from '../pipeline/context.ts';
 import type { Plugin } from '../pipeline/plugin.ts';
@@ -21,7 +22,7 @@ export interface AccessChecksOptions {
   unchecked?: 'warn' | 'throw' | 'off';
   /** Answer refused requests 404 instead of 403 on every route, so existence stays hidden. @default false */
   hideForbidden?: boolean;
-  /** Where start-up warnings go. @default console */
+  /** Where start-up warnings go, instead of the service's `logger`. @default the `logger` of `conventions()` */
   logger?: {
     /** Receives one start-up warning. */
     warn(message: string): void;
@@ -112,10 +113,12 @@ export function accessChecks(options: AccessChecksOptions = {}): Plugin {
     );
   }
   const hideDefault = options.hideForbidden === true;
-  const logger = options.logger ?? console;
-  if (typeof logger?.warn !== 'function') {
+  const own = options.logger;
+  if (own !== undefined && typeof own?.warn !== 'function') {
     throw new TypeError('accessChecks(): logger needs a warn(message) function.');
   }
+  // The service's logger, once set up (the console before), unless the plugin has its own.
+  let logger: { warn(message: string): void } = own ?? consoleLogger;
   const compiled = new WeakMap<object, CompiledAccess>();
 
   const writableCheck = (ctx: RequestContext, writable: ReadonlySet<string>): void => {
@@ -134,6 +137,9 @@ export function accessChecks(options: AccessChecksOptions = {}): Plugin {
   return {
     name: 'access-checks',
     routeConfig: ['authorize', 'hideForbidden', 'writable'],
+    setup(setup) {
+      logger = own ?? setup.logger;
+    },
     onRoute(route) {
       compiled.set(route.config, compileRoute(route, hideDefault));
       // HEAD runs as GET and shares its settings: one finding per route is enough.

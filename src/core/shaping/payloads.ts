@@ -1,6 +1,6 @@
 /** The `payloads()` plugin: lists paged and enveloped, items shaped and linked, by route declaration. */
 import { invalidRequest } from '../errors/helpers.ts';
-import type { Logger } from '../errors/to-response.ts';
+import { consoleLogger, type Logger } from '../errors/logger.ts';
 import type { OutgoingResponse } from '../http/response.ts';
 import { assertKnownKeys } from '../internal/options.ts';
 import { lazyRandomSecret } from '../paging/cursor.ts';
@@ -52,7 +52,7 @@ export interface PayloadsOptions {
    * route and finding. It never fails a request. @default false
    */
   checkPayloads?: boolean;
-  /** Where the payload checker's warnings go. @default console */
+  /** Where the payload checker's warnings go, instead of the service's `logger`. @default the `logger` of `conventions()` */
   logger?: Pick<Logger, 'warn'>;
 }
 
@@ -191,7 +191,9 @@ export function payloads(options: PayloadsOptions = {}): Plugin {
   // One secret for all the routes of this plugin, so that the GET and HEAD of a list agree.
   const sealSecret = secret ?? lazyRandomSecret();
   const check = options.checkPayloads === true;
-  const logger = options.logger ?? console;
+  const own = options.logger;
+  // The service's logger, once set up (the console before), unless the plugin has its own.
+  let logger: Pick<Logger, 'warn'> = own ?? consoleLogger;
   const warned = new Set<string>();
   const plans = new Map<RouteSettings, RoutePlan>();
 
@@ -286,6 +288,9 @@ export function payloads(options: PayloadsOptions = {}): Plugin {
   return {
     name: 'payloads',
     routeConfig: ['list', 'resource'],
+    setup(setup) {
+      logger = own ?? setup.logger;
+    },
     onRoute: compile,
     preHandler(ctx) {
       const plan = ctx.route === undefined ? undefined : plans.get(ctx.route);

@@ -67,7 +67,10 @@ export interface BearerOptions {
    * algorithm; never the token). @default on unless `NODE_ENV` is `production` or `test`
    */
   logRefusals?: boolean;
-  /** Where refusals are logged (see `logRefusals`). @default console */
+  /**
+   * Where refusals are logged (see `logRefusals`), instead of the service's `logger`.
+   * @default the `logger` of `conventions()`
+   */
   logger?: Logger;
   /** The one issuer accepted (`iss`), or a function of the request that gives it. */
   issuer: PerRequest<string>;
@@ -158,7 +161,10 @@ const providerAlgorithms: readonly TokenAlgorithm[] = ['RS256', 'PS256', 'ES256'
 export interface KeySource {
   keys: TokenKeys | Promise<TokenKeys> | RemoteKeys;
   claims: ClaimRules;
-  logRefusal: ((why: string) => void) | undefined;
+  /** Whether refused tokens are logged, with why. */
+  logRefusals: boolean;
+  /** The plugin's own `logger` option, checked; `undefined`: the service's. */
+  logger: Required<Logger> | undefined;
 }
 
 function checkAlgorithms(given: unknown, remote: boolean): readonly TokenAlgorithm[] {
@@ -249,11 +255,8 @@ export function keySource(options: BearerOptions): KeySource {
   };
   const log = options.logRefusals ?? (nodeEnv() !== 'production' && nodeEnv() !== 'test');
   if (typeof log !== 'boolean') throw new TypeError('bearer: logRefusals must be true or false.');
-  const logger = resolveLogger(options.logger);
-  const logRefusal = log
-    ? (why: string) => logger.warn(`bearer: access token refused: ${why}.`)
-    : undefined;
-  if (!remote) return { keys: keys!, claims, logRefusal };
+  const logger = options.logger === undefined ? undefined : resolveLogger(options.logger);
+  if (!remote) return { keys: keys!, claims, logRefusals: log, logger };
   const set = createRemoteJWKSet(jwksUrl(jwksUri), {
     timeoutDuration: assertInteger(
       'bearer jwksTimeoutMs',
@@ -274,7 +277,7 @@ export function keySource(options: BearerOptions): KeySource {
       604_800_000,
     ),
   });
-  return { keys: { remote: set }, claims, logRefusal };
+  return { keys: { remote: set }, claims, logRefusals: log, logger };
 }
 
 /** A user's `scopesOf`, checked on each new token: a wrong answer refuses the token. */

@@ -1,9 +1,10 @@
 /** The bearer plugin: RFC 6750 token checks on every route, scopes and users per route. */
+import { consoleLogger, type Logger } from '../errors/logger.ts';
 import { assertInteger } from '../internal/options.ts';
 import type { RequestContext } from '../pipeline/context.ts';
 import type { Identity } from '../pipeline/identity.ts';
-import type { CheckResult, Plugin } from '../pipeline/plugin.ts';
-import { andThen, type Step } from '../pipeline/steps.ts';
+import type { CheckResult, Plugin, PluginSetup } from '../pipeline/plugin.ts';
+import { andThen, isPromise, type Step } from '../pipeline/steps.ts';
 import type { RouteInfo } from '../routing/table.ts';
 import type { RouteSettings } from '../routing/types.ts';
 import { guardStore } from '../stores/guard-store.ts';
@@ -63,6 +64,12 @@ export class BearerPlugin implements Plugin {
   private readonly fixed: Expected | undefined;
   private readonly issuerOf: PerRequest<string>;
   private readonly audienceOf: PerRequest<string | readonly string[]> | null;
+  /** The keys given (or their promise), whose development-key warning the service's logger gets. */
+  private readonly given: TokenKeys | Promise<TokenKeys> | undefined;
+  /** The `logger` option, which the service's does not replace. */
+  private readonly ownLogger: Required<Logger> | undefined;
+  /** Where refusals go: the plugin's own logger, else the service's once set up. */
+  private logger: Required<Logger>;
 
   /** @internal Use {@link bearer}. */
   constructor(options: BearerOptions) {
@@ -98,8 +105,17 @@ export class BearerPlugin implements Plugin {
     if (now !== undefined && typeof now !== 'function') {
       throw new TypeError('bearer: now must be a function returning milliseconds since the epoch.');
     }
+    this.ownLogger = source.logger;
+    this.logger = source.logger ?? consoleLogger;
+    this.given =
+      source.keys instanceof TokenKeys || isPromise(source.keys) ? source.keys : undefined;
     this.verifier = new TokenVerifier({
-      ...source,
+      keys: source.keys,
+      claims: source.claims,
+      // Read at each refusal: the service's logger arrives in setup, after this.
+      logRefusal: source.logRefusals
+        ? (why) => this.logger.warn(`bearer: access token refused: ${why}.`)
+        : undefined,
       challenges: this.challenges,
       store: guardStore(store, { prefix: 'tokens:revoked:' }),
       cacheSize: assertInteger('bearer cacheSize', options.cacheSize ?? 10_000, 0, 10_000_000),
@@ -118,6 +134,18 @@ export class BearerPlugin implements Plugin {
       clockTolerance: assertInteger('bearer clockTolerance', options.clockTolerance ?? 0, 0, 3600),
       now,
     });
+  }
+
+  /**
+   * Takes the service's logger (unless the `logger` option gave one), and hands it the keys'
+   * development-key warning, if they have one to give.
+   */
+  setup({ logger }: PluginSetup): void {
+    this.logger = this.ownLogger ?? logger;
+    const keys = this.given;
+    if (keys instanceof TokenKeys) keys.reportTo(this.logger);
+    // A promise that rejects is the verifier's to answer (503); nothing to report here.
+    else keys?.then((loaded) => loaded.reportTo(this.logger), ignore);
   }
 
   /** Compiles a route's `auth`, `scopes` and `user` at start-up; a misuse is a `TypeError`. */
@@ -343,6 +371,8 @@ export class BearerPlugin implements Plugin {
     return this.verifier;
   }
 }
+
+const ignore = () => {};
 
 function flag(name: string, value: unknown, fallback: boolean): boolean {
   if (value === undefined) return fallback;

@@ -62,7 +62,10 @@ export interface TokenKeysOptions {
    * no keys is a `TypeError`. @default true unless `NODE_ENV` is `production`
    */
   development?: boolean;
-  /** Where the development-key warning goes. @default console */
+  /**
+   * Where the development-key warning goes, at once. @default the `logger` of the service whose
+   * `bearer()` uses the keys, when it is built (the console if the keys sign before that)
+   */
   logger?: Logger;
 }
 

@@ -1,6 +1,6 @@
 /** Signing and verification keys of access tokens: import, rotation by `kid`, the public JWK set. */
 import { generateKeyPair, type JWK } from 'jose';
-import { resolveLogger } from '../errors/to-response.ts';
+import { consoleLogger, type Logger, resolveLogger } from '../errors/logger.ts';
 import { assertKnownKeys } from '../internal/options.ts';
 import { isProduction } from '../internal/platform.ts';
 import { loadKey } from './key-input.ts';
@@ -42,6 +42,12 @@ function developmentKey(alg: 'EdDSA' | 'ES256'): Promise<TokenKeyInput> {
 export class TokenKeys {
   private readonly byKid = new Map<string, TokenKey>();
   private signer: TokenKey | undefined;
+  /**
+   * The development-key warning not yet logged: the first service whose bearer check uses these
+   * keys logs it through its logger ({@link TokenKeys.reportTo}); keys that sign before any
+   * service took them log it to the console.
+   */
+  private warning: string | undefined;
 
   /** @internal Use {@link createTokenKeys}. */
   constructor(keys: readonly TokenKey[], signWith: string | undefined) {
@@ -71,6 +77,19 @@ export class TokenKeys {
     return key;
   }
 
+  /** @internal Keeps `message` until a service's logger (or the first signature) takes it. */
+  warnLater(message: string): void {
+    this.warning = message;
+  }
+
+  /** @internal Logs the pending development-key warning through `logger`, once. */
+  reportTo(logger: Pick<Logger, 'warn'>): void {
+    const message = this.warning;
+    if (message === undefined) return;
+    this.warning = undefined;
+    logger.warn?.(message);
+  }
+
   /** Whether a key of the set can sign: `false` for a set that only verifies. */
   get canSign(): boolean {
     return this.signer !== undefined;
@@ -81,6 +100,7 @@ export class TokenKeys {
    * only, as from an identity provider), which cannot issue tokens.
    */
   get signing(): TokenKey {
+    if (this.warning !== undefined) this.reportTo(consoleLogger);
     if (this.signer === undefined) {
       throw new TypeError(
         'TokenKeys: this key set only verifies (it holds public keys only), so it cannot issue tokens; give createTokenKeys a privateKey or secret to issue.',
@@ -148,9 +168,15 @@ export class TokenKeys {
   }
 }
 
+const developmentWarning =
+  '!!! DEVELOPMENT TOKEN KEY !!! No token keys were configured, so a signing key was generated ' +
+  'for this process. Tokens it signs stop working when the process ends, and other instances ' +
+  'refuse them. Configure createTokenKeys({ keys: [{ privateKey }] }) before going to production.';
+
 /**
  * Loads the signing and verification keys of access tokens, checked once at start-up. Without
- * keys, in development, it generates one key for the process and warns loudly: tokens then
+ * keys, in development, it generates one key for the process and warns loudly, through the
+ * `logger` of the service whose `bearer()` uses the keys (or the `logger` option): tokens then
  * die with the process and other processes do not accept them.
  *
  * @example
@@ -165,10 +191,12 @@ export class TokenKeys {
  */
 export async function createTokenKeys(options: TokenKeysOptions = {}): Promise<TokenKeys> {
   assertKnownKeys('createTokenKeys', options, known);
-  const logger = resolveLogger(options.logger);
+  // Checked now; without one, the warning waits for the logger of the service that uses the keys.
+  const logger = options.logger === undefined ? undefined : resolveLogger(options.logger);
   let inputs = options.keys ?? [];
   if (!Array.isArray(inputs)) throw new TypeError('createTokenKeys: keys must be an array.');
-  if (inputs.length === 0) {
+  const generated = inputs.length === 0;
+  if (generated) {
     const development = options.development ?? !isProduction();
     if (!development) {
       throw new TypeError(
@@ -182,14 +210,14 @@ export async function createTokenKeys(options: TokenKeysOptions = {}): Promise<T
       );
     }
     inputs = [await developmentKey(alg)];
-    logger.warn(
-      '!!! DEVELOPMENT TOKEN KEY !!! No token keys were configured, so a signing key was generated ' +
-        'for this process. Tokens it signs stop working when the process ends, and other instances ' +
-        'refuse them. Configure createTokenKeys({ keys: [{ privateKey }] }) before going to production.',
-    );
   }
   const loaded = await Promise.all(
     inputs.map((input, i) => loadKey(input, `createTokenKeys keys[${i}]`)),
   );
-  return new TokenKeys(loaded, options.signWith);
+  const keys = new TokenKeys(loaded, options.signWith);
+  if (generated) {
+    keys.warnLater(developmentWarning);
+    if (logger !== undefined) keys.reportTo(logger);
+  }
+  return keys;
 }
