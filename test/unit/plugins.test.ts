@@ -63,16 +63,6 @@ describe('plugin registration', () => {
   });
 
   it.each([
-    ['beforeHandle', 'preHandler'],
-    ['onResponse', 'preSerialization (the transform phase) or onSend (the bytes)'],
-  ])('refuses the renamed hook %s with a TypeError naming the new one', (old, now) => {
-    const plugin = { name: 'legacy', [old]: () => {} } as unknown as Plugin;
-    expect(() => make({ plugins: [plugin] })).toThrow(
-      new TypeError(`Plugin "legacy": \`${old}\` is now \`${now}\`.`),
-    );
-  });
-
-  it.each([
     ['onRequst', 'onRequest'],
     ['preHandle', 'preHandler'],
     ['onsend', 'onSend'],
@@ -138,14 +128,6 @@ describe('plugin order', () => {
     };
     get(make({ routes: books, plugins: [limits, auth] }), '/v1/books');
     expect(seen).toEqual(['auth', 'limits sees alice']);
-  });
-
-  it('refuses `before` with a TypeError naming the phase to use instead', () => {
-    expect(() =>
-      make({ plugins: [{ name: 'auth', before: ['rate-limit'] } as unknown as Plugin] }),
-    ).toThrow(
-      /Plugin "auth": `before` is gone, plugins are ordered by phase: set ctx.identity in `authenticate`/,
-    );
   });
 
   it('refuses a missing dependency with a TypeError saying what to add', () => {

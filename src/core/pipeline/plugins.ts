@@ -22,12 +22,6 @@ const hookNames = [
   'onSend',
 ];
 
-// Hooks of the first release, renamed by what they are: a plugin still using one is told where it went.
-const renamed: Readonly<Record<string, string>> = {
-  beforeHandle: 'preHandler',
-  onResponse: 'preSerialization (the transform phase) or onSend (the bytes)',
-};
-
 function checkPlugin(plugin: unknown, index: number): Plugin {
   if (
     typeof plugin !== 'object' ||
@@ -40,14 +34,6 @@ function checkPlugin(plugin: unknown, index: number): Plugin {
   }
   const { name } = plugin as Plugin;
   for (const key of Object.keys(plugin)) {
-    if (key === 'before') {
-      throw new TypeError(
-        `Plugin "${name}": \`before\` is gone, plugins are ordered by phase: set ctx.identity in \`authenticate\` (it runs before every check), or list the plugins this one needs in \`dependencies\`.`,
-      );
-    }
-    if (renamed[key] !== undefined) {
-      throw new TypeError(`Plugin "${name}": \`${key}\` is now \`${renamed[key]}\`.`);
-    }
     // A plugin may carry its own state; a function named almost like a hook is a misspelt hook.
     const best = hookNames.includes(key) ? undefined : closestKey(key, hookNames);
     if (best !== undefined && typeof (plugin as Record<string, unknown>)[key] === 'function') {
