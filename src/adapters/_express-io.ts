@@ -1,12 +1,12 @@
 /** An Express request as the core's context: headers, origin, and the body as a body parser left it. */
-import { type Conventions, payloadTooLarge, type RequestContext } from 'api-conventions';
+import { payloadTooLarge } from 'api-conventions';
 import type { RequestInput } from 'api-conventions/host';
 import type { Request } from 'express';
 import { decodeNodeBody } from './_node-decode.ts';
 import { announcesBody, nodeHeaders, readNodeBody, schemeOf } from './_node-io.ts';
 
-/** The core's input for an Express request, without its body. */
-function inputOf(req: Request): RequestInput {
+/** The core's input for an Express request, without its body (added where a route reads it). */
+export function inputOf(req: Request): RequestInput {
   return {
     method: req.method,
     url: req.originalUrl,
@@ -16,25 +16,6 @@ function inputOf(req: Request): RequestInput {
     remoteAddress: req.socket.remoteAddress,
     native: req,
   };
-}
-
-const held = Symbol.for('api-conventions.express-context');
-
-/** The context `before` opened for this request, if it ran. */
-export function heldContext(req: Request): RequestContext | undefined {
-  return (req as unknown as Record<symbol, RequestContext | undefined>)[held];
-}
-
-/** Opens the request's context, matched against the route view, and keeps it on `req`. */
-export function openContext(conventions: Conventions, req: Request): RequestContext {
-  const ctx = conventions.open(inputOf(req));
-  (req as unknown as Record<symbol, RequestContext>)[held] = ctx;
-  return ctx;
-}
-
-/** The request's context: the one `before` opened, or a new one when `before` did not run. */
-export function contextOf(conventions: Conventions, req: Request): RequestContext {
-  return heldContext(req) ?? openContext(conventions, req);
 }
 
 /**

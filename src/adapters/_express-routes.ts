@@ -1,9 +1,9 @@
 /** What the Express adapter reads from Express itself: its version, routing table and errors. */
 import {
   ApiError,
+  type AppRoute,
   type Conventions,
   ErrorCode,
-  type HostRoute,
   malformedJson,
   payloadTooLarge,
   type RouteConfig,
@@ -11,31 +11,37 @@ import {
 import { fromHttpError, type HttpErrorLike } from 'api-conventions/host';
 import type { Application, Router } from 'express';
 
-/** The parts of an Express 4 or 5 router layer this walk reads. */
-interface Layer {
+/** The parts of an Express 4 or 5 router layer the adapter reads. */
+export interface Layer {
   /** Express 5 (`router` 2): the match or `false`. Express 4: a boolean, and `path` is set. */
-  match(path: string): { path: string } | boolean;
+  match(path: string): { path: string; params?: Record<string, string> } | boolean;
   path?: string;
   /** Express 5 (`router` 2.2): the path the layer was declared with. */
   rawPath?: unknown;
   /** Express 4: the compiled path, the only trace of a Router's mount path. */
   regexp?: RegExp & { fast_slash?: boolean };
-  route?: {
-    path: unknown;
-    methods: Record<string, boolean | undefined>;
-    stack?: readonly { handle?: unknown }[];
-  };
-  handle?: { stack?: unknown };
+  route?: ExpressRoute;
+  handle?: ((...args: never[]) => unknown) & { stack?: unknown };
+  /** Express 4: what the last `match` found. */
+  params?: Record<string, string>;
+}
+
+/** An Express route: a path with its methods and handlers. */
+export interface ExpressRoute {
+  path: unknown;
+  methods: Record<string, boolean | undefined>;
+  /** Its layers: each handler, with the method it serves (`undefined` for all). */
+  stack?: readonly { handle?: unknown; method?: string }[];
 }
 
 /** An Express router: the app's own, or one from `express.Router()`. */
-interface RouterLike {
+export interface RouterLike {
   stack: Layer[];
   strict?: boolean;
 }
 
 /** The router of an Express app: `app.router` in Express 5, `app._router` in Express 4. */
-function appRouter(app: unknown): RouterLike | undefined {
+export function appRouter(app: unknown): RouterLike | undefined {
   const a = app as { _router?: RouterLike; router?: RouterLike; lazyrouter?: () => void };
   // Express 4 builds `_router` lazily, and its `app.router` getter throws, so it is never read.
   if (typeof a.lazyrouter !== 'function') return a.router;
@@ -57,18 +63,7 @@ export function isStrict(target: unknown): boolean {
   return router?.strict === true;
 }
 
-/**
- * The methods an app's routes (nested Routers included) declare for the path of `url`, which is
- * relative to the app, as `req.url` is in the app's own middleware.
- */
-export function routeMethods(app: unknown, url: string): Set<string> {
-  const found = new Set<string>();
-  const router = appRouter(app);
-  if (router) collect(router.stack, url.split('?', 1)[0]!, found);
-  return found;
-}
-
-/** Where a guard keeps its route settings, and the mark of the table's own handlers. */
+/** Where a guard keeps its route settings, and where a table route's handler keeps its route. */
 export const guardSettings = Symbol.for('api-conventions.guard');
 export const tableHandler = Symbol.for('api-conventions.table-handler');
 
@@ -77,8 +72,8 @@ export const tableHandler = Symbol.for('api-conventions.table-handler');
  * routes (mounted by `mount`) are left out, and a guard on a route gives it its settings. A
  * Router whose mount path cannot be read (Express 4 with parameters in it) is passed to `skip`.
  */
-export function hostRoutesOf(app: unknown, skip: (why: string) => void): HostRoute[] {
-  const routes: HostRoute[] = [];
+export function appRoutesOf(app: unknown, skip: (why: string) => void): AppRoute[] {
+  const routes: AppRoute[] = [];
   const router = appRouter(app);
   if (router) walk(router.stack, '', routes, skip);
   return routes;
@@ -92,7 +87,7 @@ export function stackSize(app: unknown): number {
 function walk(
   stack: readonly Layer[],
   prefix: string,
-  out: HostRoute[],
+  out: AppRoute[],
   skip: (why: string) => void,
 ) {
   for (const layer of stack) {
@@ -133,29 +128,6 @@ function mountPath(layer: Layer): string | undefined {
   // Express 4 (path-to-regexp 0.1): `^\/v1\/admin\/?(?=\/|$)` for a literal mount path.
   const literal = /^\^((?:\\\/[\w.~-]+)+)\\\/\?\(\?=\\\/\|\$\)$/.exec(layer.regexp?.source ?? '');
   return literal ? literal[1]!.replaceAll('\\/', '/') : undefined;
-}
-
-function collect(stack: readonly Layer[], path: string, found: Set<string>): void {
-  for (const layer of stack) {
-    let matched: string;
-    try {
-      const result = layer.match(path);
-      if (result === false) continue;
-      matched = typeof result === 'object' ? result.path : (layer.path ?? '');
-    } catch {
-      continue; // a parameter Express cannot decode: that layer never matches this path
-    }
-    if (layer.route) {
-      for (const [method, on] of Object.entries(layer.route.methods)) {
-        // `_all` (`app.all()`) is middleware on a path, not a method the path offers.
-        if (on && method !== '_all') found.add(method.toUpperCase());
-      }
-    } else if (Array.isArray(layer.handle?.stack)) {
-      // A nested Router, mounted at `matched`: walk it with the rest of the path.
-      const rest = path.slice(matched.length);
-      if (rest === '' || rest[0] === '/') collect(layer.handle.stack, rest || '/', found);
-    }
-  }
 }
 
 /** The body-parser fields of an `http-errors` error read here, beside the status. */

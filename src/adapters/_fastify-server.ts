@@ -1,23 +1,22 @@
 /** Fastify's server options and error handling: what happens before and around the plugin's hooks. */
 import type { Duplex } from 'node:stream';
-import type { Conventions } from 'api-conventions';
 import { normalizeTarget } from 'api-conventions/host';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { fromFastify } from './_fastify-errors.ts';
-import { answer, contextOf } from './_fastify-io.ts';
+import { answer, type FastifyHost } from './_fastify-io.ts';
 import { answerClientError } from './_node-server.ts';
 
-/** The conventions registered on each Fastify app, for the server options that run before hooks. */
-export const served = new WeakMap<object, Conventions>();
+/** The host bound on each Fastify app, for the server options that run before hooks. */
+export const served = new WeakMap<object, FastifyHost>();
 
 /** Answers an error Fastify or a handler raised with the spec's error body. */
 export function answerError(
-  api: Conventions,
+  host: FastifyHost,
   error: unknown,
   request: FastifyRequest,
   reply: FastifyReply,
 ) {
-  const ctx = contextOf(api, request);
+  const ctx = host.context(request);
   const code = (error as FastifyError | undefined)?.code;
   // A URL find-my-way cannot decode, and a body-carrying method (QUERY) on no route, are routing
   // answers: the core gives them as on every host (400 naming the path, 404 or 405 with Allow).
@@ -25,9 +24,9 @@ export function answerError(
     (code === 'FST_ERR_BAD_URL' && ctx.problem !== undefined) ||
     (code === 'FST_ERR_ROUTE_MISSING_CONTENT_TYPE' && request.is404)
   ) {
-    return answer(reply, api.serve(ctx));
+    return answer(reply, host.serve(request));
   }
-  return answer(reply, api.fail(ctx, fromFastify(error, request, reply.statusCode)));
+  return answer(reply, host.fail(request, fromFastify(error, request, reply.statusCode)));
 }
 
 /**
@@ -46,9 +45,9 @@ export function frameworkErrors(
   request: FastifyRequest,
   reply: FastifyReply,
 ): unknown {
-  const api = served.get(request.server);
-  if (api === undefined) return reply.send(error);
-  return answerError(api, error, request, reply);
+  const host = served.get(request.server);
+  if (host === undefined) return reply.send(error);
+  return answerError(host, error, request, reply);
 }
 
 /**
@@ -62,9 +61,9 @@ export function clientErrorHandler(
   error: Error & { code?: string },
   socket: Duplex,
 ): void {
-  const api = served.get(this);
-  if (api !== undefined) {
-    answerClientError(api, error, socket);
+  const host = served.get(this);
+  if (host !== undefined) {
+    answerClientError(host.api, error, socket);
     return;
   }
   // Not registered yet (the app is still starting): Node's own bare answer, then close.

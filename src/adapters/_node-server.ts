@@ -2,7 +2,7 @@
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Conventions, HostAnswer, HostFailure } from 'api-conventions';
-import { stampDate } from 'api-conventions/host';
+import { hostAnswerFor, stampDate } from 'api-conventions/host';
 
 /** A `clientError` listener: Node's own HTTP parser errors and timeouts, with the socket. */
 export type ClientErrorHandler = (error: Error & { code?: string }, socket: Duplex) => void;
@@ -37,7 +37,7 @@ const addressOf = (socket: Duplex) => (socket as { remoteAddress?: string }).rem
 
 /**
  * Writes the core's answer to a request the server refused on `socket` (counted by the client's
- * address: see `Conventions.hostAnswerFor`) and closes it; a socket that can no longer be
+ * address: see `hostAnswerFor` of api-conventions/host) and closes it; a socket that can no longer be
  * written is only closed.
  */
 export function answerOnSocket(api: Conventions, kind: HostFailure, socket: Duplex): void {
@@ -45,7 +45,7 @@ export function answerOnSocket(api: Conventions, kind: HostFailure, socket: Dupl
     if (socket.writable) socket.end(stampDate(answer));
     else socket.destroy();
   };
-  const answer = api.hostAnswerFor(kind, addressOf(socket));
+  const answer = hostAnswerFor(api, kind, addressOf(socket));
   if (answer instanceof Promise) answer.then(write);
   else write(answer);
 }

@@ -8,11 +8,10 @@ import type {
   Conventions,
   ConventionsOptions,
   Identity,
-  RequestContext,
   RouteConfig,
   RouteInfo,
 } from 'api-conventions';
-import { type ApiResponse, type Step, toConventions } from 'api-conventions/host';
+import { type ApiResponse, bindHost, heldContext, type Step } from 'api-conventions/host';
 import type {
   Application,
   ErrorRequestHandler,
@@ -22,13 +21,20 @@ import type {
   Response,
   Router,
 } from 'express';
-import { deprecatedFunction } from './_deprecated.ts';
-import { addBody, contextOf, heldContext, openContext } from './_express-io.ts';
-import { copyContextHeaders, guardMiddleware, routeJson, sendTo } from './_express-native.ts';
 import {
+  copyContextHeaders,
+  type ExpressHost,
+  guardMiddleware,
+  keepSecurityHeaders,
+  routeJson,
+  sendTo,
+} from './_express-app-routes.ts';
+import { addBody, inputOf } from './_express-io.ts';
+import { type ExpressMatcher, expressMatcher } from './_express-match.ts';
+import {
+  appRoutesOf,
   expressPattern,
   fromExpressError,
-  hostRoutesOf,
   isStrict,
   stackSize,
   tableHandler,
@@ -88,70 +94,74 @@ type Verb = 'get' | 'head' | 'post' | 'put' | 'patch' | 'delete' | 'options';
  * ```
  */
 export function toExpressMiddleware(api: Conventions | ConventionsOptions): ExpressConventions {
-  const conventions = toConventions(api);
-  const { alwaysOnHeaders } = conventions;
-  const send = (res: Response, result: Step<ApiResponse | undefined>) =>
-    sendTo(conventions, res, result as Step<ApiResponse>);
+  const ours = new Set<unknown>();
+  let matcher: ExpressMatcher | undefined;
+  const host: ExpressHost = bindHost(api, {
+    input: inputOf,
+    // Express routes on `req.url`, relative to where the app is mounted.
+    match: (req, ctx) => matcher!.match(req, relativePath(req, ctx.path)),
+    appRoutes: {
+      size: (req) => stackSize(req.app),
+      list: (req) =>
+        appRoutesOf(req.app, (what) =>
+          host.logger.warn(
+            `The app's routes under ${what} are not in the route view: their paths get no Allow, 405 or CORS preflight from the library. Requests to them are still checked on the route Express runs.`,
+          ),
+        ),
+    },
+  });
+  matcher = expressMatcher(host, ours);
+  const { alwaysOnHeaders } = host;
+  const send = (res: Response, result: Step<ApiResponse>) => sendTo(host, res, result);
 
-  // Express dispatched here for a path the route view matched to this route: the view's match
-  // (route and decoded params, on ctx) is the one truth, as on every host.
-  const route = (_info: RouteInfo): RequestHandler => {
+  // Express dispatched here: the table route this handler was made for, with Express's params.
+  const route = (info: RouteInfo): RequestHandler => {
     const handler: RequestHandler = (req, res) => {
-      const ctx = heldContext(req);
-      if (ctx === undefined) {
-        // No `before` in front: the whole pipeline here, on a context of its own.
-        const own = openContext(conventions, req);
-        addBody(req, own.input);
-        return send(res, conventions.handle(own.input));
-      }
-      addBody(req, ctx.input);
-      send(res, conventions.serve(ctx));
+      addBody(req, host.context(req).input);
+      send(res, host.serve(req, info, req.params as Record<string, string>));
     };
-    (handler as unknown as Record<symbol, boolean>)[tableHandler] = true;
+    (handler as unknown as Record<symbol, RouteInfo>)[tableHandler] = info;
     return handler;
   };
 
-  // The app's own routes join the route view on the first request, and again when routes are
-  // added at the top of the app (a length compare per request).
-  const seen = new WeakMap<object, number>();
-  const syncRoutes = (app: object) => {
-    const size = stackSize(app);
-    if (seen.get(app) === size) return;
-    seen.set(app, size);
-    const routes = hostRoutesOf(app, (what) =>
-      conventions.logger.warn(
-        `The app's routes under ${what} are outside the conventions: they get no authentication, rate limit or CORS preflight. Mount Routers on a literal path.`,
-      ),
-    );
-    conventions.useHostRoutes(routes);
-  };
-
-  const onward = (req: Request, res: Response, next: NextFunction, ctx: RequestContext) => {
+  const onward = (req: Request, res: Response, next: NextFunction) => {
+    const ctx = host.context(req);
     copyContextHeaders(ctx, res);
     // Express routes on `req.url`: give it the normalised target, as every host routes on it.
     const target = ctx.rawQuery ? `${ctx.path}?${ctx.rawQuery}` : ctx.path;
-    if (req.url !== target) req.url = target;
+    if (req.baseUrl === '' && req.url !== target) req.url = target;
     // A nested Router answers OPTIONS itself (200, text/plain) before `after` is reached, so
     // OPTIONS on a path of the view without an OPTIONS route is answered here.
     if (req.method === 'OPTIONS' && ctx.route === undefined && ctx.allowed.length > 0) {
-      return send(res, conventions.serve(ctx));
+      return send(res, host.serve(req));
     }
     next();
   };
 
-  return {
-    before(req, res, next) {
-      res.removeHeader('x-powered-by');
-      for (const name in alwaysOnHeaders) res.setHeader(name, alwaysOnHeaders[name]!);
-      warnIfLoose(conventions, req.app);
-      syncRoutes(req.app);
-      routeJson(conventions, req, res);
-      const ctx = openContext(conventions, req);
-      const stop = conventions.begin(ctx);
-      if (stop === undefined) return onward(req, res, next, ctx);
-      if (!(stop instanceof Promise)) return send(res, stop);
-      stop.then((response) => (response ? send(res, response) : onward(req, res, next, ctx)), next);
+  const before: RequestHandler = (req, res, next) => {
+    res.removeHeader('x-powered-by');
+    keepSecurityHeaders(host, res, alwaysOnHeaders);
+    warnIfLoose(host.api, req.app);
+    routeJson(host, req, res);
+    const stop = host.enter(req);
+    if (stop === undefined) return onward(req, res, next);
+    if (!(stop instanceof Promise)) return send(res, stop);
+    stop.then((response) => (response ? send(res, response) : onward(req, res, next)), next);
+  };
+  const after: [RequestHandler, ErrorRequestHandler] = [
+    (req, res, next) => {
+      if (res.headersSent) return next();
+      send(res, host.serve(req));
     },
+    (error, req, res, next) => {
+      if (res.headersSent) return next(error);
+      send(res, host.fail(req, fromExpressError(error)));
+    },
+  ];
+  ours.add(before).add(after[0]).add(after[1]);
+
+  return {
+    before,
     mount(target) {
       if (!isStrict(target)) {
         throw new TypeError(
@@ -163,7 +173,7 @@ export function toExpressMiddleware(api: Conventions | ConventionsOptions): Expr
       let pattern: string | undefined;
       let native: ReturnType<Router['route']> | undefined;
       // A Set drops the repeat of GET's route under HEAD: Express answers HEAD with GET itself.
-      for (const info of new Set(conventions.routes)) {
+      for (const info of new Set(host.api.routes)) {
         // One Express route per pattern, so that a declared HEAD is not shadowed by GET's.
         if (info.pattern !== pattern) {
           pattern = info.pattern;
@@ -173,18 +183,16 @@ export function toExpressMiddleware(api: Conventions | ConventionsOptions): Expr
       }
     },
     route,
-    guard: (settings) => guardMiddleware(conventions, settings),
-    after: [
-      (req, res, next) => {
-        if (res.headersSent) return next();
-        send(res, conventions.serve(contextOf(conventions, req)));
-      },
-      (error, req, res, next) => {
-        if (res.headersSent) return next(error);
-        send(res, conventions.fail(contextOf(conventions, req), fromExpressError(error)));
-      },
-    ],
+    guard: (settings) => guardMiddleware(host, settings, matcher!.settingsOf),
+    after,
   };
+}
+
+/** The request's path relative to the app (or Router) whose middleware runs, normalised. */
+function relativePath(req: Request, path: string): string {
+  const base = req.baseUrl;
+  if (base === '' || !path.startsWith(base)) return path;
+  return path.slice(base.length) || '/';
 }
 
 /**
@@ -201,17 +209,3 @@ export function toExpressMiddleware(api: Conventions | ConventionsOptions): Expr
 export function identityOf(req: Request): Identity | undefined {
   return heldContext(req)?.identity;
 }
-
-/**
- * The old name of {@link toExpressMiddleware}, kept for one minor version; the first call warns
- * once.
- *
- * @deprecated Use `toExpressMiddleware` from `api-conventions/express`: the same function.
- *
- * @category Deprecated
- */
-export const createExpressMiddleware: typeof toExpressMiddleware = deprecatedFunction(
-  toExpressMiddleware,
-  'createExpressMiddleware (api-conventions/express)',
-  'toExpressMiddleware',
-);

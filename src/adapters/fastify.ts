@@ -9,14 +9,21 @@ import {
   type Conventions,
   type ConventionsOptions,
   type Identity,
+  type RouteConfig,
   serviceUnavailable,
 } from 'api-conventions';
-import { type ApiResponse, assertKnownKeys, toConventions } from 'api-conventions/host';
+import {
+  type ApiResponse,
+  assertKnownKeys,
+  bindHost,
+  type HostMatch,
+  heldContext,
+  toConventions,
+} from 'api-conventions/host';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { deprecatedFunction } from './_deprecated.ts';
-import { answer, contextOf, heldContext, send } from './_fastify-io.ts';
-import { watchNativeRoutes } from './_fastify-native.ts';
+import { tableRoute, watchAppRoutes } from './_fastify-app-routes.ts';
+import { answer, type FastifyHost, send, toInput } from './_fastify-io.ts';
 import { toFastifyUrl } from './_fastify-routes.ts';
 import { answerError, served } from './_fastify-server.ts';
 import { decodeNodeBody } from './_node-decode.ts';
@@ -52,27 +59,11 @@ export interface FastifyPluginSettings {
   routes?: boolean;
 }
 
-/**
- * Options of the deprecated {@link fastifyConventions}: the conventions and the settings.
- *
- * @deprecated Use `toFastifyPlugin(api, settings)`.
- *
- * @category Deprecated
- */
-export interface FastifyConventionsOptions extends FastifyPluginSettings {
-  /** The conventions to serve, or the options to build them with `conventions()`. */
-  api: Conventions | ConventionsOptions;
-}
-
-const knownOptions = ['api', 'routes'];
-
 /** 503 for a request that arrives while the server drains, on a connection that then closes. */
 const shuttingDown = () =>
   serviceUnavailable('The server is shutting down; send the request again.', {
     headers: { connection: 'close' },
   });
-// The table's route handlers, so that the native-route watch can tell them apart.
-const tableHandlers = new WeakSet<object>();
 // The body stream itself, unread: the core reads it with the route's limit and the body timeout.
 const keepStream = (
   _request: FastifyRequest,
@@ -80,21 +71,21 @@ const keepStream = (
   done: (e: null, b: unknown) => void,
 ) => done(null, payload);
 
-function registerRoutes(fastify: FastifyInstance, api: Conventions): void {
+function registerRoutes(fastify: FastifyInstance, host: FastifyHost): void {
+  const { api } = host;
   const declared = new Set(api.routes.map((route) => `${route.method} ${route.pattern}`));
   for (const route of new Set(api.routes)) {
     const { url } = toFastifyUrl(route.pattern);
-    // The onRequest hook opened the context, matched against the route view, and ran the front.
+    // The onRequest hook opened the context and ran this route's checks.
     const handler = (request: FastifyRequest, reply: FastifyReply) => {
-      const ctx = contextOf(api, request);
       const stream = request.body as IncomingMessage | undefined;
       if (stream !== undefined) {
-        ctx.input.readBody = (limit, options) => readNodeBody(stream, limit, options);
-        ctx.input.decodeBody = decodeNodeBody;
+        const { input } = host.context(request);
+        input.readBody = (limit, options) => readNodeBody(stream, limit, options);
+        input.decodeBody = decodeNodeBody;
       }
-      return answer(reply, api.serve(ctx));
+      return answer(reply, host.serve(request, route, request.params as Record<string, string>));
     };
-    tableHandlers.add(handler);
     // Fastify's own HEAD route would answer Content-Length: 0; the core answers HEAD like GET
     // with GET's length (RFC 9110 §9.3.2), so HEAD is served by the same route.
     const method = [route.method];
@@ -103,34 +94,32 @@ function registerRoutes(fastify: FastifyInstance, api: Conventions): void {
       method,
       url,
       exposeHeadRoute: false,
-      bodyLimit: route.config.bodyLimit ?? api.bodyLimit,
-      config: { conventions: route.config },
+      bodyLimit: route.config.bodyLimit ?? host.bodyLimit,
+      config: { conventions: route.config, [tableRoute]: route } as { conventions: RouteConfig },
       handler,
     });
   }
 }
 
-const plugin: FastifyPluginAsync<FastifyConventionsOptions> = async (fastify, options) => {
-  assertKnownKeys('toFastifyPlugin', options, knownOptions);
-  if (options.api === undefined) {
-    throw new TypeError(
-      'toFastifyPlugin needs `api`: the conventions() to serve, or their options.',
-    );
-  }
+function plugin(fastify: FastifyInstance, api: Conventions, settings: FastifyPluginSettings) {
   if (served.has(fastify)) {
     throw new TypeError(
       'api-conventions is registered twice on this Fastify app: register toFastifyPlugin(api) once, before your routes.',
     );
   }
-  const api = toConventions(options.api);
-  served.set(fastify, api);
+  let match: ((request: FastifyRequest) => HostMatch) | undefined;
+  const host: FastifyHost = bindHost(api, {
+    input: toInput,
+    match: (request) => match!(request),
+  });
+  served.set(fastify, host);
+  match = watchAppRoutes(fastify, host);
   const { server } = fastify;
   // Requests Node would answer by itself go through Fastify's own request listener instead.
   if (server.listenerCount('checkContinue') === 0) {
     takeExpectations(server, api, (req, res) => server.emit('request', req, res));
   }
-  watchNativeRoutes(fastify, api, tableHandlers);
-  const { alwaysOnHeaders } = api;
+  const { alwaysOnHeaders } = host;
   // With `return503OnClosing: false` (serverOptions), a request that arrives while the app closes
   // reaches the hooks, and gets the core's 503 with the error body instead of Fastify's own.
   let closing = false;
@@ -141,47 +130,36 @@ const plugin: FastifyPluginAsync<FastifyConventionsOptions> = async (fastify, op
   fastify.addHook('onRequest', (request, reply, next) => {
     // A table route's response carries these headers from the core; any other answer (the app's
     // own routes, Fastify's own) gets them here.
-    const own = !tableHandlers.has(request.routeOptions.handler);
+    const config = request.routeOptions.config as unknown as Record<symbol, unknown> | undefined;
+    const own = config?.[tableRoute] === undefined;
     if (own) reply.headers(alwaysOnHeaders);
-    const ctx = contextOf(api, request);
     // Fastify marks the response of a request it routes while closing with Connection: close
     // before any hook, which tells it before the preClose hook has run.
     if (closing || reply.raw.getHeader('connection') === 'close') {
-      const stop = api.fail(ctx, shuttingDown());
-      if (stop instanceof Promise) stop.then((response) => send(reply, response));
-      else send(reply, stop);
-      return;
+      return answer(reply, host.fail(request, shuttingDown()));
     }
-    const early = api.begin(ctx);
     const go = (response: ApiResponse | undefined) => {
       if (response !== undefined) return send(reply, response);
+      const ctx = host.context(request);
       if (own && ctx.hasResponseHeaders) reply.headers(ctx.responseHeaders.record);
       next();
     };
+    const early = host.enter(request);
     if (early instanceof Promise) early.then(go, next);
     else go(early);
   });
-  fastify.setErrorHandler((error, request, reply) => answerError(api, error, request, reply));
-  await fastify.register(async (raw) => {
+  fastify.setErrorHandler((error, request, reply) => answerError(host, error, request, reply));
+  return fastify.register(async (raw) => {
     // In this context bodies stay raw bytes: the core parses them for the route table (its media
     // types, charsets, messages), and an unmatched request gets its 404 or 405 before any body
     // error, as the core's own routing does.
     raw.removeAllContentTypeParsers();
     raw.addContentTypeParser('*', keepStream);
     // 404, 405 with Allow and OPTIONS from the route view: the table's and the app's routes.
-    const tableServed = options.routes ?? true;
-    raw.setNotFoundHandler((request, reply) => {
-      const ctx = contextOf(api, request);
-      // With `routes: false` this app does not serve the table: its paths are nothing here.
-      if (!tableServed && ctx.route !== undefined && !ctx.route.host) {
-        ctx.route = undefined;
-        ctx.allowed = [];
-      }
-      return answer(reply, api.serve(ctx));
-    });
-    if (tableServed) registerRoutes(raw, api);
+    raw.setNotFoundHandler((request, reply) => answer(reply, host.serve(request)));
+    if (settings.routes ?? true) registerRoutes(raw, host);
   });
-};
+}
 
 const meta = { fastify: '5.x', name: 'api-conventions' } as const;
 
@@ -214,26 +192,9 @@ export function toFastifyPlugin(
     );
   }
   assertKnownKeys('toFastifyPlugin settings', settings, ['routes']);
-  const options = { ...settings, api: toConventions(api) };
-  return fp(async (fastify) => plugin(fastify, options), meta);
+  const conventions = toConventions(api);
+  return fp(async (fastify) => plugin(fastify, conventions, settings), meta);
 }
-
-/**
- * The old plugin, registered as `app.register(fastifyConventions, { api })`, kept for one minor
- * version; the first registration warns once.
- *
- * @deprecated Use `app.register(toFastifyPlugin(api))`.
- *
- * @category Deprecated
- */
-export const fastifyConventions: FastifyPluginAsync<FastifyConventionsOptions> = fp(
-  deprecatedFunction(
-    plugin,
-    'fastifyConventions (api-conventions/fastify)',
-    'toFastifyPlugin(api)',
-  ),
-  meta,
-);
 
 /**
  * The verified caller of a request (`ctx.identity`: subject, client, scopes), for the app's own

@@ -9,33 +9,37 @@ import {
   type ApiResponse,
   assertKnownKeys,
   errorToResponse,
-  toConventions,
+  hostAnswerFor,
 } from 'api-conventions/host';
-import { deprecatedFunction } from './_deprecated.ts';
-import { type FetchHostOptions, inputOf, toResponse } from './_fetch-io.ts';
-import { heldContext, type NativeRoute, syncRoutes } from './_fetch-native.ts';
+import { type AppRouteEntry, type FetchContext, fetchHost } from './_fetch-host.ts';
+import { type FetchHostOptions, toResponse } from './_fetch-io.ts';
+import { libraryHandler } from './_fetch-match.ts';
 
-export type { FetchHostOptions, RemoteAddress } from './_fetch-io.ts';
 export {
   bodyOf,
-  type FetchContext,
   type FetchMiddleware,
+  type FetchMiddlewareOptions,
   identityOf,
-  type NativeRoute,
   toFetchErrorHandler,
   toFetchGuard,
   toFetchMiddleware,
-} from './_fetch-native.ts';
+} from './_fetch-app-routes.ts';
+export type { AppRouteEntry, FetchContext } from './_fetch-host.ts';
+export type { FetchHostOptions, RemoteAddress } from './_fetch-io.ts';
 
 /**
  * A Web-standard request handler. `context` is whatever the host passes second (Deno's
- * `ServeHandlerInfo`, Bun's `Server`, a Hono `Context`); only `remoteAddress` reads it. It returns
- * the `Response` itself when nothing on the way is asynchronous, as every `fetch` host accepts.
+ * `ServeHandlerInfo`, Bun's `Server`); only `remoteAddress` reads it. Given a Hono context
+ * instead (`app.notFound(handle)`, `app.all('*', handle)`), it reads the request from it. It
+ * returns the `Response` itself when nothing on the way is asynchronous, as every `fetch` host
+ * accepts.
  */
-export type FetchHandler<Context = unknown> = (
-  request: Request,
-  context?: Context,
-) => Response | Promise<Response>;
+export interface FetchHandler<Context = unknown> {
+  /** Answers a request. */
+  (request: Request, context?: Context): Response | Promise<Response>;
+  /** Answers a request from its Hono context, behind {@link toFetchMiddleware}. */
+  (c: FetchContext, next?: unknown): Response | Promise<Response>;
+}
 
 /** Options of {@link toFetchHandler}. */
 export interface FetchHandlerOptions<Context = unknown> extends FetchHostOptions<Context> {
@@ -44,57 +48,52 @@ export interface FetchHandlerOptions<Context = unknown> extends FetchHostOptions
    * {@link toFetchMiddleware} is given them: they join the route view, so a wrong method on one
    * of them is 405 with `Allow` and OPTIONS lists its methods, as on every host. @default none
    */
-  routes?: (() => readonly NativeRoute[]) | undefined;
+  routes?: (() => readonly AppRouteEntry[]) | undefined;
 }
 
 /**
  * Turns the conventions (or the options to build them) into a `fetch` handler for any
  * Web-standard host. Bodies are read as a stream with the configured size limit; everything else
- * is the core's decision.
+ * is the core's decision. Behind {@link toFetchMiddleware} on Hono, it gives the answers for what
+ * no route served (404, 405 with `Allow`, OPTIONS): pass it itself (`app.notFound(handle)`), so
+ * that the middleware knows it for the library's own.
  *
  * @example
  * ```ts
- * import { Hono } from 'hono';
  * import { conventions } from 'api-conventions';
  * import { toFetchHandler } from 'api-conventions/fetch';
  *
  * const api = conventions({ routes: { '/v1/books': { GET: () => ({ books: [], hasNext: false }) } } });
  * const handle = toFetchHandler(api);
- * const app = new Hono();
- * app.all('*', (c) => handle(c.req.raw));
- * export default app; // or Deno.serve(handle), Bun.serve({ fetch: handle })
+ * export default { fetch: handle }; // or Deno.serve(handle), Bun.serve({ fetch: handle })
  * ```
  */
 export function toFetchHandler<Context = unknown>(
   api: Conventions | ConventionsOptions,
   options: FetchHandlerOptions<Context> = {},
 ): FetchHandler<Context> {
-  const conventions = toConventions(api);
+  const fetch = fetchHost(api);
+  const { host } = fetch;
   const names = ['remoteAddress', 'routes', 'readingBody', 'decodeBody'] as const;
   assertKnownKeys('toFetchHandler()', options, names);
-  const { remoteAddress, routes, readingBody, decodeBody } = options;
   for (const name of names) {
     if (options[name] !== undefined && typeof options[name] !== 'function') {
       throw new TypeError(`toFetchHandler(): \`${name}\` must be a function.`);
     }
   }
-  const sync = syncRoutes(conventions, routes);
-  // Routes declared before the handler join the view now, before the middleware's first request.
-  sync();
-  return (request, context) => {
-    sync();
-    // Behind toFetchMiddleware, which opened the context and ran the front: the router's answers.
-    const held = heldContext(request);
-    const result =
-      held !== undefined
-        ? conventions.serve(held)
-        : conventions.handle(
-            inputOf(request, context as Context, remoteAddress, readingBody, decodeBody),
-          );
+  if (options.routes !== undefined) fetch.readRoutes(options.routes);
+  const handler = (first: Request | FetchContext, second?: unknown) => {
+    const hono = !(first instanceof Request);
+    const request = hono ? first.req.raw : first;
+    fetch.receive(request, hono ? first : second, options as FetchHostOptions<unknown>);
+    // Behind toFetchMiddleware, which ran the front: the router's answers. Alone: everything.
+    const result = host.serve(request);
     return result instanceof Promise
-      ? result.then((response) => toResponse(response, conventions.logger))
-      : toResponse(result, conventions.logger);
+      ? result.then((response) => toResponse(response, host.logger))
+      : toResponse(result, host.logger);
   };
+  (handler as unknown as Record<symbol, boolean>)[libraryHandler] = true;
+  return handler as FetchHandler<Context>;
 }
 
 /**
@@ -158,7 +157,7 @@ export function toClientErrorHandler(api: Conventions): ServerErrorHandler {
       return toResponse(errorToResponse(error, api.logger), api.logger);
     }
     const kind = /missing host/i.test(error.message) ? 'host' : 'target';
-    const answer = api.hostAnswerFor(kind, current?.socket?.remoteAddress ?? undefined);
+    const answer = hostAnswerFor(api, kind, current?.socket?.remoteAddress ?? undefined);
     const respond = ({ status, headers, body }: ApiResponse) =>
       toResponse({ status, headers: { ...headers }, body }, api.logger);
     return answer instanceof Promise ? answer.then(respond) : respond(answer);
@@ -177,17 +176,3 @@ export function toClientErrorHandler(api: Conventions): ServerErrorHandler {
     },
   });
 }
-
-/**
- * The old name of {@link toClientErrorHandler}, kept for one minor version; the first call warns
- * once.
- *
- * @deprecated Use `toClientErrorHandler` from `api-conventions/fetch`: the same function.
- *
- * @category Deprecated
- */
-export const toServerErrorHandler: typeof toClientErrorHandler = deprecatedFunction(
-  toClientErrorHandler,
-  'toServerErrorHandler (api-conventions/fetch)',
-  'toClientErrorHandler',
-);

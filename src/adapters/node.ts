@@ -6,10 +6,8 @@
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
 import type { Conventions, ConventionsOptions } from 'api-conventions';
 import { toConventions } from 'api-conventions/host';
-import { deprecatedObject } from './_deprecated.ts';
 import { decodeNodeBody } from './_node-decode.ts';
 import { announcesBody, nodeHeaders, readNodeBody, schemeOf } from './_node-io.ts';
-import { serverOptions } from './_node-options.ts';
 import { answerClientError, type ClientErrorHandler, takeExpectations } from './_node-server.ts';
 import { writeNodeResponse } from './_node-write.ts';
 
@@ -110,16 +108,3 @@ export function attachServerHandlers<S extends Server>(
   takeExpectations(server, api, listener);
   return server;
 }
-
-/**
- * The old name of {@link serverOptions}, kept for one minor version; the first read warns once.
- *
- * @deprecated Use `serverOptions` from `api-conventions/node`: the same settings.
- *
- * @category Deprecated
- */
-export const nodeServerOptions: typeof serverOptions = deprecatedObject(
-  serverOptions,
-  'nodeServerOptions (api-conventions/node)',
-  'serverOptions',
-);

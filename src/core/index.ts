@@ -2,6 +2,7 @@
 export * from './async/index.ts';
 export * from './caching/index.ts';
 export * from './errors/index.ts';
+export * from './host/index.ts';
 export * from './http/index.ts';
 export { assertKnownKeys } from './internal/options.ts';
 export * from './limits/index.ts';

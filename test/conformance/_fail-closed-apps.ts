@@ -243,7 +243,7 @@ export interface HonoSpec extends AppSpec {
   readonly add?: (setup: HonoSetup) => void;
 }
 
-/** The middleware, the error handler, the routes, the case's additions, the catch-all. */
+/** The middleware, the error handler, the routes, the case's additions, the not-found handler. */
 export function honoApp(spec: HonoSpec = {}): Build {
   return async () => {
     const { api, recording, served } = await record<HonoHandler>((push, name) => (c) => {
@@ -261,8 +261,8 @@ export function honoApp(spec: HonoSpec = {}): Build {
       else app.on(route.method, route.path, handler);
     }
     spec.add?.({ ...recording, app });
-    const handle = toFetchHandler<Context>(api);
-    app.all('*', (c) => handle(c.req.raw, c));
+    // What no route served: the library's own handler, passed as it is so the middleware knows it.
+    app.notFound(toFetchHandler<Context>(api));
     const server = createAdaptorServer({ fetch: app.fetch, hostname: where.host }) as Server;
     const running = await listen(server, where.port, where.host);
     return served(running.port, running.close);

@@ -3,11 +3,19 @@
  * answer, before a host error raised ahead of pre-routing, and on the host's own answers.
  */
 import { describe, expect, it } from 'vitest';
-import type { ApiResponse, RequestInput, Step } from '../../src/host.ts';
+import {
+  type ApiResponse,
+  bindHost,
+  hostAnswer,
+  hostAnswerFor,
+  type RequestInput,
+  type Step,
+} from '../../src/host.ts';
 import {
   type CheckResult,
   conventions,
   forbidden,
+  type HostAnswer,
   noContent,
   type Plugin,
   type RequestContext,
@@ -107,9 +115,10 @@ describe('a plugin that sees every request', () => {
   it('sees an error a host raised before pre-routing, and a request its router did not match', async () => {
     const every = watcher('every', true);
     const api = conventions({ routes, logger: quiet, plugins: [every.plugin] });
-    const failed = await api.fail(api.open(input('GET', '/v1/books')), forbidden('No.'));
+    const host = bindHost<RequestInput>(api, { input: (request) => request });
+    const failed = await host.fail(input('GET', '/v1/books'), forbidden('No.'));
     expect(failed.status).toBe(403);
-    const unmatched = await api.serve(api.open(input('GET', '/v1/%zz')));
+    const unmatched = await host.serve(input('GET', '/v1/%zz'));
     expect(unmatched.status).toBe(400);
     expect(every.seen).toEqual(['GET /v1/books', 'GET /v1/%zz']);
   });
@@ -131,18 +140,16 @@ describe('hostAnswerFor()', () => {
 
   it('is the uncounted answer when no plugin sees every request', () => {
     const api = conventions({ routes, logger: quiet });
-    expect(api.hostAnswerFor('headerLine', '192.0.2.1')).toBe(api.hostAnswer('headerLine'));
+    expect(hostAnswerFor(api, 'headerLine', '192.0.2.1')).toBe(hostAnswer(api, 'headerLine'));
   });
 
   it('counts the request by its address, then answers 429 with the error body (spec 8.2)', () => {
     const api = limited();
-    const first = api.hostAnswerFor('headerLine', '192.0.2.1') as ReturnType<typeof api.hostAnswer>;
+    const first = hostAnswerFor(api, 'headerLine', '192.0.2.1') as HostAnswer;
     expect(first.status).toBe(400);
     expect(first.headers['x-ratelimit-remaining']).toBe('0');
     expect(first.raw).toContain('x-ratelimit-remaining: 0\r\n');
-    const second = api.hostAnswerFor('headerLine', '192.0.2.1') as ReturnType<
-      typeof api.hostAnswer
-    >;
+    const second = hostAnswerFor(api, 'headerLine', '192.0.2.1') as HostAnswer;
     expect(second.status).toBe(429);
     expect(codeOf(second)).toBe(42900);
     expect(second.headers).toMatchObject({
@@ -154,13 +161,13 @@ describe('hostAnswerFor()', () => {
     expect(second.raw.startsWith('HTTP/1.1 429 Too Many Requests\r\n')).toBe(true);
     // The same budget as the address's other requests without credentials.
     expect(api.handle(input('GET', '/v1/books'))).toMatchObject({ status: 429 });
-    expect(api.hostAnswerFor('headerLine', '192.0.2.2')).toMatchObject({ status: 400 });
+    expect(hostAnswerFor(api, 'headerLine', '192.0.2.2')).toMatchObject({ status: 400 });
   });
 
   it('leaves a request from a trusted proxy uncounted: the client behind it is unknown', () => {
     const api = limited('loopback');
     for (let n = 0; n < 3; n++) {
-      expect(api.hostAnswerFor('timeout', '127.0.0.1')).toBe(api.hostAnswer('timeout'));
+      expect(hostAnswerFor(api, 'timeout', '127.0.0.1')).toBe(hostAnswer(api, 'timeout'));
     }
   });
 });

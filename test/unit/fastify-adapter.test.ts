@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { conventions, type Logger } from 'api-conventions';
 import { frameworkErrors, toFastifyPlugin } from 'api-conventions/fastify';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { rawRequest } from '../conformance/_raw.ts';
 
@@ -326,39 +326,37 @@ describe('route lint on Fastify’s own routes (spec 4.1)', () => {
     await app.close();
   });
 
-  it('lints a native route declared before the plugin was registered, once missed', async () => {
+  // Without Fastify's route listing (its text is not an interface), a route the plugin's onRoute
+  // hook did not see is found at its first request: checked, linted and named then.
+  it.each([
+    [
+      'declared before the plugin was registered',
+      async (app: FastifyInstance, plugin: FastifyPluginAsync) => {
+        app.get('/v1/book/:id', async () => ({ ok: true }));
+        await app.register(plugin);
+      },
+    ],
+    [
+      'declared after a register() that was not awaited',
+      async (app: FastifyInstance, plugin: FastifyPluginAsync) => {
+        // Not awaited: Fastify loads the plugin at ready(), after this route was added.
+        app.register(plugin);
+        app.get('/v1/book/:id', async () => ({ ok: true }));
+      },
+    ],
+  ])('finds a native route %s at its first request: lints it and names it', async (_, build) => {
     const warnings: string[] = [];
     const app = Fastify();
-    app.get('/v1/book/:id', async () => ({ ok: true }));
-    await app.register(
+    await build(
+      app,
       toFastifyPlugin({
         logger: { error() {}, warn: (message: string) => warnings.push(message) },
       }),
     );
     await app.ready();
-    // The lint, and the start-up warning naming a route the plugin did not see declared.
-    const lint = warnings.filter((w) => w.startsWith('route lint'));
-    expect(lint).toHaveLength(1);
-    expect(lint[0]).toContain('warning 4.1.4 plural-collection /v1/book/:id');
-    expect(lint[0]).toContain('Fix: declare it as /v1/books/:id');
-    expect(warnings.filter((w) => !w.startsWith('route lint'))).toEqual([
-      expect.stringContaining('GET /v1/book/:id was declared before toFastifyPlugin(api)'),
-    ]);
-    await app.close();
-  });
-
-  it('lints a native route declared after a register() that was not awaited, once missed', async () => {
-    const warnings: string[] = [];
-    const app = Fastify();
-    // Not awaited: Fastify loads the plugin at ready(), after this route was added.
-    app.register(
-      toFastifyPlugin({
-        logger: { error() {}, warn: (message: string) => warnings.push(message) },
-      }),
-    );
-    app.get('/v1/book/:id', async () => ({ ok: true }));
-    await app.ready();
-    // The lint, and the start-up warning naming a route the plugin did not see declared.
+    expect(warnings).toEqual([]);
+    expect((await app.inject('/v1/book/1')).statusCode).toBe(200);
+    await app.inject('/v1/book/2');
     const lint = warnings.filter((w) => w.startsWith('route lint'));
     expect(lint).toHaveLength(1);
     expect(lint[0]).toContain('warning 4.1.4 plural-collection /v1/book/:id');

@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { assertInteger, assertKnownKeys } from '../../src/core/internal/options.ts';
+import { bindHost, type RequestInput } from '../../src/host.ts';
 import {
+  type Conventions,
   type ConventionsOptions,
   conventions,
   type Logger,
@@ -8,6 +10,9 @@ import {
 } from '../../src/index.ts';
 
 const known = ['bodyLimit', 'logger', 'maxAge', 'routes'];
+
+/** A host bound to `api` whose native request is the core's input itself. */
+const hostOf = (api: Conventions) => bindHost<RequestInput>(api, { input: (input) => input });
 
 function fakeLogger() {
   return { error: vi.fn<Logger['error']>(), warn: vi.fn<NonNullable<Logger['warn']>>() };
@@ -109,8 +114,8 @@ describe('conventions() options', () => {
   });
 
   it('defaults bodyLimit to 1 MiB', () => {
-    expect(conventions().bodyLimit).toBe(1_048_576);
-    expect(conventions({ bodyLimit: 0 }).bodyLimit).toBe(0);
+    expect(hostOf(conventions()).bodyLimit).toBe(1_048_576);
+    expect(hostOf(conventions({ bodyLimit: 0 })).bodyLimit).toBe(0);
   });
 
   it('throws a TypeError for a lint mode it does not know', () => {
@@ -187,11 +192,11 @@ describe('conventions() options', () => {
     expect(logger.warn).not.toHaveBeenCalled();
   });
 
-  it('lint() returns the findings for routes a host declares itself', () => {
+  it('lint() returns the findings for the app’s own routes, as warnings only', () => {
     const api = conventions({ lint: 'off' });
-    expect(api.lint([{ method: 'GET', path: '/v1/book/:id' }])).toEqual([]);
+    expect(hostOf(api).lint([{ method: 'GET', path: '/v1/book/:id' }])).toEqual([]);
     const logger = fakeLogger();
-    const warned = conventions({ logger });
+    const warned = hostOf(conventions({ logger, lint: 'throw' }));
     const findings = warned.lint([{ method: 'GET', path: '/v1/book/:id' }]);
     expect(findings.map((f) => [f.severity, f.rule, f.fix])).toEqual([
       ['warning', 'plural-collection', '/v1/books/:id'],
@@ -245,16 +250,16 @@ describe('route settings are checked at start-up (CONTRIBUTING.md rule 6)', () =
     ).not.toThrow();
   });
 
-  it('checks the settings a host hands routeSettings()', () => {
-    const api = conventions({ lint: 'off' });
-    expect(api.routeSettings('POST', '/v1/notes', { bodyLimit: 64 })).toEqual({
+  it('checks the settings a host hands settingsOf()', () => {
+    const host = hostOf(conventions({ lint: 'off' }));
+    expect(host.settingsOf('POST', '/v1/notes', { bodyLimit: 64 })).toEqual({
       method: 'POST',
       pattern: '/v1/notes',
       config: { bodyLimit: 64 },
-      host: true,
+      app: true,
     });
-    expect(() =>
-      api.routeSettings('POST', '/v1/notes', { accept: ['json'] } as RouteConfig),
-    ).toThrow('Route "POST /v1/notes" config: unknown option `accept`. Did you mean `accepts`?');
+    expect(() => host.settingsOf('POST', '/v1/notes', { accept: ['json'] } as RouteConfig)).toThrow(
+      'Route "POST /v1/notes" config: unknown option `accept`. Did you mean `accepts`?',
+    );
   });
 });

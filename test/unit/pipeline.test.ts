@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { isPromise } from '../../src/core/pipeline/steps.ts';
-import type { ApiResponse, RequestInput } from '../../src/host.ts';
+import { type ApiResponse, bindHost, type RequestInput } from '../../src/host.ts';
 import {
   type ConventionsOptions,
   conventions,
@@ -50,6 +50,12 @@ function make(options: ConventionsOptions = {}) {
   const logger = fakeLogger();
   const api = conventions({ lint: 'off', logger, ...options });
   return { api, logger };
+}
+
+/** {@link make}, with a host bound to it whose native request is the core's input itself. */
+function withHost(options: ConventionsOptions = {}) {
+  const made = make(options);
+  return { ...made, host: bindHost<RequestInput>(made.api, { input: (input) => input }) };
 }
 
 const errorBody = (message: string, code: number) =>
@@ -978,9 +984,9 @@ describe('handle(): request bodies (spec 4.6)', () => {
   });
 });
 
-describe('host seams', () => {
+describe('the host binding', () => {
   const make2 = (plugins: Plugin[] = []) =>
-    make({
+    withHost({
       routes: {
         '/v1/books': { GET: () => books },
         '/v1/books/:id': { GET: (ctx) => ({ id: ctx.param('id') }) },
@@ -988,62 +994,63 @@ describe('host seams', () => {
       plugins,
     });
 
-  it.each(['/v1/books', '/v1/books/caf%C3%A9', '/v1/books?Q=X'])('begin() lets %s go on', (url) => {
-    const { api } = make2();
-    expect(api.begin(api.open(req('GET', url)))).toBeUndefined();
+  it.each(['/v1/books', '/v1/books/caf%C3%A9', '/v1/books?Q=X'])('enter() lets %s go on', (url) => {
+    const { host } = make2();
+    expect(host.enter(req('GET', url))).toBeUndefined();
   });
 
-  it('begin() answers an upper-case path with 404 before routing (spec 4.1.3)', () => {
-    const { api } = make2();
-    expect(api.begin(api.open(req('GET', '/v1/Books?page=2')))).toEqual({
+  it('enter() answers an upper-case path with 404 before routing (spec 4.1.3)', () => {
+    const { host } = make2();
+    expect(host.enter(req('GET', '/v1/Books?page=2'))).toEqual({
       status: 404,
       headers: jsonHeaders,
       body: errorBody('Nothing found at /v1/Books: paths are entirely lower-case.', 40402),
     });
   });
 
-  it('begin() answers synchronously when every hook is synchronous', () => {
-    const { api } = make2();
-    const response = api.begin(api.open(req('GET', '/v1/Books')));
+  it('enter() answers synchronously when every hook is synchronous', () => {
+    const { host } = make2();
+    const response = host.enter(req('GET', '/v1/Books'));
     expect(isPromise(response)).toBe(false);
     expect((response as ApiResponse).status).toBe(404);
   });
 
-  it('begin() answers with a promise when a preSerialization hook is async', async () => {
-    const { api } = make2([{ name: 'p', preSerialization: async () => {} }]);
-    const response = api.begin(api.open(req('GET', '/v1/Books')));
+  it('enter() answers with a promise when a preSerialization hook is async', async () => {
+    const { host } = make2([{ name: 'p', preSerialization: async () => {} }]);
+    const response = host.enter(req('GET', '/v1/Books'));
     expect(isPromise(response)).toBe(true);
     expect((await response)?.status).toBe(404);
   });
 
-  it('open() matches the route view before any hook: route, params and allowed', () => {
-    const { api } = make2();
-    const ctx = api.open(req('GET', '/v1/books/caf%C3%A9'));
+  it('context() matches the route view before any hook: route, params and allowed', () => {
+    const { host } = make2();
+    const ctx = host.context(req('GET', '/v1/books/caf%C3%A9'));
     expect(ctx.route?.pattern).toBe('/v1/books/:id');
     expect(ctx.params).toEqual({ id: 'café' });
     expect(ctx.allowed).toEqual(['GET', 'HEAD', 'OPTIONS']);
   });
 
-  it('serve() runs the table route the view matched, with its params', () => {
-    const { api } = make2();
-    const ctx = api.open(req('GET', '/v1/books/from-view'));
-    expect(api.serve(ctx)).toEqual({
+  it('serve() runs the table route the host dispatched, with its params', () => {
+    const { api, host } = make2();
+    const input = req('GET', '/v1/books/from-view');
+    expect(host.enter(input)).toBeUndefined();
+    const route = api.routes.find((r) => r.pattern === '/v1/books/:id')!;
+    expect(host.serve(input, route, { id: 'from-view' })).toEqual({
       status: 200,
       headers: jsonHeaders,
       body: '{"id":"from-view"}',
     });
   });
 
-  it('begin() runs the checks and serve() the body: the parsed body’s media type is checked', async () => {
+  it('enter() runs the checks and serve() the body: the parsed body’s media type is checked', async () => {
     const preParsing = vi.fn(() => undefined);
-    const { api } = make({
+    const { api, host } = withHost({
       routes: { '/v1/books': { POST: (ctx) => ctx.body } },
       plugins: [{ name: 'p', preParsing }],
     });
-    const answer = async (input: RequestInput) => {
-      const ctx = api.open(input);
-      return (await api.begin(ctx)) ?? (await api.serve(ctx));
-    };
+    const route = api.routes.find((r) => r.method === 'POST')!;
+    const answer = async (input: RequestInput) =>
+      (await host.enter(input)) ?? (await host.serve(input, route));
     const good = req('POST', '/v1/books', {
       headers: { 'content-type': 'application/json' },
       parsedBody: { value: { a: 1 } },
@@ -1078,8 +1085,10 @@ describe('host seams', () => {
   ])(
     'serve() answers an unmatched %s %s from the view: %i',
     (method, url, status, message, code, allowHeader) => {
-      const { api } = make2();
-      const response = api.serve(api.open(req(method, url))) as ApiResponse;
+      const { host } = make2();
+      const input = req(method, url);
+      host.enter(input);
+      const response = host.serve(input) as ApiResponse;
       expect(response).toEqual({
         status,
         headers: allowHeader ? { allow: allowHeader, ...jsonHeaders } : jsonHeaders,
@@ -1089,39 +1098,40 @@ describe('host seams', () => {
   );
 
   it('serve() answers OPTIONS with 204 and Allow (RFC 9110 §9.3.7)', () => {
-    const { api } = make2();
-    expect(api.serve(api.open(req('OPTIONS', '/v1/books')))).toEqual({
+    const { host } = make2();
+    const input = req('OPTIONS', '/v1/books');
+    host.enter(input);
+    expect(host.serve(input)).toEqual({
       status: 204,
       headers: { allow: 'GET, HEAD, OPTIONS', ...nosniff },
       body: null,
     });
   });
 
-  it('useHostRoutes() puts the host’s routes in the view: 405 and Allow list them, checks run on them', () => {
+  it('useAppRoutes() puts the app’s routes in the view: 405 and Allow list them', () => {
     const authenticate = vi.fn(() => undefined);
-    const { api } = make2([{ name: 'id', authenticate }]);
-    api.useHostRoutes([
+    const { host } = make2([{ name: 'id', authenticate }]);
+    host.useAppRoutes([
       { method: 'POST', pattern: '/v1/books' },
       { method: 'GET', pattern: '/v1/native/:id', config: {} },
     ]);
-    const native = api.open(req('GET', '/v1/native/7'));
-    expect(native.route).toMatchObject({ method: 'GET', pattern: '/v1/native/:id', host: true });
+    const native = host.context(req('GET', '/v1/native/7'));
+    expect(native.route).toMatchObject({ method: 'GET', pattern: '/v1/native/:id', app: true });
     expect(native.params).toEqual({ id: '7' });
-    expect(api.begin(native)).toBeUndefined();
-    expect(authenticate).toHaveBeenCalledTimes(1);
-    const wrong = api.serve(api.open(req('PUT', '/v1/books'))) as ApiResponse;
-    expect(wrong.headers.allow).toBe('GET, HEAD, POST, OPTIONS');
+    const wrong = req('PUT', '/v1/books');
+    host.enter(wrong);
+    expect((host.serve(wrong) as ApiResponse).headers.allow).toBe('GET, HEAD, POST, OPTIONS');
   });
 
-  it('useHostRoutes() warns about a route the view cannot hold, naming it', () => {
-    const { api, logger } = make2();
-    api.useHostRoutes([{ method: 'GET', pattern: '/v1/native/:id(\\d+)' }]);
+  it('useAppRoutes() warns about a route the view cannot hold, naming it', () => {
+    const { host, logger } = make2();
+    host.useAppRoutes([{ method: 'GET', pattern: '/v1/native/:id(\\d+)' }]);
     expect(logger.warn).toHaveBeenCalledWith(expect.stringContaining('GET /v1/native/:id(\\d+)'));
   });
 
   it('fail() answers an ApiError with its status, unlogged', () => {
-    const { api, logger } = make2();
-    expect(api.fail(api.open(req('GET', '/v1/books')), forbidden('No.'))).toEqual({
+    const { host, logger } = make2();
+    expect(host.fail(req('GET', '/v1/books'), forbidden('No.'))).toEqual({
       status: 403,
       headers: jsonHeaders,
       body: errorBody('No.', 40300),
@@ -1130,9 +1140,9 @@ describe('host seams', () => {
   });
 
   it('fail() answers anything else with a generic 500, logged with method and path', () => {
-    const { api, logger } = make2();
+    const { host, logger } = make2();
     const error = new Error('secret');
-    expect(api.fail(api.open(req('PUT', '/v1/books/x?y=1')), error)).toEqual({
+    expect(host.fail(req('PUT', '/v1/books/x?y=1'), error)).toEqual({
       status: 500,
       headers: jsonHeaders,
       body: errorBody(generic, 50000),
@@ -1146,26 +1156,28 @@ describe('host seams', () => {
   it('the seams run preSerialization and onSend as handle() does', () => {
     const preSerialization = vi.fn();
     const onSend = vi.fn();
-    const { api } = make2([{ name: 'p', preSerialization, onSend }]);
-    api.begin(api.open(req('GET', '/v1/Books')));
-    api.serve(api.open(req('GET', '/v1/x')));
-    api.fail(api.open(req('GET', '/v1/x')), new Error('x'));
-    api.finish(api.open(req('GET', '/v1/native')), 200, { native: true });
+    const { host } = make2([{ name: 'p', preSerialization, onSend }]);
+    host.enter(req('GET', '/v1/Books'));
+    const unmatched = req('GET', '/v1/x');
+    host.enter(unmatched);
+    host.serve(unmatched);
+    host.fail(req('GET', '/v1/x'), new Error('x'));
+    host.finish(req('GET', '/v1/native'), 200, { native: true });
     expect(preSerialization).toHaveBeenCalledTimes(4);
     expect(onSend).toHaveBeenCalledTimes(4);
   });
 });
 
 describe('guard(): the checks before a handler the host runs itself', () => {
-  const settings = {
-    method: 'POST',
-    pattern: '/v1/notes',
-    config: { body: { text: { type: 'string' as const, required: true } } },
+  const config = { body: { text: { type: 'string' as const, required: true } } };
+  const guardOn = (options: ConventionsOptions = {}) => {
+    const made = withHost(options);
+    return { ...made, settings: made.host.settingsOf('POST', '/v1/notes', config) };
   };
   const json = { 'content-type': 'application/json' };
 
   it('lets a valid body through with the headers the checks added', () => {
-    const { api } = make({
+    const { host, settings } = guardOn({
       plugins: [
         {
           name: 'p',
@@ -1175,19 +1187,19 @@ describe('guard(): the checks before a handler the host runs itself', () => {
         },
       ],
     });
-    const ctx = api.open(
-      req('POST', '/v1/notes', { headers: json, parsedBody: { value: { text: 'hi' } } }),
-    );
-    expect(api.guard(ctx, settings, {})).toEqual({ response: undefined, body: { text: 'hi' } });
+    const input = req('POST', '/v1/notes', {
+      headers: json,
+      parsedBody: { value: { text: 'hi' } },
+    });
+    const ctx = host.context(input);
+    expect(host.guard(input, settings, {})).toEqual({ response: undefined, body: { text: 'hi' } });
     expect({ ...ctx.responseHeaders.record }).toEqual({ 'x-checked': 'yes' });
   });
 
   it('stops an invalid body with 400 listing every problem (spec 7.1.5)', () => {
-    const { api } = make();
-    const guarded = api.guard(
-      api.open(
-        req('POST', '/v1/notes', { headers: json, parsedBody: { value: { text: 5, extra: 1 } } }),
-      ),
+    const { host, settings } = guardOn();
+    const guarded = host.guard(
+      req('POST', '/v1/notes', { headers: json, parsedBody: { value: { text: 5, extra: 1 } } }),
       settings,
       {},
     ) as { response: ApiResponse };
@@ -1198,14 +1210,12 @@ describe('guard(): the checks before a handler the host runs itself', () => {
   });
 
   it('stops a body of a media type the route does not read with 415 (spec 4.6)', () => {
-    const { api } = make();
-    const guarded = api.guard(
-      api.open(
-        req('POST', '/v1/notes', {
-          headers: { 'content-type': 'text/plain' },
-          parsedBody: { value: 'hi' },
-        }),
-      ),
+    const { host, settings } = guardOn();
+    const guarded = host.guard(
+      req('POST', '/v1/notes', {
+        headers: { 'content-type': 'text/plain' },
+        parsedBody: { value: 'hi' },
+      }),
       settings,
       {},
     ) as { response: ApiResponse };
@@ -1213,7 +1223,7 @@ describe('guard(): the checks before a handler the host runs itself', () => {
   });
 
   it('answers with a check’s early reply, through the response hooks', async () => {
-    const { api } = make({
+    const { host, settings } = guardOn({
       plugins: [
         { name: 'early', preParsing: async () => ok({ early: true }) },
         {
@@ -1224,7 +1234,7 @@ describe('guard(): the checks before a handler the host runs itself', () => {
         },
       ],
     });
-    const guarded = (await api.guard(api.open(req('POST', '/v1/notes')), settings, {})) as {
+    const guarded = (await host.guard(req('POST', '/v1/notes'), settings, {})) as {
       response: ApiResponse;
     };
     expect(guarded.response.status).toBe(200);

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { ApiResponse } from '../../src/host.ts';
+import { type ApiResponse, bindHost, type RequestInput } from '../../src/host.ts';
 import {
   type ConventionsOptions,
   conventions,
@@ -132,8 +132,9 @@ describe('always-on headers', () => {
     expect(response.headers).toMatchObject(expected);
   });
 
-  it('exposes them, with nosniff, as api.alwaysOnHeaders for hosts', () => {
-    expect(make([frames]).alwaysOnHeaders).toEqual(expected);
+  it('exposes them, with nosniff, as the host binding’s alwaysOnHeaders', () => {
+    const host = bindHost<RequestInput>(make([frames]), { input: (input) => input });
+    expect(host.alwaysOnHeaders).toEqual(expected);
   });
 
   it('leaves a header the response already has as it is', async () => {

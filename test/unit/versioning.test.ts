@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { addMonths } from '../../src/core/versioning/deprecation.ts';
-import type { ApiResponse } from '../../src/host.ts';
+import { type ApiResponse, bindHost, type RequestInput } from '../../src/host.ts';
 import {
   type ConventionsOptions,
   conventions,
@@ -125,10 +125,10 @@ describe('deprecation checked at start-up (spec 9.8)', () => {
     );
   });
 
-  it('checks guarded native routes through routeSettings', () => {
-    const api = make({});
+  it('checks the settings of the app’s own routes, as a host binding hands them over', () => {
+    const host = bindHost<RequestInput>(make({}), { input: (input) => input });
     expect(() =>
-      api.routeSettings('GET', '/v1/natives', {
+      host.settingsOf('GET', '/v1/natives', {
         deprecation: { ...deprecation, sunset: '2026-02-01' },
       }),
     ).toThrow(/Route "GET \/v1\/natives" deprecation: the sunset 2026-02-01 is less than 6 months/);

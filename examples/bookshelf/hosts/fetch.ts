@@ -46,9 +46,9 @@ export const serve: Host = (api: Conventions, where) => {
       c.json(nativeAnswer(identityOf(c))),
     );
   }
-  // Last: 404, 405 with Allow and OPTIONS for everything else.
-  const handle = toFetchHandler(api, host);
-  app.all('*', (c) => handle(c.req.raw, c));
+  // Last: 404, 405 with Allow and OPTIONS for what no route served. Passed as it is, so that the
+  // middleware knows Hono's not-found answer for the library's own.
+  app.notFound(toFetchHandler(api, host));
   // The server's own 400s (a backslash in the path, a `*` target, a bad Host) get the error
   // body and count against the client's rate limit (wrap tells the handler who the client is);
   // node:http's own answers (parser errors, timeouts, Expect, CONNECT) are the core's.

@@ -97,10 +97,10 @@ export interface DescribedApi {
    */
   readonly plugins?: readonly string[];
   /**
-   * The app's own routes a host handed over (`Conventions.hostRoutes`: Express, Fastify and
+   * The app's own routes a host handed over (`Conventions.appRoutes`: Express, Fastify and
    * Hono routes beside the table), documented as table routes are. @default none
    */
-  readonly hostRoutes?: readonly RouteInfo[];
+  readonly appRoutes?: readonly RouteInfo[];
   /**
    * The media types a route answers in (`Conventions.mediaTypesOf`): what content negotiation
    * offers there. @default the route's `formats` (JSON, XML), JSON without
@@ -484,7 +484,7 @@ export function openapi(api: DescribedApi, options: OpenApiOptions): Record<stri
   };
   const byPath = new Map<string, Record<string, unknown>>();
   const declared = new Set(api.routes.map((r) => `${r.method} ${r.pattern}`));
-  const own = (api.hostRoutes ?? []).filter((r) => !declared.has(`${r.method} ${r.pattern}`));
+  const own = (api.appRoutes ?? []).filter((r) => !declared.has(`${r.method} ${r.pattern}`));
   const routes = [...api.routes, ...own]
     .filter((r) => methodOrder.includes(r.method))
     .map((route) => ({ route, key: templateOf(route.pattern).path }))

@@ -38,7 +38,7 @@ export function serveOpenApi(options: ServeOpenApiOptions): Plugin {
     );
   }
   let api: DescribedApi | undefined;
-  let built: { document: Record<string, unknown>; hostRoutes: number } | undefined;
+  let built: { document: Record<string, unknown>; appRoutes: number } | undefined;
   return {
     name: 'openapi',
     routeConfig: ['auth'],
@@ -47,9 +47,9 @@ export function serveOpenApi(options: ServeOpenApiOptions): Plugin {
         GET: {
           handler: () => {
             const described = api as DescribedApi;
-            const hostRoutes = described.hostRoutes?.length ?? 0;
-            if (built === undefined || built.hostRoutes !== hostRoutes) {
-              built = { document: openapi(described, documentOptions), hostRoutes };
+            const appRoutes = described.appRoutes?.length ?? 0;
+            if (built === undefined || built.appRoutes !== appRoutes) {
+              built = { document: openapi(described, documentOptions), appRoutes };
             }
             return built.document;
           },

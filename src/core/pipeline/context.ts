@@ -130,6 +130,13 @@ export class RequestContext {
    * hooks (Fastify's bad percent-encoding), and the plugins that see every request see it then.
    */
   preRouted = false;
+  /** @internal The route the library's own router (the route view) matched, if any. */
+  viewed: RouteSettings | undefined = undefined;
+  /**
+   * @internal The route whose checks (authentication, `preParsing`) ran for this request, so that
+   * the route a host dispatches gets them once: again only when it is another route.
+   */
+  checked: RouteSettings | undefined = undefined;
   /** @internal The identity plugins' `credentials` tests, for {@link RequestContext.hasCredentials}. */
   credentialTests: readonly ((ctx: RequestContext) => boolean)[] = noTests;
   private bag: HeaderBag | undefined;

@@ -7,11 +7,11 @@
 
 import type { ApiResponse, OutgoingResponse } from '../http/response.ts';
 import type { RouteInfo } from '../routing/table.ts';
-import type { RouteSettings } from '../routing/types.ts';
 import { allowAnswer, noRoute, upperCasePath, wrongMethod } from './answers.ts';
 import type { RequestContext } from './context.ts';
+import { checkMatch, type HostMatch } from './fail-closed.ts';
 import type { ResolvedConventionsOptions } from './options.ts';
-import type { CheckResult, Guarded } from './plugin.ts';
+import type { CheckResult } from './plugin.ts';
 import { runPreRouting } from './pre-routing.ts';
 import { checkRequest, prepareBody, toOutgoing } from './request.ts';
 import { failure, respond } from './respond.ts';
@@ -51,16 +51,28 @@ function early(settings: Settings, ctx: RequestContext, result: CheckResult) {
 }
 
 /**
- * The front of every request: the `onRequest` hooks, the path rules, then, when a route matched
- * (the table's or the host's), authentication and the `preParsing` checks. An early answer, or
- * `undefined` to go on. Throws what a hook threw.
+ * The front of every request: the `onRequest` hooks, the path rules, then the checks of the route
+ * that serves it: on a host with a router of its own, decided on what `match` says that host will
+ * run (src/core/pipeline/fail-closed.ts); where the library routes (no `match`, or a `match` that
+ * gives `undefined`), on the route view's match. An early answer, or `undefined` to go on. Throws
+ * what a hook threw.
  *
  * @category Plugins and pipeline
  */
-export function front(settings: Settings, ctx: RequestContext): Step<OutgoingResponse | undefined> {
+export function front(
+  settings: Settings,
+  ctx: RequestContext,
+  match?: () => HostMatch | undefined,
+): Step<OutgoingResponse | undefined> {
   const checks = (): Step<OutgoingResponse | undefined> => {
     const stop = pathRules(ctx);
-    if (stop !== undefined || ctx.route === undefined) return stop;
+    if (stop !== undefined) return stop;
+    const found = match?.();
+    if (found !== undefined) {
+      return andThen(checkMatch(settings, ctx, found), (r) => early(settings, ctx, r));
+    }
+    if (ctx.route === undefined) return undefined;
+    ctx.checked = ctx.route;
     return andThen(checkRequest(settings, ctx), (r) => early(settings, ctx, r));
   };
   ctx.preRouted = true;
@@ -70,8 +82,15 @@ export function front(settings: Settings, ctx: RequestContext): Step<OutgoingRes
   );
 }
 
-/** Pre-routing alone, for an answer a host raised before its hooks ran (Fastify's bad URL). */
-function preRouting(settings: Settings, ctx: RequestContext): Step<OutgoingResponse | undefined> {
+/**
+ * Pre-routing alone, for an answer a host raised before its hooks ran (Fastify's bad URL).
+ *
+ * @category Plugins and pipeline
+ */
+export function preRouting(
+  settings: Settings,
+  ctx: RequestContext,
+): Step<OutgoingResponse | undefined> {
   ctx.preRouted = true;
   if (settings.onRequest.length === 0) return pathRules(ctx);
   return andThen(runPreRouting(settings, ctx), (r) =>
@@ -88,77 +107,52 @@ function preRouting(settings: Settings, ctx: RequestContext): Step<OutgoingRespo
  */
 export function rest(settings: Settings, ctx: RequestContext): Step<OutgoingResponse> {
   const route = ctx.route;
-  if (route === undefined || route.host) {
-    // A host may answer before its hooks ran (Fastify's bad percent-encoding): pre-routing first.
-    const early = ctx.preRouted ? pathRules(ctx) : preRouting(settings, ctx);
-    return andThen(early, (answer) => answer ?? unmatched(ctx));
-  }
+  if (route === undefined || route.app) return answerUnrouted(settings, ctx);
+  return handleRoute(settings, ctx, route as RouteInfo);
+}
+
+/**
+ * A table route's body, field rules, `preHandler` checks and handler, its checks done.
+ *
+ * @category Plugins and pipeline
+ */
+export function handleRoute(
+  settings: Settings,
+  ctx: RequestContext,
+  route: RouteInfo,
+): Step<OutgoingResponse> {
   return andThen(prepareBody(settings, ctx, ctx.input), (stop) =>
     stop === undefined
-      ? andThen((route as RouteInfo).handler(ctx), (result) => toOutgoing(settings, ctx, result))
+      ? andThen(route.handler(ctx), (result) => toOutgoing(settings, ctx, result))
       : toOutgoing(settings, ctx, stop),
   );
 }
 
 /**
- * The router's answers: with a host route matched but not answered by the host, or no methods on
- * the path, 404 naming the path; else 204 with `Allow` for OPTIONS, 405 with `Allow` otherwise.
+ * What the router answers a request no handler served: pre-routing first when the host answered
+ * before its hooks ran (Fastify's bad percent-encoding), the path rules, then {@link unmatched}.
+ *
+ * @category Plugins and pipeline
+ */
+export function answerUnrouted(settings: Settings, ctx: RequestContext): Step<OutgoingResponse> {
+  const early = ctx.preRouted ? pathRules(ctx) : preRouting(settings, ctx);
+  return andThen(early, (answer) => answer ?? unmatched(ctx));
+}
+
+/**
+ * The router's answers: 204 with `Allow` for OPTIONS on a path with methods; with a route matched
+ * but not answered by the host, no methods on the path, or a method it has that nothing served,
+ * 404 naming the path; 405 with `Allow` otherwise.
  *
  * @category Plugins and pipeline
  */
 export function unmatched(ctx: RequestContext): OutgoingResponse {
   const methods = ctx.allowed;
-  if (ctx.route !== undefined || methods.length === 0) return noRoute(ctx);
-  return ctx.method === 'OPTIONS' ? allowAnswer(ctx, methods) : wrongMethod(ctx, methods);
-}
-
-/**
- * The front for a host with its own router: the response that stops the request, or `undefined`.
- *
- * @category Plugins and pipeline
- */
-export function begin(settings: Settings, ctx: RequestContext): Step<ApiResponse | undefined> {
-  const stop = attempt(
-    () => front(settings, ctx),
-    (error) => failure(ctx, error, settings.logger),
-  );
-  return andThen(stop, (out) =>
-    out === undefined ? undefined : respond(settings.response, ctx, out),
-  );
-}
-
-/**
- * What happens before a host's own handler that the front did not do: the body and its field
- * rules, then the `preHandler` checks. With `own` settings for a route the view does not hold,
- * the route's checks run first (the front could not know it).
- *
- * @category Plugins and pipeline
- */
-export function guardRoute(
-  settings: Settings,
-  ctx: RequestContext,
-  own: RouteSettings | undefined,
-  params: Record<string, string> | undefined,
-): Step<Guarded> {
-  const stop = (out: OutgoingResponse): Step<Guarded> =>
-    andThen(respond(settings.response, ctx, out), (response) => ({ response }));
-  const body = (): Step<Guarded> =>
-    andThen(prepareBody(settings, ctx, ctx.input), (r: CheckResult) =>
-      r === undefined
-        ? { response: undefined, body: ctx.body }
-        : stop(toOutgoing(settings, ctx, r)),
-    );
-  const held = ctx.route?.host === true;
-  return attempt(
-    () => {
-      if (held || own === undefined)
-        return ctx.route === undefined ? { response: undefined, body: ctx.body } : body();
-      ctx.route = own;
-      if (params !== undefined) ctx.params = params;
-      return andThen(checkRequest(settings, ctx), (r) =>
-        r === undefined ? body() : stop(toOutgoing(settings, ctx, r)),
-      );
-    },
-    (error) => stop(failure(ctx, error, settings.logger)),
-  );
+  if (ctx.method === 'OPTIONS' && methods.length > 0) return allowAnswer(ctx, methods);
+  // A method the path has, that no handler served (a host that does not serve the table), is
+  // nothing found too.
+  if (ctx.route !== undefined || methods.length === 0 || methods.includes(ctx.method)) {
+    return noRoute(ctx);
+  }
+  return wrongMethod(ctx, methods);
 }

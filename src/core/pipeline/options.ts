@@ -7,8 +7,9 @@ import type { LintOptions } from '../lint/index.ts';
 import { compileTrust, type TrustProxy, type TrustTest } from '../origin/trust-proxy.ts';
 import { Router } from '../routing/router.ts';
 import type { RouteTable } from '../routing/table.ts';
+import type { RouteSettings } from '../routing/types.ts';
 import type { RequestContext } from './context.ts';
-import type { CheckResult } from './plugin.ts';
+import type { CheckResult, Plugin } from './plugin.ts';
 import { mergeRoutes, orderPlugins } from './plugins.ts';
 import { alwaysOnFill, type ResponsePlan } from './respond.ts';
 import { SerializerRegistry } from './serialize.ts';
@@ -76,6 +77,34 @@ function flagOption(name: string, value: unknown): boolean {
 type Check = (ctx: RequestContext) => Step<CheckResult>;
 
 /**
+ * One identity plugin's hooks, as the fail-closed checks of a host's match read them.
+ *
+ * @category Plugins and pipeline
+ */
+export interface IdentityPlan {
+  /** Whether a route lets a caller without credentials through; absent: never. */
+  allowsAnonymous: ((route: RouteSettings) => boolean) | undefined;
+  /** Verifies the request's credentials and refuses a request without them; absent: `authenticate` on a route that needs them. */
+  requireIdentity: Check | undefined;
+  /** The plugin's route-level authentication. */
+  authenticate: Check;
+}
+
+function identityPlans(plugins: readonly Plugin[]): IdentityPlan[] {
+  return plugins.flatMap((p) =>
+    p.authenticate
+      ? [
+          {
+            allowsAnonymous: p.allowsAnonymous?.bind(p),
+            requireIdentity: p.requireIdentity?.bind(p),
+            authenticate: p.authenticate.bind(p),
+          },
+        ]
+      : [],
+  );
+}
+
+/**
  * {@link ConventionsOptions} checked and compiled: what the request path reads.
  *
  * @category Plugins and pipeline
@@ -101,6 +130,8 @@ export interface ResolvedConventionsOptions {
   onRoute: ((route: import('../routing/table.ts').RouteInfo) => void)[];
   onRequest: Check[];
   authenticate: Check[];
+  /** The identity plugins (those that `authenticate`), for the fail-closed checks of a host's match. */
+  identities: IdentityPlan[];
   credentialTests: ((ctx: RequestContext) => boolean)[];
   /** For each `onRequest` hook, whether its plugin sees every request (`seesEveryRequest`). */
   everyRequest: boolean[];
@@ -189,6 +220,7 @@ export function resolveConventionsOptions(options: ConventionsOptions): Resolved
     onRoute,
     onRequest: bind('onRequest'),
     authenticate: bind('authenticate'),
+    identities: identityPlans(plugins),
     credentialTests: bind('credentials'),
     everyRequest: plugins.filter((p) => p.onRequest).map((p) => p.seesEveryRequest === true),
     preParsing: bind('preParsing'),

@@ -5,7 +5,7 @@ import type { Reply } from '../http/reply.ts';
 import type { ApiResponse, OutgoingResponse, SentResponse } from '../http/response.ts';
 import type { DescribedApi } from '../openapi/document.ts';
 import type { RouteInfo, RouteTable } from '../routing/table.ts';
-import type { RouteConfig } from '../routing/types.ts';
+import type { RouteConfig, RouteSettings } from '../routing/types.ts';
 import type { RequestContext } from './context.ts';
 import type { Step } from './steps.ts';
 
@@ -143,6 +143,21 @@ export interface Plugin {
    * `ctx.hasCredentials`, by the rate limiter among others.
    */
   credentials?(ctx: RequestContext): boolean;
+  /**
+   * For identity plugins: whether `route` lets a caller without credentials through (`auth:
+   * false`, or credentials optional there). On a host with its own router, a request passes
+   * anonymously only when every route that could serve it does; an identity plugin without this
+   * hook is taken to require credentials everywhere.
+   */
+  allowsAnonymous?(route: RouteSettings): boolean;
+  /**
+   * For identity plugins: verify the credentials the request presents and refuse a request
+   * without accepted ones (401 with the plugin's challenge), checking nothing route-specific
+   * (no scopes). Called where the host may run a route other than the one checked (several of
+   * the app's routes, or middleware the library cannot see, could serve the request) and one of
+   * them needs credentials. Without it, the plugin's `authenticate` runs with such a route.
+   */
+  requireIdentity?(ctx: RequestContext): Step<CheckResult>;
   /** After authentication, before the body is read: limits and access checks. */
   preParsing?(ctx: RequestContext): Step<CheckResult>;
   /** After the body is parsed and checked, just before the handler (e.g. CSRF in a form). */

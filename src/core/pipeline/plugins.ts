@@ -16,6 +16,8 @@ const hookNames = [
   'onRequest',
   'authenticate',
   'credentials',
+  'allowsAnonymous',
+  'requireIdentity',
   'preParsing',
   'preHandler',
   'preSerialization',

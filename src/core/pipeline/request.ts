@@ -79,8 +79,16 @@ export function compileRoute(route: RouteSettings): CompiledRoute {
   const { config, method } = route;
   const rules = config.body;
   // A DELETE body has no defined meaning (RFC 9110 §9.3.5) and routes cannot declare body rules
-  // for it, so it is never read; nor are GET's and HEAD's.
-  const readsBody = withBody.has(method);
+  // for it, so it is never read; nor are GET's and HEAD's. One of the app's own routes has its
+  // body read only when its settings say how: otherwise the app's own parser or validator
+  // (express.json(), @hono/zod-validator) reads it.
+  const readsBody =
+    withBody.has(method) &&
+    (route.app !== true ||
+      rules !== undefined ||
+      config.accepts !== undefined ||
+      config.encodings !== undefined ||
+      config.bodyLimit !== undefined);
   done = {
     readsBody,
     accepts: config.accepts ?? defaultAccepts,
@@ -146,7 +154,11 @@ function readBody(
   input: RequestInput,
   route: CompiledRoute,
 ): Step<void> {
-  if (!route.readsBody) return;
+  if (!route.readsBody) {
+    // What the host's parser made of it, as it is, for the `preHandler` checks (a form's token).
+    if (input.parsedBody !== undefined) ctx.body = input.parsedBody.value;
+    return;
+  }
   if (input.parsedBody !== undefined) {
     const { value } = input.parsedBody;
     if (value !== undefined) bodyFormat(ctx.headers.get('content-type'), route.accepts);

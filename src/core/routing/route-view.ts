@@ -1,21 +1,24 @@
 /**
- * The route view: the table's routes and the host's own, compiled into one router, so that every
- * request is matched once, before pre-routing, on every host (CONTRIBUTING.md, "One route view").
+ * The route view: the table's routes and the app's own, compiled into one router, so that every
+ * request has the methods of its path (`Allow`, 405, OPTIONS, CORS preflights) on every host
+ * (CONTRIBUTING.md, "One route view").
  */
 import { allowList, compileEntry, type PathEntry } from './compile-entry.ts';
 import { Router } from './router.ts';
 import type { RouteDefinition, RouteInfo } from './table.ts';
-import type { HostRoute } from './types.ts';
+import type { AppRoute } from './types.ts';
 
-/** What the host answers itself: never called, since the core hands such a route back. */
-const hostHandler = (): never => {
-  throw new TypeError('A host route was run by the core; the host answers it itself.');
+/** What the app answers itself: never called, since the core hands such a route back. */
+const appHandler = (): never => {
+  throw new TypeError(
+    "One of the app's own routes was run by the core; the app answers it itself.",
+  );
 };
 
 const declarable = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS']);
 
 /**
- * The table's router with the host's routes added: a method the table already serves on a
+ * The table's router with the app's routes added: a method the table already serves on a
  * pattern stays the table's; a route the view cannot hold (a pattern the table's syntax cannot
  * read, a method outside the spec's table, settings no plugin declared) is left out and named
  * through `warn`, since the core can then neither authenticate nor limit it.
@@ -24,20 +27,20 @@ const declarable = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OP
  */
 export function compileView(
   table: Router,
-  host: readonly HostRoute[],
+  app: readonly AppRoute[],
   configKeys: readonly string[],
-  warn: (route: HostRoute, why: string) => void,
+  warn: (route: AppRoute, why: string) => void,
 ): Router {
   const byPattern = new Map<string, Record<string, RouteDefinition>>();
   const taken = new Set(table.routes.map((r) => `${r.method} ${r.pattern}`));
-  for (const route of host) {
+  for (const route of app) {
     const { method, pattern } = route;
     if (taken.has(`${method} ${pattern}`)) continue;
     if (!declarable.has(method)) {
       warn(route, `${method} is not a method of the spec's table`);
       continue;
     }
-    const one = { [method]: { handler: hostHandler, config: route.config ?? {} } };
+    const one = { [method]: { handler: appHandler, config: route.config ?? {} } };
     try {
       compileEntry(pattern, one, configKeys);
     } catch (error) {
@@ -62,28 +65,28 @@ export function compileView(
   }
   for (const [pattern, methods] of byPattern) {
     if (tableEntries.has(pattern)) continue;
-    entries.push(hostEntry(compileEntry(pattern, methods, configKeys)));
+    entries.push(appEntry(compileEntry(pattern, methods, configKeys)));
   }
   return Router.of(entries);
 }
 
-/** A host path's routes, marked as the host's. */
-function hostEntry(entry: PathEntry): PathEntry {
+/** An app path's routes, marked as the app's. */
+function appEntry(entry: PathEntry): PathEntry {
   const methods = new Map<string, RouteInfo>();
   for (const [method, info] of entry.methods) {
-    methods.set(method, Object.freeze({ ...info, host: true as const }));
+    methods.set(method, Object.freeze({ ...info, app: true as const }));
   }
   return { ...entry, methods };
 }
 
-/** A table path with the host's methods on the same pattern beside its own. */
+/** A table path with the app's methods on the same pattern beside its own. */
 function merged(
   entry: PathEntry,
   extra: Record<string, RouteDefinition>,
   configKeys: readonly string[],
 ): PathEntry {
-  const host = hostEntry(compileEntry(entry.pattern, extra, configKeys));
+  const own = appEntry(compileEntry(entry.pattern, extra, configKeys));
   const methods = new Map(entry.methods);
-  for (const [method, info] of host.methods) if (!methods.has(method)) methods.set(method, info);
+  for (const [method, info] of own.methods) if (!methods.has(method)) methods.set(method, info);
   return { ...entry, methods, allow: allowList(methods.keys()) };
 }

@@ -43,21 +43,22 @@ export interface RouteSettings {
   readonly pattern: string;
   /** The route's settings. */
   readonly config: Readonly<RouteConfig>;
-  /** `true` on a route the host holds and answers itself (an Express, Fastify or Hono route). */
-  readonly host?: true;
+  /** `true` on one of the app's own routes: the host's router holds it and its handler answers (an Express, Fastify or Hono route). */
+  readonly app?: true;
 }
 
 /**
- * One of the host's own routes, as an adapter hands it to `Conventions.useHostRoutes`: plain
- * data, compiled once into the route view beside the table.
+ * One of the app's own routes (declared on its Express, Fastify or Hono router, not in the route
+ * table), as a host binding hands it to the core: plain data, compiled once into the route view
+ * beside the table.
  *
  * @category Routing
  */
-export interface HostRoute {
+export interface AppRoute {
   /** The method, upper-case. */
   readonly method: string;
   /** The path pattern, in the table's syntax (path-to-regexp: `/v1/things/:id`). */
   readonly pattern: string;
-  /** Its settings (`auth`, `scopes`, `body`, …), as the host's guard declared them. @default {} */
+  /** Its settings (`auth`, `scopes`, `body`, …), as the route's guard declared them. @default {} */
   readonly config?: RouteConfig | undefined;
 }

@@ -279,6 +279,32 @@ export class BearerPlugin implements Plugin {
     });
   }
 
+  /** Whether `route` lets a caller without a token through: `auth: false` or `'optional'`. */
+  allowsAnonymous(route: RouteSettings): boolean {
+    return this.planOf(route).mode !== 'required';
+  }
+
+  /**
+   * Where the host may run another route than the one checked and one of them needs a token: the
+   * token the request presents (header, or query when `query` is on) is verified, and a request
+   * without one is refused with the challenge; no route's scopes are asked for. A token that the
+   * checked route's form body may still carry is left to that route's `preHandler`.
+   */
+  requireIdentity(ctx: RequestContext): Step<CheckResult> {
+    if (ctx.identity !== undefined || ctx.state.tokenInForm === 'open') return;
+    const { challenges } = this;
+    const header = ctx.headers.get('authorization');
+    let token = header ? tokenFromHeader(header, challenges) : undefined;
+    if (token === undefined && this.queryOn && ctx.rawQuery.includes('access_token')) {
+      token = tokenFromQuery(ctx.query, challenges);
+    }
+    if (token === undefined) throw challenges.missing();
+    return andThen(this.verifier.check(token, this.expected(ctx)), (identity) => {
+      ctx.identity = identity;
+      return undefined;
+    });
+  }
+
   /** After the body is parsed: a token in a form body, or a second token there (400). */
   preHandler(ctx: RequestContext): Step<CheckResult> {
     const seen = ctx.state.tokenInForm;

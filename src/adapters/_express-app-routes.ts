@@ -1,0 +1,106 @@
+/** The app's own Express routes in the pipeline: `guard(settings)` and `res.json` through the response phases. */
+import type { HeaderInit, RequestContext, RouteConfig, RouteSettings } from 'api-conventions';
+import type { ApiResponse, BoundHost, Guarded, Step } from 'api-conventions/host';
+import type { Request, RequestHandler, Response } from 'express';
+import { addBody } from './_express-io.ts';
+import { type ExpressRoute, guardSettings } from './_express-routes.ts';
+import { writeNodeResponse } from './_node-write.ts';
+
+/** The Express host of a service. */
+export type ExpressHost = BoundHost<Request>;
+
+/** Writes a core response now, or once it is ready. */
+export function sendTo(host: ExpressHost, res: Response, result: Step<ApiResponse>): void {
+  if (result instanceof Promise) result.then((r) => writeNodeResponse(res, r, host.logger));
+  else writeNodeResponse(res, result, host.logger);
+}
+
+/** Puts the headers the context gathered so far on the native response (idempotent). */
+export function copyContextHeaders(ctx: RequestContext, res: Response): void {
+  if (!ctx.hasResponseHeaders) return;
+  const { record } = ctx.responseHeaders;
+  for (const name in record) res.setHeader(name, record[name]!);
+}
+
+/**
+ * Routes `res.json(value)` (and `res.send(object)`, which calls it) of the app's own handlers
+ * through the transform, serialize and send phases, as a table route's value goes.
+ */
+export function routeJson(host: ExpressHost, req: Request, res: Response): void {
+  res.json = (body: unknown) => {
+    const headers = res.getHeaders() as HeaderInit;
+    for (const name of res.getHeaderNames()) res.removeHeader(name);
+    sendTo(host, res, host.finish(req, res.statusCode, body, headers));
+    return res;
+  };
+}
+
+/**
+ * Middleware that applies route settings to one of the app's own routes. The settings are checked
+ * once here and kept on the middleware, where the route's checks in `before` find them; here, on
+ * the route Express dispatched, its checks run again only if they did not run for it (another
+ * route Express reached by its own order), then its body and field rules and the `preHandler`
+ * checks.
+ */
+export function guardMiddleware(
+  host: ExpressHost,
+  config: RouteConfig,
+  routeSettings: (route: ExpressRoute, method: string) => RouteSettings,
+): RequestHandler {
+  const { config: checked } = host.settingsOf('ANY', 'guard()', config);
+  // A guard outside a route (`app.use(path, guard)`): its own settings, by method.
+  const loose = new Map<string, RouteSettings>();
+  const looseOf = (method: string, path: string) => {
+    let settings = loose.get(method);
+    if (settings === undefined) {
+      settings = host.settingsOf(method, path, checked);
+      loose.set(method, settings);
+    }
+    return settings;
+  };
+  const guard: RequestHandler = (req, res, next) => {
+    const ctx = host.context(req);
+    addBody(req, ctx.input);
+    const route = req.route as ExpressRoute | undefined;
+    const own =
+      route === undefined ? looseOf(req.method, req.path) : routeSettings(route, req.method);
+    const go = (guarded: Guarded) => {
+      if (guarded.response !== undefined) {
+        return writeNodeResponse(res, guarded.response, host.logger);
+      }
+      copyContextHeaders(ctx, res);
+      req.body = guarded.body;
+      next();
+    };
+    const result = host.guard(req, own, req.params as Record<string, string>);
+    if (result instanceof Promise) result.then(go, next);
+    else go(result);
+  };
+  (guard as unknown as Record<symbol, RouteConfig>)[guardSettings] = checked;
+  return guard;
+}
+
+const warnedHeaders = new Set<string>();
+
+/**
+ * Puts the always-on headers on the response. Middleware before `before` (helmet, say) may have
+ * set some already: the conventions' values are the ones sent, and a value they replace is named
+ * in a warning, once per header, with where to set it instead.
+ */
+export function keepSecurityHeaders(
+  host: ExpressHost,
+  res: Response,
+  alwaysOn: Readonly<Record<string, string | readonly string[]>>,
+): void {
+  for (const name in alwaysOn) {
+    const value = alwaysOn[name]!;
+    const before = res.getHeader(name);
+    if (before !== undefined && String(before) !== String(value) && !warnedHeaders.has(name)) {
+      warnedHeaders.add(name);
+      host.logger.warn(
+        `${name} was "${String(before)}" before the conventions' middleware (helmet, or another middleware ahead of c.before): the conventions send "${String(value)}". Set it through the conventions' securityHeaders() options instead, and drop it from the other middleware.`,
+      );
+    }
+    res.setHeader(name, value as string | string[]);
+  }
+}

@@ -1,0 +1,191 @@
+/** The app's own routes beside the table (Hono's): the middleware, guards and error handler. */
+import {
+  type Conventions,
+  type ConventionsOptions,
+  HeaderBag,
+  type Identity,
+  type RouteConfig,
+  type RouteInfo,
+} from 'api-conventions';
+import { heldContext } from 'api-conventions/host';
+import { type AppRouteEntry, type FetchContext, fetchHost } from './_fetch-host.ts';
+import { type FetchHostOptions, toResponse } from './_fetch-io.ts';
+import { guardSettings, type MatchedRequest } from './_fetch-match.ts';
+
+/** A Hono-style middleware: runs before the host's routes and may replace `c.res` after them. */
+export type FetchMiddleware = (
+  c: FetchContext,
+  next: () => Promise<void>,
+) => Promise<Response | undefined>;
+
+/** Options of {@link toFetchMiddleware}. */
+export interface FetchMiddlewareOptions<Context = unknown> extends FetchHostOptions<Context> {
+  /**
+   * The host's own routes (Hono: `() => app.routes`): they join the route view, so a wrong method
+   * on one of them is 405 with `Allow` and OPTIONS and CORS preflights list its methods.
+   * @default none
+   */
+  routes?: (() => readonly AppRouteEntry[]) | undefined;
+}
+
+/**
+ * Middleware for a host with routes of its own (Hono's `app.use('*', …)`, registered before
+ * them). Every request runs the pre-routing phase and the path rules; a table route is answered
+ * here, end to end. Any other request is checked on what Hono will run for it (its own match):
+ * the first of the app's routes that could serve it gets its authentication and `preParsing`
+ * checks, and a caller without credentials passes only when every route (and no middleware the
+ * library cannot read) that could serve the request lets one through. The app's handlers read the
+ * caller through {@link identityOf}; their `Response` gets the always-on headers and those the
+ * checks gathered.
+ *
+ * @example
+ * ```ts
+ * import { Hono } from 'hono';
+ * import { conventions } from 'api-conventions';
+ * import { identityOf, toFetchHandler, toFetchMiddleware } from 'api-conventions/fetch';
+ *
+ * const api = conventions({ routes: { '/v1/books': { GET: () => ({ books: [], hasNext: false }) } } });
+ * const app = new Hono();
+ * app.use('*', toFetchMiddleware(api, { routes: () => app.routes }));
+ * app.get('/v1/me', (c) => c.json({ subject: identityOf(c)?.subject ?? null }));
+ * app.notFound(toFetchHandler(api));
+ * ```
+ */
+export function toFetchMiddleware<Context = unknown>(
+  api: Conventions | ConventionsOptions,
+  options: FetchMiddlewareOptions<Context> = {},
+): FetchMiddleware {
+  const fetch = fetchHost(api);
+  const { host } = fetch;
+  if (options.routes !== undefined) fetch.readRoutes(options.routes);
+  if (options.remoteAddress === undefined) warnWithoutAddress(host.api);
+  const { alwaysOnHeaders, logger } = host;
+  return async (c, next) => {
+    const request = c.req.raw;
+    fetch.receive(request, c, options as FetchHostOptions<unknown>);
+    const stop = await host.enter(request);
+    if (stop !== undefined) return toResponse(stop, logger);
+    const ctx = host.context(request);
+    if (ctx.route !== undefined && ctx.route.app !== true) {
+      return toResponse(await host.serve(request, ctx.route as RouteInfo, ctx.params), logger);
+    }
+    await next();
+    c.res = withHeaders(
+      c.res,
+      alwaysOnHeaders,
+      ctx.hasResponseHeaders ? ctx.responseHeaders : undefined,
+    );
+    return undefined;
+  };
+}
+
+/**
+ * Route settings for one of the host's own routes (Hono's `app.post(path, toFetchGuard(api,
+ * settings), handler)`). Their authentication and checks run in {@link toFetchMiddleware} (again
+ * here only when Hono reached this route by its own order after another); here, when the settings
+ * say how the body is read (`body`, `accepts`, `encodings`, `bodyLimit`), the body is read, parsed
+ * and checked, then the `preHandler` checks run. A guard without body settings leaves the body
+ * unread, for the handler or a validator (`@hono/zod-validator`). The handler reads a checked
+ * body with {@link bodyOf}. The settings are checked now: a misspelt key is a `TypeError`.
+ */
+export function toFetchGuard(api: Conventions, settings: RouteConfig): FetchMiddleware {
+  const fetch = fetchHost(api);
+  const { host, matcher } = fetch;
+  const { config } = host.settingsOf('ANY', 'guard()', settings);
+  const guard: FetchMiddleware = async (c, next) => {
+    const request = c.req.raw;
+    fetch.receive(request, c, {});
+    const route = matcher.settingsAt(c.req as MatchedRequest, request.method);
+    const params = (c.req as MatchedRequest).param?.();
+    const guarded = await host.guard(request, route, params);
+    if (guarded.response !== undefined) return toResponse(guarded.response, host.logger);
+    await next();
+    return undefined;
+  };
+  (guard as unknown as Record<symbol, RouteConfig>)[guardSettings] = config;
+  return guard;
+}
+
+/** The verified caller of a request the middleware saw (`ctx.identity`), or `undefined`. */
+export function identityOf(c: FetchContext | Request): Identity | undefined {
+  return heldContext(c instanceof Request ? c : c.req.raw)?.identity;
+}
+
+/**
+ * The body {@link toFetchGuard} read and checked for this request (typed by the caller, as the
+ * route's `body` rules make it), or `undefined` when the guard read none.
+ */
+export function bodyOf<T = unknown>(c: FetchContext | Request): T | undefined {
+  return heldContext(c instanceof Request ? c : c.req.raw)?.body as T | undefined;
+}
+
+const warnedApis = new WeakSet<Conventions>();
+
+/** A rate limit with no client address counts every anonymous caller as one: say so once. */
+function warnWithoutAddress(api: Conventions): void {
+  if (!api.plugins.includes('rate-limit') || warnedApis.has(api)) return;
+  warnedApis.add(api);
+  api.logger.warn(
+    "toFetchMiddleware has no remoteAddress option: the rate limit cannot tell anonymous callers apart, and counts them all as one. On Hono's node server: remoteAddress: (_, c) => getConnInfo(c).remote.address.",
+  );
+}
+
+/**
+ * A native route's response with the always-on headers it lacks and the headers the checks
+ * gathered (`Vary` merged, `Set-Cookie` and `Link` added). A response from `fetch()` has
+ * immutable headers, so it is copied once.
+ */
+function withHeaders(
+  response: Response,
+  alwaysOn: Readonly<Record<string, string | readonly string[]>>,
+  gathered: HeaderBag | undefined,
+): Response {
+  let copy = response;
+  try {
+    response.headers.set('x-probe-mutable', '');
+    response.headers.delete('x-probe-mutable');
+  } catch {
+    copy = new Response(response.body, response);
+  }
+  const { headers } = copy;
+  if (gathered !== undefined) {
+    const merged = new HeaderBag({ vary: headers.get('vary') ?? undefined }).merge(gathered);
+    for (const [name, value] of Object.entries(merged.record)) {
+      if (name === 'vary') headers.set(name, String(value));
+      else if (name === 'set-cookie' || name === 'link') {
+        for (const item of [value].flat()) headers.append(name, item);
+      } else if (!headers.has(name)) headers.set(name, [value].flat().join(', '));
+    }
+  }
+  for (const name in alwaysOn) if (!headers.has(name)) headers.set(name, String(alwaysOn[name]));
+  return copy;
+}
+
+/**
+ * An error handler for the host's own routes (Hono's `app.onError`): what they throw gets the
+ * spec's error body and status, reported to the conventions' logger, as on every other host.
+ *
+ * @example
+ * ```ts
+ * import { Hono } from 'hono';
+ * import { conventions } from 'api-conventions';
+ * import { toFetchErrorHandler } from 'api-conventions/fetch';
+ *
+ * const app = new Hono();
+ * app.onError(toFetchErrorHandler(conventions({})));
+ * ```
+ */
+export function toFetchErrorHandler(
+  api: Conventions | ConventionsOptions,
+): (error: unknown, c: { req: { raw: Request } }) => Response | Promise<Response> {
+  const fetch = fetchHost(api);
+  const { host } = fetch;
+  return (error, c) => {
+    const request = c.req.raw;
+    fetch.receive(request, c, {});
+    const result = host.fail(request, error);
+    return result instanceof Promise
+      ? result.then((response) => toResponse(response, host.logger))
+      : toResponse(result, host.logger);
+  };
+}

@@ -1,0 +1,339 @@
+/**
+ * The one host binding (CONTRIBUTING.md, "One host binding"): the sequence every host with a
+ * router of its own runs — enter, dispatch, guard, serve, finish, fail — lives here once, built
+ * from the few things an adapter knows of its host.
+ */
+
+import type { HeaderInit, ResponseHeaders } from '../http/headers.ts';
+import { HeaderBag } from '../http/headers.ts';
+import type { ApiResponse, OutgoingResponse } from '../http/response.ts';
+import type { HostAnswer, HostFailure } from '../limits/index.ts';
+import type { LintFinding, LintRoute } from '../lint/index.ts';
+import { startHeaders } from '../pipeline/answers.ts';
+import type { RequestContext, RequestInput } from '../pipeline/context.ts';
+import { type Conventions, serviceOf, toConventions } from '../pipeline/conventions.ts';
+import { answerUnrouted, front, handleRoute, run } from '../pipeline/dispatch.ts';
+import {
+  admitAnonymous,
+  checkDispatched,
+  type HostMatch,
+  isOpen,
+} from '../pipeline/fail-closed.ts';
+import type { ConventionsOptions } from '../pipeline/options.ts';
+import type { Guarded } from '../pipeline/plugin.ts';
+import { raiseUnrouted } from '../pipeline/pre-routing.ts';
+import { bareArray, prepareBody, toOutgoing } from '../pipeline/request.ts';
+import { failure, respond } from '../pipeline/respond.ts';
+import type { Service } from '../pipeline/service.ts';
+import { andThen, attempt, type Step } from '../pipeline/steps.ts';
+import type { RouteInfo } from '../routing/table.ts';
+import type { AppRoute, RouteConfig, RouteSettings } from '../routing/types.ts';
+
+/**
+ * Where an app's own routes come from, read on demand: `size` is compared on every request (a
+ * cheap length), and `list` read again when it changed.
+ *
+ * @category Host
+ */
+export interface AppRouteSource<Native> {
+  /** A number that changes whenever routes are added (the length of the host's route list). */
+  size(native: Native): number;
+  /** The app's routes, in the table's pattern syntax. */
+  list(native: Native): readonly AppRoute[];
+}
+
+/**
+ * What an adapter knows of its host: how to read a request, and, on a host with a router of its
+ * own, what that router will run. The rest is the same on every host.
+ *
+ * @category Host
+ */
+export interface HostBinding<Native> {
+  /** The core's input for a native request (its body readers where the core reads the body). */
+  input(native: Native): RequestInput;
+  /**
+   * What the host's own router will run for the request ({@link HostMatch}), read from the host
+   * after the pre-routing hooks and path rules; `undefined` where the library answers the request
+   * itself (a table route on a host that lets the library route them). Absent on hosts without a
+   * router (node:http, a bare `fetch` handler): the library's match is then the dispatch.
+   */
+  match?(native: Native, ctx: RequestContext): HostMatch | undefined;
+  /** The app's own routes, for the route view (`Allow`, 405, OPTIONS, preflights). */
+  appRoutes?: AppRouteSource<Native> | undefined;
+}
+
+const held = Symbol.for('api-conventions.context');
+type Holder = { [held]?: RequestContext };
+
+/**
+ * The context a host binding keeps for a native request (Express's `req`, Fastify's request, a
+ * `Request`), or `undefined` when no binding saw it: how `identityOf` reads the caller.
+ *
+ * @category Host
+ */
+export function heldContext(native: object): RequestContext | undefined {
+  return (native as Holder)[held];
+}
+
+/**
+ * A host bound to a service: the steps an adapter calls, each taking the host's own request
+ * object (where the request's context is kept).
+ *
+ * @category Host
+ */
+export class BoundHost<Native extends object> {
+  /** The service it serves. */
+  readonly api: Conventions;
+  private readonly service: Service;
+  private readonly binding: HostBinding<Native>;
+  private routesSeen = -1;
+
+  constructor(api: Conventions | ConventionsOptions, binding: HostBinding<Native>) {
+    this.api = toConventions(api);
+    this.service = serviceOf(this.api);
+    this.binding = binding;
+  }
+
+  /** The service's logger. */
+  get logger(): Conventions['logger'] {
+    return this.api.logger;
+  }
+
+  /** Headers every response carries: hosts put them on the app's own responses too. */
+  get alwaysOnHeaders(): Readonly<ResponseHeaders> {
+    return this.service.settings.response.alwaysOn;
+  }
+
+  /** The default body limit in bytes. */
+  get bodyLimit(): number {
+    return this.service.settings.bodyLimit;
+  }
+
+  /** The context kept for this request, if one was opened. */
+  held(native: Native): RequestContext | undefined {
+    return (native as Holder)[held];
+  }
+
+  /** The request's context: the one kept for it, or a new one, matched and kept. */
+  context(native: Native): RequestContext {
+    return (native as Holder)[held] ?? this.open(native);
+  }
+
+  private open(native: Native): RequestContext {
+    const ctx = this.service.open(this.binding.input(native));
+    (native as Holder)[held] = ctx;
+    return ctx;
+  }
+
+  private sync(native: Native): void {
+    const source = this.binding.appRoutes;
+    if (source === undefined) return;
+    const size = source.size(native);
+    if (size === this.routesSeen) return;
+    this.routesSeen = size;
+    this.service.useAppRoutes(source.list(native));
+  }
+
+  /**
+   * Before the host's router runs the app's handlers: opens the context, runs pre-routing and the
+   * path rules, then the checks of the route the host will run (authentication, `preParsing`),
+   * failing closed where the host could run something the library cannot see. The response that
+   * stops the request, or `undefined` to let the host go on.
+   */
+  enter(native: Native): Step<ApiResponse | undefined> {
+    this.sync(native);
+    const ctx = this.open(native);
+    const { settings } = this.service;
+    const match = this.binding.match;
+    const stop = attempt(
+      () => front(settings, ctx, match && (() => match(native, ctx))),
+      (error) => failure(ctx, error, settings.logger),
+    );
+    return andThen(stop, (out) =>
+      out === undefined ? undefined : respond(settings.response, ctx, out),
+    );
+  }
+
+  /**
+   * Where the host dispatched one of the app's routes (or a table route) with `route`'s settings:
+   * its checks, unless they already ran for it. The response that stops the request, or
+   * `undefined`.
+   */
+  dispatch(
+    native: Native,
+    route: RouteSettings,
+    params?: Readonly<Record<string, string>>,
+  ): Step<ApiResponse | undefined> {
+    const ctx = this.context(native);
+    const { settings } = this.service;
+    return attempt(
+      () =>
+        andThen(checkDispatched(settings, ctx, route, params), (stop) =>
+          stop === undefined
+            ? undefined
+            : respond(settings.response, ctx, toOutgoing(settings, ctx, stop)),
+        ),
+      (error) => respond(settings.response, ctx, failure(ctx, error, settings.logger)),
+    );
+  }
+
+  /** Whether `route` lets a caller without credentials through (every identity plugin says so). */
+  opens(route: RouteSettings): boolean {
+    return isOpen(this.service.settings.identities, route);
+  }
+
+  /**
+   * Where the host is about to run one of the app's routes after the one checked (a handler of
+   * the first called `next()`), or, with `undefined`, middleware the library cannot read: a
+   * caller without accepted credentials is refused when it does not let one through. Throws the
+   * refusal (an `ApiError`), for the host's error handling to answer.
+   */
+  admit(native: Native, route: RouteSettings | undefined): void {
+    const ctx = this.held(native);
+    if (ctx !== undefined) admitAnonymous(this.service.settings, ctx, route);
+  }
+
+  /**
+   * Before one of the app's handlers with settings (a guard): the route's checks where they did
+   * not run, then its body, read or taken from the host's parser and checked against its rules,
+   * then the `preHandler` checks. Gives `{ response }` to send, or the checked body.
+   */
+  guard(
+    native: Native,
+    route: RouteSettings,
+    params?: Readonly<Record<string, string>>,
+  ): Step<Guarded> {
+    const ctx = this.context(native);
+    const { settings } = this.service;
+    const stop = (out: OutgoingResponse): Step<Guarded> =>
+      andThen(respond(settings.response, ctx, out), (response) => ({ response }));
+    return attempt(
+      () =>
+        andThen(checkDispatched(settings, ctx, route, params), (early) =>
+          early !== undefined
+            ? stop(toOutgoing(settings, ctx, early))
+            : andThen(prepareBody(settings, ctx, ctx.input), (r) =>
+                r === undefined
+                  ? { response: undefined, body: ctx.body }
+                  : stop(toOutgoing(settings, ctx, r)),
+              ),
+        ),
+      (error) => stop(failure(ctx, error, settings.logger)),
+    );
+  }
+
+  /**
+   * A table route the host dispatched (`route`): its checks where they did not run, body and
+   * handler, then the response phases. Without `route`, behind the host's router: the router's
+   * answer from the route view (404 naming the path, 405 with `Allow`, 204 with `Allow` for
+   * OPTIONS). On a request no `enter` saw, the whole pipeline, the library routing.
+   */
+  serve(
+    native: Native,
+    route?: RouteInfo,
+    params?: Readonly<Record<string, string>>,
+  ): Step<ApiResponse> {
+    const { settings } = this.service;
+    const ctx = this.held(native);
+    if (ctx === undefined) return this.api.handle(this.binding.input(native));
+    // A table route follows the library's path rules: the host ran it for a path the library's
+    // own router does not match to it (an empty parameter, a trailing slash): nothing is there.
+    if (route === undefined || route !== ctx.viewed) {
+      if (route !== undefined) ctx.route = undefined;
+      return run(settings, ctx, () => answerUnrouted(settings, ctx));
+    }
+    return run(settings, ctx, () =>
+      andThen(checkDispatched(settings, ctx, route, params), (stop) =>
+        stop === undefined ? handleRoute(settings, ctx, route) : toOutgoing(settings, ctx, stop),
+      ),
+    );
+  }
+
+  /**
+   * One of the app's handlers answered with a value (`res.json(value)`): through the response
+   * phases, as a table route's value goes; a bare array is a logged 500 (spec 2.7). `headers` are
+   * the host's response headers so far; without them the response starts with the context's.
+   */
+  finish(native: Native, status: number, body: unknown, headers?: HeaderInit): Step<ApiResponse> {
+    const ctx = this.context(native);
+    return run(this.service.settings, ctx, () => {
+      if (Array.isArray(body)) throw bareArray();
+      return {
+        status,
+        headers: headers === undefined ? startHeaders(ctx) : new HeaderBag(headers),
+        body,
+      };
+    });
+  }
+
+  /**
+   * The spec's error response for anything thrown while the host handled the request; one the
+   * host raised before `enter` is still seen by the plugins that see every request.
+   */
+  fail(native: Native, error: unknown): Step<ApiResponse> {
+    const ctx = this.context(native);
+    const { settings } = this.service;
+    return run(settings, ctx, () => raiseUnrouted(settings, ctx, error));
+  }
+
+  /**
+   * The settings of one of the app's routes, checked now, at start-up (a misspelt key or a bad
+   * value is a `TypeError`), compiled, and seen by the plugins' `onRoute`.
+   */
+  settingsOf(method: string, pattern: string, config: RouteConfig = {}): RouteSettings {
+    return this.service.routeSettings(method, pattern, config);
+  }
+
+  /** Hands the app's routes to the route view at once (a host that lists them when ready). */
+  useAppRoutes(routes: readonly AppRoute[]): void {
+    this.service.useAppRoutes(routes);
+  }
+
+  /** Lints the app's own route patterns (spec 4.1); findings are warnings, never errors. */
+  lint(routes: readonly LintRoute[]): LintFinding[] {
+    return this.service.lint(routes, true);
+  }
+
+  /** The answer to a request the host refused before the library could read it, counted by `remoteAddress`. */
+  refused(kind: HostFailure, remoteAddress: string | undefined): Step<HostAnswer> {
+    return this.service.hostAnswerFor(kind, remoteAddress);
+  }
+}
+
+/**
+ * Binds a service to a host: the steps every adapter runs, from the binding it supplies.
+ *
+ * @category Host
+ */
+export function bindHost<Native extends object>(
+  api: Conventions | ConventionsOptions,
+  binding: HostBinding<Native>,
+): BoundHost<Native> {
+  return new BoundHost(api, binding);
+}
+
+/**
+ * The answer to a request the host refused before the library could read it (an HTTP parser
+ * error, a header timeout, `CONNECT`): the spec's error body with the always-on headers and
+ * `Connection: close`, also as HTTP/1.1 text for a socket. Built once per kind, counted by no one.
+ *
+ * @category Host
+ */
+export function hostAnswer(api: Conventions, kind: HostFailure): HostAnswer {
+  return serviceOf(api).hostAnswer(kind);
+}
+
+/**
+ * {@link hostAnswer} for a request from `remoteAddress`, once the plugins that see every request
+ * saw it: a rate limit counts it by that address, and past the limit the answer is its 429.
+ * Never rejects.
+ *
+ * @category Host
+ */
+export function hostAnswerFor(
+  api: Conventions,
+  kind: HostFailure,
+  remoteAddress: string | undefined,
+): Step<HostAnswer> {
+  return serviceOf(api).hostAnswerFor(kind, remoteAddress);
+}

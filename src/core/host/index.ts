@@ -1,0 +1,11 @@
+/** The host binding: the steps every adapter runs, built from what it knows of its host. */
+export type { HostMatch } from '../pipeline/fail-closed.ts';
+export {
+  type AppRouteSource,
+  BoundHost,
+  bindHost,
+  type HostBinding,
+  heldContext,
+  hostAnswer,
+  hostAnswerFor,
+} from './bind-host.ts';

@@ -1,0 +1,185 @@
+/**
+ * The checks of a request on a host with a router of its own, decided on what that host will run
+ * (CONTRIBUTING.md, "Fail closed"): the host says which of the app's routes could serve the
+ * request, in the order it tries them, and whether something the library cannot read (middleware
+ * that may answer, a mounted app) could. The first route's checks run; a caller without accepted
+ * credentials passes only when every route that could serve the request lets one through.
+ */
+import { unauthorized } from '../errors/helpers.ts';
+import type { RouteSettings } from '../routing/types.ts';
+import type { RequestContext } from './context.ts';
+import type { IdentityPlan, ResolvedConventionsOptions } from './options.ts';
+import type { CheckResult } from './plugin.ts';
+import { andThen, isPromise, runHooks, type Step } from './steps.ts';
+
+/**
+ * What a host will run for one request, read from its own match: never the library's guess.
+ *
+ * @category Host
+ */
+export interface HostMatch {
+  /**
+   * The app's routes that could serve the request, in the order the host tries them (the first
+   * is the one it dispatches); empty when none could.
+   */
+  readonly routes: readonly RouteSettings[];
+  /** The first route's decoded path parameters. @default {} */
+  readonly params?: Readonly<Record<string, string>> | undefined;
+  /**
+   * Whether a handler the library cannot read could answer the request (middleware on its path,
+   * a mounted app): without a route that could serve it, such a request needs credentials.
+   * @default false
+   */
+  readonly others?: boolean | undefined;
+  /**
+   * Whether the host binding checks each later route as the host reaches it (a handler of the
+   * first calling `next()`), through {@link BoundHost.admit}: a caller without credentials may
+   * then go on to an open first route, and is refused where a closed one is reached. Without it,
+   * such a caller passes only when every route that could serve the request is open.
+   * @default false
+   */
+  readonly checksEach?: boolean | undefined;
+}
+
+type Settings = ResolvedConventionsOptions;
+
+const open = new WeakMap<RouteSettings, boolean>();
+
+/** Whether every identity plugin lets a caller without credentials through `route` (cached). */
+export function isOpen(identities: readonly IdentityPlan[], route: RouteSettings): boolean {
+  let result = open.get(route);
+  if (result === undefined) {
+    result = identities.every((p) => p.allowsAnonymous?.(route) === true);
+    open.set(route, result);
+  }
+  return result;
+}
+
+/** Whether a caller without credentials may reach what the host could run for `match`. */
+function needsIdentity(identities: readonly IdentityPlan[], match: HostMatch): boolean {
+  if (identities.length === 0) return false;
+  const { routes } = match;
+  if (routes.length === 0) return match.others === true;
+  for (const route of routes) if (!isOpen(identities, route)) return true;
+  return false;
+}
+
+/**
+ * Refuses a request without accepted credentials, checking nothing route-specific: each identity
+ * plugin's `requireIdentity`, or its `authenticate` on `strict` (a route that needs credentials;
+ * without one, a plain 401).
+ */
+function requireIdentity(
+  identities: readonly IdentityPlan[],
+  ctx: RequestContext,
+  strict: RouteSettings | undefined,
+  from = 0,
+): Step<CheckResult> {
+  for (let i = from; i < identities.length; i++) {
+    const plan = identities[i]!;
+    let result: Step<CheckResult>;
+    if (plan.requireIdentity !== undefined) result = plan.requireIdentity(ctx);
+    else if (strict === undefined) throw unauthorized('Send credentials for this request.');
+    else {
+      const route = ctx.route;
+      ctx.route = strict;
+      try {
+        result = plan.authenticate(ctx);
+      } finally {
+        ctx.route = route;
+      }
+    }
+    if (result === undefined) continue;
+    return andThen(result, (stop) =>
+      stop === undefined ? requireIdentity(identities, ctx, strict, i + 1) : stop,
+    );
+  }
+  return undefined;
+}
+
+/**
+ * The checks of the route the host dispatches, decided on the host's own match: `ctx.route` and
+ * `ctx.params` become the first route's and its authentication runs; then, when a route (or
+ * unreadable middleware) that could serve the request needs credentials: credentials the request
+ * presents are verified, and a request without them is refused, unless the binding checks each
+ * later route as it is reached (then the refusal waits for a closed route). Then the first
+ * route's `preParsing` checks.
+ *
+ * @category Plugins and pipeline
+ */
+export function checkMatch(
+  settings: Settings,
+  ctx: RequestContext,
+  match: HostMatch,
+): Step<CheckResult> {
+  const { identities } = settings;
+  // A table route follows the library's path rules: one the host runs for a path the library's
+  // own router does not match to it (an empty parameter, a trailing slash) serves nothing.
+  if (match.routes.some((route) => route.app !== true && route !== ctx.viewed)) {
+    match = { ...match, routes: match.routes.filter((r) => r.app === true || r === ctx.viewed) };
+  }
+  const first = match.routes[0];
+  // The view decoded the parameters of the route it matched, by the table's own names: kept
+  // when the host runs that very route.
+  if (ctx.route !== first || first === undefined) ctx.params = match.params ?? {};
+  ctx.route = first;
+  ctx.checked = first;
+  const gate = (): Step<CheckResult> => {
+    if (ctx.identity !== undefined || !needsIdentity(identities, match)) return undefined;
+    // Refused now: nothing else could serve it, or nothing checks the later routes; verified
+    // now: credentials presented, so that a later route finds its caller known.
+    if (first !== undefined && match.checksEach === true && !ctx.hasCredentials) return undefined;
+    const strict = match.routes.find((route) => !isOpen(identities, route));
+    return requireIdentity(identities, ctx, strict);
+  };
+  if (first === undefined) return gate();
+  return andThen(runHooks(settings.authenticate, ctx), (stop) =>
+    stop !== undefined
+      ? stop
+      : andThen(gate(), (refused) => refused ?? runHooks(settings.preParsing, ctx)),
+  );
+}
+
+/**
+ * Where the host is about to run a route after the one checked (a handler called `next()`): a
+ * caller without accepted credentials is refused there when `route` (or, for `undefined`,
+ * middleware the library cannot read) does not let one through. Synchronous: credentials the
+ * request presented were verified when it was checked. Throws the refusal.
+ *
+ * @category Plugins and pipeline
+ */
+export function admitAnonymous(
+  settings: Settings,
+  ctx: RequestContext,
+  route: RouteSettings | undefined,
+): void {
+  const { identities } = settings;
+  if (ctx.identity !== undefined || identities.length === 0) return;
+  if (route !== undefined && (ctx.checked === route || isOpen(identities, route))) return;
+  const refused = requireIdentity(identities, ctx, route);
+  if (refused === undefined) return;
+  // A check that would wait (credentials to verify) cannot run here: refuse as unauthenticated.
+  if (isPromise(refused)) refused.then(undefined, () => {});
+  throw unauthorized('Send credentials for this request.');
+}
+
+/**
+ * The checks of a route the host dispatched, where they did not run yet (another route than the
+ * one checked, reached by the host's own order): its authentication and `preParsing`.
+ *
+ * @category Plugins and pipeline
+ */
+export function checkDispatched(
+  settings: Settings,
+  ctx: RequestContext,
+  route: RouteSettings,
+  params: Readonly<Record<string, string>> | undefined,
+): Step<CheckResult> {
+  if (ctx.checked === route) return undefined;
+  if (params !== undefined) ctx.params = params;
+  ctx.route = route;
+  ctx.checked = route;
+  return andThen(runHooks(settings.authenticate, ctx), (stop) =>
+    stop === undefined ? runHooks(settings.preParsing, ctx) : stop,
+  );
+}
