@@ -7,6 +7,7 @@
  * the handler the host dispatches to answers. A set-up the library cannot hold fail-closed may
  * instead be refused at start-up with a TypeError that names what to change (CONTRIBUTING rule 6).
  */
+import { toFetchGuard } from 'api-conventions/fetch';
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import {
@@ -289,5 +290,46 @@ describe('Hono 4: middleware, mounted apps, parameters and strict: false (issue 
     honoApp({ strict: false }),
     'GET /v1/orders/',
     { handler: 'orders', refusal: 'strict' },
+  );
+});
+
+// A public route declared first that hands the request on (`next()`) must not open the protected
+// route behind it: the library checks each route as the host enters it.
+describe('a public route that hands on with next() opens nothing behind it (issue 33)', () => {
+  const pass = { path: '/v1/pass/export', next: '/v1/pass/:id' };
+  failsClosed(
+    'Express 5: GET /v1/pass/export (auth: false) calls next() into GET /v1/pass/:id',
+    expressApp({
+      version: 'express',
+      add: ({ app, c, answer }) => {
+        app.get(pass.path, c.guard({ auth: false }), (_req, _res, next) => next());
+        app.get(pass.next, answer('pass'));
+      },
+    }),
+    'GET /v1/pass/export',
+    { handler: 'pass' },
+  );
+  failsClosed(
+    'Express 4: GET /v1/pass/export (auth: false) calls next() into GET /v1/pass/:id',
+    expressApp({
+      version: 'express4',
+      add: ({ app, c, answer }) => {
+        app.get(pass.path, c.guard({ auth: false }), (_req, _res, next) => next());
+        app.get(pass.next, answer('pass'));
+      },
+    }),
+    'GET /v1/pass/export',
+    { handler: 'pass' },
+  );
+  failsClosed(
+    'Hono: GET /v1/pass/export (auth: false) calls next() into GET /v1/pass/:id',
+    honoApp({
+      add: ({ app, api, answer }) => {
+        app.get(pass.path, toFetchGuard(api, { auth: false }), (_c, next) => next());
+        app.get(pass.next, answer('pass'));
+      },
+    }),
+    'GET /v1/pass/export',
+    { handler: 'pass' },
   );
 });
