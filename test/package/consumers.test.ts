@@ -80,8 +80,7 @@ describe('consumers of the built package', () => {
     );
   });
 
-  // What every subpath gives, each used for its purpose; the deprecated adapter names stay one
-  // minor version, with their old values.
+  // What every subpath gives, each used for its purpose.
   const served = {
     fetchStatus: 200,
     fetchBody: { books: [], hasNext: false },
@@ -93,7 +92,6 @@ describe('consumers of the built package', () => {
     redis: ['function', 'function'],
     audit: ['function', 'function'],
     clientErrors: ['function', 65536],
-    deprecated: ['function', 'function', 'function', 65536],
   };
 
   it('imports every subpath from ESM and serves a request', () => {

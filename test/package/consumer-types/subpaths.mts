@@ -1,30 +1,15 @@
 // An ES module that types every subpath as a user's project sees it: the main entries, their
-// options and results, and the deprecated names, which keep their types.
+// options and results.
 import { type Conventions, conventions, type RequestContext } from 'api-conventions';
 import { type AuditOptions, type AuditReport, audit } from 'api-conventions/audit';
-import {
-  createExpressMiddleware,
-  type ExpressConventions,
-  toExpressMiddleware,
-} from 'api-conventions/express';
-import {
-  type FastifyConventionsOptions,
-  fastifyConventions,
-  serverOptions,
-  toFastifyPlugin,
-} from 'api-conventions/fastify';
-import {
-  type FetchHandler,
-  toClientErrorHandler,
-  toFetchHandler,
-  toServerErrorHandler,
-} from 'api-conventions/fetch';
+import { type ExpressConventions, toExpressMiddleware } from 'api-conventions/express';
+import { serverOptions, toFastifyPlugin } from 'api-conventions/fastify';
+import { type FetchHandler, toClientErrorHandler, toFetchHandler } from 'api-conventions/fetch';
 import { isConventions, type RequestInput } from 'api-conventions/host';
 import {
   type ClientErrorHandler,
   type NodeHandler,
   serverOptions as nodeServer,
-  nodeServerOptions,
   toClientErrorHandler as toNodeClientErrorHandler,
   toNodeHandler,
 } from 'api-conventions/node';
@@ -40,7 +25,7 @@ const parserErrors: ClientErrorHandler = toNodeClientErrorHandler(api);
 const express: ExpressConventions = toExpressMiddleware(api);
 const plugin: FastifyPluginAsync = toFastifyPlugin(api, { routes: true });
 const fetchHandler: FetchHandler = toFetchHandler(api);
-const onRefused: ReturnType<typeof toServerErrorHandler> = toClientErrorHandler(api);
+const onRefused: ReturnType<typeof toClientErrorHandler> = toClientErrorHandler(api);
 const known: boolean = isConventions(api);
 const input: RequestInput['method'] = 'GET';
 const maxHeaderSize: 65536 = nodeServer.maxHeaderSize;
@@ -53,11 +38,6 @@ const store: RedisStore = new RedisStore(redisOptions);
 declare const auditOptions: AuditOptions;
 const report: Promise<AuditReport> = audit(auditOptions);
 
-// The deprecated names keep the types of the names that replace them.
-const oldExpress: typeof toExpressMiddleware = createExpressMiddleware;
-const oldFetch: typeof toClientErrorHandler = toServerErrorHandler;
-const oldNode: typeof nodeServer = nodeServerOptions;
-const oldFastify: FastifyPluginAsync<FastifyConventionsOptions> = fastifyConventions;
 // @ts-expect-error toFastifyPlugin takes the conventions first, not an options object with `api`
 toFastifyPlugin(api, { api });
 
@@ -69,10 +49,6 @@ export {
   known,
   maxHeaderSize,
   oauthOptions,
-  oldExpress,
-  oldFastify,
-  oldFetch,
-  oldNode,
   onRefused,
   parserErrors,
   plugin,

@@ -1,16 +1,12 @@
 // A CommonJS consumer of the built package, as a user's project would require it: every subpath,
-// each used for what it is for, and the deprecated adapter names still there.
+// each used for what it is for.
 const { conventions, isApiError, notFound } = require('api-conventions');
 const { audit, formatJson } = require('api-conventions/audit');
-const { createExpressMiddleware, toExpressMiddleware } = require('api-conventions/express');
-const { fastifyConventions, toFastifyPlugin } = require('api-conventions/fastify');
-const {
-  toClientErrorHandler,
-  toFetchHandler,
-  toServerErrorHandler,
-} = require('api-conventions/fetch');
+const { toExpressMiddleware } = require('api-conventions/express');
+const { toFastifyPlugin } = require('api-conventions/fastify');
+const { toClientErrorHandler, toFetchHandler } = require('api-conventions/fetch');
 const { isConventions } = require('api-conventions/host');
-const { nodeServerOptions, serverOptions, toNodeHandler } = require('api-conventions/node');
+const { serverOptions, toNodeHandler } = require('api-conventions/node');
 const { hashClientSecret, oauthError, oauthServer } = require('api-conventions/oauth');
 const { RedisStore, redisCommand } = require('api-conventions/redis');
 const Fastify = require('fastify');
@@ -42,12 +38,6 @@ async function main() {
     redis: [typeof RedisStore, typeof redisCommand],
     audit: [typeof audit, typeof formatJson],
     clientErrors: [typeof toClientErrorHandler(api), serverOptions.maxHeaderSize],
-    deprecated: [
-      typeof createExpressMiddleware,
-      typeof fastifyConventions,
-      typeof toServerErrorHandler,
-      nodeServerOptions.maxHeaderSize,
-    ],
   };
 }
 

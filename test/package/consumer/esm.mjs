@@ -1,13 +1,13 @@
 // An ESM consumer of the built package, as a user's project would import it: every subpath,
-// each used for what it is for, and the deprecated adapter names still there.
+// each used for what it is for.
 import { createServer } from 'node:http';
 import { conventions, isApiError, notFound } from 'api-conventions';
 import { audit, formatJson } from 'api-conventions/audit';
-import { createExpressMiddleware, toExpressMiddleware } from 'api-conventions/express';
-import { fastifyConventions, toFastifyPlugin } from 'api-conventions/fastify';
-import { toClientErrorHandler, toFetchHandler, toServerErrorHandler } from 'api-conventions/fetch';
+import { toExpressMiddleware } from 'api-conventions/express';
+import { toFastifyPlugin } from 'api-conventions/fastify';
+import { toClientErrorHandler, toFetchHandler } from 'api-conventions/fetch';
 import { isConventions } from 'api-conventions/host';
-import { nodeServerOptions, serverOptions, toNodeHandler } from 'api-conventions/node';
+import { serverOptions, toNodeHandler } from 'api-conventions/node';
 import { hashClientSecret, oauthError, oauthServer } from 'api-conventions/oauth';
 import { RedisStore, redisCommand } from 'api-conventions/redis';
 import express from 'express';
@@ -53,11 +53,5 @@ console.log(
     redis: [typeof RedisStore, typeof redisCommand],
     audit: [typeof audit, typeof formatJson],
     clientErrors: [typeof toClientErrorHandler(api), serverOptions.maxHeaderSize],
-    deprecated: [
-      typeof createExpressMiddleware,
-      typeof fastifyConventions,
-      typeof toServerErrorHandler,
-      nodeServerOptions.maxHeaderSize,
-    ],
   }),
 );
