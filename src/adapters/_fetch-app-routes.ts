@@ -7,7 +7,8 @@ import {
   type RouteConfig,
   type RouteInfo,
 } from 'api-conventions';
-import { heldContext } from 'api-conventions/host';
+import type { StandardSchemaV1 } from '@standard-schema/spec';
+import { heldContext, type RequestPart, schemaRejection } from 'api-conventions/host';
 import { type AppRouteEntry, type FetchContext, fetchHost } from './_fetch-host.ts';
 import { type FetchHostOptions, toResponse } from './_fetch-io.ts';
 import { guardSettings, type MatchedRequest } from './_fetch-match.ts';
@@ -188,4 +189,59 @@ export function toFetchErrorHandler(
       ? result.then((response) => toResponse(response, host.logger))
       : toResponse(result, host.logger);
   };
+}
+
+/** What a validator middleware hands its hook (`@hono/zod-validator`, `@hono/standard-validator`). */
+export interface ValidatorResult {
+  /** Whether the value fits the schema. */
+  readonly success: boolean;
+  /** The schema's error when it does not: its issues, each with a message and a path. */
+  readonly error?: { readonly issues?: readonly StandardIssue[] } | undefined;
+  /** What was validated: `json`, `form`, `query`, `param`, `header` or `cookie`. */
+  readonly target?: string | undefined;
+}
+
+/** One issue of a schema's error, as Standard Schema and zod give it. */
+export interface StandardIssue {
+  /** What is wrong. */
+  readonly message: string;
+  /** Where: keys and indexes from the root of the value. */
+  readonly path?: readonly (PropertyKey | { readonly key: PropertyKey })[] | undefined;
+}
+
+const parts: Record<string, RequestPart> = {
+  json: 'body',
+  form: 'body',
+  query: 'query',
+  param: 'params',
+  header: 'headers',
+  cookie: 'headers',
+};
+
+/**
+ * The hook for a validator middleware on Hono (`zValidator('json', schema, validationHook)`): a
+ * value that fails its schema is refused with the spec's 400 error body, one entry per issue
+ * naming where it is, as a route's own schemas refuse it (the error reaches
+ * {@link toFetchErrorHandler}). Without it, the validator answers with a body of its own.
+ *
+ * @example
+ * ```ts
+ * import { zValidator } from '@hono/zod-validator';
+ * import { Hono } from 'hono';
+ * import { z } from 'zod';
+ * import { conventions } from 'api-conventions';
+ * import { toFetchErrorHandler, toFetchGuard, validationHook } from 'api-conventions/fetch';
+ *
+ * const api = conventions({});
+ * const app = new Hono();
+ * app.onError(toFetchErrorHandler(api));
+ * app.post('/v1/notes', toFetchGuard(api, {}), zValidator('json', z.object({ text: z.string() }), validationHook), (c) =>
+ *   c.json(c.req.valid('json'), 201),
+ * );
+ * ```
+ */
+export function validationHook(result: ValidatorResult, _c?: unknown): undefined {
+  if (result.success) return undefined;
+  const issues = (result.error?.issues ?? []) as readonly StandardSchemaV1.Issue[];
+  throw schemaRejection(parts[result.target ?? 'json'] ?? 'body', issues);
 }

@@ -29,6 +29,7 @@ import {
   routeJson,
   sendTo,
 } from './_express-app-routes.ts';
+import { checkCompanions } from './_express-companions.ts';
 import { addBody, inputOf } from './_express-io.ts';
 import { type ExpressMatcher, expressMatcher } from './_express-match.ts';
 import {
@@ -142,6 +143,7 @@ export function toExpressMiddleware(api: Conventions | ConventionsOptions): Expr
     res.removeHeader('x-powered-by');
     keepSecurityHeaders(host, res, alwaysOnHeaders);
     warnIfLoose(host.api, req.app);
+    checkCompanions(req.app, before, after[1], host.logger);
     routeJson(host, req, res);
     const stop = host.enter(req);
     if (stop === undefined) return onward(req, res, next);

@@ -23,6 +23,9 @@ export {
   toFetchErrorHandler,
   toFetchGuard,
   toFetchMiddleware,
+  type StandardIssue,
+  type ValidatorResult,
+  validationHook,
 } from './_fetch-app-routes.ts';
 export type { AppRouteEntry, FetchContext } from './_fetch-host.ts';
 export type { FetchHostOptions, RemoteAddress } from './_fetch-io.ts';

@@ -107,6 +107,11 @@ export async function authorization(): Promise<string> {
   return `Bearer ${token}`;
 }
 
+/** The bearer plugin every app of the matrix has: the test tokens' keys, issuer and audience. */
+export async function testBearer() {
+  return bearer({ keys: await tokenKeys(), issuer, audience });
+}
+
 const baseRoutes: readonly AppRoute[] = [
   { method: 'GET', path: '/v1/orders', name: 'orders' },
   { method: 'GET', path: '/v1/status', name: 'status', public: true },
@@ -124,7 +129,7 @@ async function record<Handler>(toHandler: (push: () => void, name: string) => Ha
   const warnings: string[] = [];
   const api = conventions({
     logger: { error() {}, warn: (message) => warnings.push(message) },
-    plugins: [bearer({ keys: await tokenKeys(), issuer, audience })],
+    plugins: [await testBearer()],
     routes: {},
   });
   const ran: string[] = [];

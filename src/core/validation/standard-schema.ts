@@ -5,7 +5,7 @@
  * the library depends on no schema library.
  */
 import type { StandardSchemaV1 } from '@standard-schema/spec';
-import { maxErrorEntries, moreErrorsEntry } from '../errors/api-error.ts';
+import { type ApiError, maxErrorEntries, moreErrorsEntry } from '../errors/api-error.ts';
 import { ErrorCode } from '../errors/catalogue.ts';
 import { type FieldProblem, invalidRequest } from '../errors/helpers.ts';
 import { isPromise, type Step } from '../pipeline/steps.ts';
@@ -61,8 +61,14 @@ export function issuePath(path: StandardSchemaV1.Issue['path']): string {
   return out;
 }
 
-/** The 400 for `issues`: one entry per issue, at most {@link maxErrorEntries}. */
-function rejection(part: RequestPart, issues: readonly StandardSchemaV1.Issue[]): unknown {
+/**
+ * The 400 for a part of the request that failed its schema: the spec's error body with one entry
+ * per issue (at most {@link maxErrorEntries}), each naming where it is. For validators of a host
+ * (`@hono/zod-validator`'s hook) as for a route's own schemas.
+ *
+ * @category Host
+ */
+export function schemaRejection(part: RequestPart, issues: readonly StandardSchemaV1.Issue[]): ApiError {
   const code = codes[part];
   const problems: FieldProblem[] = [];
   for (const issue of issues.slice(0, maxErrorEntries - 1)) {
@@ -93,7 +99,7 @@ export function schemaCheck(
 ): (value: unknown) => Step<unknown> {
   const validate = schema['~standard'].validate;
   const settle = (result: StandardSchemaV1.Result<unknown>): unknown => {
-    if (result.issues) throw rejection(part, result.issues);
+    if (result.issues) throw schemaRejection(part, result.issues);
     return result.value;
   };
   return (value) => {

@@ -1,0 +1,40 @@
+/**
+ * What an existing Express app already has beside the conventions (docs/existing-apps.md, "What
+ * you already have"): companions in a place where they take over what the conventions answer are
+ * named once, at the app's first request, with what to change.
+ */
+import type { Logger } from 'api-conventions';
+import { appRouter, type Layer } from './_express-routes.ts';
+
+const checked = new WeakSet<object>();
+
+/**
+ * Reads the app's stack once: the `cors` package ahead of `before` answers preflights itself, and
+ * an error handler of the app ahead of the conventions' own answers their errors with its body.
+ */
+export function checkCompanions(
+  app: object,
+  before: unknown,
+  errorHandler: unknown,
+  logger: Required<Logger>,
+): void {
+  if (checked.has(app)) return;
+  checked.add(app);
+  const stack: readonly Layer[] = appRouter(app)?.stack ?? [];
+  const at = stack.findIndex((layer) => layer.handle === before);
+  const end = stack.findIndex((layer) => layer.handle === errorHandler);
+  for (const [index, layer] of stack.entries()) {
+    const handle = layer.handle;
+    if (handle === undefined || layer.route !== undefined) continue;
+    if (index < at && handle.name === 'corsMiddleware') {
+      logger.warn(
+        "The cors package runs before c.before: it answers CORS preflights itself, before the conventions see them (they are not rate-limited, and list the methods cors() was given rather than each path's own). Remove it and give the origins to the conventions' cors() plugin (docs/existing-apps.md).",
+      );
+    }
+    if (handle.length === 4 && handle !== errorHandler && (end === -1 || index < end)) {
+      logger.warn(
+        `An error handler of the app (${handle.name || 'anonymous'}) runs before c.after: it answers errors the conventions answer with the spec's error body (malformed JSON, a body over the limit, a refused token) with its own. Put it after app.use(c.after), or have it call next(error) for errors it does not handle itself.`,
+      );
+    }
+  }
+}
