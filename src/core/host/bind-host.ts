@@ -1,7 +1,7 @@
 /**
- * The one host binding (CONTRIBUTING.md, "One host binding"): the sequence every host with a
- * router of its own runs — enter, dispatch, guard, serve, finish, fail — lives here once, built
- * from the few things an adapter knows of its host.
+ * The one host binding (CONTRIBUTING.md, "Fail closed, through one host binding"): the sequence
+ * every host with a router of its own runs — enter, admit, dispatch, guard, serve, finish, fail —
+ * lives here once, built from the few things an adapter knows of its host.
  */
 
 import type { HeaderInit, ResponseHeaders } from '../http/headers.ts';

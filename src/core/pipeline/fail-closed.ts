@@ -1,9 +1,9 @@
 /**
  * The checks of a request on a host with a router of its own, decided on what that host will run
- * (CONTRIBUTING.md, "Fail closed"): the host says which of the app's routes could serve the
- * request, in the order it tries them, and whether something the library cannot read (middleware
- * that may answer, a mounted app) could. The first route's checks run; a caller without accepted
- * credentials passes only when every route that could serve the request lets one through.
+ * (CONTRIBUTING.md, "Fail closed, through one host binding"): the host says which of the app's
+ * routes could serve the request, in the order it tries them, and whether something the library
+ * cannot read (middleware that may answer, a mounted app) could. The first route's checks run; a
+ * caller without accepted credentials never reaches a route that does not let one through.
  */
 import { unauthorized } from '../errors/helpers.ts';
 import type { RouteSettings } from '../routing/types.ts';

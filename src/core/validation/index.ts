@@ -9,7 +9,12 @@ export {
   type FieldChecker,
 } from './check-fields.ts';
 export type { FieldRule, FieldSchema, FieldType } from './field-types.ts';
-export { isStandardSchema, issuePath, type RequestPart, schemaRejection } from './standard-schema.ts';
+export {
+  isStandardSchema,
+  issuePath,
+  type RequestPart,
+  schemaRejection,
+} from './standard-schema.ts';
 export {
   defineRoute,
   defineRoutes,

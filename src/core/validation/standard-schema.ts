@@ -68,7 +68,10 @@ export function issuePath(path: StandardSchemaV1.Issue['path']): string {
  *
  * @category Host
  */
-export function schemaRejection(part: RequestPart, issues: readonly StandardSchemaV1.Issue[]): ApiError {
+export function schemaRejection(
+  part: RequestPart,
+  issues: readonly StandardSchemaV1.Issue[],
+): ApiError {
   const code = codes[part];
   const problems: FieldProblem[] = [];
   for (const issue of issues.slice(0, maxErrorEntries - 1)) {
