@@ -15,6 +15,7 @@ import {
   type RouterLike,
   tableHandler,
 } from './_express-routes.ts';
+import { onAssign } from './_on-assign.ts';
 
 // Middleware that never answers a request: Express's body parsers (body-parser), and Express 4's
 // own first layers. Anything else that is not a route may answer.
@@ -148,18 +149,10 @@ export function expressMatcher(
     if (found.routes.length > 1) checkEachRoute(req);
     return { ...found, checksEach: true };
   };
-  const checkEachRoute = (req: Request) => {
-    let current: unknown = req.route;
-    Object.defineProperty(req, 'route', {
-      configurable: true,
-      enumerable: true,
-      get: () => current,
-      set(route: unknown) {
-        current = route;
-        const methods = (route as ExpressRoute | undefined)?.methods;
-        if (methods !== undefined) host.admit(req, settingsOf(route as ExpressRoute, req.method));
-      },
+  const checkEachRoute = (req: Request) =>
+    onAssign(req as Request & { route: unknown }, 'route', (route) => {
+      const methods = (route as ExpressRoute | undefined)?.methods;
+      if (methods !== undefined) host.admit(req, settingsOf(route as ExpressRoute, req.method));
     });
-  };
   return { match, settingsOf };
 }

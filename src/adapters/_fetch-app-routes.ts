@@ -1,4 +1,6 @@
 /** The app's own routes beside the table (Hono's): the middleware, guards and error handler. */
+
+import type { StandardSchemaV1 } from '@standard-schema/spec';
 import {
   type Conventions,
   type ConventionsOptions,
@@ -7,7 +9,6 @@ import {
   type RouteConfig,
   type RouteInfo,
 } from 'api-conventions';
-import type { StandardSchemaV1 } from '@standard-schema/spec';
 import { heldContext, type RequestPart, schemaRejection } from 'api-conventions/host';
 import { type AppRouteEntry, type FetchContext, fetchHost } from './_fetch-host.ts';
 import { type FetchHostOptions, toResponse } from './_fetch-io.ts';

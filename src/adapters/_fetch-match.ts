@@ -6,6 +6,7 @@
  */
 import type { RouteConfig, RouteSettings } from 'api-conventions';
 import type { BoundHost, HostMatch } from 'api-conventions/host';
+import { onAssign } from './_on-assign.ts';
 
 /** One entry of Hono's match: a handler or middleware on a method and path. */
 export interface MatchedRoute {
@@ -146,18 +147,11 @@ export function honoMatcher(host: BoundHost<Request>): HonoMatcher {
     const request = (req as { raw?: Request }).raw;
     if (request === undefined) return;
     const open = found.some((route) => host.opens(route));
-    let current = req.routeIndex;
-    Object.defineProperty(req, 'routeIndex', {
-      configurable: true,
-      enumerable: true,
-      get: () => current,
-      set(index: number) {
-        current = index;
-        if (probing) return;
-        const step = plan.get(index);
-        if (step === null && !open) host.admit(request, undefined);
-        else if (step) host.admit(request, step);
-      },
+    onAssign(req, 'routeIndex', (index) => {
+      if (probing || index === undefined) return;
+      const step = plan.get(index);
+      if (step === null && !open) host.admit(request, undefined);
+      else if (step) host.admit(request, step);
     });
   };
 

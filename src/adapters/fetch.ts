@@ -20,10 +20,10 @@ export {
   type FetchMiddleware,
   type FetchMiddlewareOptions,
   identityOf,
+  type StandardIssue,
   toFetchErrorHandler,
   toFetchGuard,
   toFetchMiddleware,
-  type StandardIssue,
   type ValidatorResult,
   validationHook,
 } from './_fetch-app-routes.ts';
