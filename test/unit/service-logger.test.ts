@@ -127,15 +127,10 @@ describe('the console', () => {
   const code = (text: string) =>
     text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`\\])\/\/.*$/gm, '$1');
 
-  // The deprecated adapter aliases warn through process.emitWarning, or the console without
-  // one; they go with the aliases (issue 33), and this entry with them.
-  const leaving = ['adapters/_deprecated.ts'];
-
   it('is used by no module but the default logger (src/core/errors/logger.ts)', () => {
     const users = files(src)
       .filter((file) => /\bconsole\b/.test(code(readFileSync(file, 'utf8'))))
-      .map((file) => relative(src, file))
-      .filter((file) => !leaving.includes(file));
+      .map((file) => relative(src, file));
     expect(users).toEqual(['core/errors/logger.ts']);
   });
 });

@@ -1,6 +1,6 @@
 /** Caching headers and conditional requests (spec 4.7, RFC 9110 §13, RFC 9111). */
 export { type CacheDirectives, type CachePolicy, cacheControl } from './cache-control.ts';
-export { type CachingOptions, caching } from './caching-plugin.ts';
+export { type CachingOptions, caching } from './caching.ts';
 export {
   bytesTag,
   formatKey,

@@ -3,6 +3,6 @@
 import './route-config.ts';
 
 export { type Chosen, type Format, formatTypes, Offer } from './media-types.ts';
-export { type NegotiationOptions, negotiation } from './negotiation-plugin.ts';
+export { type NegotiationOptions, negotiation } from './negotiation.ts';
 export { type FormatSuffixOptions, withFormatSuffixes } from './suffixes.ts';
 export { createXmlSerializer, isXmlName, singularOf, type XmlOptions } from './xml.ts';

@@ -6,6 +6,7 @@ export type {
 } from './authorize.ts';
 export { type OAuthErrorWord, oauthError } from './errors.ts';
 export type { AuthorizationServerMetadata } from './metadata.ts';
+export { type OAuthServer, oauthServer } from './oauth-server.ts';
 export type {
   AccessTokenRequest,
   AccessTokenSide,
@@ -17,5 +18,4 @@ export type {
 } from './options.ts';
 export type { IntrospectionResponse } from './revoke-introspect.ts';
 export { hashClientSecret } from './secrets.ts';
-export { type OAuthServer, oauthServer } from './server.ts';
 export type { TokenResponse } from './token-endpoint.ts';

@@ -18,4 +18,4 @@ export type {
   OpenApiRequestBody,
   OpenApiResponse,
 } from './route-config.ts';
-export { type ServeOpenApiOptions, serveOpenApi } from './serve.ts';
+export { type ServeOpenApiOptions, serveOpenApi } from './serve-open-api.ts';

@@ -7,5 +7,5 @@ export {
   type RateLimitOptions,
   type RateLimitResult,
 } from './limiter.ts';
-export { type RateLimitPlugin, rateLimit } from './plugin.ts';
 export type { RatePolicy } from './policy.ts';
+export { type RateLimitPlugin, rateLimit } from './rate-limit.ts';

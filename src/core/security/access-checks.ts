@@ -5,7 +5,7 @@ import { forbidden, invalidRequest, unauthorized } from '../errors/helpers.ts';
 import { consoleLogger } from '../errors/logger.ts';
 import { assertKnownKeys } from '../internal/options.ts';
 import type { RequestContext } from '../pipeline/context.ts';
-import type { Plugin } from '../pipeline/plugin.ts';
+import type { CheckResult, Plugin, PluginSetup } from '../pipeline/plugin.ts';
 import type { Step } from '../pipeline/steps.ts';
 import type { RouteInfo } from '../routing/table.ts';
 
@@ -76,6 +76,86 @@ function refusal(ctx: RequestContext, hide: boolean): ApiError {
   return forbidden();
 }
 
+/** The plugin of {@link accessChecks}: each route's check and writable fields, compiled once. */
+class AccessChecksPlugin implements Plugin {
+  readonly name = 'access-checks';
+  readonly routeConfig = ['authorize', 'hideForbidden', 'writable'];
+  private readonly unchecked: 'warn' | 'throw' | 'off';
+  private readonly hideDefault: boolean;
+  /** The `logger` option, which the service's does not replace. */
+  private readonly ownLogger: { warn(message: string): void } | undefined;
+  /** Where start-up warnings go: the plugin's own logger, else the service's once set up. */
+  private logger: { warn(message: string): void };
+  private readonly compiled = new WeakMap<object, CompiledAccess>();
+
+  constructor(options: AccessChecksOptions) {
+    assertKnownKeys('accessChecks()', options, knownOptions);
+    const unchecked = options.unchecked ?? 'warn';
+    if (!['warn', 'throw', 'off'].includes(unchecked)) {
+      throw new TypeError(
+        `accessChecks(): unchecked must be 'warn', 'throw' or 'off'; got ${String(unchecked)}.`,
+      );
+    }
+    this.unchecked = unchecked;
+    this.hideDefault = options.hideForbidden === true;
+    const own = options.logger;
+    if (own !== undefined && typeof own?.warn !== 'function') {
+      throw new TypeError('accessChecks(): logger needs a warn(message) function.');
+    }
+    this.ownLogger = own;
+    this.logger = own ?? consoleLogger;
+  }
+
+  /** Takes the service's logger, unless the `logger` option gave one. */
+  setup({ logger }: PluginSetup): void {
+    this.logger = this.ownLogger ?? logger;
+  }
+
+  /** Compiles a route's settings; a route without `authorize` is reported (or refused). */
+  onRoute(route: RouteInfo): void {
+    this.compiled.set(route.config, compileRoute(route, this.hideDefault));
+    // HEAD runs as GET and shares its settings: one finding per route is enough.
+    const { unchecked } = this;
+    if (route.config.authorize !== undefined || unchecked === 'off' || route.method === 'HEAD') {
+      return;
+    }
+    const finding = `${where(route)} has no access check (spec 4.8): add authorize: (ctx) => …, or authorize: 'public' for an open route.`;
+    if (unchecked === 'throw') throw new TypeError(finding);
+    this.logger.warn(finding);
+  }
+
+  /** Before the body is read: the route's `authorize` check. */
+  preParsing(ctx: RequestContext): Step<CheckResult> {
+    const access = ctx.route && this.compiled.get(ctx.route.config);
+    if (access?.authorize === undefined) return;
+    const allowed = access.authorize(ctx);
+    if (allowed === true) return;
+    if (allowed === false) throw refusal(ctx, access.hide);
+    return (allowed as Promise<boolean>).then((ok) => {
+      if (ok !== true) throw refusal(ctx, access.hide);
+    });
+  }
+
+  /** Once the body is parsed: only the route's `writable` fields. */
+  preHandler(ctx: RequestContext): void {
+    const access = ctx.route && this.compiled.get(ctx.route.config);
+    if (access?.writable !== undefined) writableCheck(ctx, access.writable);
+  }
+}
+
+function writableCheck(ctx: RequestContext, writable: ReadonlySet<string>): void {
+  const body = ctx.body;
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return;
+  const refused = Object.keys(body).filter((name) => !writable.has(name));
+  if (refused.length === 0) return;
+  throw invalidRequest(
+    refused.map((name) => ({
+      message: `The field "${name.slice(0, 64)}" cannot be written here; writable fields: ${[...writable].join(', ')}.`,
+      code: ErrorCode.ReadOnlyField,
+    })),
+  );
+}
+
 /**
  * Server-side access checks on every route (spec 4.8). Each route declares `authorize`, a check
  * that runs after routing and before the body is read (`'public'` marks an open route); a route
@@ -105,64 +185,5 @@ function refusal(ctx: RequestContext, hide: boolean): ApiError {
  * @category Security
  */
 export function accessChecks(options: AccessChecksOptions = {}): Plugin {
-  assertKnownKeys('accessChecks()', options, knownOptions);
-  const unchecked = options.unchecked ?? 'warn';
-  if (!['warn', 'throw', 'off'].includes(unchecked)) {
-    throw new TypeError(
-      `accessChecks(): unchecked must be 'warn', 'throw' or 'off'; got ${String(unchecked)}.`,
-    );
-  }
-  const hideDefault = options.hideForbidden === true;
-  const own = options.logger;
-  if (own !== undefined && typeof own?.warn !== 'function') {
-    throw new TypeError('accessChecks(): logger needs a warn(message) function.');
-  }
-  // The service's logger, once set up (the console before), unless the plugin has its own.
-  let logger: { warn(message: string): void } = own ?? consoleLogger;
-  const compiled = new WeakMap<object, CompiledAccess>();
-
-  const writableCheck = (ctx: RequestContext, writable: ReadonlySet<string>): void => {
-    const body = ctx.body;
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) return;
-    const refused = Object.keys(body).filter((name) => !writable.has(name));
-    if (refused.length === 0) return;
-    throw invalidRequest(
-      refused.map((name) => ({
-        message: `The field "${name.slice(0, 64)}" cannot be written here; writable fields: ${[...writable].join(', ')}.`,
-        code: ErrorCode.ReadOnlyField,
-      })),
-    );
-  };
-
-  return {
-    name: 'access-checks',
-    routeConfig: ['authorize', 'hideForbidden', 'writable'],
-    setup(setup) {
-      logger = own ?? setup.logger;
-    },
-    onRoute(route) {
-      compiled.set(route.config, compileRoute(route, hideDefault));
-      // HEAD runs as GET and shares its settings: one finding per route is enough.
-      if (route.config.authorize !== undefined || unchecked === 'off' || route.method === 'HEAD') {
-        return;
-      }
-      const finding = `${where(route)} has no access check (spec 4.8): add authorize: (ctx) => …, or authorize: 'public' for an open route.`;
-      if (unchecked === 'throw') throw new TypeError(finding);
-      logger.warn(finding);
-    },
-    preParsing(ctx) {
-      const access = ctx.route && compiled.get(ctx.route.config);
-      if (access?.authorize === undefined) return;
-      const allowed = access.authorize(ctx);
-      if (allowed === true) return;
-      if (allowed === false) throw refusal(ctx, access.hide);
-      return (allowed as Promise<boolean>).then((ok) => {
-        if (ok !== true) throw refusal(ctx, access.hide);
-      });
-    },
-    preHandler(ctx) {
-      const access = ctx.route && compiled.get(ctx.route.config);
-      if (access?.writable !== undefined) writableCheck(ctx, access.writable);
-    },
-  };
+  return new AccessChecksPlugin(options);
 }

@@ -4,7 +4,7 @@ import { ErrorCode } from '../errors/catalogue.ts';
 import { noContent } from '../http/reply.ts';
 import { assertInteger, assertKnownKeys } from '../internal/options.ts';
 import type { RequestContext } from '../pipeline/context.ts';
-import type { Plugin } from '../pipeline/plugin.ts';
+import type { CheckResult, Plugin } from '../pipeline/plugin.ts';
 
 /**
  * Which origins may call: exact origins (`https://app.example.com`), anchored regular
@@ -150,6 +150,73 @@ export function originNotAllowed(): ApiError {
   );
 }
 
+/** The CORS plugin of {@link cors}: the origin test and the header values, compiled once. */
+class CorsPlugin implements Plugin {
+  readonly name = 'cors';
+  private readonly withCredentials: boolean;
+  private readonly allows: OriginTest | '*';
+  private readonly expose: string;
+  private readonly allowHeaders: string;
+  private readonly maxAge: string;
+
+  constructor(options: CorsOptions) {
+    assertKnownKeys('cors()', options, knownOptions);
+    if (options === undefined || options.origins === undefined) {
+      throw new TypeError(
+        "cors() needs `origins`, such as cors({ origins: ['https://app.example.com'] }).",
+      );
+    }
+    if (options.credentials !== undefined && typeof options.credentials !== 'boolean') {
+      throw new TypeError('cors(): credentials must be true or false.');
+    }
+    this.withCredentials = options.credentials === true;
+    this.allows = compileOrigins(options.origins, this.withCredentials);
+    this.expose = headerList('exposeHeaders', options.exposeHeaders ?? defaultExposedHeaders);
+    this.allowHeaders = headerList('allowHeaders', options.allowHeaders ?? defaultAllowHeaders);
+    this.maxAge = String(assertInteger('cors() maxAge', options.maxAge ?? 600, 0, 86_400));
+  }
+
+  /** Pre-routing: `Vary: Origin`, the allowed origin's headers, and the answer to a preflight. */
+  onRequest(ctx: RequestContext): CheckResult {
+    const bag = ctx.responseHeaders;
+    // Vary: Origin on every answer, so no cache hands one origin's answer to another.
+    bag.vary('Origin');
+    // Cost: one set look-up, then the configured patterns in turn; Access-Control-Request-
+    // Headers is never parsed (the allowed list is fixed at start-up).
+    const origin = ctx.headers.get('origin');
+    if (origin === undefined || origin === null) return;
+    const preflight =
+      ctx.method === 'OPTIONS' && ctx.headers.get('access-control-request-method') != null;
+    const allowed = this.addAllowed(ctx, origin);
+    if (!preflight) return;
+    bag.vary('Access-Control-Request-Method', 'Access-Control-Request-Headers');
+    if (!allowed) throw originNotAllowed();
+    // The route view's methods for the path: the table's and the host's own routes alike. A
+    // path nothing serves gets the router's 404, and the browser stops there.
+    const allow = ctx.allowed;
+    if (allow.length === 0) return;
+    bag.set('access-control-allow-methods', allow.join(', '));
+    bag.set('access-control-allow-headers', this.allowHeaders);
+    bag.set('access-control-max-age', this.maxAge);
+    // The headers above are on the context: the reply keeps them.
+    return noContent();
+  }
+
+  private addAllowed(ctx: RequestContext, origin: string): boolean {
+    if (origin === 'null') return false;
+    const bag = ctx.responseHeaders;
+    const allows = this.allows;
+    if (allows === '*') bag.set('access-control-allow-origin', '*');
+    else if (allows(origin, ctx)) {
+      bag.set('access-control-allow-origin', origin);
+      // Values fixed and checked at start-up go straight into the record (every request).
+      if (this.withCredentials) bag.record['access-control-allow-credentials'] = 'true';
+    } else return false;
+    if (this.expose !== '') bag.record['access-control-expose-headers'] = this.expose;
+    return true;
+  }
+}
+
 /**
  * CORS as a plugin (spec 4.8). Every response carries `Vary: Origin`. A request from an allowed
  * origin gets that origin back in `Access-Control-Allow-Origin` (never `*` with credentials),
@@ -170,59 +237,5 @@ export function originNotAllowed(): ApiError {
  * @category Security
  */
 export function cors(options: CorsOptions): Plugin {
-  assertKnownKeys('cors()', options, knownOptions);
-  if (options === undefined || options.origins === undefined) {
-    throw new TypeError(
-      "cors() needs `origins`, such as cors({ origins: ['https://app.example.com'] }).",
-    );
-  }
-  if (options.credentials !== undefined && typeof options.credentials !== 'boolean') {
-    throw new TypeError('cors(): credentials must be true or false.');
-  }
-  const credentials = options.credentials === true;
-  const allows = compileOrigins(options.origins, credentials);
-  const expose = headerList('exposeHeaders', options.exposeHeaders ?? defaultExposedHeaders);
-  const allowHeaders = headerList('allowHeaders', options.allowHeaders ?? defaultAllowHeaders);
-  const maxAge = String(assertInteger('cors() maxAge', options.maxAge ?? 600, 0, 86_400));
-
-  const addAllowed = (ctx: RequestContext, origin: string): boolean => {
-    if (origin === 'null') return false;
-    const bag = ctx.responseHeaders;
-    if (allows === '*') bag.set('access-control-allow-origin', '*');
-    else if (allows(origin, ctx)) {
-      bag.set('access-control-allow-origin', origin);
-      // Values fixed and checked at start-up go straight into the record (every request).
-      if (credentials) bag.record['access-control-allow-credentials'] = 'true';
-    } else return false;
-    if (expose !== '') bag.record['access-control-expose-headers'] = expose;
-    return true;
-  };
-
-  return {
-    name: 'cors',
-    onRequest(ctx) {
-      const bag = ctx.responseHeaders;
-      // Vary: Origin on every answer, so no cache hands one origin's answer to another.
-      bag.vary('Origin');
-      // Cost: one set look-up, then the configured patterns in turn; Access-Control-Request-
-      // Headers is never parsed (the allowed list is fixed at start-up).
-      const origin = ctx.headers.get('origin');
-      if (origin === undefined || origin === null) return;
-      const preflight =
-        ctx.method === 'OPTIONS' && ctx.headers.get('access-control-request-method') != null;
-      const allowed = addAllowed(ctx, origin);
-      if (!preflight) return;
-      bag.vary('Access-Control-Request-Method', 'Access-Control-Request-Headers');
-      if (!allowed) throw originNotAllowed();
-      // The route view's methods for the path: the table's and the host's own routes alike. A
-      // path nothing serves gets the router's 404, and the browser stops there.
-      const allow = ctx.allowed;
-      if (allow.length === 0) return;
-      bag.set('access-control-allow-methods', allow.join(', '));
-      bag.set('access-control-allow-headers', allowHeaders);
-      bag.set('access-control-max-age', maxAge);
-      // The headers above are on the context: the reply keeps them.
-      return noContent();
-    },
-  };
+  return new CorsPlugin(options);
 }

@@ -43,18 +43,6 @@ export interface CsrfOptions {
   oneTimeTtlMs?: number;
 }
 
-/**
- * The CSRF plugin, with the functions that issue its tokens.
- *
- * @category Security
- */
-export interface CsrfPlugin extends Plugin {
-  /** A token for every request of this session, until the session ends. Each call gives a new-looking token. */
-  issueToken(sessionId: string): Promise<string>;
-  /** A token good for one request of this session, kept in the store; needs `store`. */
-  issueOneTimeToken(sessionId: string): Promise<string>;
-}
-
 const knownOptions = [
   'secret',
   'session',
@@ -106,6 +94,168 @@ function isForm(ctx: RequestContext): boolean {
 }
 
 /**
+ * The CSRF plugin of {@link csrf}, with the functions that issue its tokens.
+ *
+ * @category Security
+ */
+export class CsrfPlugin implements Plugin {
+  /** The plugin's name. */
+  readonly name = 'csrf';
+  private readonly session: (ctx: RequestContext) => string | undefined;
+  private readonly headerName: string;
+  private readonly fieldName: string;
+  private readonly trusted = new Set<string>();
+  private readonly allowSameSite: boolean;
+  private readonly store: Store | undefined;
+  private readonly ttl: number;
+  private readonly key: Promise<CryptoKey>;
+  /** Requests whose token comes in the form body, checked once the body is parsed. */
+  private readonly formSessions = new WeakMap<RequestContext, string>();
+
+  /** @internal Use {@link csrf}. */
+  constructor(options: CsrfOptions) {
+    assertKnownKeys('csrf()', options, knownOptions);
+    const secretBytes =
+      typeof options?.secret === 'string' ? encoder.encode(options.secret) : options?.secret;
+    if (!(secretBytes instanceof Uint8Array) || secretBytes.byteLength < 32) {
+      throw new TypeError(
+        'csrf() needs a `secret` of at least 32 bytes (e.g. 32 random bytes, base64-encoded), the same on every instance.',
+      );
+    }
+    const cookieName = options.cookieName ?? '__Host-session';
+    const session =
+      options.session ??
+      ((ctx: RequestContext) => readCookie(ctx.headers.get('cookie'), cookieName));
+    if (typeof session !== 'function') throw new TypeError('csrf(): session must be a function.');
+    this.session = session;
+    this.headerName = (options.headerName ?? 'x-csrf-token').toLowerCase();
+    this.fieldName = options.fieldName ?? '_csrf';
+    for (const origin of options.trustedOrigins ?? []) {
+      if (typeof origin !== 'string' || !/^https?:\/\/[^/\s]+$/.test(origin)) {
+        throw new TypeError(
+          `csrf(): trustedOrigins holds "${String(origin)}"; write origins such as "https://app.example.com".`,
+        );
+      }
+      this.trusted.add(origin.toLowerCase());
+    }
+    this.allowSameSite = options.allowSameSite === true;
+    this.store = options.store ? guardStore(options.store, { prefix: 'csrf:' }) : undefined;
+    this.ttl = assertInteger(
+      'csrf() oneTimeTtlMs',
+      options.oneTimeTtlMs ?? 600_000,
+      1000,
+      86_400_000,
+    );
+    this.key = crypto.subtle.importKey(
+      'raw',
+      secretBytes as Uint8Array<ArrayBuffer>,
+      { name: 'HMAC', hash: 'SHA-256' },
+      false,
+      ['sign', 'verify'],
+    );
+  }
+
+  /**
+   * A token for every request of this session, until the session ends. Each call gives a
+   * new-looking token. A function of its own: it may be passed around unbound.
+   */
+  readonly issueToken = async (sessionId: string): Promise<string> => {
+    const mask = randomToken(16);
+    const mac = await crypto.subtle.sign('HMAC', await this.key, message(mask, sessionId));
+    return `s.${mask}.${toBase64Url(new Uint8Array(mac))}`;
+  };
+
+  /** A token good for one request of this session, kept in the store; needs `store`. */
+  readonly issueOneTimeToken = async (sessionId: string): Promise<string> => {
+    const store = this.store;
+    if (store === undefined) {
+      throw new TypeError('csrf(): one-time tokens need a `store`; pass the shared store.');
+    }
+    const token = `o.${randomToken(32)}`;
+    if (!(await store.add(token, sessionId, this.ttl))) throw new Error('CSRF token collision');
+    return token;
+  };
+
+  /** Pre-routing: a state-changing request from another site is refused (40304). */
+  onRequest(ctx: RequestContext): undefined {
+    if (this.exempt(ctx)) return;
+    if (!this.fromTrustedPlace(ctx)) throw crossSite();
+  }
+
+  /** Before the body is read: the session's token in the header, or a form to look in later. */
+  preParsing(ctx: RequestContext): Step<void> {
+    if (this.exempt(ctx)) return;
+    const sessionId = this.session(ctx);
+    if (sessionId === undefined || sessionId === '') return;
+    const token = ctx.headers.get(this.headerName);
+    if (token != null && token !== '') return this.check(token, sessionId);
+    if (!isForm(ctx)) throw missingToken(this.headerName, this.fieldName);
+    this.formSessions.set(ctx, sessionId);
+  }
+
+  /** Once a form body is parsed: its token, taken out of the body. */
+  preHandler(ctx: RequestContext): Step<void> {
+    const sessionId = this.formSessions.get(ctx);
+    if (sessionId === undefined) return;
+    const body = ctx.body as Record<string, unknown> | undefined;
+    const token = typeof body === 'object' && body !== null ? body[this.fieldName] : undefined;
+    if (typeof token !== 'string' || token === '') {
+      throw missingToken(this.headerName, this.fieldName);
+    }
+    // The handler never sees the token: body rules and writable lists need not name it.
+    delete body![this.fieldName];
+    return this.check(token, sessionId);
+  }
+
+  private async verify(token: string, sessionId: string): Promise<boolean> {
+    // Cost: at most 200 characters read (one split, one base64url decoding); longer is refused.
+    if (token.length > 200) return false;
+    if (token.startsWith('o.')) {
+      if (this.store === undefined) return false;
+      // Taken, not read: of two requests showing the same token, one gets it (no replay).
+      return (await this.store.take(token)) === sessionId;
+    }
+    const [kind, mask, mac, extra] = token.split('.');
+    if (kind !== 's' || !mask || !mac || extra !== undefined) return false;
+    // Canonical base64url only (RFC 4648 §3.5): one token, one spelling.
+    const signature = fromBase64Url(mac);
+    if (signature === undefined) return false;
+    // crypto.subtle.verify compares in constant time.
+    return crypto.subtle.verify('HMAC', await this.key, signature, message(mask, sessionId));
+  }
+
+  private check(token: string, sessionId: string): Promise<void> {
+    return this.verify(token, sessionId).then((valid) => {
+      if (!valid) throw invalidToken();
+    });
+  }
+
+  private fromTrustedPlace(ctx: RequestContext): boolean {
+    const site = ctx.headers.get('sec-fetch-site');
+    const origin = ctx.headers.get('origin');
+    if (origin != null && origin !== 'null' && this.trusted.has(origin)) return true;
+    if (site != null) {
+      // RFC-less but universal in browsers: the Fetch Metadata spec's four values.
+      if (site === 'same-origin' || site === 'none') return true;
+      if (site === 'same-site') return this.allowSameSite;
+      return false;
+    }
+    if (origin == null) return true; // not a browser, or one too old to say: the token decides
+    if (origin === 'null') return false;
+    return ctx.host !== undefined && origin === `${ctx.scheme}://${ctx.host}`;
+  }
+
+  private exempt(ctx: RequestContext): boolean {
+    if (safeMethods.has(ctx.method)) return true;
+    const authorization = ctx.headers.get('authorization');
+    return authorization != null && /^bearer /i.test(authorization);
+  }
+}
+
+const message = (mask: string, sessionId: string) =>
+  encoder.encode(`csrf-session\u0000${mask}\u0000${sessionId}`);
+
+/**
  * CSRF protection for APIs that authenticate browsers with a cookie (spec 4.8), in two layers:
  *
  * 1. Before routing, a state-changing request (not GET, HEAD, OPTIONS) whose `Sec-Fetch-Site` or
@@ -128,135 +278,5 @@ function isForm(ctx: RequestContext): boolean {
  * @category Security
  */
 export function csrf(options: CsrfOptions): CsrfPlugin {
-  assertKnownKeys('csrf()', options, knownOptions);
-  const secretBytes =
-    typeof options?.secret === 'string' ? encoder.encode(options.secret) : options?.secret;
-  if (!(secretBytes instanceof Uint8Array) || secretBytes.byteLength < 32) {
-    throw new TypeError(
-      'csrf() needs a `secret` of at least 32 bytes (e.g. 32 random bytes, base64-encoded), the same on every instance.',
-    );
-  }
-  const cookieName = options.cookieName ?? '__Host-session';
-  const session =
-    options.session ?? ((ctx: RequestContext) => readCookie(ctx.headers.get('cookie'), cookieName));
-  if (typeof session !== 'function') throw new TypeError('csrf(): session must be a function.');
-  const headerName = (options.headerName ?? 'x-csrf-token').toLowerCase();
-  const fieldName = options.fieldName ?? '_csrf';
-  const trusted = new Set<string>();
-  for (const origin of options.trustedOrigins ?? []) {
-    if (typeof origin !== 'string' || !/^https?:\/\/[^/\s]+$/.test(origin)) {
-      throw new TypeError(
-        `csrf(): trustedOrigins holds "${String(origin)}"; write origins such as "https://app.example.com".`,
-      );
-    }
-    trusted.add(origin.toLowerCase());
-  }
-  const allowSameSite = options.allowSameSite === true;
-  const store = options.store ? guardStore(options.store, { prefix: 'csrf:' }) : undefined;
-  const ttl = assertInteger(
-    'csrf() oneTimeTtlMs',
-    options.oneTimeTtlMs ?? 600_000,
-    1000,
-    86_400_000,
-  );
-  const key = crypto.subtle.importKey(
-    'raw',
-    secretBytes as Uint8Array<ArrayBuffer>,
-    { name: 'HMAC', hash: 'SHA-256' },
-    false,
-    ['sign', 'verify'],
-  );
-
-  const message = (mask: string, sessionId: string) =>
-    encoder.encode(`csrf-session\u0000${mask}\u0000${sessionId}`);
-
-  const issueToken = async (sessionId: string): Promise<string> => {
-    const mask = randomToken(16);
-    const mac = await crypto.subtle.sign('HMAC', await key, message(mask, sessionId));
-    return `s.${mask}.${toBase64Url(new Uint8Array(mac))}`;
-  };
-
-  const issueOneTimeToken = async (sessionId: string): Promise<string> => {
-    if (store === undefined) {
-      throw new TypeError('csrf(): one-time tokens need a `store`; pass the shared store.');
-    }
-    const token = `o.${randomToken(32)}`;
-    if (!(await store.add(token, sessionId, ttl))) throw new Error('CSRF token collision');
-    return token;
-  };
-
-  const verify = async (token: string, sessionId: string): Promise<boolean> => {
-    // Cost: at most 200 characters read (one split, one base64url decoding); longer is refused.
-    if (token.length > 200) return false;
-    if (token.startsWith('o.')) {
-      if (store === undefined) return false;
-      // Taken, not read: of two requests showing the same token, one gets it (no replay).
-      return (await store.take(token)) === sessionId;
-    }
-    const [kind, mask, mac, extra] = token.split('.');
-    if (kind !== 's' || !mask || !mac || extra !== undefined) return false;
-    // Canonical base64url only (RFC 4648 §3.5): one token, one spelling.
-    const signature = fromBase64Url(mac);
-    if (signature === undefined) return false;
-    // crypto.subtle.verify compares in constant time.
-    return crypto.subtle.verify('HMAC', await key, signature, message(mask, sessionId));
-  };
-
-  const check = (token: string, sessionId: string): Promise<void> =>
-    verify(token, sessionId).then((valid) => {
-      if (!valid) throw invalidToken();
-    });
-
-  const fromTrustedPlace = (ctx: RequestContext): boolean => {
-    const site = ctx.headers.get('sec-fetch-site');
-    const origin = ctx.headers.get('origin');
-    if (origin != null && origin !== 'null' && trusted.has(origin)) return true;
-    if (site != null) {
-      // RFC-less but universal in browsers: the Fetch Metadata spec's four values.
-      if (site === 'same-origin' || site === 'none') return true;
-      if (site === 'same-site') return allowSameSite;
-      return false;
-    }
-    if (origin == null) return true; // not a browser, or one too old to say: the token decides
-    if (origin === 'null') return false;
-    return ctx.host !== undefined && origin === `${ctx.scheme}://${ctx.host}`;
-  };
-
-  const exempt = (ctx: RequestContext): boolean => {
-    if (safeMethods.has(ctx.method)) return true;
-    const authorization = ctx.headers.get('authorization');
-    return authorization != null && /^bearer /i.test(authorization);
-  };
-
-  // Requests whose token comes in the form body, checked once the body is parsed.
-  const formSessions = new WeakMap<RequestContext, string>();
-
-  return {
-    name: 'csrf',
-    issueToken,
-    issueOneTimeToken,
-    onRequest(ctx) {
-      if (exempt(ctx)) return;
-      if (!fromTrustedPlace(ctx)) throw crossSite();
-    },
-    preParsing(ctx): Step<void> {
-      if (exempt(ctx)) return;
-      const sessionId = session(ctx);
-      if (sessionId === undefined || sessionId === '') return;
-      const token = ctx.headers.get(headerName);
-      if (token != null && token !== '') return check(token, sessionId);
-      if (!isForm(ctx)) throw missingToken(headerName, fieldName);
-      formSessions.set(ctx, sessionId);
-    },
-    preHandler(ctx): Step<void> {
-      const sessionId = formSessions.get(ctx);
-      if (sessionId === undefined) return;
-      const body = ctx.body as Record<string, unknown> | undefined;
-      const token = typeof body === 'object' && body !== null ? body[fieldName] : undefined;
-      if (typeof token !== 'string' || token === '') throw missingToken(headerName, fieldName);
-      // The handler never sees the token: body rules and writable lists need not name it.
-      delete body![fieldName];
-      return check(token, sessionId);
-    },
-  };
+  return new CsrfPlugin(options);
 }

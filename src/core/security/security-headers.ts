@@ -232,6 +232,86 @@ export function httpsRequired(): ApiError {
   );
 }
 
+/** The plugin of {@link securityHeaders}: its fixed headers, per-route ones and HTTPS rules. */
+class SecurityHeadersPlugin implements Plugin {
+  readonly name = 'security-headers';
+  readonly routeConfig = ['securityHeaders'];
+  readonly headers: Readonly<ResponseHeaders>;
+  /** Pre-routing: HSTS, pins and `requireHttps`; absent without any of them (no hook, no cost). */
+  readonly onRequest: Plugin['onRequest'];
+  private readonly hsts: string | undefined;
+  private readonly pins: string | undefined;
+  private readonly requireHttps: boolean;
+  /** By the route's settings object: a route's HEAD shares its GET's, and no key is built per request. */
+  private readonly overrides = new WeakMap<object, Readonly<ResponseHeaders>>();
+  private anyOverride = false;
+
+  constructor(options: SecurityHeadersOptions) {
+    assertKnownKeys('securityHeaders()', options, knownOptions);
+    const fixed: Record<string, string> = {
+      'x-xss-protection': oneOf(
+        'xssProtection',
+        options.xssProtection ?? '1; mode=block',
+        xssValues,
+      ),
+      'x-frame-options': oneOf('frameOptions', options.frameOptions ?? 'deny', frameValues),
+      'content-security-policy': policy(
+        'contentSecurityPolicy',
+        options.contentSecurityPolicy ?? "default-src 'none'; frame-ancestors 'none'",
+      ),
+    };
+    // Beside the spec's set, where it is silent: what current practice (helmet's defaults) sends.
+    const referrer = options.referrerPolicy ?? 'no-referrer';
+    if (referrer !== false) {
+      fixed['referrer-policy'] = oneOf('referrerPolicy', referrer, referrerValues, true);
+    }
+    const corp = options.crossOriginResourcePolicy ?? 'same-origin';
+    if (corp !== false) {
+      fixed['cross-origin-resource-policy'] = oneOf(
+        'crossOriginResourcePolicy',
+        corp,
+        corpValues,
+        true,
+      );
+    }
+    this.headers = HeaderBag.constant(fixed);
+    this.hsts = compileHsts(options.hsts);
+    this.pins = compilePins(options.publicKeyPins);
+    if (options.requireHttps !== undefined && typeof options.requireHttps !== 'boolean') {
+      throw new TypeError('requireHttps must be true or false.');
+    }
+    this.requireHttps = options.requireHttps === true;
+    // Without HSTS, pins or requireHttps the plugin has no pre-routing work: no hook, no cost.
+    const secureOnly = this.hsts !== undefined || this.pins !== undefined || this.requireHttps;
+    this.onRequest = secureOnly ? this.overHttps : undefined;
+  }
+
+  /** Compiles a route's `securityHeaders` at start-up; a mistake is a `TypeError`. */
+  onRoute(route: RouteInfo): void {
+    const compiled = compileOverrides(route);
+    if (compiled === undefined) return;
+    this.overrides.set(route.config, compiled);
+    this.anyOverride = true;
+  }
+
+  /** A matched route's own values, over the fixed ones. */
+  preParsing(ctx: RequestContext): void {
+    if (!this.anyOverride || ctx.route === undefined) return;
+    const own = this.overrides.get(ctx.route.config);
+    if (own !== undefined) ctx.responseHeaders.merge(own);
+  }
+
+  private overHttps(ctx: RequestContext): undefined {
+    if (!ctx.secure) {
+      if (this.requireHttps) throw httpsRequired();
+      return;
+    }
+    const record = ctx.responseHeaders.record;
+    if (this.hsts !== undefined) record['strict-transport-security'] = this.hsts;
+    if (this.pins !== undefined) record['public-key-pins'] = this.pins;
+  }
+}
+
 /**
  * The spec's security header set (spec 4.8) as a plugin: `X-XSS-Protection`, `X-Frame-Options`
  * and `Content-Security-Policy` on every response (beside the core's `nosniff`), compiled once
@@ -251,68 +331,5 @@ export function httpsRequired(): ApiError {
  * @category Security
  */
 export function securityHeaders(options: SecurityHeadersOptions = {}): Plugin {
-  assertKnownKeys('securityHeaders()', options, knownOptions);
-  const fixed: Record<string, string> = {
-    'x-xss-protection': oneOf('xssProtection', options.xssProtection ?? '1; mode=block', xssValues),
-    'x-frame-options': oneOf('frameOptions', options.frameOptions ?? 'deny', frameValues),
-    'content-security-policy': policy(
-      'contentSecurityPolicy',
-      options.contentSecurityPolicy ?? "default-src 'none'; frame-ancestors 'none'",
-    ),
-  };
-  // Beside the spec's set, where it is silent: what current practice (helmet's defaults) sends.
-  const referrer = options.referrerPolicy ?? 'no-referrer';
-  if (referrer !== false) {
-    fixed['referrer-policy'] = oneOf('referrerPolicy', referrer, referrerValues, true);
-  }
-  const corp = options.crossOriginResourcePolicy ?? 'same-origin';
-  if (corp !== false) {
-    fixed['cross-origin-resource-policy'] = oneOf(
-      'crossOriginResourcePolicy',
-      corp,
-      corpValues,
-      true,
-    );
-  }
-  const hsts = compileHsts(options.hsts);
-  const pins = compilePins(options.publicKeyPins);
-  if (options.requireHttps !== undefined && typeof options.requireHttps !== 'boolean') {
-    throw new TypeError('requireHttps must be true or false.');
-  }
-  const requireHttps = options.requireHttps === true;
-  // By the route's settings object: a route's HEAD shares its GET's, and no key is built per request.
-  const overrides = new WeakMap<object, Readonly<ResponseHeaders>>();
-  let anyOverride = false;
-  const secureOnly = hsts !== undefined || pins !== undefined || requireHttps;
-
-  const plugin: Plugin = {
-    name: 'security-headers',
-    routeConfig: ['securityHeaders'],
-    headers: HeaderBag.constant(fixed),
-    onRoute(route) {
-      const compiled = compileOverrides(route);
-      if (compiled === undefined) return;
-      overrides.set(route.config, compiled);
-      anyOverride = true;
-    },
-    preParsing(ctx: RequestContext) {
-      if (!anyOverride || ctx.route === undefined) return;
-      const own = overrides.get(ctx.route.config);
-      if (own !== undefined) ctx.responseHeaders.merge(own);
-    },
-  };
-  // Without HSTS, pins or requireHttps the plugin has no pre-routing work: no hook, no cost.
-  if (!secureOnly) return plugin;
-  return {
-    ...plugin,
-    onRequest(ctx: RequestContext) {
-      if (!ctx.secure) {
-        if (requireHttps) throw httpsRequired();
-        return;
-      }
-      const record = ctx.responseHeaders.record;
-      if (hsts !== undefined) record['strict-transport-security'] = hsts;
-      if (pins !== undefined) record['public-key-pins'] = pins;
-    },
-  };
+  return new SecurityHeadersPlugin(options);
 }

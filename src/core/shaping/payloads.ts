@@ -15,7 +15,7 @@ import {
   unknownParameterProblems,
 } from '../paging/unknown-parameters.ts';
 import type { RequestContext } from '../pipeline/context.ts';
-import type { Plugin } from '../pipeline/plugin.ts';
+import type { Plugin, PluginSetup } from '../pipeline/plugin.ts';
 import type { RouteInfo } from '../routing/table.ts';
 import type { RouteSettings } from '../routing/types.ts';
 import { checkPayload } from './check-payload.ts';
@@ -147,6 +147,165 @@ export function pageArray<T extends object>(ctx: RequestContext, items: readonly
 const optionKeys = ['cursorSecret', 'unknownParameters', 'parameters', 'checkPayloads', 'logger'];
 const encoder = new TextEncoder();
 
+/** The plugin of {@link payloads}: each route's list and resource, compiled once. */
+class PayloadsPlugin implements Plugin {
+  readonly name = 'payloads';
+  readonly routeConfig = ['list', 'resource'];
+  private readonly unknownParameters: UnknownParameterPolicy;
+  private readonly parameters: readonly string[];
+  /** One secret for all the routes of this plugin, so that the GET and HEAD of a list agree. */
+  private readonly sealSecret: Uint8Array | (() => Uint8Array);
+  private readonly check: boolean;
+  /** The `logger` option, which the service's does not replace. */
+  private readonly ownLogger: Pick<Logger, 'warn'> | undefined;
+  /** Where payload checks warn: the plugin's own logger, else the service's once set up. */
+  private logger: Pick<Logger, 'warn'>;
+  private readonly warned = new Set<string>();
+  private readonly plans = new Map<RouteSettings, RoutePlan>();
+
+  constructor(options: PayloadsOptions) {
+    assertKnownKeys('payloads()', options, optionKeys);
+    this.unknownParameters = checkPolicy('payloads()', options.unknownParameters ?? 'typos');
+    this.parameters = options.parameters ?? ['format', 'access_token'];
+    let secret: Uint8Array | undefined;
+    if (options.cursorSecret !== undefined) {
+      secret =
+        typeof options.cursorSecret === 'string'
+          ? encoder.encode(options.cursorSecret)
+          : options.cursorSecret;
+      if (!(secret instanceof Uint8Array) || secret.length < 16) {
+        throw new TypeError(
+          'payloads(): `cursorSecret` must be at least 16 bytes (32 random bytes are best).',
+        );
+      }
+    }
+    this.sealSecret = secret ?? lazyRandomSecret();
+    this.check = options.checkPayloads === true;
+    this.ownLogger = options.logger;
+    this.logger = options.logger ?? consoleLogger;
+  }
+
+  /** Takes the service's logger, unless the `logger` option gave one. */
+  setup({ logger }: PluginSetup): void {
+    this.logger = this.ownLogger ?? logger;
+  }
+
+  /** Compiles a route's `list` and `resource` at start-up; a mistake is a `TypeError`. */
+  onRoute(route: RouteInfo): void {
+    const { list, resource } = route.config;
+    if (list === undefined && resource === undefined) return;
+    const where = `Route "${route.method} ${route.pattern}" config`;
+    if (
+      resource !== undefined &&
+      (typeof resource !== 'object' || typeof (resource as Resource).select !== 'function')
+    ) {
+      throw new TypeError(`${where}: \`resource\` must be made by defineResource().`);
+    }
+    const also =
+      resource === undefined ? [] : ['fields', ...(resource.views.length > 0 ? ['view'] : [])];
+    const { unknownParameters, parameters } = this;
+    const spec =
+      list === undefined
+        ? undefined
+        : compileList(`${where}: list`, list, {
+            unknownParameters,
+            parameters,
+            secret: this.sealSecret,
+            also,
+          });
+    const known =
+      spec === undefined && unknownParameters !== 'ignore'
+        ? compileRules(unknownParameters, [...also, ...parameters])
+        : undefined;
+    this.plans.set(route, { list: spec, resource, known, reads: new Map() });
+  }
+
+  /** Before the handler: the list request and the selection, read (and checked) once. */
+  preHandler(ctx: RequestContext): void {
+    const plan = ctx.route === undefined ? undefined : this.plans.get(ctx.route);
+    if (plan === undefined) return;
+    const raw = ctx.rawQuery;
+    let read = plan.reads.get(raw);
+    if (read === undefined) {
+      // The list and the selection are read before the handler, so a wrong value changes
+      // nothing; a query that reads wrong throws here and is never kept.
+      if (plan.known !== undefined) rejectUnknown(ctx, plan.known);
+      const query = raw === '' ? undefined : ctx.query;
+      read = {
+        list: plan.list === undefined ? undefined : new ListQuery(plan.list, ctx.query),
+        selection: plan.resource?.select(query?.get('fields') ?? null, query?.get('view') ?? null),
+      };
+      rememberRead(plan.reads, raw, read);
+    }
+    const state = ctx.state as Carrier;
+    if (read.list !== undefined) state[listKey] = read.list;
+    if (read.selection !== undefined) state[selectionKey] = read.selection;
+  }
+
+  /** The transform phase: a page enveloped with its `Link`s, items shaped and linked. */
+  preSerialization(ctx: RequestContext, out: OutgoingResponse): void {
+    const { body } = out;
+    const plan = ctx.route === undefined ? undefined : this.plans.get(ctx.route);
+    if (body instanceof ListPage) {
+      const resource = plan?.resource;
+      let items: readonly unknown[] = body.items;
+      if (resource !== undefined) {
+        const selection = (ctx.state as Carrier)[selectionKey] as Selection;
+        const project = projectorFor(selection);
+        items = items.map((item) => shapeItem(ctx, resource, selection, project, item));
+      }
+      out.body = body.envelope(items);
+      for (const link of pageLinks(body, ctx.path, ctx.rawQuery)) out.headers.append('link', link);
+    } else if (
+      plan?.resource !== undefined &&
+      out.status < 300 &&
+      typeof body === 'object' &&
+      body !== null &&
+      !Array.isArray(body) &&
+      !(body instanceof Uint8Array)
+    ) {
+      const selection = (ctx.state as Carrier)[selectionKey] as Selection | undefined;
+      if (selection !== undefined) {
+        out.body = shapeItem(ctx, plan.resource, selection, projectorFor(selection), body);
+      }
+    }
+    if (this.check && out.status < 300) this.report(ctx, out.body);
+  }
+
+  private report(ctx: RequestContext, body: unknown): void {
+    const warned = this.warned;
+    for (const finding of checkPayload(body)) {
+      const line = `${ctx.route?.method ?? ctx.method} ${ctx.route?.pattern ?? ctx.path}: ${finding}`;
+      if (warned.has(line)) continue;
+      if (warned.size < 1000) warned.add(line);
+      this.logger.warn?.(`payload check: ${line}`);
+    }
+  }
+}
+
+function rejectUnknown(ctx: RequestContext, known: ParameterRules): void {
+  if (ctx.rawQuery === '') return;
+  const problems = unknownParameterProblems(known, ctx.query.keys(), 'resource');
+  if (problems.length > 0) throw invalidRequest(problems.slice(0, 1));
+}
+
+function shapeItem(
+  ctx: RequestContext,
+  resource: Resource,
+  selection: Selection,
+  project: Projector,
+  item: unknown,
+): unknown {
+  if (typeof item !== 'object' || item === null || Array.isArray(item)) return item;
+  // The links are the copy's last member, made in one go with it (see projectorOf).
+  return project(item, selection.links ? resource.linksOf(ctx, item) : undefined);
+}
+
+/** The projector of a selection, with a trailing `links` member when it keeps them. */
+function projectorFor(selection: Selection): Projector {
+  return projectorOf(selection.fields, selection.links ? 'links' : undefined);
+}
+
 /**
  * The plugin that applies the payload conventions by declaration on the route, so handlers
  * stay plain: `config.list` (paging in three styles, filters, `q`, `sort`; spec 4.4) is read
@@ -173,148 +332,5 @@ const encoder = new TextEncoder();
  * @category Payloads
  */
 export function payloads(options: PayloadsOptions = {}): Plugin {
-  assertKnownKeys('payloads()', options, optionKeys);
-  const unknownParameters = checkPolicy('payloads()', options.unknownParameters ?? 'typos');
-  const parameters = options.parameters ?? ['format', 'access_token'];
-  let secret: Uint8Array | undefined;
-  if (options.cursorSecret !== undefined) {
-    secret =
-      typeof options.cursorSecret === 'string'
-        ? encoder.encode(options.cursorSecret)
-        : options.cursorSecret;
-    if (!(secret instanceof Uint8Array) || secret.length < 16) {
-      throw new TypeError(
-        'payloads(): `cursorSecret` must be at least 16 bytes (32 random bytes are best).',
-      );
-    }
-  }
-  // One secret for all the routes of this plugin, so that the GET and HEAD of a list agree.
-  const sealSecret = secret ?? lazyRandomSecret();
-  const check = options.checkPayloads === true;
-  const own = options.logger;
-  // The service's logger, once set up (the console before), unless the plugin has its own.
-  let logger: Pick<Logger, 'warn'> = own ?? consoleLogger;
-  const warned = new Set<string>();
-  const plans = new Map<RouteSettings, RoutePlan>();
-
-  const compile = (route: RouteInfo): void => {
-    const { list, resource } = route.config;
-    if (list === undefined && resource === undefined) return;
-    const where = `Route "${route.method} ${route.pattern}" config`;
-    if (
-      resource !== undefined &&
-      (typeof resource !== 'object' || typeof (resource as Resource).select !== 'function')
-    ) {
-      throw new TypeError(`${where}: \`resource\` must be made by defineResource().`);
-    }
-    const also =
-      resource === undefined ? [] : ['fields', ...(resource.views.length > 0 ? ['view'] : [])];
-    const spec =
-      list === undefined
-        ? undefined
-        : compileList(`${where}: list`, list, {
-            unknownParameters,
-            parameters,
-            secret: sealSecret,
-            also,
-          });
-    const known =
-      spec === undefined && unknownParameters !== 'ignore'
-        ? compileRules(unknownParameters, [...also, ...parameters])
-        : undefined;
-    plans.set(route, { list: spec, resource, known, reads: new Map() });
-  };
-
-  const rejectUnknown = (ctx: RequestContext, known: ParameterRules): void => {
-    if (ctx.rawQuery === '') return;
-    const problems = unknownParameterProblems(known, ctx.query.keys(), 'resource');
-    if (problems.length > 0) throw invalidRequest(problems.slice(0, 1));
-  };
-
-  const shapeItem = (
-    ctx: RequestContext,
-    resource: Resource,
-    selection: Selection,
-    project: Projector,
-    item: unknown,
-  ): unknown => {
-    if (typeof item !== 'object' || item === null || Array.isArray(item)) return item;
-    // The links are the copy's last member, made in one go with it (see projectorOf).
-    return project(item, selection.links ? resource.linksOf(ctx, item) : undefined);
-  };
-
-  /** The projector of a selection, with a trailing `links` member when it keeps them. */
-  const projectorFor = (selection: Selection): Projector =>
-    projectorOf(selection.fields, selection.links ? 'links' : undefined);
-
-  const transform = (ctx: RequestContext, out: OutgoingResponse): void => {
-    const { body } = out;
-    const plan = ctx.route === undefined ? undefined : plans.get(ctx.route);
-    if (body instanceof ListPage) {
-      const resource = plan?.resource;
-      let items: readonly unknown[] = body.items;
-      if (resource !== undefined) {
-        const selection = (ctx.state as Carrier)[selectionKey] as Selection;
-        const project = projectorFor(selection);
-        items = items.map((item) => shapeItem(ctx, resource, selection, project, item));
-      }
-      out.body = body.envelope(items);
-      for (const link of pageLinks(body, ctx.path, ctx.rawQuery)) out.headers.append('link', link);
-    } else if (
-      plan?.resource !== undefined &&
-      out.status < 300 &&
-      typeof body === 'object' &&
-      body !== null &&
-      !Array.isArray(body) &&
-      !(body instanceof Uint8Array)
-    ) {
-      const selection = (ctx.state as Carrier)[selectionKey] as Selection | undefined;
-      if (selection !== undefined) {
-        out.body = shapeItem(ctx, plan.resource, selection, projectorFor(selection), body);
-      }
-    }
-    if (check && out.status < 300) report(ctx, out.body);
-  };
-
-  const report = (ctx: RequestContext, body: unknown): void => {
-    for (const finding of checkPayload(body)) {
-      const line = `${ctx.route?.method ?? ctx.method} ${ctx.route?.pattern ?? ctx.path}: ${finding}`;
-      if (warned.has(line)) continue;
-      if (warned.size < 1000) warned.add(line);
-      logger.warn?.(`payload check: ${line}`);
-    }
-  };
-
-  return {
-    name: 'payloads',
-    routeConfig: ['list', 'resource'],
-    setup(setup) {
-      logger = own ?? setup.logger;
-    },
-    onRoute: compile,
-    preHandler(ctx) {
-      const plan = ctx.route === undefined ? undefined : plans.get(ctx.route);
-      if (plan === undefined) return;
-      const raw = ctx.rawQuery;
-      let read = plan.reads.get(raw);
-      if (read === undefined) {
-        // The list and the selection are read before the handler, so a wrong value changes
-        // nothing; a query that reads wrong throws here and is never kept.
-        if (plan.known !== undefined) rejectUnknown(ctx, plan.known);
-        const query = raw === '' ? undefined : ctx.query;
-        read = {
-          list: plan.list === undefined ? undefined : new ListQuery(plan.list, ctx.query),
-          selection: plan.resource?.select(
-            query?.get('fields') ?? null,
-            query?.get('view') ?? null,
-          ),
-        };
-        rememberRead(plan.reads, raw, read);
-      }
-      const state = ctx.state as Carrier;
-      if (read.list !== undefined) state[listKey] = read.list;
-      if (read.selection !== undefined) state[selectionKey] = read.selection;
-    },
-    preSerialization: transform,
-  };
+  return new PayloadsPlugin(options);
 }

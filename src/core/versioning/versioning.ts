@@ -1,6 +1,7 @@
 /** The versioning plugin: deprecation headers, 410 after the sunset, opt-in version selection (spec 9). */
 import { ApiError } from '../errors/api-error.ts';
 import { ErrorCode } from '../errors/catalogue.ts';
+import type { OutgoingResponse, SentResponse } from '../http/response.ts';
 import { assertKnownKeys } from '../internal/options.ts';
 import type { RequestContext } from '../pipeline/context.ts';
 import type { Identity } from '../pipeline/identity.ts';
@@ -115,6 +116,129 @@ function unknownVersion(ctx: RequestContext, asked: string, table: VersionTable)
   );
 }
 
+/** The plugin of {@link versioning}: version selection and each route's deprecation, compiled once. */
+class VersioningPlugin implements Plugin {
+  readonly name = 'versioning';
+  readonly routeConfig = ['deprecation'];
+  /** `API-Version`, when `apiVersion` is given. */
+  readonly headers: Readonly<Record<string, string>> | undefined;
+  /** The transform phase: the version's media type; absent without `select.vendor`. */
+  readonly preSerialization: Plugin['preSerialization'];
+  /** The send phase: `onDeprecatedCall`; absent without it. */
+  readonly onSend: Plugin['onSend'];
+  private readonly query: string | undefined;
+  private readonly vendor: string | undefined;
+  private readonly media: RegExp | undefined;
+  private readonly report: ((call: DeprecatedCall) => void) | undefined;
+  private readonly plans = new WeakMap<RouteSettings, RoutePlan>();
+
+  constructor(options: VersioningOptions) {
+    assertKnownKeys('versioning()', options, ['select', 'onDeprecatedCall', 'apiVersion']);
+    const { query, vendor, media } = selector(options.select);
+    this.query = query;
+    this.vendor = vendor;
+    this.media = media;
+    const report = options.onDeprecatedCall;
+    if (report !== undefined && typeof report !== 'function') {
+      throw new TypeError('versioning(): `onDeprecatedCall` must be a function (call) => void.');
+    }
+    this.report = report;
+    const { apiVersion } = options;
+    if (
+      apiVersion !== undefined &&
+      (typeof apiVersion !== 'string' || !/^[\w.+-]+$/.test(apiVersion))
+    ) {
+      throw new TypeError(`versioning(): \`apiVersion\` must be a version such as '1.4.2'.`);
+    }
+    this.headers = apiVersion === undefined ? undefined : { 'api-version': apiVersion };
+    this.preSerialization = vendor === undefined ? undefined : this.typeByVersion;
+    this.onSend = report === undefined ? undefined : this.reportCall;
+  }
+
+  /** Compiles a route's `deprecation` and its versions at start-up; a mistake is a `TypeError`. */
+  onRoute(route: RouteInfo): void {
+    const where = `${route.method} ${route.pattern}`;
+    const deprecation =
+      route.config.deprecation === undefined
+        ? undefined
+        : compileDeprecation(where, route.pattern, route.config.deprecation);
+    const versions = versionTableOf(route.handler);
+    if (versions !== undefined && this.query === undefined && this.vendor === undefined) {
+      throw new TypeError(
+        `Route "${where}" serves versioned() handlers, but versioning() selects no version: pass select: { query: 'version' } or select: { vendor: '<org>' }.`,
+      );
+    }
+    let byVersion: Map<number, CompiledDeprecation> | undefined;
+    for (const [version, given] of versions?.deprecations ?? []) {
+      byVersion ??= new Map();
+      byVersion.set(
+        version,
+        compileDeprecation(`${where} (version ${version})`, route.pattern, given),
+      );
+    }
+    if (deprecation !== undefined || versions !== undefined) {
+      this.plans.set(route, { deprecation, versions, byVersion });
+    }
+  }
+
+  /** Before the body is read: the version chosen, the deprecation headers, 410 after the sunset. */
+  preParsing(ctx: RequestContext): void {
+    const plan = ctx.route === undefined ? undefined : this.plans.get(ctx.route);
+    if (plan === undefined) return;
+    let found = plan.deprecation;
+    if (plan.versions !== undefined) {
+      const version = this.choose(ctx, plan.versions);
+      ctx.state.apiVersion = version;
+      found = plan.byVersion?.get(version ?? plan.versions.fallback) ?? found;
+    }
+    if (found === undefined) return;
+    (ctx.state as Marked)[applied] = found;
+    const headers = ctx.responseHeaders;
+    headers.set('deprecation', found.deprecation);
+    headers.set('sunset', found.sunset);
+    if (found.successorOf !== undefined) headers.append('link', found.successorOf(ctx.params));
+    for (const link of found.links) headers.append('link', link);
+    if (Date.now() >= found.sunsetAt) throw found.gone();
+  }
+
+  private choose(ctx: RequestContext, table: VersionTable): number | undefined {
+    if (this.vendor !== undefined) ctx.responseHeaders.vary('Accept');
+    let asked: string | undefined;
+    if (this.query !== undefined) asked = ctx.query.get(this.query) ?? undefined;
+    if (asked === undefined && this.media !== undefined) {
+      const accept = ctx.headers.get('accept');
+      // Cost: linear in the value (one pattern with a literal prefix and a bounded tail).
+      if (accept) asked = this.media.exec(accept)?.[1];
+    }
+    if (asked === undefined) return undefined;
+    const version = /^v?\d{1,6}$/i.test(asked) ? Number(asked.replace(/^v/i, '')) : Number.NaN;
+    if (!table.versions.includes(version)) throw unknownVersion(ctx, asked, table);
+    return version;
+  }
+
+  private typeByVersion(ctx: RequestContext, out: OutgoingResponse): void {
+    const version = ctx.state.apiVersion;
+    // The answer says which version it is; errors keep the error body's own type.
+    if (version !== undefined && out.status < 400 && out.type === undefined) {
+      out.type = `application/vnd.${this.vendor}.v${version}+json`;
+    }
+  }
+
+  private reportCall(ctx: RequestContext, sent: SentResponse): void {
+    const found = (ctx.state as Marked)[applied];
+    if (found === undefined || ctx.route === undefined) return;
+    this.report!({
+      method: ctx.method,
+      route: ctx.route.pattern,
+      path: ctx.path,
+      version: ctx.state.apiVersion,
+      identity: ctx.identity,
+      status: sent.status,
+      sunset: new Date(found.sunsetAt),
+    });
+  }
+}
+
 /**
  * Versioning and deprecation (spec 9): compiles each route's `config.deprecation` at start-up
  * (a sunset less than 6 months after the announcement is a `TypeError` naming the route), then
@@ -141,106 +265,5 @@ function unknownVersion(ctx: RequestContext, asked: string, table: VersionTable)
  * @category Versioning
  */
 export function versioning(options: VersioningOptions = {}): Plugin {
-  assertKnownKeys('versioning()', options, ['select', 'onDeprecatedCall', 'apiVersion']);
-  const { query, vendor, media } = selector(options.select);
-  const report = options.onDeprecatedCall;
-  if (report !== undefined && typeof report !== 'function') {
-    throw new TypeError('versioning(): `onDeprecatedCall` must be a function (call) => void.');
-  }
-  const { apiVersion } = options;
-  if (
-    apiVersion !== undefined &&
-    (typeof apiVersion !== 'string' || !/^[\w.+-]+$/.test(apiVersion))
-  ) {
-    throw new TypeError(`versioning(): \`apiVersion\` must be a version such as '1.4.2'.`);
-  }
-  const plans = new WeakMap<RouteSettings, RoutePlan>();
-
-  const choose = (ctx: RequestContext, table: VersionTable): number | undefined => {
-    if (vendor !== undefined) ctx.responseHeaders.vary('Accept');
-    let asked: string | undefined;
-    if (query !== undefined) asked = ctx.query.get(query) ?? undefined;
-    if (asked === undefined && media !== undefined) {
-      const accept = ctx.headers.get('accept');
-      // Cost: linear in the value (one pattern with a literal prefix and a bounded tail).
-      if (accept) asked = media.exec(accept)?.[1];
-    }
-    if (asked === undefined) return undefined;
-    const version = /^v?\d{1,6}$/i.test(asked) ? Number(asked.replace(/^v/i, '')) : Number.NaN;
-    if (!table.versions.includes(version)) throw unknownVersion(ctx, asked, table);
-    return version;
-  };
-
-  const plugin: Plugin = {
-    name: 'versioning',
-    routeConfig: ['deprecation'],
-    ...(apiVersion === undefined ? {} : { headers: { 'api-version': apiVersion } }),
-    onRoute(route: RouteInfo) {
-      const where = `${route.method} ${route.pattern}`;
-      const deprecation =
-        route.config.deprecation === undefined
-          ? undefined
-          : compileDeprecation(where, route.pattern, route.config.deprecation);
-      const versions = versionTableOf(route.handler);
-      if (versions !== undefined && query === undefined && vendor === undefined) {
-        throw new TypeError(
-          `Route "${where}" serves versioned() handlers, but versioning() selects no version: pass select: { query: 'version' } or select: { vendor: '<org>' }.`,
-        );
-      }
-      let byVersion: Map<number, CompiledDeprecation> | undefined;
-      for (const [version, given] of versions?.deprecations ?? []) {
-        byVersion ??= new Map();
-        byVersion.set(
-          version,
-          compileDeprecation(`${where} (version ${version})`, route.pattern, given),
-        );
-      }
-      if (deprecation !== undefined || versions !== undefined) {
-        plans.set(route, { deprecation, versions, byVersion });
-      }
-    },
-    preParsing(ctx) {
-      const plan = ctx.route === undefined ? undefined : plans.get(ctx.route);
-      if (plan === undefined) return;
-      let found = plan.deprecation;
-      if (plan.versions !== undefined) {
-        const version = choose(ctx, plan.versions);
-        ctx.state.apiVersion = version;
-        found = plan.byVersion?.get(version ?? plan.versions.fallback) ?? found;
-      }
-      if (found === undefined) return;
-      (ctx.state as Marked)[applied] = found;
-      const headers = ctx.responseHeaders;
-      headers.set('deprecation', found.deprecation);
-      headers.set('sunset', found.sunset);
-      if (found.successorOf !== undefined) headers.append('link', found.successorOf(ctx.params));
-      for (const link of found.links) headers.append('link', link);
-      if (Date.now() >= found.sunsetAt) throw found.gone();
-    },
-  };
-  if (vendor !== undefined) {
-    plugin.preSerialization = (ctx, out) => {
-      const version = ctx.state.apiVersion;
-      // The answer says which version it is; errors keep the error body's own type.
-      if (version !== undefined && out.status < 400 && out.type === undefined) {
-        out.type = `application/vnd.${vendor}.v${version}+json`;
-      }
-    };
-  }
-  if (report !== undefined) {
-    plugin.onSend = (ctx, sent) => {
-      const found = (ctx.state as Marked)[applied];
-      if (found === undefined || ctx.route === undefined) return;
-      report({
-        method: ctx.method,
-        route: ctx.route.pattern,
-        path: ctx.path,
-        version: ctx.state.apiVersion,
-        identity: ctx.identity,
-        status: sent.status,
-        sunset: new Date(found.sunsetAt),
-      });
-    };
-  }
-  return plugin;
+  return new VersioningPlugin(options);
 }

@@ -1,0 +1,219 @@
+/** The negotiation plugin: a route's format from `format=`, a suffix or `Accept`, else 406 (spec 4.5). */
+import { ApiError } from '../errors/api-error.ts';
+import { ErrorCode } from '../errors/catalogue.ts';
+import type { OutgoingResponse } from '../http/response.ts';
+import { assertInteger, assertKnownKeys } from '../internal/options.ts';
+import { boundedEcho } from '../paths/echo.ts';
+import type { RequestContext } from '../pipeline/context.ts';
+import type { Plugin, Serializer } from '../pipeline/plugin.ts';
+import type { RouteInfo } from '../routing/table.ts';
+import type { RouteSettings } from '../routing/types.ts';
+import { type Chosen, type Format, formatTypes, Offer } from './media-types.ts';
+import { createXmlSerializer, type XmlOptions } from './xml.ts';
+
+/**
+ * Options of {@link negotiation}.
+ *
+ * @category Negotiation
+ */
+export interface NegotiationOptions {
+  /** The formats a route offers unless its `formats` setting says otherwise. @default ['json'] */
+  formats?: readonly Format[];
+  /** The query parameter that picks a format (`?format=xml`); `false` for none. @default 'format' */
+  query?: string | false;
+  /**
+   * The organisation of the vendor media types recognised (`application/vnd.<vendor>.<name>+json`
+   * is echoed as the `Content-Type`); any vendor when not set. @default any
+   */
+  vendor?: string;
+  /** Options of the XML serializer. @default the serializer's defaults */
+  xml?: XmlOptions;
+  /** How many distinct `Accept` values each offer keeps its answer for. @default 256 */
+  cacheSize?: number;
+}
+
+const known = ['formats', 'query', 'vendor', 'xml', 'cacheSize'];
+const allFormats: readonly Format[] = ['json', 'xml'];
+// RFC 9110 §9.3.5: a DELETE answers 204 with no representation; nothing to negotiate.
+const noRepresentation = new Set(['DELETE', 'OPTIONS']);
+
+function checkFormats(where: string, formats: unknown): readonly Format[] {
+  if (
+    !Array.isArray(formats) ||
+    formats.length === 0 ||
+    formats.some((f) => !allFormats.includes(f)) ||
+    new Set(formats).size !== formats.length
+  ) {
+    throw new TypeError(
+      `${where} must be a non-empty list of distinct formats from ${allFormats.map((f) => `'${f}'`).join(', ')}, such as ['json', 'xml']; got ${JSON.stringify(formats)}.`,
+    );
+  }
+  return Object.freeze([...formats]) as readonly Format[];
+}
+
+function offered(offer: Offer, vendor: string | undefined): string {
+  const types = offer.formats.flatMap((f) => formatTypes[f]);
+  const tree = vendor === undefined ? 'vnd.*' : `vnd.${vendor}.*`;
+  const suffixes = offer.formats.map((f) => `application/${tree}+${f}`);
+  return [...types, ...suffixes].join(', ');
+}
+
+/** The plugin of {@link negotiation}: its offers, compiled once, and each route's. */
+class NegotiationPlugin implements Plugin {
+  readonly name = 'negotiation';
+  readonly routeConfig = ['formats', 'formatSuffix', 'suffixes'];
+  readonly serializers: Readonly<Record<string, Serializer>>;
+  private readonly formats: readonly Format[];
+  private readonly query: string | false;
+  private readonly vendor: string | undefined;
+  private readonly cacheSize: number;
+  private readonly offers = new Map<string, Offer>();
+  private readonly fallback: Offer;
+  /** One look-up per request: the route's offer, and its pinned format for a suffix twin. */
+  private readonly byRoute = new WeakMap<
+    RouteSettings,
+    { offer: Offer; pinned: Chosen | undefined }
+  >();
+  /** `format=`, the query parameter's marker; `''` without one. */
+  private readonly marker: string;
+
+  constructor(options: NegotiationOptions) {
+    assertKnownKeys('negotiation()', options, known);
+    this.formats = checkFormats('negotiation() formats', options.formats ?? ['json']);
+    const query = options.query ?? 'format';
+    if (query !== false && (typeof query !== 'string' || !/^[a-z][a-z0-9_-]*$/.test(query))) {
+      throw new TypeError(
+        `negotiation() query must be a lower-case parameter name such as 'format', or false; got ${String(query)}.`,
+      );
+    }
+    this.query = query;
+    const vendor = options.vendor;
+    if (
+      vendor !== undefined &&
+      (typeof vendor !== 'string' || !/^[a-z0-9][a-z0-9-]*$/i.test(vendor))
+    ) {
+      throw new TypeError(
+        `negotiation() vendor must be an organisation name such as 'acme'; got ${String(vendor)}.`,
+      );
+    }
+    this.vendor = vendor;
+    this.cacheSize = assertInteger('negotiation() cacheSize', options.cacheSize ?? 256, 1, 100_000);
+    const xml = createXmlSerializer(options.xml);
+    this.serializers = { 'application/xml': xml, 'text/xml': xml };
+    this.fallback = this.offerOf(this.formats);
+    this.marker = query === false ? '' : `${query}=`;
+  }
+
+  /** Compiles a route's `formats` and `formatSuffix` at start-up; a mistake is a `TypeError`. */
+  onRoute(route: RouteInfo): void {
+    const where = `Route "${route.method} ${route.pattern}"`;
+    const { formats: own, formatSuffix } = route.config;
+    const list = own === undefined ? this.formats : checkFormats(`${where} formats`, own);
+    let pinned: Chosen | undefined;
+    if (formatSuffix !== undefined) {
+      if (!list.includes(formatSuffix)) {
+        throw new TypeError(
+          `${where}: formatSuffix '${String(formatSuffix)}' is not among its formats (${list.join(', ')}).`,
+        );
+      }
+      pinned = { format: formatSuffix, type: formatTypes[formatSuffix][0]! };
+    }
+    this.byRoute.set(route, { offer: this.offerOf(list), pinned });
+  }
+
+  /** The media types `route` answers in, for the OpenAPI document. */
+  mediaTypes(route: RouteInfo): readonly string[] {
+    const known = this.byRoute.get(route);
+    const list =
+      known?.pinned !== undefined ? [known.pinned.format] : (known?.offer ?? this.fallback).formats;
+    // The first type of each format, and the vendor tree's own type in it (RFC 6839), which
+    // stands for every `application/vnd.<vendor>.<name>+<format>` a client may ask for.
+    const types = list.map((f) => formatTypes[f][0]!);
+    const vendor = this.vendor;
+    if (vendor !== undefined)
+      types.push(...list.map((f) => `application/vnd.${vendor.toLowerCase()}+${f}`));
+    return types;
+  }
+
+  /** Before the body is read: the format the request asks for, or 406. */
+  preParsing(ctx: RequestContext): void {
+    const route = ctx.route;
+    if (route === undefined || noRepresentation.has(ctx.method)) return;
+    const known = this.byRoute.get(route);
+    if (known?.pinned !== undefined) {
+      ctx.state.format = known.pinned;
+      return;
+    }
+    const offer = known?.offer ?? this.fallback;
+    // The answer depends on Accept on every route (a vendor type is echoed): say so to caches.
+    if (ctx.hasResponseHeaders) ctx.responseHeaders.vary('Accept');
+    else ctx.responseHeaders.record.vary = 'Accept';
+    const chosen = this.fromQuery(ctx, offer) ?? offer.negotiate(ctx.headers.get('accept'));
+    if (chosen === null) {
+      throw new ApiError(
+        406,
+        ErrorCode.NotAcceptable,
+        `Nothing this resource offers matches Accept: "${boundedEcho(ctx.headers.get('accept') ?? '', 100)}". It is available as ${offered(offer, this.vendor)}.`,
+      );
+    }
+    ctx.state.format = chosen;
+  }
+
+  /** The transform phase: the chosen media type, for the serializer. */
+  preSerialization(ctx: RequestContext, out: OutgoingResponse): void {
+    const chosen = ctx.state.format;
+    if (chosen === undefined || chosen.type === 'application/json' || out.type !== undefined) {
+      return;
+    }
+    const body = out.body;
+    if (typeof body === 'string' || body instanceof Uint8Array) return;
+    out.type = chosen.type;
+  }
+
+  private offerOf(list: readonly Format[]): Offer {
+    const key = list.join(',');
+    let offer = this.offers.get(key);
+    if (offer === undefined) {
+      offer = new Offer(list, this.vendor, this.cacheSize);
+      this.offers.set(key, offer);
+    }
+    return offer;
+  }
+
+  private fromQuery(ctx: RequestContext, offer: Offer): Chosen | undefined {
+    const marker = this.marker;
+    if (marker === '' || !ctx.rawQuery.includes(marker)) return undefined;
+    const query = this.query as string;
+    const value = ctx.query.get(query);
+    if (value === null) return undefined;
+    const format = offer.formats.find((f) => f === value.toLowerCase());
+    if (format === undefined) {
+      throw new ApiError(
+        406,
+        ErrorCode.FormatNotOffered,
+        `The format "${boundedEcho(value, 40)}" is not offered here; use ${offer.formats.map((f) => `${query}=${f}`).join(' or ')}.`,
+      );
+    }
+    return { format, type: formatTypes[format][0]! };
+  }
+}
+
+/**
+ * Content negotiation (spec 4.5, RFC 9110 §12): each route offers JSON (the default and the answer
+ * to `*\/*`) and, where its `formats` setting says so, XML. The format comes from the `format`
+ * query parameter, from a `.json`/`.xml` suffix ({@link withFormatSuffixes}), or from `Accept`;
+ * a vendor type (`application/vnd.acme.book+json`) is echoed as the `Content-Type`. Nothing
+ * acceptable is a 406 whose body (in JSON) names what is offered. Each route's answer to an
+ * `Accept` value is computed once and kept in a bounded cache. JSONP is never offered
+ * (docs/negotiation.md says why).
+ *
+ * @example
+ * ```ts
+ * const api = conventions({ routes, plugins: [negotiation({ formats: ['json', 'xml'] })] });
+ * ```
+ *
+ * @category Negotiation
+ */
+export function negotiation(options: NegotiationOptions = {}): Plugin {
+  return new NegotiationPlugin(options);
+}
