@@ -1,8 +1,9 @@
 /**
  * What Express will run for a request, read from Express's own router before it runs: every route
- * whose layer matches the path and method (nested Routers and mounted apps included, each with
- * its own `strict` and case settings, since each layer's own `match` decides), in Express's
- * order, and whether middleware the library cannot read could answer it instead.
+ * whose layer matches the path and method (nested Routers included, each with its own `strict` and
+ * case settings, since each layer's own `match` decides), in Express's order, and whether
+ * middleware the library cannot read could answer it instead. An Express app mounted with
+ * `app.use(path, other)` is such middleware: Express hides it in a closure of its own.
  */
 import type { RouteConfig, RouteInfo, RouteSettings } from 'api-conventions';
 import type { BoundHost, HostMatch } from 'api-conventions/host';
@@ -45,14 +46,9 @@ function takes(route: ExpressRoute, method: string): boolean {
   );
 }
 
-/** The router inside a layer that is not a route: a Router, or a mounted Express app. */
+/** The router inside a layer that is not a route: an `express.Router()`. */
 function nestedRouter(handle: Layer['handle']): RouterLike | undefined {
-  if (handle === undefined) return undefined;
-  if (Array.isArray(handle.stack)) return handle as unknown as RouterLike;
-  const app = handle as unknown as { handle?: unknown; set?: unknown };
-  return typeof app.handle === 'function' && typeof app.set === 'function'
-    ? appRouter(handle)
-    : undefined;
+  return Array.isArray(handle?.stack) ? (handle as unknown as RouterLike) : undefined;
 }
 
 /**

@@ -1,6 +1,5 @@
 /** The app's own routes beside the table (Hono's): the middleware, guards and error handler. */
 
-import type { StandardSchemaV1 } from '@standard-schema/spec';
 import {
   type Conventions,
   type ConventionsOptions,
@@ -243,6 +242,6 @@ const parts: Record<string, RequestPart> = {
  */
 export function validationHook(result: ValidatorResult, _c?: unknown): undefined {
   if (result.success) return undefined;
-  const issues = (result.error?.issues ?? []) as readonly StandardSchemaV1.Issue[];
+  const issues = (result.error?.issues ?? []) as Parameters<typeof schemaRejection>[1];
   throw schemaRejection(parts[result.target ?? 'json'] ?? 'body', issues);
 }

@@ -94,12 +94,12 @@ const tokenKeys = () => {
   return keys;
 };
 
-/** A valid bearer token (alice, `orders:read orders:write`) for every app of the matrix. */
-export async function authorization(): Promise<string> {
+/** A valid bearer token (`subject`, `orders:read orders:write`) for every app of the matrix. */
+export async function authorization(subject = 'alice'): Promise<string> {
   const { token } = await issueAccessToken(await tokenKeys(), {
     issuer,
     audience,
-    subject: 'alice',
+    subject,
     clientId: 'fail-closed',
     scope: 'orders:read orders:write',
     ttlSeconds: 600,

@@ -130,6 +130,12 @@ export class RequestContext {
    * hooks (Fastify's bad percent-encoding), and the plugins that see every request see it then.
    */
   preRouted = false;
+  /**
+   * @internal Whether one of the app's routes will serve the request, as the host's own match
+   * says (set before pre-routing on a host with a router of its own); `undefined` where the
+   * library routes, and `ctx.route` says.
+   */
+  routed: boolean | undefined = undefined;
   /** @internal The route the library's own router (the route view) matched, if any. */
   viewed: RouteSettings | undefined = undefined;
   /**

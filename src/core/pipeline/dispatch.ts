@@ -64,10 +64,13 @@ export function front(
   ctx: RequestContext,
   match?: () => HostMatch | undefined,
 ): Step<OutgoingResponse | undefined> {
+  // What the host will run is read first: the plugins that see every request (a rate limit)
+  // tell from it whether the request goes on to authentication.
+  const found = match?.();
+  if (found !== undefined) ctx.routed = found.routes.length > 0;
   const checks = (): Step<OutgoingResponse | undefined> => {
     const stop = pathRules(ctx);
     if (stop !== undefined) return stop;
-    const found = match?.();
     if (found !== undefined) {
       return andThen(checkMatch(settings, ctx, found), (r) => early(settings, ctx, r));
     }

@@ -184,7 +184,11 @@ function settle(checked: Step<unknown>): Step<undefined> {
 
 const nothing = (): undefined => undefined;
 
-/** Whether the request goes on to the authentication phase, as the pipeline's front decides. */
+/**
+ * Whether the request goes on to the authentication phase, as the pipeline's front decides: a
+ * route serves it (the host's own match where the host routes, else the library's), and the path
+ * rules let it through.
+ */
 function reachesAuthentication(ctx: RequestContext): boolean {
-  return ctx.route !== undefined && routable(ctx);
+  return (ctx.routed ?? ctx.route !== undefined) && routable(ctx);
 }
