@@ -193,7 +193,7 @@ export function expressPattern(pattern: string, target: Application | Router): s
 
 const warnedApps = new WeakSet<object>();
 
-/** Native routes of an app without strict routing serve `/v1/books/` as `/v1/books`: say so once. */
+/** The app's own routes, without strict routing, serve `/v1/books/` as `/v1/books`: say so once. */
 export function warnIfLoose(conventions: Conventions, app: object): void {
   if (warnedApps.has(app)) return;
   warnedApps.add(app);

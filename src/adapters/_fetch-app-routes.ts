@@ -13,7 +13,7 @@ import { type AppRouteEntry, type FetchContext, fetchHost } from './_fetch-host.
 import { type FetchHostOptions, toResponse } from './_fetch-io.ts';
 import { guardSettings, type MatchedRequest } from './_fetch-match.ts';
 
-/** A Hono-style middleware: runs before the host's routes and may replace `c.res` after them. */
+/** A Hono-style middleware: runs before the app's routes and may replace `c.res` after them. */
 export type FetchMiddleware = (
   c: FetchContext,
   next: () => Promise<void>,
@@ -22,7 +22,7 @@ export type FetchMiddleware = (
 /** Options of {@link toFetchMiddleware}. */
 export interface FetchMiddlewareOptions<Context = unknown> extends FetchHostOptions<Context> {
   /**
-   * The host's own routes (Hono: `() => app.routes`): they join the route view, so a wrong method
+   * The app's own routes (Hono: `() => app.routes`): they join the route view, so a wrong method
    * on one of them is 405 with `Allow` and OPTIONS and CORS preflights list its methods.
    * @default none
    */
@@ -81,7 +81,7 @@ export function toFetchMiddleware<Context = unknown>(
 }
 
 /**
- * Route settings for one of the host's own routes (Hono's `app.post(path, toFetchGuard(api,
+ * Route settings for one of the app's own routes (Hono's `app.post(path, toFetchGuard(api,
  * settings), handler)`). Their authentication and checks run in {@link toFetchMiddleware} (again
  * here only when Hono reached this route by its own order after another); here, when the settings
  * say how the body is read (`body`, `accepts`, `encodings`, `bodyLimit`), the body is read, parsed
@@ -132,7 +132,7 @@ function warnWithoutAddress(api: Conventions): void {
 }
 
 /**
- * A native route's response with the always-on headers it lacks and the headers the checks
+ * An app route's response with the always-on headers it lacks and the headers the checks
  * gathered (`Vary` merged, `Set-Cookie` and `Link` added). A response from `fetch()` has
  * immutable headers, so it is copied once.
  */
@@ -163,7 +163,7 @@ function withHeaders(
 }
 
 /**
- * An error handler for the host's own routes (Hono's `app.onError`): what they throw gets the
+ * An error handler for the app's own routes (Hono's `app.onError`): what they throw gets the
  * spec's error body and status, reported to the conventions' logger, as on every other host.
  *
  * @example

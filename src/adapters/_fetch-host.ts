@@ -19,7 +19,7 @@ export interface FetchContext {
     /** The Web-standard `Request`. */
     raw: Request;
   };
-  /** The response the host's routes gave, which the middleware may replace. */
+  /** The response the app's routes gave, which the middleware may replace. */
   res: Response;
 }
 
@@ -41,7 +41,7 @@ export interface FetchHost {
   readRoutes(list: () => readonly AppRouteEntry[]): void;
 }
 
-/** One of the host's own routes, as Hono lists them in `app.routes`. */
+/** One of the app's own routes, as Hono lists them in `app.routes`. */
 export interface AppRouteEntry {
   /** The method, upper-case; `ALL` (middleware and catch-alls) is not a method a path offers. */
   readonly method: string;

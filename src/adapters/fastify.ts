@@ -167,7 +167,7 @@ const meta = { fastify: '5.x', name: 'api-conventions' } as const;
  * The conventions as a Fastify 5 plugin: registers the route table as Fastify routes, answers
  * unmatched paths with 404, 405 + `Allow` or OPTIONS 204, screens upper-case paths, and turns
  * every error, Fastify's own included, into the spec's error body. Not encapsulated: it applies
- * to the whole app, native routes too. A wrong `api` or setting is a `TypeError` here, at
+ * to the whole app, the app's own routes too. A wrong `api` or setting is a `TypeError` here, at
  * creation.
  *
  * @example

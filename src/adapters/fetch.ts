@@ -47,7 +47,7 @@ export interface FetchHandler<Context = unknown> {
 /** Options of {@link toFetchHandler}. */
 export interface FetchHandlerOptions<Context = unknown> extends FetchHostOptions<Context> {
   /**
-   * The host's own routes beside the table, read on demand (Hono: `() => app.routes`), when no
+   * The app's own routes beside the table, read on demand (Hono: `() => app.routes`), when no
    * {@link toFetchMiddleware} is given them: they join the route view, so a wrong method on one
    * of them is 405 with `Allow` and OPTIONS lists its methods, as on every host. @default none
    */

@@ -1,7 +1,7 @@
 /**
  * The app's own routes are first-class (issue 20): on every host with a router of its own, a
  * route the app declares itself (`GET /v1/native` with a scope, `GET /v1/native-public` with
- * `auth: false`, examples/bookshelf/native-routes.ts) gets what a table route gets: the bearer
+ * `auth: false`, examples/bookshelf/app-routes.ts) gets what a table route gets: the bearer
  * checks and challenge (RFC 6750 §3), the rate limit counted by identity, the CORS preflight from
  * the route view, the always-on headers; its handler reads the caller through the host's accessor.
  */

@@ -5,13 +5,13 @@ import { identityOf, toExpressMiddleware } from 'api-conventions/express';
 import { attachServerHandlers } from 'api-conventions/node';
 import express, { type Application } from 'express';
 import {
-  nativeAnswer,
-  nativePath,
-  nativeSettings,
-  publicNativePath,
-  publicNativeSettings,
-  servesNativeRoutes,
-} from '../native-routes.ts';
+  appRouteAnswer,
+  appRoutePath,
+  appRouteSettings,
+  publicAppRoutePath,
+  publicAppRouteSettings,
+  servesAppRoutes,
+} from '../app-routes.ts';
 import { type Host, listen, settingsOf } from './host.ts';
 
 /** A host on the Express app `makeApp` builds (Express 5, or Express 4 in express4.ts). */
@@ -27,12 +27,12 @@ export function serveWith(makeApp: () => Application): Host {
     app.use(conventions.before);
     conventions.mount(app);
     // The app's own routes: authenticated and limited like the table's, unless they opt out.
-    if (servesNativeRoutes(api)) {
-      app.get(nativePath, conventions.guard(nativeSettings), (req, res) => {
-        res.json(nativeAnswer(identityOf(req)));
+    if (servesAppRoutes(api)) {
+      app.get(appRoutePath, conventions.guard(appRouteSettings), (req, res) => {
+        res.json(appRouteAnswer(identityOf(req)));
       });
-      app.get(publicNativePath, conventions.guard(publicNativeSettings), (req, res) => {
-        res.json(nativeAnswer(identityOf(req)));
+      app.get(publicAppRoutePath, conventions.guard(publicAppRouteSettings), (req, res) => {
+        res.json(appRouteAnswer(identityOf(req)));
       });
     }
     app.use(conventions.after);

@@ -4,13 +4,13 @@ import type { Conventions } from 'api-conventions';
 import { identityOf, serverOptions, toFastifyPlugin } from 'api-conventions/fastify';
 import Fastify from 'fastify';
 import {
-  nativeAnswer,
-  nativePath,
-  nativeSettings,
-  publicNativePath,
-  publicNativeSettings,
-  servesNativeRoutes,
-} from '../native-routes.ts';
+  appRouteAnswer,
+  appRoutePath,
+  appRouteSettings,
+  publicAppRoutePath,
+  publicAppRouteSettings,
+  servesAppRoutes,
+} from '../app-routes.ts';
 import { type Host, settingsOf } from './host.ts';
 
 /** Starts a Fastify server for `api`; resolves once it listens. */
@@ -29,12 +29,14 @@ export const serve: Host = async (api: Conventions, where) => {
   });
   await app.register(toFastifyPlugin(api));
   // The app's own routes: authenticated and limited like the table's, unless they opt out.
-  if (servesNativeRoutes(api)) {
-    app.get(nativePath, { config: { conventions: nativeSettings } }, async (request) =>
-      nativeAnswer(identityOf(request)),
+  if (servesAppRoutes(api)) {
+    app.get(appRoutePath, { config: { conventions: appRouteSettings } }, async (request) =>
+      appRouteAnswer(identityOf(request)),
     );
-    app.get(publicNativePath, { config: { conventions: publicNativeSettings } }, async (request) =>
-      nativeAnswer(identityOf(request)),
+    app.get(
+      publicAppRoutePath,
+      { config: { conventions: publicAppRouteSettings } },
+      async (request) => appRouteAnswer(identityOf(request)),
     );
   }
   await app.listen({ port: where.port, host: where.host });

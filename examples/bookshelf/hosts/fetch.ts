@@ -15,13 +15,13 @@ import {
 import { attachServerHandlers, decodeNodeBody, sendContinue } from 'api-conventions/node';
 import { type Context, Hono } from 'hono';
 import {
-  nativeAnswer,
-  nativePath,
-  nativeSettings,
-  publicNativePath,
-  publicNativeSettings,
-  servesNativeRoutes,
-} from '../native-routes.ts';
+  appRouteAnswer,
+  appRoutePath,
+  appRouteSettings,
+  publicAppRoutePath,
+  publicAppRouteSettings,
+  servesAppRoutes,
+} from '../app-routes.ts';
 import { type Host, listen, settingsOf } from './host.ts';
 
 /** Starts a Hono app for `api` on Node; resolves once it listens. */
@@ -38,12 +38,12 @@ export const serve: Host = (api: Conventions, where) => {
   app.use('*', toFetchMiddleware(api, { ...host, routes: () => app.routes }));
   app.onError(toFetchErrorHandler(api));
   // The app's own routes: authenticated and limited like the table's, unless they opt out.
-  if (servesNativeRoutes(api)) {
-    app.get(nativePath, toFetchGuard(api, nativeSettings), (c) =>
-      c.json(nativeAnswer(identityOf(c))),
+  if (servesAppRoutes(api)) {
+    app.get(appRoutePath, toFetchGuard(api, appRouteSettings), (c) =>
+      c.json(appRouteAnswer(identityOf(c))),
     );
-    app.get(publicNativePath, toFetchGuard(api, publicNativeSettings), (c) =>
-      c.json(nativeAnswer(identityOf(c))),
+    app.get(publicAppRoutePath, toFetchGuard(api, publicAppRouteSettings), (c) =>
+      c.json(appRouteAnswer(identityOf(c))),
     );
   }
   // Last: 404, 405 with Allow and OPTIONS for what no route served. Passed as it is, so that the

@@ -57,7 +57,7 @@ class ServeOpenApiPlugin implements Plugin {
  * Serves the service's own OpenAPI 3.1 document at `GET /v1/openapi` (public JSON, no token
  * asked): built by {@link openapi} from the routes and plugins of the service it is installed
  * in, on the first request (so the routes a host hands over are in it), and again when the
- * host's routes change.
+ * app's own routes change.
  *
  * @example
  * ```ts

@@ -92,7 +92,7 @@ export interface Plugin {
   /** Serializers by media type (`application/xml`); JSON is built in. */
   readonly serializers?: Readonly<Record<string, Serializer>>;
   /**
-   * Headers on every response, errors and native routes included, checked once at start-up; a
+   * Headers on every response, errors and the app's own routes included, checked once at start-up; a
    * header a response already has is left as it is.
    */
   readonly headers?: Readonly<Record<string, HeaderValue>>;

@@ -45,6 +45,6 @@ export type RouteTable = Readonly<Record<string, PathMethods>>;
  * @category Routing
  */
 export interface RouteInfo extends RouteSettings {
-  /** The route's handler; on a host's own route, one that is never called (the host answers). */
+  /** The route's handler; on one of the app's own routes, one that is never called (the app answers). */
   readonly handler: Handler;
 }

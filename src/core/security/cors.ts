@@ -191,7 +191,7 @@ class CorsPlugin implements Plugin {
     if (!preflight) return;
     bag.vary('Access-Control-Request-Method', 'Access-Control-Request-Headers');
     if (!allowed) throw originNotAllowed();
-    // The route view's methods for the path: the table's and the host's own routes alike. A
+    // The route view's methods for the path: the table's and the app's own routes alike. A
     // path nothing serves gets the router's 404, and the browser stops there.
     const allow = ctx.allowed;
     if (allow.length === 0) return;

@@ -6,17 +6,17 @@
 import type { Conventions, Identity, RouteConfig } from 'api-conventions';
 
 /** `GET /v1/native`: needs a token with `books:write`. */
-export const nativePath = '/v1/native';
+export const appRoutePath = '/v1/native';
 /** Its settings, declared through each host's guard. */
-export const nativeSettings = { scopes: ['books:write'] } satisfies RouteConfig;
+export const appRouteSettings = { scopes: ['books:write'] } satisfies RouteConfig;
 
 /** `GET /v1/native-public`: opts out of authentication. */
-export const publicNativePath = '/v1/native-public';
+export const publicAppRoutePath = '/v1/native-public';
 /** Its settings, declared through each host's guard. */
-export const publicNativeSettings = { auth: false } satisfies RouteConfig;
+export const publicAppRouteSettings = { auth: false } satisfies RouteConfig;
 
 /** What both answer: who called, as the host's identity accessor gives it. */
-export function nativeAnswer(identity: Identity | undefined) {
+export function appRouteAnswer(identity: Identity | undefined) {
   return {
     native: true,
     subject: identity?.subject ?? null,
@@ -25,9 +25,9 @@ export function nativeAnswer(identity: Identity | undefined) {
 }
 
 /**
- * Whether `api` reads the native routes' settings (it has the `bearer` plugin): the hosts also
+ * Whether `api` reads the app routes' settings (it has the `bearer` plugin): the hosts also
  * serve the small APIs of other suites, which declare no app routes of their own.
  */
-export function servesNativeRoutes(api: Conventions): boolean {
+export function servesAppRoutes(api: Conventions): boolean {
   return api.plugins.includes('bearer');
 }
