@@ -195,10 +195,25 @@ export function toFetchErrorHandler(
 export interface ValidatorResult {
   /** Whether the value fits the schema. */
   readonly success: boolean;
-  /** The schema's error when it does not: its issues, each with a message and a path. */
-  readonly error?: { readonly issues?: readonly StandardIssue[] } | undefined;
+  /** The schema's error when it does not. */
+  readonly error?: ValidatorError | undefined;
   /** What was validated: `json`, `form`, `query`, `param`, `header` or `cookie`. */
   readonly target?: string | undefined;
+}
+
+/** A validator's error: the schema's issues. */
+export interface ValidatorError {
+  /** Each problem, with a message and a path. */
+  readonly issues?: readonly StandardIssue[] | undefined;
+}
+
+/** One segment of an issue's path: a key, or an object that holds it. */
+export type IssuePathSegment = PropertyKey | IssuePathKey;
+
+/** A path segment as an object (Standard Schema's `PathSegment`). */
+export interface IssuePathKey {
+  /** The key. */
+  readonly key: PropertyKey;
 }
 
 /** One issue of a schema's error, as Standard Schema and zod give it. */
@@ -206,7 +221,7 @@ export interface StandardIssue {
   /** What is wrong. */
   readonly message: string;
   /** Where: keys and indexes from the root of the value. */
-  readonly path?: readonly (PropertyKey | { readonly key: PropertyKey })[] | undefined;
+  readonly path?: readonly IssuePathSegment[] | undefined;
 }
 
 const parts: Record<string, RequestPart> = {

@@ -33,7 +33,7 @@ import type { AppRoute, RouteConfig, RouteSettings } from '../routing/types.ts';
  * Where an app's own routes come from, read on demand: `size` is compared on every request (a
  * cheap length), and `list` read again when it changed.
  *
- * @category Host
+ * @category Host binding
  */
 export interface AppRouteSource<Native> {
   /** A number that changes whenever routes are added (the length of the host's route list). */
@@ -46,7 +46,7 @@ export interface AppRouteSource<Native> {
  * What an adapter knows of its host: how to read a request, and, on a host with a router of its
  * own, what that router will run. The rest is the same on every host.
  *
- * @category Host
+ * @category Host binding
  */
 export interface HostBinding<Native> {
   /** The core's input for a native request (its body readers where the core reads the body). */
@@ -69,7 +69,7 @@ type Holder = { [held]?: RequestContext };
  * The context a host binding keeps for a native request (Express's `req`, Fastify's request, a
  * `Request`), or `undefined` when no binding saw it: how `identityOf` reads the caller.
  *
- * @category Host
+ * @category Host binding
  */
 export function heldContext(native: object): RequestContext | undefined {
   return (native as Holder)[held];
@@ -79,7 +79,7 @@ export function heldContext(native: object): RequestContext | undefined {
  * A host bound to a service: the steps an adapter calls, each taking the host's own request
  * object (where the request's context is kept).
  *
- * @category Host
+ * @category Host binding
  */
 export class BoundHost<Native extends object> {
   /** The service it serves. */
@@ -303,7 +303,7 @@ export class BoundHost<Native extends object> {
 /**
  * Binds a service to a host: the steps every adapter runs, from the binding it supplies.
  *
- * @category Host
+ * @category Host binding
  */
 export function bindHost<Native extends object>(
   api: Conventions | ConventionsOptions,
@@ -317,7 +317,7 @@ export function bindHost<Native extends object>(
  * error, a header timeout, `CONNECT`): the spec's error body with the always-on headers and
  * `Connection: close`, also as HTTP/1.1 text for a socket. Built once per kind, counted by no one.
  *
- * @category Host
+ * @category Host binding
  */
 export function hostAnswer(api: Conventions, kind: HostFailure): HostAnswer {
   return serviceOf(api).hostAnswer(kind);
@@ -328,7 +328,7 @@ export function hostAnswer(api: Conventions, kind: HostFailure): HostAnswer {
  * saw it: a rate limit counts it by that address, and past the limit the answer is its 429.
  * Never rejects.
  *
- * @category Host
+ * @category Host binding
  */
 export function hostAnswerFor(
   api: Conventions,

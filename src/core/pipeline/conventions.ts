@@ -100,7 +100,7 @@ export class Conventions {
 /**
  * The compiled service behind a {@link Conventions}, for the host binding.
  *
- * @category Host
+ * @category Host binding
  */
 export function serviceOf(api: Conventions): Service {
   const service = services.get(api);

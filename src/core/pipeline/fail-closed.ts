@@ -15,7 +15,7 @@ import { andThen, isPromise, runHooks, type Step } from './steps.ts';
 /**
  * What a host will run for one request, read from its own match: never the library's guess.
  *
- * @category Host
+ * @category Host binding
  */
 export interface HostMatch {
   /**

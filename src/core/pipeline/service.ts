@@ -25,7 +25,7 @@ import type { Step } from './steps.ts';
 /**
  * The compiled service behind a `Conventions`.
  *
- * @category Host
+ * @category Host binding
  */
 export class Service {
   /** The compiled options. */

@@ -63,10 +63,10 @@ export function issuePath(path: StandardSchemaV1.Issue['path']): string {
 
 /**
  * The 400 for a part of the request that failed its schema: the spec's error body with one entry
- * per issue (at most {@link maxErrorEntries}), each naming where it is. For validators of a host
- * (`@hono/zod-validator`'s hook) as for a route's own schemas.
+ * per issue, each naming where it is (at most 100 entries: the last says how many more). For a
+ * host's validators (`@hono/zod-validator`'s hook) as for a route's own schemas.
  *
- * @category Host
+ * @category Host binding
  */
 export function schemaRejection(
   part: RequestPart,
