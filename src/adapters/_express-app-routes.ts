@@ -80,26 +80,30 @@ export function guardMiddleware(
   return guard;
 }
 
-const warnedHeaders = new Set<string>();
+const compared = new WeakSet<object>();
 
 /**
  * Puts the always-on headers on the response. Middleware before `before` (helmet, say) may have
- * set some already: the conventions' values are the ones sent, and a value they replace is named
- * in a warning, once per header, with where to set it instead.
+ * set some already: the conventions' values are the ones sent, and at the app's first request
+ * each value they replace is named in a warning, with where to set it instead.
  */
 export function keepSecurityHeaders(
   host: ExpressHost,
+  app: object,
   res: Response,
   alwaysOn: Readonly<Record<string, string | readonly string[]>>,
 ): void {
+  const compare = !compared.has(app);
+  if (compare) compared.add(app);
   for (const name in alwaysOn) {
     const value = alwaysOn[name]!;
-    const before = res.getHeader(name);
-    if (before !== undefined && String(before) !== String(value) && !warnedHeaders.has(name)) {
-      warnedHeaders.add(name);
-      host.logger.warn(
-        `${name} was "${String(before)}" before the conventions' middleware (helmet, or another middleware ahead of c.before): the conventions send "${String(value)}". Set it through the conventions' securityHeaders() options instead, and drop it from the other middleware.`,
-      );
+    if (compare) {
+      const before = res.getHeader(name);
+      if (before !== undefined && String(before) !== String(value)) {
+        host.logger.warn(
+          `${name} was "${String(before)}" before the conventions' middleware (helmet, or another middleware ahead of c.before): the conventions send "${String(value)}". Set it through the conventions' securityHeaders() options instead, and drop it from the other middleware.`,
+        );
+      }
     }
     res.setHeader(name, value as string | string[]);
   }

@@ -35,14 +35,14 @@ interface Found {
   routes: RouteSettings[];
   params: Record<string, string> | undefined;
   others: boolean;
+  checksEach: true;
 }
 
-/** Whether an Express route takes `method` (HEAD is served by GET's handlers). */
-function takes(route: ExpressRoute, method: string): boolean {
+/** Whether an Express route takes a method, lower-case (HEAD is served by GET's handlers). */
+function takes(route: ExpressRoute, verb: string): boolean {
   const { methods } = route;
-  const name = method.toLowerCase();
   return (
-    methods._all === true || methods[name] === true || (name === 'head' && methods.get === true)
+    methods._all === true || methods[verb] === true || (verb === 'head' && methods.get === true)
   );
 }
 
@@ -88,11 +88,34 @@ export function expressMatcher(
     return found;
   };
 
-  const collect = (stack: readonly Layer[], path: string, method: string, found: Found) => {
+  /** Whether a layer that is not a route can be passed over without matching it. */
+  const passesOver = (handle: Layer['handle']): boolean =>
+    handle === undefined ||
+    // Error middleware runs only for errors, after a handler failed.
+    handle.length === 4 ||
+    ours.has(handle) ||
+    (handle as unknown as Record<symbol, unknown>)[guardSettings] !== undefined ||
+    passThrough.has(handle.name) ||
+    express4Own.has(handle.name);
+
+  // Cost: one `match` per layer that could serve the request (Express runs the same), nested
+  // Routers walked only when their mount path matches; the cheap tests come first.
+  const collect = (
+    stack: readonly Layer[],
+    path: string,
+    method: string,
+    verb: string,
+    found: Found,
+  ) => {
     for (const layer of stack) {
       const { route, handle } = layer;
-      // Error middleware runs only for errors, after a handler failed.
-      if (route === undefined && handle?.length === 4) continue;
+      let nested: RouterLike | undefined;
+      if (route !== undefined) {
+        if (!takes(route, verb)) continue;
+      } else {
+        nested = nestedRouter(handle);
+        if (nested === undefined && passesOver(handle)) continue;
+      }
       let result: ReturnType<Layer['match']>;
       try {
         result = layer.match(path);
@@ -100,26 +123,16 @@ export function expressMatcher(
         continue; // a parameter Express cannot decode: that layer never matches this path
       }
       if (result === false) continue;
-      const matched = typeof result === 'object' ? result : { path: layer.path ?? '' };
       if (route !== undefined) {
-        if (!takes(route, method)) continue;
         if (found.routes.length === 0) {
           found.params = typeof result === 'object' ? result.params : layer.params;
         }
         found.routes.push(settingsOf(route, method));
-        continue;
-      }
-      const nested = nestedRouter(handle);
-      if (nested !== undefined) {
-        const rest = path.slice(matched.path.length);
-        if (rest === '' || rest[0] === '/') collect(nested.stack, rest || '/', method, found);
-        continue;
-      }
-      if (ours.has(handle) || (handle as unknown as Record<symbol, unknown>)?.[guardSettings]) {
-        continue;
-      }
-      if (passThrough.has(handle?.name ?? '') || express4Own.has(handle?.name ?? '')) continue;
-      found.others = true;
+      } else if (nested !== undefined) {
+        const matched = typeof result === 'object' ? result.path : (layer.path ?? '');
+        const rest = path.slice(matched.length);
+        if (rest === '' || rest[0] === '/') collect(nested.stack, rest || '/', method, verb, found);
+      } else found.others = true;
     }
   };
 
@@ -138,12 +151,13 @@ export function expressMatcher(
       const at = stack.findIndex((layer) => ours.has(layer.handle));
       after = at === -1 ? stack : stack.slice(at + 1);
     }
-    const found: Found = { routes: [], params: undefined, others: false };
-    collect(after, path, req.method, found);
+    const found: Found = { routes: [], params: undefined, others: false, checksEach: true };
+    const { method } = req;
+    collect(after, path, method, method.toLowerCase(), found);
     // Another route than the first could run (a handler of the first calling next()): Express
     // sets `req.route` as it enters each route, so each is checked as it is reached.
     if (found.routes.length > 1) checkEachRoute(req);
-    return { ...found, checksEach: true };
+    return found;
   };
   const checkEachRoute = (req: Request) =>
     onAssign(req as Request & { route: unknown }, 'route', (route) => {

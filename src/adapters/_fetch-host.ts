@@ -70,6 +70,7 @@ function toAppRoutes(routes: readonly AppRouteEntry[]): AppRoute[] {
 }
 
 const hosts = new WeakMap<Conventions, FetchHost>();
+const called = Symbol.for('api-conventions.fetch-call');
 const noOptions: FetchHostOptions<unknown> = {};
 
 /** The fetch host of `api`, made on first use. */
@@ -77,7 +78,10 @@ export function fetchHost(api: Conventions | ConventionsOptions): FetchHost {
   const conventions = toConventions(api);
   let found = hosts.get(conventions);
   if (found !== undefined) return found;
-  const calls = new WeakMap<Request, Call>();
+  // The call is kept on the `Request` itself, as the request's context is: one property, no
+  // side table to look up.
+  const callOf = (request: Request) =>
+    (request as unknown as Record<symbol, Call | undefined>)[called];
   let matcher: HonoMatcher | undefined;
   let routes: (() => readonly AppRouteEntry[]) | undefined;
   const host = bindHost<Request>(conventions, {
@@ -86,7 +90,7 @@ export function fetchHost(api: Conventions | ConventionsOptions): FetchHost {
       list: () => toAppRoutes(routes?.() ?? []),
     },
     input: (request) => {
-      const call = calls.get(request);
+      const call = callOf(request);
       const options = call?.options ?? noOptions;
       return inputOf(
         request,
@@ -99,7 +103,7 @@ export function fetchHost(api: Conventions | ConventionsOptions): FetchHost {
     match: (request, ctx) => {
       // A table route is answered by the middleware itself: the library routes it.
       if (ctx.route !== undefined && ctx.route.app !== true) return undefined;
-      const c = calls.get(request)?.context as { req?: MatchedRequest } | undefined;
+      const c = callOf(request)?.context as { req?: MatchedRequest } | undefined;
       return matcher!.match(c?.req ?? {}, ctx.method);
     },
   });
@@ -108,7 +112,8 @@ export function fetchHost(api: Conventions | ConventionsOptions): FetchHost {
     host,
     matcher,
     receive(request, context, options) {
-      if (!calls.has(request)) calls.set(request, { context, options });
+      const holder = request as unknown as Record<symbol, Call | undefined>;
+      holder[called] ??= { context, options };
     },
     readRoutes(list) {
       routes = list;

@@ -141,7 +141,7 @@ export function toExpressMiddleware(api: Conventions | ConventionsOptions): Expr
 
   const before: RequestHandler = (req, res, next) => {
     res.removeHeader('x-powered-by');
-    keepSecurityHeaders(host, res, alwaysOnHeaders);
+    keepSecurityHeaders(host, req.app, res, alwaysOnHeaders);
     warnIfLoose(host.api, req.app);
     checkCompanions(req.app, before, after[1], host.logger);
     routeJson(host, req, res);

@@ -9,10 +9,11 @@ import {
   type ApiResponse,
   assertKnownKeys,
   errorToResponse,
+  heldContext,
   hostAnswerFor,
 } from 'api-conventions/host';
 import { type AppRouteEntry, type FetchContext, fetchHost } from './_fetch-host.ts';
-import { type FetchHostOptions, toResponse } from './_fetch-io.ts';
+import { type FetchHostOptions, inputOf, toResponse } from './_fetch-io.ts';
 import { libraryHandler } from './_fetch-match.ts';
 
 export {
@@ -88,12 +89,23 @@ export function toFetchHandler<Context = unknown>(
     }
   }
   if (options.routes !== undefined) fetch.readRoutes(options.routes);
+  const { remoteAddress, readingBody, decodeBody } = options;
   const handler = (first: Request | FetchContext, second?: unknown) => {
     const hono = !(first instanceof Request);
     const request = hono ? first.req.raw : first;
-    fetch.receive(request, hono ? first : second, options as FetchHostOptions<unknown>);
     // Behind toFetchMiddleware, which ran the front: the router's answers. Alone: everything.
-    const result = host.serve(request);
+    const result =
+      heldContext(request) !== undefined
+        ? host.serve(request)
+        : host.api.handle(
+            inputOf(
+              request,
+              (hono ? first : second) as Context,
+              remoteAddress,
+              readingBody,
+              decodeBody,
+            ),
+          );
     return result instanceof Promise
       ? result.then((response) => toResponse(response, host.logger))
       : toResponse(result, host.logger);

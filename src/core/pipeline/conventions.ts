@@ -15,7 +15,7 @@ import { andThen, type Step } from './steps.ts';
 const brand = Symbol.for('api-conventions.Conventions');
 const jsonOnly: readonly string[] = Object.freeze(['application/json']);
 
-const services = new WeakMap<Conventions, Service>();
+let serviceOfApi: (api: Conventions) => Service | undefined;
 
 /**
  * A service, compiled once from {@link ConventionsOptions}: hand it to an adapter
@@ -28,10 +28,15 @@ const services = new WeakMap<Conventions, Service>();
 export class Conventions {
   /** Marks a `Conventions`, for {@link isConventions} across copies of the package. */
   readonly [brand] = true;
+  readonly #service: Service;
+
+  static {
+    serviceOfApi = (api) => (#service in api ? api.#service : undefined);
+  }
 
   constructor(options: ConventionsOptions = {}) {
     const service = new Service(resolveConventionsOptions(options));
-    services.set(this, service);
+    this.#service = service;
     for (const route of service.settings.router.routes) compileRoute(route);
     service.lint(
       service.settings.router.routes.map((r) =>
@@ -45,7 +50,7 @@ export class Conventions {
 
   /** The compiled route table, contributed routes included. */
   get router(): Router {
-    return serviceOf(this).settings.router;
+    return this.#service.settings.router;
   }
 
   /** Every declared route (HEAD included where GET is), in declaration order. */
@@ -59,17 +64,17 @@ export class Conventions {
    * Fastify is ready).
    */
   get appRoutes(): readonly RouteInfo[] {
-    return serviceOf(this).appRoutes;
+    return this.#service.appRoutes;
   }
 
   /** The logger faults and warnings go to, guarded so that it never throws. */
   get logger(): Required<Logger> {
-    return serviceOf(this).settings.logger;
+    return this.#service.settings.logger;
   }
 
   /** The names of the installed plugins, in the order they run (`'bearer'`, `'rate-limit'`…). */
   get plugins(): readonly string[] {
-    return serviceOf(this).settings.pluginNames;
+    return this.#service.settings.pluginNames;
   }
 
   /**
@@ -77,7 +82,7 @@ export class Conventions {
    * negotiation plugin offers there (its vendor tree's own type included), JSON without one.
    */
   mediaTypesOf(route: RouteInfo): readonly string[] {
-    return serviceOf(this).settings.mediaTypes?.(route) ?? jsonOnly;
+    return this.#service.settings.mediaTypes?.(route) ?? jsonOnly;
   }
 
   /**
@@ -88,7 +93,7 @@ export class Conventions {
    * Handy in tests: `await api.handle({ method: 'GET', url: '/v1/books', headers })`.
    */
   handle(input: RequestInput): Step<ApiResponse> {
-    const service = serviceOf(this);
+    const service = this.#service;
     const { settings } = service;
     const ctx = service.open(input);
     return run(settings, ctx, () =>
@@ -103,7 +108,7 @@ export class Conventions {
  * @category Host binding
  */
 export function serviceOf(api: Conventions): Service {
-  const service = services.get(api);
+  const service = serviceOfApi(api);
   if (service === undefined) {
     throw new TypeError('Not a Conventions built by conventions() of this copy of the package.');
   }
