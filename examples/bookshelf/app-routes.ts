@@ -5,17 +5,24 @@
  */
 import type { Conventions, Identity, RouteConfig } from 'api-conventions';
 
-/** `GET /v1/native`: needs a token with `books:write`. */
-export const appRoutePath = '/v1/native';
-/** Its settings, declared through each host's guard. */
-export const appRouteSettings = { scopes: ['books:write'] } satisfies RouteConfig;
+/** One of the bookshelf's own routes: its path and the settings its host's guard declares. */
+export interface BookshelfAppRoute {
+  /** The path, served with GET. */
+  readonly path: string;
+  /** Its settings. */
+  readonly settings: RouteConfig;
+}
 
-/** `GET /v1/native-public`: opts out of authentication. */
-export const publicAppRoutePath = '/v1/native-public';
-/** Its settings, declared through each host's guard. */
-export const publicAppRouteSettings = { auth: false } satisfies RouteConfig;
+/**
+ * `GET /v1/native` needs a token with `books:write`; `GET /v1/native-public` opts out of
+ * authentication.
+ */
+export const appRoutes: readonly BookshelfAppRoute[] = [
+  { path: '/v1/native', settings: { scopes: ['books:write'] } },
+  { path: '/v1/native-public', settings: { auth: false } },
+];
 
-/** What both answer: who called, as the host's identity accessor gives it. */
+/** What each answers: who called, as the host's identity accessor gives it. */
 export function appRouteAnswer(identity: Identity | undefined) {
   return {
     native: true,

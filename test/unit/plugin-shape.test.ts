@@ -3,8 +3,8 @@
  * `<Name>Plugin` that implements `Plugin`, made by its lower-case factory, in a file named after
  * it (`RateLimitPlugin` in rate-limit.ts, made by `rateLimit()`).
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { basename, join, relative } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { basename, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   accessChecks,
@@ -24,22 +24,15 @@ import {
 } from '../../src/index.ts';
 import { oauthServer } from '../../src/oauth.ts';
 import { oauthOptions } from '../compliance/_oauth-app.ts';
+import { sourceFiles } from './_source-files.ts';
 
 const src = new URL('../../src/core/', import.meta.url).pathname;
-const files = (dir: string): string[] =>
-  readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory()
-      ? files(join(dir, entry.name))
-      : entry.name.endsWith('.ts')
-        ? [join(dir, entry.name)]
-        : [],
-  );
 /** `RateLimit` → `rate-limit`, `OAuthServer` → `oauth-server`. */
 const kebab = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase();
 
 describe('the built-in plugins', () => {
   it('are each a class <Name>Plugin, in the file <name>.ts', () => {
-    const classes = files(src).flatMap((file) =>
+    const classes = sourceFiles(src).flatMap((file) =>
       [
         ...readFileSync(file, 'utf8').matchAll(
           /class (\w+) implements (Plugin|OAuthServer|Jobs)\b/g,

@@ -2,8 +2,8 @@
  * One logger: every line the library logs goes through the `logger` of `conventions()`, which
  * each plugin gets at set-up; a plugin's own `logger` option still overrides it. Issue 33, item 5.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   accessChecks,
@@ -13,6 +13,7 @@ import {
   createTokenKeys,
   payloads,
 } from '../../src/index.ts';
+import { sourceFiles } from './_source-files.ts';
 
 /** A logger of pino's shape that keeps what it is told. */
 function collecting() {
@@ -115,20 +116,12 @@ describe("the service's logger", () => {
 
 describe('the console', () => {
   const src = new URL('../../src/', import.meta.url).pathname;
-  const files = (dir: string): string[] =>
-    readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-      entry.isDirectory()
-        ? files(join(dir, entry.name))
-        : entry.name.endsWith('.ts')
-          ? [join(dir, entry.name)]
-          : [],
-    );
   /** The code of a module without its comments (doc comments hold examples that use the console). */
   const code = (text: string) =>
     text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`\\])\/\/.*$/gm, '$1');
 
   it('is used by no module but the default logger (src/core/errors/logger.ts)', () => {
-    const users = files(src)
+    const users = sourceFiles(src)
       .filter((file) => /\bconsole\b/.test(code(readFileSync(file, 'utf8'))))
       .map((file) => relative(src, file));
     expect(users).toEqual(['core/errors/logger.ts']);

@@ -4,14 +4,7 @@ import type { Conventions } from 'api-conventions';
 import { identityOf, toExpressMiddleware } from 'api-conventions/express';
 import { attachServerHandlers } from 'api-conventions/node';
 import express, { type Application } from 'express';
-import {
-  appRouteAnswer,
-  appRoutePath,
-  appRouteSettings,
-  publicAppRoutePath,
-  publicAppRouteSettings,
-  servesAppRoutes,
-} from '../app-routes.ts';
+import { appRouteAnswer, appRoutes, servesAppRoutes } from '../app-routes.ts';
 import { type Host, listen, settingsOf } from './host.ts';
 
 /** A host on the Express app `makeApp` builds (Express 5, or Express 4 in express4.ts). */
@@ -28,12 +21,11 @@ export function serveWith(makeApp: () => Application): Host {
     conventions.mount(app);
     // The app's own routes: authenticated and limited like the table's, unless they opt out.
     if (servesAppRoutes(api)) {
-      app.get(appRoutePath, conventions.guard(appRouteSettings), (req, res) => {
-        res.json(appRouteAnswer(identityOf(req)));
-      });
-      app.get(publicAppRoutePath, conventions.guard(publicAppRouteSettings), (req, res) => {
-        res.json(appRouteAnswer(identityOf(req)));
-      });
+      for (const { path, settings } of appRoutes) {
+        app.get(path, conventions.guard(settings), (req, res) => {
+          res.json(appRouteAnswer(identityOf(req)));
+        });
+      }
     }
     app.use(conventions.after);
 

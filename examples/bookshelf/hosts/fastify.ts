@@ -3,14 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Conventions } from 'api-conventions';
 import { identityOf, serverOptions, toFastifyPlugin } from 'api-conventions/fastify';
 import Fastify from 'fastify';
-import {
-  appRouteAnswer,
-  appRoutePath,
-  appRouteSettings,
-  publicAppRoutePath,
-  publicAppRouteSettings,
-  servesAppRoutes,
-} from '../app-routes.ts';
+import { appRouteAnswer, appRoutes, servesAppRoutes } from '../app-routes.ts';
 import { type Host, settingsOf } from './host.ts';
 
 /** Starts a Fastify server for `api`; resolves once it listens. */
@@ -30,14 +23,11 @@ export const serve: Host = async (api: Conventions, where) => {
   await app.register(toFastifyPlugin(api));
   // The app's own routes: authenticated and limited like the table's, unless they opt out.
   if (servesAppRoutes(api)) {
-    app.get(appRoutePath, { config: { conventions: appRouteSettings } }, async (request) =>
-      appRouteAnswer(identityOf(request)),
-    );
-    app.get(
-      publicAppRoutePath,
-      { config: { conventions: publicAppRouteSettings } },
-      async (request) => appRouteAnswer(identityOf(request)),
-    );
+    for (const { path, settings } of appRoutes) {
+      app.get(path, { config: { conventions: settings } }, async (request) =>
+        appRouteAnswer(identityOf(request)),
+      );
+    }
   }
   await app.listen({ port: where.port, host: where.host });
   return {

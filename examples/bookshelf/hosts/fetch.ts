@@ -14,14 +14,7 @@ import {
 } from 'api-conventions/fetch';
 import { attachServerHandlers, decodeNodeBody, sendContinue } from 'api-conventions/node';
 import { type Context, Hono } from 'hono';
-import {
-  appRouteAnswer,
-  appRoutePath,
-  appRouteSettings,
-  publicAppRoutePath,
-  publicAppRouteSettings,
-  servesAppRoutes,
-} from '../app-routes.ts';
+import { appRouteAnswer, appRoutes, servesAppRoutes } from '../app-routes.ts';
 import { type Host, listen, settingsOf } from './host.ts';
 
 /** Starts a Hono app for `api` on Node; resolves once it listens. */
@@ -39,12 +32,9 @@ export const serve: Host = (api: Conventions, where) => {
   app.onError(toFetchErrorHandler(api));
   // The app's own routes: authenticated and limited like the table's, unless they opt out.
   if (servesAppRoutes(api)) {
-    app.get(appRoutePath, toFetchGuard(api, appRouteSettings), (c) =>
-      c.json(appRouteAnswer(identityOf(c))),
-    );
-    app.get(publicAppRoutePath, toFetchGuard(api, publicAppRouteSettings), (c) =>
-      c.json(appRouteAnswer(identityOf(c))),
-    );
+    for (const { path, settings } of appRoutes) {
+      app.get(path, toFetchGuard(api, settings), (c) => c.json(appRouteAnswer(identityOf(c))));
+    }
   }
   // Last: 404, 405 with Allow and OPTIONS for what no route served. Passed as it is, so that the
   // middleware knows Hono's not-found answer for the library's own.
