@@ -26,6 +26,7 @@ function notesApi(warnings: string[]) {
   const owns = (ctx: { param(name: string): string; identity?: Identity | undefined }) =>
     notes.get(ctx.param('id'))?.ownerId === ctx.identity?.subject;
   return conventions({
+    logger: { error() {}, warn: (message) => warnings.push(message) },
     routes: {
       '/v1/notes': {
         GET: {
@@ -55,7 +56,7 @@ function notesApi(warnings: string[]) {
       },
       '/v1/unchecked': { GET: () => ({ open: 'by mistake' }) },
     },
-    plugins: [identify, accessChecks({ logger: { warn: (m) => warnings.push(m) } })],
+    plugins: [identify, accessChecks({})],
   });
 }
 

@@ -87,10 +87,11 @@ describeMatrix(
 );
 
 const reports = () => {
-  const jobs = createJobs({ path: '/v1/report-runs', logger: quiet.logger });
+  const jobs = createJobs({ path: '/v1/report-runs' });
   return conventions({
     lint: 'off',
     logger: quiet.logger,
+    plugins: [jobs],
     routes: {
       '/v1/report-runs': { POST: () => jobs.start(() => seeOther('/v1/reports/42')) },
       '/v1/crash-runs': {
@@ -100,7 +101,6 @@ const reports = () => {
           }),
       },
       '/v1/reports/:id': { GET: (ctx) => ({ id: ctx.param('id') }) },
-      ...jobs.routes,
     },
   });
 };

@@ -62,19 +62,6 @@ describe('oauthServer issuer', () => {
     expect(warnings).toHaveLength(1);
   });
 
-  it('warns through its own logger instead, when it has one', () => {
-    process.env.NODE_ENV = 'production';
-    const own = collecting();
-    const service = collecting();
-    conventions({
-      lint: 'off',
-      logger: service.logger,
-      plugins: [oauthServer(oauthOptions({ logger: own.logger }))],
-    });
-    expect(own.warnings).toEqual([expect.stringMatching(/no `issuer`/)]);
-    expect(service.warnings).toEqual([]);
-  });
-
   it('does not warn with a fixed issuer, nor outside production', () => {
     process.env.NODE_ENV = 'production';
     const fixed = collecting();

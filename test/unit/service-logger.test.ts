@@ -97,21 +97,6 @@ describe("the service's logger", () => {
     await new Promise((resolve) => setTimeout(resolve, 10));
     expect(errors).toEqual([{ record: { err: fault, path: '/v1/runs' }, message: 'a job failed' }]);
   });
-
-  it("leaves a plugin's own logger option in charge of its lines", async () => {
-    const service = collecting();
-    const own = collecting();
-    const keys = await createTokenKeys({ logger: { error() {}, warn() {} } });
-    const api = conventions({
-      lint: 'off',
-      logger: service.logger,
-      routes,
-      plugins: [bearer({ keys, issuer, audience, logRefusals: true, logger: own.logger })],
-    });
-    await api.handle(get({ authorization: 'Bearer not.a.token' }));
-    expect(own.warnings).toHaveLength(1);
-    expect(service.warnings).toEqual([]);
-  });
 });
 
 describe('the console', () => {

@@ -5,7 +5,13 @@
  */
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { RequestInput } from '../../src/host.ts';
-import { bearer, conventions, createTokenKeys, type RequestContext } from '../../src/index.ts';
+import {
+  bearer,
+  conventions,
+  createTokenKeys,
+  type Logger,
+  type RequestContext,
+} from '../../src/index.ts';
 import { shapes, startProvider } from '../conformance/_idp.ts';
 
 const provider = await startProvider();
@@ -21,10 +27,13 @@ const req = (token: string): RequestInput => ({
   readBody: undefined,
 });
 
-function api(plugin: ReturnType<typeof bearer>) {
+function api(
+  plugin: ReturnType<typeof bearer>,
+  logger: Logger = { error: vi.fn(), warn: vi.fn() },
+) {
   return conventions({
     lint: 'off',
-    logger: { error: vi.fn(), warn: vi.fn() },
+    logger,
     plugins: [plugin],
     routes: {
       '/v1/whoami': {
@@ -37,8 +46,8 @@ function api(plugin: ReturnType<typeof bearer>) {
   });
 }
 
-async function call(plugin: ReturnType<typeof bearer>, token: string) {
-  const response = await api(plugin).handle(req(token));
+async function call(plugin: ReturnType<typeof bearer>, token: string, logger?: Logger) {
+  const response = await api(plugin, logger).handle(req(token));
   return { status: response.status, body: JSON.parse(response.body as string) };
 }
 
@@ -125,16 +134,16 @@ describe('bearer({ jwksUri }): claim rules', () => {
 describe('bearer: the development log of refusals', () => {
   it('says why a token was refused, never the token, and stays quiet when told to', async () => {
     const logger = { error: vi.fn(), warn: vi.fn() };
-    const plugin = bearer({ jwksUri: provider.jwksUri, ...oktaAt, logRefusals: true, logger });
+    const plugin = bearer({ jwksUri: provider.jwksUri, ...oktaAt, logRefusals: true });
     const wrongAudience = await provider.sign({ ...okta.claims([]), aud: 'api://other' });
-    expect((await call(plugin, wrongAudience)).status).toBe(401);
+    expect((await call(plugin, wrongAudience, logger)).status).toBe(401);
     const expired = await provider.sign({
       ...okta.claims([]),
       exp: 1_000_000,
       iat: 999_000,
       nbf: 999_000,
     });
-    expect((await call(plugin, expired)).status).toBe(401);
+    expect((await call(plugin, expired, logger)).status).toBe(401);
     const lines = logger.warn.mock.calls.map((args) => String(args[0]));
     expect(lines).toEqual([
       expect.stringMatching(/refused: claim "aud"/),
@@ -145,13 +154,8 @@ describe('bearer: the development log of refusals', () => {
       expect(line).not.toContain(expired.split('.')[2]);
     }
     const silent = { error: vi.fn(), warn: vi.fn() };
-    const quiet = bearer({
-      jwksUri: provider.jwksUri,
-      ...oktaAt,
-      logRefusals: false,
-      logger: silent,
-    });
-    await call(quiet, wrongAudience);
+    const quiet = bearer({ jwksUri: provider.jwksUri, ...oktaAt, logRefusals: false });
+    await call(quiet, wrongAudience, silent);
     expect(silent.warn).not.toHaveBeenCalled();
   });
 });

@@ -2,7 +2,7 @@
 import { type ErrorEntry, isApiError } from '../errors/api-error.ts';
 import { ErrorCode } from '../errors/catalogue.ts';
 import { notFound } from '../errors/helpers.ts';
-import { consoleLogger, type Logger, resolveLogger } from '../errors/logger.ts';
+import { consoleLogger, type Logger } from '../errors/logger.ts';
 import { HeaderBag } from '../http/headers.ts';
 import { accepted, ok, type Reply } from '../http/reply.ts';
 import { assertInteger, assertKnownKeys } from '../internal/options.ts';
@@ -127,12 +127,6 @@ export interface JobsOptions {
   ttlMs?: number;
   /** The `Retry-After` of a pending status, in seconds. @default 1 */
   retryAfter?: number;
-  /**
-   * Where faults of a job's work (anything but an `ApiError`) are reported, instead of the
-   * service's `logger`. @default the `logger` of `conventions()` once the jobs are among its
-   * `plugins` (the console before)
-   */
-  logger?: Logger;
 }
 
 /**
@@ -157,7 +151,7 @@ export interface Jobs extends Plugin {
   readonly routes: RouteTable;
 }
 
-const known = ['path', 'store', 'ttlMs', 'retryAfter', 'logger'];
+const known = ['path', 'store', 'ttlMs', 'retryAfter'];
 const idShape = /^[0-9a-f-]{36}$/;
 
 function newId(): string {
@@ -172,10 +166,11 @@ class JobsPlugin implements Jobs {
   private readonly ttlMs: number;
   private readonly retryAfter: number;
   private readonly store: Store;
-  /** The `logger` option, which the service's does not replace. */
-  private readonly ownLogger: Required<Logger> | undefined;
-  /** Where faults go: the plugin's own logger, else the service's once set up. */
-  private logger: Required<Logger>;
+  /**
+   * Where faults of a job's work (anything but an `ApiError`) go: the service's logger once the
+   * jobs are among its `plugins`, the default logger before.
+   */
+  private logger: Required<Logger> = consoleLogger;
 
   constructor(options: JobsOptions) {
     assertKnownKeys('createJobs()', options, known);
@@ -189,8 +184,6 @@ class JobsPlugin implements Jobs {
     this.path = path;
     this.ttlMs = assertInteger('createJobs() ttlMs', options.ttlMs ?? 3_600_000, 1000, 2 ** 31 - 1);
     this.retryAfter = assertInteger('createJobs() retryAfter', options.retryAfter ?? 1, 0, 86_400);
-    this.ownLogger = options.logger === undefined ? undefined : resolveLogger(options.logger);
-    this.logger = this.ownLogger ?? consoleLogger;
     this.store = guardStore(options.store ?? new MemoryStore(), { prefix: 'job:' });
     this.routes = {
       [`${path}/:id`]: {
@@ -199,9 +192,9 @@ class JobsPlugin implements Jobs {
     };
   }
 
-  /** Takes the service's logger, unless the `logger` option gave one. */
+  /** Takes the service's logger. */
   setup({ logger }: PluginSetup): void {
-    this.logger = this.ownLogger ?? logger;
+    this.logger = logger;
   }
 
   start(work: () => Promise<unknown> | unknown): Step<Reply<JobStatus>> {

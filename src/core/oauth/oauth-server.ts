@@ -131,9 +131,9 @@ class OAuthServerPlugin implements OAuthServer {
     this.audienceOf = o.audienceOf;
   }
 
-  /** Logs its start-up warnings through the service's logger (or its own `logger` option). */
+  /** Logs its start-up warnings through the service's logger. */
   setup({ logger }: PluginSetup): void {
-    for (const warning of this.options.warnings) (this.options.logger ?? logger).warn(warning);
+    for (const warning of this.options.warnings) logger.warn(warning);
   }
 
   /** The transform phase: token answers never stored, errors in RFC 6749's words too. */

@@ -1,5 +1,4 @@
 /** The options of {@link oauthServer}: clients, users, scopes, token lifetimes, the store. */
-import type { Logger } from '../errors/logger.ts';
 import type { RequestContext } from '../pipeline/context.ts';
 import type { Store } from '../stores/store.ts';
 
@@ -145,11 +144,6 @@ export interface OAuthServerOptions {
   issuer?: string | (() => string);
   /** The `aud` of access tokens. @default the issuer */
   audience?: string;
-  /**
-   * Where the warning about a missing `issuer` goes, instead of the service's `logger`.
-   * @default the `logger` of `conventions()`
-   */
-  logger?: Logger;
   /**
    * Where the server's state lives (refresh tokens, codes, the access tokens issued from each;
    * the failure counters too when it is a shared store, see `BruteForceOptions.store`).

@@ -1,5 +1,4 @@
 /** {@link OAuthServerOptions} checked and compiled once, at start-up (CONTRIBUTING.md rule 5). */
-import { type Logger, resolveLogger } from '../errors/logger.ts';
 import { assertInteger, assertKnownKeys } from '../internal/options.ts';
 import type { RequestContext } from '../pipeline/context.ts';
 import { guardStore } from '../stores/guard-store.ts';
@@ -30,8 +29,6 @@ export interface ResolvedOAuth {
   readonly tokens: AccessTokenSide;
   readonly issuerOf: (ctx: RequestContext) => string;
   readonly audienceOf: (ctx: RequestContext) => string;
-  /** The `logger` option, checked: where warnings go instead of the service's logger. */
-  readonly logger: Required<Logger> | undefined;
   /** Start-up warnings (an issuer taken from each request in production), logged at set-up. */
   readonly warnings: readonly string[];
   readonly store: Store;
@@ -197,7 +194,6 @@ export function resolveOAuthOptions(options: OAuthServerOptions): ResolvedOAuth 
     'basePath',
     'authorizationEndpoint',
     'bruteForce',
-    'logger',
   ]);
   if (typeof options?.tokens?.issue !== 'function') {
     throw new TypeError(`${where}: \`tokens.issue\` must be a function that issues access tokens.`);
@@ -268,7 +264,6 @@ export function resolveOAuthOptions(options: OAuthServerOptions): ResolvedOAuth 
     tokens: options.tokens,
     issuerOf,
     audienceOf: audience !== undefined ? () => audience : issuerOf,
-    logger: options.logger === undefined ? undefined : resolveLogger(options.logger),
     warnings: warning === undefined ? [] : [warning],
     store: guardStore(store, { prefix: 'oauth:' }),
     counterStore: guardStore(counterStore, { prefix: 'oauth:' }),

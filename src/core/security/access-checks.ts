@@ -22,14 +22,9 @@ export interface AccessChecksOptions {
   unchecked?: 'warn' | 'throw' | 'off';
   /** Answer refused requests 404 instead of 403 on every route, so existence stays hidden. @default false */
   hideForbidden?: boolean;
-  /** Where start-up warnings go, instead of the service's `logger`. @default the `logger` of `conventions()` */
-  logger?: {
-    /** Receives one start-up warning. */
-    warn(message: string): void;
-  };
 }
 
-const knownOptions = ['unchecked', 'hideForbidden', 'logger'];
+const knownOptions = ['unchecked', 'hideForbidden'];
 
 interface CompiledAccess {
   authorize: ((ctx: RequestContext) => Step<boolean>) | undefined;
@@ -82,10 +77,8 @@ class AccessChecksPlugin implements Plugin {
   readonly routeConfig = ['authorize', 'hideForbidden', 'writable'];
   private readonly unchecked: 'warn' | 'throw' | 'off';
   private readonly hideDefault: boolean;
-  /** The `logger` option, which the service's does not replace. */
-  private readonly ownLogger: { warn(message: string): void } | undefined;
-  /** Where start-up warnings go: the plugin's own logger, else the service's once set up. */
-  private logger: { warn(message: string): void };
+  /** Where start-up warnings go: the service's logger, once set up. */
+  private logger: { warn(message: string): void } = consoleLogger;
   private readonly compiled = new WeakMap<object, CompiledAccess>();
 
   constructor(options: AccessChecksOptions) {
@@ -98,17 +91,11 @@ class AccessChecksPlugin implements Plugin {
     }
     this.unchecked = unchecked;
     this.hideDefault = options.hideForbidden === true;
-    const own = options.logger;
-    if (own !== undefined && typeof own?.warn !== 'function') {
-      throw new TypeError('accessChecks(): logger needs a warn(message) function.');
-    }
-    this.ownLogger = own;
-    this.logger = own ?? consoleLogger;
   }
 
-  /** Takes the service's logger, unless the `logger` option gave one. */
+  /** Takes the service's logger. */
   setup({ logger }: PluginSetup): void {
-    this.logger = this.ownLogger ?? logger;
+    this.logger = logger;
   }
 
   /** Compiles a route's settings; a route without `authorize` is reported (or refused). */

@@ -52,8 +52,6 @@ export interface PayloadsOptions {
    * route and finding. It never fails a request. @default false
    */
   checkPayloads?: boolean;
-  /** Where the payload checker's warnings go, instead of the service's `logger`. @default the `logger` of `conventions()` */
-  logger?: Pick<Logger, 'warn'>;
 }
 
 /** What the plugin compiled for one route. */
@@ -144,7 +142,7 @@ export function pageArray<T extends object>(ctx: RequestContext, items: readonly
   return listQuery(ctx).pageArray(items);
 }
 
-const optionKeys = ['cursorSecret', 'unknownParameters', 'parameters', 'checkPayloads', 'logger'];
+const optionKeys = ['cursorSecret', 'unknownParameters', 'parameters', 'checkPayloads'];
 const encoder = new TextEncoder();
 
 /** The plugin of {@link payloads}: each route's list and resource, compiled once. */
@@ -156,10 +154,8 @@ class PayloadsPlugin implements Plugin {
   /** One secret for all the routes of this plugin, so that the GET and HEAD of a list agree. */
   private readonly sealSecret: Uint8Array | (() => Uint8Array);
   private readonly check: boolean;
-  /** The `logger` option, which the service's does not replace. */
-  private readonly ownLogger: Pick<Logger, 'warn'> | undefined;
-  /** Where payload checks warn: the plugin's own logger, else the service's once set up. */
-  private logger: Pick<Logger, 'warn'>;
+  /** Where payload checks warn: the service's logger, once set up. */
+  private logger: Pick<Logger, 'warn'> = consoleLogger;
   private readonly warned = new Set<string>();
   private readonly plans = new Map<RouteSettings, RoutePlan>();
 
@@ -181,13 +177,11 @@ class PayloadsPlugin implements Plugin {
     }
     this.sealSecret = secret ?? lazyRandomSecret();
     this.check = options.checkPayloads === true;
-    this.ownLogger = options.logger;
-    this.logger = options.logger ?? consoleLogger;
   }
 
-  /** Takes the service's logger, unless the `logger` option gave one. */
+  /** Takes the service's logger. */
   setup({ logger }: PluginSetup): void {
-    this.logger = this.ownLogger ?? logger;
+    this.logger = logger;
   }
 
   /** Compiles a route's `list` and `resource` at start-up; a mistake is a `TypeError`. */

@@ -1,6 +1,5 @@
 /** The options of the bearer plugin, and where its keys and claim rules come from. */
 import { createRemoteJWKSet } from 'jose';
-import { type Logger, resolveLogger } from '../errors/to-response.ts';
 import { assertInteger, assertKnownKeys } from '../internal/options.ts';
 import { isProduction, nodeEnv } from '../internal/platform.ts';
 import type { RequestContext } from '../pipeline/context.ts';
@@ -67,11 +66,6 @@ export interface BearerOptions {
    * algorithm; never the token). @default on unless `NODE_ENV` is `production` or `test`
    */
   logRefusals?: boolean;
-  /**
-   * Where refusals are logged (see `logRefusals`), instead of the service's `logger`.
-   * @default the `logger` of `conventions()`
-   */
-  logger?: Logger;
   /** The one issuer accepted (`iss`), or a function of the request that gives it. */
   issuer: PerRequest<string>;
   /**
@@ -143,7 +137,6 @@ const known = [
   'tokenType',
   'scopesOf',
   'logRefusals',
-  'logger',
   'clientIds',
 ];
 
@@ -161,10 +154,8 @@ const providerAlgorithms: readonly TokenAlgorithm[] = ['RS256', 'PS256', 'ES256'
 export interface KeySource {
   keys: TokenKeys | Promise<TokenKeys> | RemoteKeys;
   claims: ClaimRules;
-  /** Whether refused tokens are logged, with why. */
+  /** Whether refused tokens are logged (through the service's logger), with why. */
   logRefusals: boolean;
-  /** The plugin's own `logger` option, checked; `undefined`: the service's. */
-  logger: Required<Logger> | undefined;
 }
 
 function checkAlgorithms(given: unknown, remote: boolean): readonly TokenAlgorithm[] {
@@ -255,8 +246,7 @@ export function keySource(options: BearerOptions): KeySource {
   };
   const log = options.logRefusals ?? (nodeEnv() !== 'production' && nodeEnv() !== 'test');
   if (typeof log !== 'boolean') throw new TypeError('bearer: logRefusals must be true or false.');
-  const logger = options.logger === undefined ? undefined : resolveLogger(options.logger);
-  if (!remote) return { keys: keys!, claims, logRefusals: log, logger };
+  if (!remote) return { keys: keys!, claims, logRefusals: log };
   const set = createRemoteJWKSet(jwksUrl(jwksUri), {
     timeoutDuration: assertInteger(
       'bearer jwksTimeoutMs',
@@ -277,7 +267,7 @@ export function keySource(options: BearerOptions): KeySource {
       604_800_000,
     ),
   });
-  return { keys: { remote: set }, claims, logRefusals: log, logger };
+  return { keys: { remote: set }, claims, logRefusals: log };
 }
 
 /** A user's `scopesOf`, checked on each new token: a wrong answer refuses the token. */

@@ -66,10 +66,8 @@ export class BearerPlugin implements Plugin {
   private readonly audienceOf: PerRequest<string | readonly string[]> | null;
   /** The keys given (or their promise), whose development-key warning the service's logger gets. */
   private readonly given: TokenKeys | Promise<TokenKeys> | undefined;
-  /** The `logger` option, which the service's does not replace. */
-  private readonly ownLogger: Required<Logger> | undefined;
-  /** Where refusals go: the plugin's own logger, else the service's once set up. */
-  private logger: Required<Logger>;
+  /** Where refusals go: the service's logger, once set up (the default logger before). */
+  private logger: Required<Logger> = consoleLogger;
 
   /** @internal Use {@link bearer}. */
   constructor(options: BearerOptions) {
@@ -105,8 +103,6 @@ export class BearerPlugin implements Plugin {
     if (now !== undefined && typeof now !== 'function') {
       throw new TypeError('bearer: now must be a function returning milliseconds since the epoch.');
     }
-    this.ownLogger = source.logger;
-    this.logger = source.logger ?? consoleLogger;
     this.given =
       source.keys instanceof TokenKeys || isPromise(source.keys) ? source.keys : undefined;
     this.verifier = new TokenVerifier({
@@ -137,11 +133,11 @@ export class BearerPlugin implements Plugin {
   }
 
   /**
-   * Takes the service's logger (unless the `logger` option gave one), and hands it the keys'
-   * development-key warning, if they have one to give.
+   * Takes the service's logger, and hands it the keys' development-key warning, if they have one
+   * to give.
    */
   setup({ logger }: PluginSetup): void {
-    this.logger = this.ownLogger ?? logger;
+    this.logger = logger;
     const keys = this.given;
     if (keys instanceof TokenKeys) keys.reportTo(this.logger);
     // A promise that rejects is the verifier's to answer (503); nothing to report here.
