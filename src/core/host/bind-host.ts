@@ -154,29 +154,6 @@ export class BoundHost<Native extends object> {
     );
   }
 
-  /**
-   * Where the host dispatched one of the app's routes (or a table route) with `route`'s settings:
-   * its checks, unless they already ran for it. The response that stops the request, or
-   * `undefined`.
-   */
-  dispatch(
-    native: Native,
-    route: RouteSettings,
-    params?: Readonly<Record<string, string>>,
-  ): Step<ApiResponse | undefined> {
-    const ctx = this.context(native);
-    const { settings } = this.service;
-    return attempt(
-      () =>
-        andThen(checkDispatched(settings, ctx, route, params), (stop) =>
-          stop === undefined
-            ? undefined
-            : respond(settings.response, ctx, toOutgoing(settings, ctx, stop)),
-        ),
-      (error) => respond(settings.response, ctx, failure(ctx, error, settings.logger)),
-    );
-  }
-
   /** Whether `route` lets a caller without credentials through (every identity plugin says so). */
   opens(route: RouteSettings): boolean {
     return isOpen(this.service.settings.identities, route);
@@ -292,11 +269,6 @@ export class BoundHost<Native extends object> {
   /** Lints the app's own route patterns (spec 4.1); findings are warnings, never errors. */
   lint(routes: readonly LintRoute[]): LintFinding[] {
     return this.service.lint(routes, true);
-  }
-
-  /** The answer to a request the host refused before the library could read it, counted by `remoteAddress`. */
-  refused(kind: HostFailure, remoteAddress: string | undefined): Step<HostAnswer> {
-    return this.service.hostAnswerFor(kind, remoteAddress);
   }
 }
 
