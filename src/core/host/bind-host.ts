@@ -1,6 +1,6 @@
 /**
  * The one host binding (CONTRIBUTING.md, "Fail closed, through one host binding"): the sequence
- * every host with a router of its own runs — enter, admit, dispatch, guard, serve, finish, fail —
+ * every host with a router of its own runs — enter, admit, guard, serve, finish, fail —
  * lives here once, built from the few things an adapter knows of its host.
  */
 
