@@ -120,11 +120,15 @@ describe('Fastify with @fastify/cors (issue 33)', () => {
   });
 });
 
-describe('Fastify with @fastify/swagger and @fastify/swagger-ui (issue 33)', () => {
-  /** The app: the plugin first, the swagger plugins, an optional onRoute hook before the UI. */
+describe('Fastify with @fastify/cors, @fastify/swagger and @fastify/swagger-ui (issue 33)', () => {
+  /**
+   * The app: @fastify/cors, the plugin, the swagger plugins, an optional onRoute hook before the
+   * UI — the four together, as an app that has them all adopts the library.
+   */
   async function swaggerApp(publicDocs: boolean) {
     const made = await service();
     const app = Fastify({ ...serverOptions });
+    await app.register(fastifyCors, { origin });
     await app.register(toFastifyPlugin(made.api));
     await app.register(fastifySwagger, { openapi: { info: { title: 'orders', version: '1' } } });
     if (publicDocs) {
@@ -146,6 +150,7 @@ describe('Fastify with @fastify/swagger and @fastify/swagger-ui (issue 33)', () 
     expect(warnings.join('\n')).toMatch(/route lint \(the app's own routes\)/);
     expect((await fetch(`${base}/docs/json`)).status).toBe(401);
     expect((await fetch(`${base}/v1/orders`)).status).toBe(401);
+    expect((await fetch(`${base}/v1/orders`, preflight)).status).toBe(204);
     const docs = await fetch(`${base}/docs/json`, {
       headers: { authorization: await authorization() },
     });
