@@ -1,7 +1,8 @@
 /**
  * The bookshelf's signing keys: from `TOKEN_KEYS` (a JWK set, as JSON or the path of a file
  * holding it), else, with a shared store (`REDIS_URL`), one development key shared through it so
- * that every instance on that Redis accepts the others' tokens; else none (a key per process).
+ * that every instance on that Redis accepts the others' tokens (refused under
+ * NODE_ENV=production); else none (a key per process).
  */
 import { readFileSync } from 'node:fs';
 import { createTokenKeys, type Store, type TokenKeyInput, type TokenKeys } from 'api-conventions';
@@ -61,6 +62,13 @@ export async function bookshelfTokenKeys(
     return keys;
   }
   if (store === undefined) return undefined;
+  // Anyone who can read that Redis could sign tokens with a key kept there in plain form: fit for
+  // a demonstration, never for production, where the start stops before any key is stored.
+  if (process.env.NODE_ENV === 'production') {
+    throw new Error(
+      'TOKEN_KEYS is not set: under NODE_ENV=production the bookshelf does not share a development signing key through Redis (REDIS_URL), where anyone who can read that Redis could sign tokens. Set TOKEN_KEYS to a JWK set that every instance shares (docs/redis.md#the-bookshelf).',
+    );
+  }
   // The first instance on this Redis stores its key (SET NX); every instance uses the stored one.
   const { privateKey } = await generateKeyPair('EdDSA', { extractable: true });
   await store.add(sharedKeyName, JSON.stringify(await exportJWK(privateKey)), sharedTtlMs);

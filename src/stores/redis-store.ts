@@ -55,6 +55,7 @@ interface IoRedisLike {
  * @category Stores
  */
 export function redisCommand(client: unknown): RedisCommand {
+  if (isPromiseLike(client)) throw handedAPromise('redisCommand: the client');
   const io = client as Partial<IoRedisLike> | undefined;
   if (typeof io?.call === 'function') {
     const call = io.call.bind(client);
@@ -70,6 +71,23 @@ export function redisCommand(client: unknown): RedisCommand {
   throw new TypeError(
     'redisCommand: pass a node-redis client or cluster (createClient, createCluster) or an ' +
       'ioredis client or Cluster; for another client, write a RedisCommand function.',
+  );
+}
+
+/** Whether `value` is a promise (or any thenable) rather than what it will resolve to. */
+function isPromiseLike(value: unknown): boolean {
+  return typeof (value as { then?: unknown } | null | undefined)?.then === 'function';
+}
+
+/**
+ * The `TypeError` of a promise handed where the client was meant: `connect()` resolves with the
+ * client, so `redisCommand(createClient().connect())` lacks an `await`.
+ */
+function handedAPromise(where: string): TypeError {
+  return new TypeError(
+    `${where} is a promise, not a connected client: an \`await\` is missing. Write ` +
+      'redisCommand(await createClient({ url }).connect()), or await client.connect() first ' +
+      'and pass the client.',
   );
 }
 
@@ -137,6 +155,7 @@ export class RedisStore implements Store {
 
   constructor(options: RedisStoreOptions) {
     assertKnownKeys('RedisStore', options, ['command']);
+    if (isPromiseLike(options?.command)) throw handedAPromise('RedisStore: command');
     if (typeof options?.command !== 'function') {
       throw new TypeError(
         'RedisStore: command must be a function; pass { command: redisCommand(client) }.',

@@ -1,7 +1,9 @@
 /**
  * The bookshelf's signing keys from configuration: `TOKEN_KEYS` as a JWK set (RFC 7517 §5),
  * given inline or as a file; its tokens carry the configured `kid`, and its JWKS (RFC 8414
- * `jwks_uri`) publishes the public half only. A bad `TOKEN_KEYS` stops the start with a reason.
+ * `jwks_uri`) publishes the public half only. A bad `TOKEN_KEYS` stops the start with a reason,
+ * and so does its absence under NODE_ENV=production with `REDIS_URL`: the development key would
+ * be kept in Redis in plain form.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -9,7 +11,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { decodeProtectedHeader, exportJWK, generateKeyPair } from 'jose';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { bookshelfTokenKeys, sharedKeyName } from '../../examples/bookshelf/token-keys.ts';
+import { MemoryStore } from '../../src/core/stores/memory-store.ts';
+import { describeRedis, type RedisServer, startRedis } from '../stores/_redis-servers.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -98,4 +103,47 @@ describe('the bookshelf with TOKEN_KEYS', () => {
     },
     30_000,
   );
+});
+
+describe('the shared development key under NODE_ENV=production', () => {
+  afterEach(() => {
+    vi.unstubAllEnvs();
+  });
+
+  it('is refused, naming TOKEN_KEYS, and never stored', async () => {
+    vi.stubEnv('NODE_ENV', 'production');
+    const store = new MemoryStore();
+    await expect(bookshelfTokenKeys(undefined, store, () => {})).rejects.toThrow(
+      /TOKEN_KEYS is not set.*NODE_ENV=production/,
+    );
+    expect(store.get(sharedKeyName)).toBeUndefined();
+  });
+});
+
+describeRedis('the bookshelf with REDIS_URL and no TOKEN_KEYS under NODE_ENV=production', () => {
+  let server: RedisServer | undefined;
+  afterEach(async () => {
+    await server?.stop();
+  });
+
+  it('refuses to start, saying to set TOKEN_KEYS, and keeps no key in Redis', async () => {
+    server = await startRedis();
+    const failure = await start({ NODE_ENV: 'production', REDIS_URL: server.url }).then(
+      ({ stop }) => {
+        stop();
+        return undefined;
+      },
+      (error: { code: number; err: string }) => error,
+    );
+    expect(failure?.code).toBe(1);
+    expect(failure?.err).toMatch(/TOKEN_KEYS is not set/);
+    expect(failure?.err).toMatch(/Set TOKEN_KEYS/);
+    const { createClient } = await import('redis');
+    const client = await createClient({ url: server.url }).connect();
+    try {
+      expect(await client.exists(sharedKeyName)).toBe(0);
+    } finally {
+      client.destroy();
+    }
+  }, 30_000);
 });
