@@ -144,8 +144,8 @@ export interface OAuthSettings {
   /** The signing keys; instances that share them accept each other's tokens. @default a development key */
   keys?: Promise<TokenKeys>;
   /**
-   * Where the development-key and missing-issuer warnings go, instead of the service's logger.
-   * @default the service's logger
+   * Where the development-key warning of the keys made here goes (the server's own warnings go
+   * to the service's logger). @default the service's logger
    */
   logger?: ConventionsOptions['logger'];
 }
@@ -171,7 +171,6 @@ export function oauthPart(settings: OAuthSettings = {}): { plugins: Plugin[]; ro
     verifyUser: (username, password) => verifyBookshelfUser(username, password),
     authorizationEndpoint: '/v1/oauth2/authorize',
     ...(settings.issuer !== undefined ? { issuer: settings.issuer } : {}),
-    ...(settings.logger ? { logger: settings.logger } : {}),
     ...(settings.tokenTtl !== undefined ? { accessTokenTtl: settings.tokenTtl } : {}),
     ...(settings.store ? { store: settings.store } : {}),
     tokens: {
