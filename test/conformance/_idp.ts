@@ -1,11 +1,16 @@
 /**
  * A local identity provider for the tests: a real node:http server on port 0 serving a JWK set
- * (RFC 7517 §5) at `/jwks`, with RS256 and ES256 signing keys, key rotation, and the ways a
- * provider fails (500, a hang). Tokens are shaped as Keycloak, Auth0, Okta and Entra ID issue
- * them (claims and headers from their public documentation; see docs/identity-providers.md).
+ * (RFC 7517 §5) at `/jwks`, with RS256 and ES256 signing keys, key rotation and withdrawal, and
+ * the ways a provider fails or turns hostile (500, a hang, garbage, JSON that is no key set, a
+ * 50 MiB set, a gzip that inflates to 200 MiB), counting its fetches and the bytes it sent.
+ * Tokens are shaped as Keycloak, Auth0, Okta and Entra ID issue them (claims and headers from
+ * their public documentation; see docs/identity-providers.md).
  */
-import { createServer, type Server } from 'node:http';
+
+import { once } from 'node:events';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createGzip } from 'node:zlib';
 import { exportJWK, exportSPKI, generateKeyPair, type JWK, SignJWT } from 'jose';
 
 /** One signing key of the provider. */
@@ -17,8 +22,77 @@ interface ProviderKey {
   pem: string;
 }
 
-/** How the provider answers its JWKS: normally, with a 500, or never. */
-export type ProviderMode = 'up' | 'error' | 'hang';
+/**
+ * How the provider answers its JWKS: normally, with a 500, never, with a body that is not JSON
+ * (`garbage`), JSON that is not a JWK set (`not-a-set`), its set padded to 50 MiB with its
+ * `Content-Length` (`huge`) or chunked (`huge-chunked`), or a gzip of about 200 KiB that
+ * inflates to the set padded to 200 MiB (`gzip-bomb`). The padded sets are valid JWK sets: a
+ * client that read them whole would accept their keys.
+ */
+export type ProviderMode =
+  | 'up'
+  | 'error'
+  | 'hang'
+  | 'garbage'
+  | 'not-a-set'
+  | 'huge'
+  | 'huge-chunked'
+  | 'gzip-bomb';
+
+const MiB = 1024 * 1024;
+/** The size of the `huge` answers. */
+export const hugeBytes = 50 * MiB;
+/** What the `gzip-bomb` answer inflates to. */
+export const bombBytes = 200 * MiB;
+
+/** `{"keys":[…]` and `}` around `pad` spaces: a JWK set of `size` bytes in all. */
+function paddedSet(
+  jwks: readonly JWK[],
+  size: number,
+): { head: Buffer; pad: number; tail: Buffer } {
+  const head = Buffer.from(`{"keys":${JSON.stringify(jwks)}`);
+  const tail = Buffer.from('}');
+  return { head, pad: size - head.length - tail.length, tail };
+}
+
+const spaces = Buffer.alloc(MiB, 0x20);
+
+/** Until `out` drains or closes, whichever comes first (never rejects, leaves no listener). */
+function drained(out: NodeJS.WritableStream): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      out.off('drain', done);
+      out.off('close', done);
+      resolve();
+    };
+    out.on('drain', done);
+    out.on('close', done);
+  });
+}
+
+/** Writes `head`, `pad` spaces and `tail` to `out`, waiting for each chunk to drain. */
+async function writePadded(
+  out: NodeJS.WritableStream,
+  set: { head: Buffer; pad: number; tail: Buffer },
+  closed: () => boolean,
+): Promise<void> {
+  out.write(set.head);
+  for (let left = set.pad; left > 0 && !closed(); left -= MiB) {
+    if (!out.write(left >= MiB ? spaces : spaces.subarray(0, left))) await drained(out);
+  }
+  if (!closed()) out.end(set.tail);
+}
+
+/** The `gzip-bomb` body: the set padded to `bombBytes`, gzipped once (about 200 KiB). */
+async function bombOf(jwks: readonly JWK[]): Promise<Buffer> {
+  const gzip = createGzip({ level: 9 });
+  const parts: Buffer[] = [];
+  gzip.on('data', (chunk: Buffer) => parts.push(chunk));
+  const done = once(gzip, 'end');
+  await writePadded(gzip, paddedSet(jwks, bombBytes), () => false);
+  await done;
+  return Buffer.concat(parts);
+}
 
 async function makeKey(kid: string, alg: 'RS256' | 'ES256'): Promise<ProviderKey> {
   const { privateKey, publicKey } = await generateKeyPair(alg, { extractable: true });
@@ -32,7 +106,12 @@ export interface LocalProvider {
   readonly jwksUri: string;
   /** How many times the JWKS was asked for. */
   readonly fetches: number;
-  /** The published keys, RS256 first. */
+  /**
+   * The bytes of body the last answer handed to its socket before it closed, once it closed: a
+   * client that stopped reading leaves most of a `huge` answer unsent.
+   */
+  lastAnswer(): Promise<{ sent: number; finished: boolean }>;
+  /** The keys, RS256 first; the published set leaves out those withdrawn. */
   readonly keys: readonly ProviderKey[];
   /** A key the provider holds but does not publish yet (for an unknown `kid`). */
   readonly hidden: ProviderKey;
@@ -40,6 +119,8 @@ export interface LocalProvider {
   mode(mode: ProviderMode): void;
   /** Publishes a new key (a rotation) and returns it. */
   rotate(alg?: 'RS256' | 'ES256'): Promise<ProviderKey>;
+  /** Takes the key `kid` out of the published set (it still signs, as a leaked key would). */
+  withdraw(kid: string): void;
   /** Signs `claims` with `key` (the first published one by default), header `typ` as given. */
   sign(
     claims: Record<string, unknown>,
@@ -55,24 +136,66 @@ export async function startProvider(): Promise<LocalProvider> {
   let mode: ProviderMode = 'up';
   let fetches = 0;
   let rotations = 0;
-  const hanging = new Set<import('node:http').ServerResponse>();
+  const withdrawn = new Set<string>();
+  const published = () => keys.filter((k) => !withdrawn.has(k.kid)).map((k) => k.jwk);
+  let bomb: Buffer | undefined;
+  let last: Promise<{ sent: number; finished: boolean }> = Promise.resolve({
+    sent: 0,
+    finished: true,
+  });
+  const hanging = new Set<ServerResponse>();
+  /** Counts the body bytes `res` takes, and settles `last` when it closes. */
+  function counted(res: ServerResponse): ServerResponse {
+    let sent = 0;
+    const write = res.write.bind(res) as (chunk: Buffer) => boolean;
+    res.write = ((chunk: Buffer) => {
+      sent += chunk.length;
+      return write(chunk);
+    }) as typeof res.write;
+    last = new Promise((resolve) =>
+      res.on('close', () => resolve({ sent, finished: res.writableFinished })),
+    );
+    return res;
+  }
+  async function answer(res: ServerResponse): Promise<void> {
+    const json = { 'content-type': 'application/json' };
+    switch (mode) {
+      case 'hang':
+        hanging.add(res);
+        return;
+      case 'error':
+        res.writeHead(500, { 'content-type': 'text/plain' }).end('down');
+        return;
+      case 'garbage':
+        res.writeHead(200, json).end('<html><body>Service Unavailable</body></html>');
+        return;
+      case 'not-a-set':
+        res.writeHead(200, json).end(JSON.stringify({ keys: 'rsa-2026-1' }));
+        return;
+      case 'huge':
+      case 'huge-chunked': {
+        const set = paddedSet(published(), hugeBytes);
+        res.writeHead(200, mode === 'huge' ? { ...json, 'content-length': hugeBytes } : json);
+        await writePadded(res, set, () => res.destroyed);
+        return;
+      }
+      case 'gzip-bomb': {
+        bomb ??= await bombOf(published());
+        res.writeHead(200, { ...json, 'content-encoding': 'gzip', 'content-length': bomb.length });
+        res.end(bomb);
+        return;
+      }
+      default:
+        res.writeHead(200, json).end(JSON.stringify({ keys: published() }));
+    }
+  }
   const server: Server = createServer((req, res) => {
     if (req.url !== '/jwks') {
       res.writeHead(404).end();
       return;
     }
     fetches++;
-    if (mode === 'hang') {
-      hanging.add(res);
-      return;
-    }
-    if (mode === 'error') {
-      res.writeHead(500, { 'content-type': 'text/plain' }).end('down');
-      return;
-    }
-    res
-      .writeHead(200, { 'content-type': 'application/json' })
-      .end(JSON.stringify({ keys: keys.map((k) => k.jwk) }));
+    answer(counted(res)).catch(() => res.destroy());
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -81,6 +204,7 @@ export async function startProvider(): Promise<LocalProvider> {
     get fetches() {
       return fetches;
     },
+    lastAnswer: () => last,
     keys,
     hidden,
     mode(next) {
@@ -91,6 +215,9 @@ export async function startProvider(): Promise<LocalProvider> {
       const key = await makeKey(`rotated-${++rotations}`, alg);
       keys.push(key);
       return key;
+    },
+    withdraw(kid) {
+      withdrawn.add(kid);
     },
     sign(claims, options = {}) {
       const key = options.key ?? keys[0]!;

@@ -3,7 +3,8 @@
  * audience })` against a local provider serving its JWK set over real HTTP, on every host.
  * Tokens shaped as Keycloak, Auth0, Okta and Entra ID issue them are accepted; the RFC 8725 and
  * RFC 9068 §4 refusals hold (401 `invalid_token`, RFC 6750 §3.1); a rotated-in key works without
- * a restart; a provider that cannot be reached gives 503 with the error body (spec 5.8).
+ * a restart, and a withdrawn one takes its cached tokens with it; a provider that cannot be
+ * reached gives 503 with the error body (spec 5.8), and is asked once per cooldown.
  */
 import { createHmac } from 'node:crypto';
 import { afterAll, expect, it } from 'vitest';
@@ -16,7 +17,7 @@ afterAll(() => provider.close());
 
 const quiet = { error: () => {}, warn: () => {} };
 
-function build(shape: ProviderShape) {
+function build(shape: ProviderShape, jwks = { jwksCooldownMs: 0, jwksTimeoutMs: 400 }) {
   return () =>
     conventions({
       lint: 'off',
@@ -26,9 +27,8 @@ function build(shape: ProviderShape) {
           jwksUri: provider.jwksUri,
           issuer: shape.issuer,
           audience: shape.audience,
-          // A rotation is seen at once, and a provider that hangs is given up on quickly.
-          jwksCooldownMs: 0,
-          jwksTimeoutMs: 400,
+          // By default a rotation is seen at once, and a provider that hangs is given up on quickly.
+          ...jwks,
           logRefusals: false,
         }),
       ],
@@ -159,5 +159,50 @@ describeMatrix('tokens a provider did not sign as expected', build(keycloak), (s
     }
     // Once the provider is back, the unknown key is just unknown: 401.
     await expectInvalidToken(await get(unknown));
+  });
+});
+
+describeMatrix(
+  'a provider that fails, with the default cooldown',
+  build(keycloak, { jwksCooldownMs: 30_000, jwksTimeoutMs: 400 }),
+  (served) => {
+    const get = (token: string) =>
+      served.fetchAs('anonymous', '/v1/whoami', { headers: bearerOf(token) });
+
+    it('is asked once for 20 tokens with made-up kids while it answers 500 (a failed fetch starts the cooldown)', async () => {
+      const before = provider.fetches;
+      provider.mode('error');
+      try {
+        for (let i = 0; i < 20; i++) {
+          const token = await provider.sign(keycloak.claims(['books:read']), {
+            key: provider.hidden,
+            kid: `made-up-${i}`,
+          });
+          expect((await get(token)).status).toBe(503);
+        }
+      } finally {
+        provider.mode('up');
+      }
+      expect(provider.fetches - before).toBe(1);
+    });
+  },
+);
+
+describeMatrix('a key the provider withdraws', build(keycloak), (served) => {
+  const get = (token: string) =>
+    served.fetchAs('anonymous', '/v1/whoami', { headers: bearerOf(token) });
+
+  it('takes the tokens verified under it with it at the next refetch, cached ones included', async () => {
+    const key = await provider.rotate('ES256');
+    const earlier = await provider.sign(keycloak.claims(['books:read']), { key });
+    expect((await get(earlier)).status).toBe(200);
+    provider.withdraw(key.kid);
+    const before = provider.fetches;
+    // An unknown kid makes the set be fetched again (the cooldown is 0 here).
+    await expectInvalidToken(
+      await get(await provider.sign(keycloak.claims(['books:read']), { key: provider.hidden })),
+    );
+    expect(provider.fetches).toBe(before + 1);
+    await expectInvalidToken(await get(earlier));
   });
 });

@@ -73,6 +73,21 @@ describe('bearer({ jwksUri }): start-up checks', () => {
     ['a jwksUri of another scheme', { jwksUri: 'ftp://idp.example.com/jwks' }, /https/],
     ['an unknown tokenType', { jwksUri: provider.jwksUri, tokenType: 'id+jwt' }, /tokenType/],
     ['neither keys nor jwksUri', {}, /jwksUri/],
+    [
+      'a jwksMaxBytes below 1 KiB',
+      { jwksUri: provider.jwksUri, jwksMaxBytes: 10 },
+      /jwksMaxBytes must be a whole number from 1024/,
+    ],
+    [
+      'a maxTokenAge of 0',
+      { jwksUri: provider.jwksUri, maxTokenAge: 0 },
+      /maxTokenAge must be a whole number from 1/,
+    ],
+    [
+      'a jwksMaxAgeMs shorter than jwksCooldownMs',
+      { jwksUri: provider.jwksUri, jwksMaxAgeMs: 1000 },
+      /jwksMaxAgeMs \(1000\) must be at least jwksCooldownMs \(30000\)/,
+    ],
   ])('refuses %s with a TypeError that says what to do', (_name, options, message) => {
     expect(() => bearer({ ...base, ...(options as object) })).toThrow(message);
   });

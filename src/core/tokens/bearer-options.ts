@@ -1,5 +1,4 @@
 /** The options of the bearer plugin, and where its keys and claim rules come from. */
-import { createRemoteJWKSet } from 'jose';
 import { assertInteger, assertKnownKeys } from '../internal/options.ts';
 import { isProduction, nodeEnv } from '../internal/platform.ts';
 import type { RequestContext } from '../pipeline/context.ts';
@@ -7,6 +6,7 @@ import { isPromise } from '../pipeline/steps.ts';
 import type { Store } from '../stores/store.ts';
 import type { RemoteKeys } from './jws.ts';
 import { type TokenAlgorithm, TokenKeys } from './keys.ts';
+import { RemoteKeySet } from './remote-keys.ts';
 import { type ClaimRules, standardScopes } from './verifier.ts';
 
 /**
@@ -31,19 +31,33 @@ export interface BearerOptions {
   /**
    * The URL of an identity provider's JWK set (its `jwks_uri`, RFC 8414 §2 / OpenID Connect
    * Discovery): fetched on first use, kept for `jwksMaxAgeMs`, and fetched again when a token
-   * names a key the set lacks (a rotation), at most once per `jwksCooldownMs`. See
-   * docs/identity-providers.md for Keycloak, Auth0, Okta, Entra ID and Cognito.
+   * names a key the set lacks (a rotation). At most one fetch per `jwksCooldownMs`, whatever its
+   * outcome, shared by every request that needs it. See docs/identity-providers.md for Keycloak,
+   * Auth0, Okta, Entra ID and Cognito, and for what happens while the provider fails.
    */
   jwksUri?: string | URL;
   /**
-   * The longest wait for the JWK set, in milliseconds: past it, a token whose key is not known
-   * yet is answered 503 (the provider is unreachable, the caller is not at fault). @default 5000
+   * The longest wait for the JWK set, body included, in milliseconds: past it, a token whose key
+   * is not known yet is answered 503 (the provider is unreachable, the caller is not at fault).
+   * @default 5000
    */
   jwksTimeoutMs?: number;
-  /** The least time between two fetches of the JWK set, in milliseconds. @default 30000 */
+  /**
+   * The least time between two fetches of the JWK set, in milliseconds, whatever the outcome of
+   * the first: a provider that fails is not asked again before it. @default 30000
+   */
   jwksCooldownMs?: number;
-  /** How long a fetched JWK set is used before it is fetched again, in milliseconds. @default 600000 */
+  /**
+   * How long a fetched JWK set is used before it is fetched again, in milliseconds; at least
+   * `jwksCooldownMs`. @default 600000
+   */
   jwksMaxAgeMs?: number;
+  /**
+   * The largest JWK set read, in bytes: its declared `Content-Length`, and the body as it is
+   * decoded (a small gzip that inflates past it is refused too). Reading stops at the first
+   * byte past it, and the fetch counts as failed. @default 262144 (256 KiB)
+   */
+  jwksMaxBytes?: number;
   /**
    * The signature algorithms accepted. HMAC (`HS256`) only with `keys` holding a secret, never
    * with `jwksUri` (RFC 8725 §2.1); `none` never. @default with `jwksUri`: `['RS256', 'PS256',
@@ -111,6 +125,13 @@ export interface BearerOptions {
   revocationCheckMs?: number;
   /** Seconds of clock difference tolerated on `exp`, `nbf` and `iat`. @default 0 */
   clockTolerance?: number;
+  /**
+   * The longest life of an accepted token, in seconds: `exp - iat` must not exceed it, and `iat`
+   * must not be ahead of the clock by more than `clockTolerance` (so a token's age is bounded
+   * too). @default with `jwksUri`: 86400 (24 hours); with `keys`: no bound (your own tokens live
+   * `accessTokenTtl`, up to 7 days)
+   */
+  maxTokenAge?: number;
   /** The clock, in milliseconds since the epoch, for tests. @default Date.now */
   now?: () => number;
 }
@@ -133,6 +154,8 @@ const known = [
   'jwksTimeoutMs',
   'jwksCooldownMs',
   'jwksMaxAgeMs',
+  'jwksMaxBytes',
+  'maxTokenAge',
   'algorithms',
   'tokenType',
   'scopesOf',
@@ -156,6 +179,8 @@ export interface KeySource {
   claims: ClaimRules;
   /** Whether refused tokens are logged (through the service's logger), with why. */
   logRefusals: boolean;
+  /** The longest life of a token in seconds, or `undefined` for no bound. */
+  maxTokenAge: number | undefined;
 }
 
 function checkAlgorithms(given: unknown, remote: boolean): readonly TokenAlgorithm[] {
@@ -246,28 +271,46 @@ export function keySource(options: BearerOptions): KeySource {
   };
   const log = options.logRefusals ?? (nodeEnv() !== 'production' && nodeEnv() !== 'test');
   if (typeof log !== 'boolean') throw new TypeError('bearer: logRefusals must be true or false.');
-  if (!remote) return { keys: keys!, claims, logRefusals: log };
-  const set = createRemoteJWKSet(jwksUrl(jwksUri), {
-    timeoutDuration: assertInteger(
-      'bearer jwksTimeoutMs',
-      options.jwksTimeoutMs ?? 5000,
-      1,
-      60_000,
+  const maxTokenAge =
+    options.maxTokenAge === undefined && !remote
+      ? undefined
+      : assertInteger('bearer maxTokenAge', options.maxTokenAge ?? 86_400, 1, 31_536_000);
+  if (!remote) return { keys: keys!, claims, logRefusals: log, maxTokenAge };
+  return { keys: { remote: remoteKeys(jwksUri, options) }, claims, logRefusals: log, maxTokenAge };
+}
+
+/** The provider's key set of `jwksUri`, its bounds checked. */
+function remoteKeys(jwksUri: string | URL, options: BearerOptions): RemoteKeySet {
+  const cooldownMs = assertInteger(
+    'bearer jwksCooldownMs',
+    options.jwksCooldownMs ?? 30_000,
+    0,
+    86_400_000,
+  );
+  const maxAgeMs = assertInteger(
+    'bearer jwksMaxAgeMs',
+    options.jwksMaxAgeMs ?? 600_000,
+    0,
+    604_800_000,
+  );
+  if (maxAgeMs < cooldownMs) {
+    throw new TypeError(
+      `bearer: jwksMaxAgeMs (${maxAgeMs}) must be at least jwksCooldownMs (${cooldownMs}): the set is fetched at most once per cooldown; raise jwksMaxAgeMs or lower jwksCooldownMs.`,
+    );
+  }
+  const now = options.now;
+  return new RemoteKeySet(jwksUrl(jwksUri).href, {
+    timeoutMs: assertInteger('bearer jwksTimeoutMs', options.jwksTimeoutMs ?? 5000, 1, 60_000),
+    maxBytes: assertInteger(
+      'bearer jwksMaxBytes',
+      options.jwksMaxBytes ?? 262_144,
+      1024,
+      16_777_216,
     ),
-    cooldownDuration: assertInteger(
-      'bearer jwksCooldownMs',
-      options.jwksCooldownMs ?? 30_000,
-      0,
-      86_400_000,
-    ),
-    cacheMaxAge: assertInteger(
-      'bearer jwksMaxAgeMs',
-      options.jwksMaxAgeMs ?? 600_000,
-      0,
-      604_800_000,
-    ),
+    cooldownMs,
+    maxAgeMs,
+    now: typeof now === 'function' ? now : Date.now,
   });
-  return { keys: { remote: set }, claims, logRefusals: log };
 }
 
 /** A user's `scopesOf`, checked on each new token: a wrong answer refuses the token. */

@@ -128,6 +128,7 @@ export class BearerPlugin implements Plugin {
         86_400_000,
       ),
       clockTolerance: assertInteger('bearer clockTolerance', options.clockTolerance ?? 0, 0, 3600),
+      maxTokenAge: source.maxTokenAge,
       now,
     });
   }

@@ -6,6 +6,7 @@
 import { type JWTVerifyGetKey, jwtVerify } from 'jose';
 import { fromBase64Url } from '../internal/base64url.ts';
 import { type TokenAlgorithm, type TokenKey, TokenKeys } from './keys.ts';
+import type { RemoteKeySet } from './remote-keys.ts';
 
 /** Why a token is refused, before the cache or the store are asked. */
 export type JwsProblem = 'malformed' | 'invalid' | 'expired' | 'unavailable';
@@ -19,9 +20,9 @@ export interface Refusal {
   readonly why: string;
 }
 
-/** The keys of an identity provider, fetched from its JWKS (jose's `createRemoteJWKSet`). */
+/** The keys of an identity provider, fetched from its JWKS within bounds (remote-keys.ts). */
 export interface RemoteKeys {
-  readonly remote: JWTVerifyGetKey;
+  readonly remote: RemoteKeySet;
 }
 
 /** What a token must name, and the clock to judge it by. */
@@ -36,11 +37,19 @@ export interface JwsExpectations {
   typ: 'at+jwt' | 'jwt';
   /** The algorithms accepted; with local keys, each key's own algorithm among them. */
   algorithms: readonly TokenAlgorithm[];
+  /**
+   * The longest life of a token in seconds (`exp - iat`), `iat` not ahead of the clock beyond
+   * `tolerance`; `undefined`: neither is checked.
+   */
+  maxTokenAge?: number | undefined;
 }
 
 /** What the verified-token cache watches of the key that verified a token. */
 export interface KeyState {
-  /** Whether the key left its set: its tokens stop counting at once. */
+  /**
+   * Whether the key left its set (`TokenKeys.remove`, or a provider's refetched set without
+   * it): its tokens stop counting at once.
+   */
   readonly removed: boolean;
 }
 
@@ -55,9 +64,6 @@ export interface VerifiedJws {
 const decoder = new TextDecoder('utf-8', { fatal: true });
 // RFC 9068 §2.2 (RFC 7519 §4.1.4, §4.1.6): jose checks presence and type, these must be numbers.
 const requiredClaims = ['exp', 'iat'];
-// A remote key is never removed from under a cached token: the provider's rotation leaves old
-// keys in its set until their tokens expire, and the cache entry dies with the token.
-const remoteKey: KeyState = Object.freeze({ removed: false });
 
 const refuse = (problem: JwsProblem, why: string): Refusal => ({ problem, why });
 
@@ -108,8 +114,13 @@ function keyFor(header: Record<string, unknown>, keys: TokenKeys): TokenKey | Re
 
 const finite = (value: unknown) => typeof value === 'number' && Number.isFinite(value);
 
-// jose's codes that mean the provider's key set could not be had: the service's fault (503).
-const unavailableCodes = new Set(['ERR_JWKS_TIMEOUT', 'ERR_JWKS_INVALID', 'ERR_JOSE_GENERIC']);
+// The codes that mean the provider's key set could not be had: the service's fault (503).
+const unavailableCodes = new Set([
+  'ERR_KEY_SET_UNAVAILABLE',
+  'ERR_JWKS_TIMEOUT',
+  'ERR_JWKS_INVALID',
+  'ERR_JOSE_GENERIC',
+]);
 
 /** What jose's refusal means to the client, and why in words. */
 function refusalOf(error: unknown): Refusal {
@@ -133,6 +144,30 @@ function refusalOf(error: unknown): Refusal {
 }
 
 /**
+ * A refusal when `maxTokenAge` is set and the token lives longer (`exp - iat`, an `exp` of 10^15
+ * say) or was issued ahead of the clock (`iat` beyond `tolerance`). Its age now (`now - iat`)
+ * is then bounded too, since `exp` has not passed. `iat` counts whole seconds: a token of the
+ * current second is not ahead.
+ */
+function ageRefusal(
+  exp: number,
+  iat: number,
+  expected: JwsExpectations,
+  now: () => number,
+): Refusal | undefined {
+  const { maxTokenAge, tolerance } = expected;
+  if (maxTokenAge === undefined) return undefined;
+  if (exp - iat > maxTokenAge) {
+    return refuse(
+      'invalid',
+      `it lives ${exp - iat} s (exp - iat), over maxTokenAge (${maxTokenAge} s)`,
+    );
+  }
+  if (iat > Math.ceil(now() / 1000) + tolerance) return refuse('invalid', 'iat is in the future');
+  return undefined;
+}
+
+/**
  * Verifies `token`, a compact JWS already checked for its shape (three base64url parts): a
  * refusal at once when a segment is not canonical base64url or its header does not fit,
  * else the promise of its verified claims or of a refusal. Unknown critical extensions (`crit`)
@@ -140,7 +175,8 @@ function refusalOf(error: unknown): Refusal {
  * the header's key and its one algorithm (RFC 8725 §3.1); with a provider's keys, jose picks the
  * key by `kid` and `alg` from the fetched set, refetched on an unknown `kid`. jose then checks
  * the signature, `iss`, `aud`, `exp`, `nbf` and `iat` at `now()`, with `tolerance` seconds of
- * clock difference (RFC 9068 §4). HMAC is never accepted from a provider's keys (RFC 8725 §2.1).
+ * clock difference (RFC 9068 §4); `maxTokenAge` bounds the token's life (RFC 8725 §3.10: the
+ * claims are received input). HMAC is never accepted from a provider's keys (RFC 8725 §2.1).
  */
 export function verifyJws(
   token: string,
@@ -169,7 +205,7 @@ export function verifyJws(
       `alg "${String(alg)}" is not accepted (${expected.algorithms.join(', ')})`,
     );
   }
-  let key: TokenKey | KeyState = remoteKey;
+  let key: KeyState | undefined;
   let verifyWith: CryptoKey | JWTVerifyGetKey;
   if (keys instanceof TokenKeys) {
     const found = keyFor(header, keys);
@@ -177,7 +213,12 @@ export function verifyJws(
     key = found;
     verifyWith = found.verifyKey;
   } else {
-    verifyWith = keys.remote;
+    // The provider's keys that verify it, so that the cache drops it when a refetch drops them.
+    const { remote } = keys;
+    verifyWith = (h, t) =>
+      remote.getKey(h, t, (state) => {
+        key = state;
+      });
   }
   // jose's decoder ignores spare bits; one token has one spelling here (RFC 4648 §3.5).
   if (
@@ -199,6 +240,10 @@ export function verifyJws(
     if (!finite(exp) || !finite(iat) || (nbf !== undefined && !finite(nbf))) {
       return refuse('invalid', 'exp, iat or nbf is not a finite number');
     }
+    const old = ageRefusal(exp as number, iat as number, expected, now);
+    if (old !== undefined) return old;
+    // Set by the key function jose called before the signature held.
+    if (key === undefined) return refuse('invalid', 'no key verified it');
     return { payload: payload as Record<string, unknown>, key };
   }, refusalOf);
 }

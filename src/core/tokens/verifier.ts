@@ -59,6 +59,8 @@ export interface VerifierSettings {
   maxTokenLength: number;
   revocationCheckMs: number;
   clockTolerance: number;
+  /** The longest life of a token (`exp - iat`) in seconds, or `undefined` for no bound. */
+  maxTokenAge: number | undefined;
   now: (() => number) | undefined;
 }
 
@@ -208,6 +210,7 @@ export class TokenVerifier {
       tolerance: settings.clockTolerance,
       typ: settings.claims.typ,
       algorithms: settings.claims.algorithms,
+      maxTokenAge: settings.maxTokenAge,
     };
     if (isPromise<TokenKeys>(settings.keys)) {
       this.ready = settings.keys.then((keys) => {
