@@ -136,6 +136,14 @@ export const ErrorCode = {
   PayloadTooLarge: 41300,
   /** 413: the body is larger than the limit once its content coding is decoded. */
   DecodedBodyTooLarge: 41301,
+  /** 413: the body nests arrays and objects deeper than its `bodyStructure` allows (`maxDepth`). */
+  BodyTooDeep: 41302,
+  /** 413: an array of the body (a form field repeated) holds more items than `maxItems`. */
+  ArrayTooLong: 41303,
+  /** 413: an object of the body (a form's distinct fields) holds more members than `maxMembers`. */
+  ObjectTooLarge: 41304,
+  /** 413: the body holds more values in all (a form more fields) than `maxValues`. */
+  TooManyValues: 41305,
   /** 414: the URI is longer than the limit. */
   UriTooLong: 41400,
   /** 415: the body's Content-Type is not supported (spec 4.6). */
@@ -166,6 +174,8 @@ export const ErrorCode = {
   StoreUnavailable: 50301,
   /** 503: the identity provider's key set could not be fetched, so a token could not be checked. */
   KeySetUnavailable: 50302,
+  /** 503: a check of the request (a schema, `authorize`, `resourceVersion`) did not settle within `checkTimeout`. */
+  CheckTimeout: 50303,
 } as const;
 
 /**
