@@ -19,6 +19,9 @@ describeMatrix(
   'response format (spec 4.5)',
   () => createBookshelf(quiet),
   (served) => {
+    /** A GET of `path` with one `Accept` value. */
+    const getWith = (path: string, accept: string) => served.fetch(path, { headers: { accept } });
+
     it('answers Accept: text/csv with 406 and the error body in JSON naming what is offered (spec 4.5)', async () => {
       const res = await served.fetch('/v1/books', { headers: { accept: 'text/csv' } });
       expect(res.status).toBe(406);
@@ -141,6 +144,100 @@ describeMatrix(
       expect(res.headers.get('content-type')).toBe('application/vnd.bookshelf.0+json');
       // 2,165 characters read, 16 vendor types and application/json compared with 64 ranges.
       expect(parserWork.units - before).toBeLessThanOrEqual(2165 + 17 * 64 + 1000);
+    });
+
+    it.each([
+      ['/v1/books/emma', 'application/vnd.bookshelf.v9+json', 1],
+      ['/v1/books/emma', 'application/vnd.bookshelf.book.v9+xml', 1],
+      ['/v1/authors', 'application/vnd.bookshelf.v9+json', 1],
+      ['/v1/authors', 'application/vnd.bookshelf.v2+json', 1],
+      ['/v2/authors', 'application/vnd.bookshelf.v9+json', 2],
+      ['/v2/authors', 'application/vnd.bookshelf.v1+json', 2],
+    ])(
+      'answers GET %s with Accept: %s, a version the route does not serve, with 406 listing what it serves (RFC 9110 §12.5.1, §15.5.7; regression: echoed over a body of another version)',
+      async (path, accept, served) => {
+        const res = await getWith(path, accept);
+        expect(res.status).toBe(406);
+        expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+        const { errors } = await res.json();
+        expect(errors).toHaveLength(1);
+        expect(errors[0].code).toBe(40600);
+        expect(errors[0].message).toContain(`Accept: "${accept}"`);
+        const available = errors[0].message.split('It is available as ')[1];
+        expect(available).toMatch(/^application\/json, /);
+        expect(available).toContain(`application/vnd.bookshelf.v${served}+json`);
+        expect(available).toContain(`must name version ${served}.`);
+        expect(available).not.toMatch(new RegExp(`\\.v(?!${served}\\+)\\d`));
+      },
+    );
+
+    it('serves the version its path names, a vendor name without a version, and plain application/json, each labelled as asked (RFC 9110 §12.5.1, RFC 6839)', async () => {
+      for (const [accept, type] of [
+        ['application/vnd.bookshelf.v1+json', 'application/vnd.bookshelf.v1+json'],
+        ['application/vnd.bookshelf.book.v1+json', 'application/vnd.bookshelf.book.v1+json'],
+        ['application/vnd.bookshelf.book+json', 'application/vnd.bookshelf.book+json'],
+        ['application/json', 'application/json'],
+      ]) {
+        const res = await getWith('/v1/books/emma', accept!);
+        expect(res.status, accept).toBe(200);
+        expect(res.headers.get('content-type')?.split(';')[0], accept).toBe(type);
+        expect((await res.json()).title, accept).toBe('Emma');
+      }
+      const xml = await getWith('/v1/books/emma', 'application/vnd.bookshelf.v1+xml');
+      expect(xml.status).toBe(200);
+      expect(xml.headers.get('content-type')).toBe('application/vnd.bookshelf.v1+xml');
+      expect(await xml.text()).toContain('<title>Emma</title>');
+    });
+
+    it('serves /v1/authors as v1 and /v2/authors as v2, each to its own vendor version (spec 9.6, RFC 9110 §12.5.1)', async () => {
+      const v1 = await getWith('/v1/authors', 'application/vnd.bookshelf.v1+json');
+      expect(v1.status).toBe(200);
+      expect(v1.headers.get('content-type')).toBe('application/vnd.bookshelf.v1+json');
+      expect((await v1.json()).authors[0]).toEqual({
+        id: 'jane-austen',
+        name: 'Jane Austen',
+        born: 1775,
+        died: 1817,
+      });
+      const v2 = await getWith('/v2/authors', 'application/vnd.bookshelf.v2+json');
+      expect(v2.status).toBe(200);
+      expect(v2.headers.get('content-type')).toBe('application/vnd.bookshelf.v2+json');
+      expect((await v2.json()).authors[0]).toEqual({
+        id: 'jane-austen',
+        name: { given: 'Jane', family: 'Austen' },
+        lifespan: { born: 1775, died: 1817 },
+      });
+    });
+
+    it.each([
+      ['application/vnd.bookshelf.v9+json, */*;q=0.1', 'application/json'],
+      ['application/vnd.bookshelf.v9+json, application/*;q=0.2', 'application/json'],
+      ['application/vnd.bookshelf.v9+json, application/json;q=0.5', 'application/json'],
+      [
+        'application/vnd.bookshelf.v9+json, application/vnd.bookshelf.v1+json;q=0.5, application/json;q=0.4',
+        'application/vnd.bookshelf.v1+json',
+      ],
+      ['application/vnd.bookshelf.v1+json;q=0, application/json;q=0.3', 'application/json'],
+    ])(
+      'negotiates %j past the version nobody serves, to %s (RFC 9110 §12.5.1)',
+      async (accept, type) => {
+        const res = await getWith('/v1/authors', accept);
+        expect(res.status).toBe(200);
+        expect(res.headers.get('content-type')?.split(';')[0]).toBe(type);
+        expect((await res.json()).authors[0].name).toBe('Jane Austen');
+      },
+    );
+
+    it('keeps the cost bound with 64 vendor types naming versions nobody serves (docs/security.md)', async () => {
+      const accept = Array.from(
+        { length: 64 },
+        (_, i) => `application/vnd.bookshelf.v${i + 2}+json`,
+      ).join(', ');
+      const before = parserWork.units;
+      const res = await getWith('/v1/books/emma', accept);
+      expect(res.status).toBe(406);
+      // The value read once, and none of the 64 offered back: 3 types compared with 64 ranges.
+      expect(parserWork.units - before).toBeLessThanOrEqual(accept.length + 19 * 64 + 1000);
     });
 
     it('answers 406 to XML on a route that offers JSON only', async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Offer, singularOf } from '../../src/core/negotiation/index.ts';
+import { vendorVersionOf } from '../../src/core/negotiation/vendor-version.ts';
 import {
   conventions,
   createXmlSerializer,
@@ -80,6 +81,75 @@ describe('Offer (RFC 9110 §12.5.1)', () => {
       'application/vnd.acme.book+json',
     );
     expect(acme.negotiate('application/vnd.other.book+json')).toBeNull();
+  });
+});
+
+describe('vendor types that name a version (RFC 9110 §12.5.1, §15.5.7)', () => {
+  it.each([
+    ['application/vnd.acme.v2+json', 'application/vnd.acme', 2],
+    ['application/vnd.acme.book.v2+xml', 'application/vnd.acme', 2],
+    ['application/vnd.acme.v2.book+json', undefined, 2],
+    ['application/vnd.acme.book+json', 'application/vnd.acme', undefined],
+    ['application/vnd.acme+json', undefined, undefined],
+    ['application/vnd.v2+json', undefined, undefined],
+    ['application/vnd.acme.0+json', 'application/vnd.acme', undefined],
+    ['application/vnd.acme.v1.v2+json', 'application/vnd.acme', Number.NaN],
+  ])('reads %s (tree %s) as naming version %s', (type, tree, version) => {
+    expect(vendorVersionOf(type, tree)).toBe(version);
+  });
+
+  const v1 = new Offer(['json', 'xml'], 'acme', 8, [1]);
+  it.each([
+    ['application/vnd.acme.v1+json', 'application/vnd.acme.v1+json'],
+    ['application/vnd.acme.book.v1+xml', 'application/vnd.acme.book.v1+xml'],
+    ['application/vnd.acme.book+json', 'application/vnd.acme.book+json'],
+    ['application/vnd.acme.v9+json, application/json;q=0.1', 'application/json'],
+    ['application/vnd.acme.v9+json, */*;q=0.1', 'application/json'],
+    [
+      'application/vnd.acme.v2+json, application/vnd.acme.v1+json;q=0.2',
+      'application/vnd.acme.v1+json',
+    ],
+  ])('offers a version the route serves: %j is %s', (accept, type) => {
+    expect(v1.negotiate(accept)?.type).toBe(type);
+  });
+
+  it.each([
+    'application/vnd.acme.v9+json',
+    'application/vnd.acme.v1.v2+json',
+    'application/vnd.acme.v1+json;q=0',
+  ])('finds nothing acceptable in %j on a v1 route', (accept) => {
+    expect(v1.negotiate(accept)).toBeNull();
+  });
+
+  it('offers no version on a route that has none, and says so', () => {
+    const none = new Offer(['json'], 'acme', 8);
+    expect(none.negotiate('application/vnd.acme.v1+json')).toBeNull();
+    expect(none.negotiate('application/vnd.acme.book+json')?.type).toBe(
+      'application/vnd.acme.book+json',
+    );
+    expect(none.available).toBe(
+      'application/json, application/vnd.acme.*+json; this resource has no versions, so a vendor type must name none',
+    );
+    expect(v1.available).toBe(
+      'application/json, application/xml, text/xml, application/vnd.acme.v1+json, application/vnd.acme.v1+xml, application/vnd.acme.*+json, application/vnd.acme.*+xml; a vendor type that names a version must name version 1',
+    );
+  });
+
+  it('answers a version the path does not name with 406 listing what it serves', async () => {
+    const r = await get(make({ vendor: 'acme' }), '/v1/books/dune', 'application/vnd.acme.v2+json');
+    expect(r.status).toBe(406);
+    const { errors } = JSON.parse(r.text);
+    expect(errors[0].code).toBe(40600);
+    expect(errors[0].message).toBe(
+      'Nothing this resource offers matches Accept: "application/vnd.acme.v2+json". It is available as application/json, application/xml, text/xml, application/vnd.acme.v1+json, application/vnd.acme.v1+xml, application/vnd.acme.*+json, application/vnd.acme.*+xml; a vendor type that names a version must name version 1.',
+    );
+    const ok = await get(
+      make({ vendor: 'acme' }),
+      '/v1/books/dune',
+      'application/vnd.acme.v1+json',
+    );
+    expect(ok.status).toBe(200);
+    expect(ok.headers['content-type']).toBe('application/vnd.acme.v1+json');
   });
 });
 

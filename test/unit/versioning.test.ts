@@ -7,6 +7,7 @@ import {
   type DeprecatedCall,
   type Deprecation,
   type Logger,
+  negotiation,
   ok,
   type Plugin,
   type VersioningOptions,
@@ -389,6 +390,54 @@ describe('version selection by query or media type (spec 9.2)', () => {
     expect(bodyOf(get(build(), '/authors', { accept: 'application/vnd.other.v2+json' }))).toEqual({
       v: 1,
     });
+  });
+
+  it.each([
+    'application/vnd.acme.v3+json',
+    'application/vnd.acme.author.v3+json',
+    'application/vnd.acme.v3+json, application/vnd.other.v1+json',
+  ])(
+    'answers Accept: %s, a version the route does not serve, with 406 listing the versions it serves (RFC 9110 §15.5.7)',
+    (accept) => {
+      const res = get(build(), '/authors', { accept });
+      expect(res.status).toBe(406);
+      expect(bodyOf(res).errors[0].code).toBe(40600);
+      expect(bodyOf(res).errors[0].message).toContain(
+        'it serves application/vnd.acme.v1+json, application/vnd.acme.v2+json',
+      );
+    },
+  );
+
+  it.each([
+    ['application/vnd.acme.v3+json, application/json;q=0.5', 1],
+    ['application/vnd.acme.v3+json, */*;q=0.1', 1],
+    ['application/vnd.acme.v2+json;q=0, application/json', 1],
+    ['application/json, application/vnd.acme.v2+json;q=0.5', 1],
+    ['application/vnd.acme.v3+json, application/vnd.acme.v2+json;q=0.5', 2],
+    ['application/vnd.acme.author.v2+json', 2],
+    ['text/csv', 1],
+  ])(
+    'reads Accept %j as negotiation does, weights and wildcards included: version %i (RFC 9110 §12.5.1)',
+    (accept, version) => {
+      const res = get(build(), '/authors', { accept });
+      expect(res.status).toBe(200);
+      expect(bodyOf(res)).toEqual({ v: version });
+    },
+  );
+
+  it('labels the answer with the version versioning chose when negotiation echoes another (the query wins)', () => {
+    const api = conventions({
+      lint: 'off',
+      logger: quiet(),
+      routes: routes(),
+      plugins: [negotiation({ vendor: 'acme' }), versioning({ select: both })],
+    });
+    const res = get(api, '/authors?version=2', { accept: 'application/vnd.acme.author.v1+json' });
+    expect(bodyOf(res)).toEqual({ v: 2 });
+    expect(res.headers['content-type']).toBe('application/vnd.acme.author.v2+json');
+    const v9 = get(api, '/authors', { accept: 'application/vnd.acme.v9+json' });
+    expect(v9.status).toBe(406);
+    expect(bodyOf(v9).errors[0].code).toBe(40600);
   });
 
   it.each(['3', 'two', '1.5', ''])('answers ?version=%s with 400 and code 40050', (asked) => {

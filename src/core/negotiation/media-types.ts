@@ -8,6 +8,7 @@ import {
   maxVendorTypes,
   parseAccept,
 } from './accept.ts';
+import { vendorVersionOf } from './vendor-version.ts';
 
 /**
  * A response format a route may offer: JSON (the default, spec 1) or XML.
@@ -18,7 +19,8 @@ export type Format = 'json' | 'xml';
 
 /**
  * The outcome of negotiation: the format and the media type the response is labelled with (a
- * vendor type the client asked for is echoed, RFC 6839).
+ * vendor type the client asked for is echoed, RFC 6839, when it names no version or one the
+ * route serves).
  *
  * @category Negotiation
  */
@@ -27,6 +29,8 @@ export interface Chosen {
   readonly format: Format;
   /** The response's `Content-Type`. */
   readonly type: string;
+  /** The major version the chosen vendor type names (`application/vnd.acme.v2+json` → 2). */
+  readonly version?: number | undefined;
 }
 
 /**
@@ -40,6 +44,7 @@ export const formatTypes: Readonly<Record<Format, readonly string[]>> = {
 };
 
 const chosenJson: Chosen = Object.freeze({ format: 'json', type: 'application/json' });
+const vndPrefix = 'application/vnd.';
 const vendorSubtype = /^vnd\.[a-z0-9][a-z0-9.!#$&^_-]*\+(?:json|xml)$/;
 // A longer value is negotiated each time it comes rather than kept: the cache stays small.
 const maxCachedLength = 512;
@@ -55,7 +60,10 @@ export class Offer {
   readonly formats: readonly Format[];
   /** Whether the offer is JSON alone: `Accept` absent, `*\/*` or `application/json` need no work. */
   readonly jsonOnly: boolean;
+  /** What the offer answers in, as a 406 lists it: built once, at start-up. */
+  readonly available: string;
   private readonly types: string[];
+  private readonly served: ReadonlySet<number>;
   private readonly cache: BoundedCache<string, Chosen | null>;
   private readonly tree: string | undefined;
   private readonly preferred: Chosen;
@@ -64,14 +72,23 @@ export class Offer {
    * @param formats - the formats, in order of preference
    * @param vendor - the organisation of the vendor types recognised (`vnd.<vendor>.…`); any when undefined
    * @param cacheSize - how many `Accept` values the cache keeps
+   * @param versions - the major versions the route serves: a vendor type that names another
+   *   (`application/vnd.acme.v9+json`) is not offered
    */
-  constructor(formats: readonly Format[], vendor: string | undefined, cacheSize: number) {
+  constructor(
+    formats: readonly Format[],
+    vendor: string | undefined,
+    cacheSize: number,
+    versions: readonly number[] = [],
+  ) {
     this.formats = formats;
     this.jsonOnly = formats.length === 1 && formats[0] === 'json';
     this.types = formats.flatMap((f) => formatTypes[f]);
     this.tree = vendor === undefined ? undefined : `application/vnd.${vendor.toLowerCase()}`;
+    this.served = new Set(versions);
     this.cache = new BoundedCache(cacheSize);
     this.preferred = this.fixed(formats[0]!);
+    this.available = describe(this.types, formats, this.tree ?? 'application/vnd.*', versions);
   }
 
   /**
@@ -111,8 +128,10 @@ export class Offer {
     const at = chooseType(available, ranges);
     if (at < 0) return null;
     const type = available[at]!;
-    if (type.startsWith('application/vnd.')) {
-      return { format: type.endsWith('+xml') ? 'xml' : 'json', type };
+    if (type.startsWith(vndPrefix)) {
+      const format = type.endsWith('+xml') ? 'xml' : 'json';
+      const version = vendorVersionOf(type, this.tree);
+      return version === undefined ? { format, type } : { format, type, version };
     }
     const format = this.formats.find((f) => formatTypes[f].includes(type))!;
     // The first type of a format labels it, but a client that asked for text/xml gets text/xml.
@@ -121,7 +140,8 @@ export class Offer {
 
   /**
    * Vendor types named in `Accept` whose suffix (RFC 6839) is a format offered, in the vendor's
-   * tree when one is set: the first 16 distinct ones, so that they add at most 16 offers.
+   * tree when one is set, naming no version or one the route serves: the first 16 distinct ones,
+   * so that they add at most 16 offers.
    */
   private vendorTypes(ranges: readonly MediaRange[]): string[] {
     const found: string[] = [];
@@ -136,9 +156,32 @@ export class Offer {
       ) {
         continue;
       }
+      // A type that names a version the route does not serve would label a body of another
+      // version: it is not offered, so it alone is a 406 (RFC 9110 §12.5.1, §15.5.7).
+      const version = vendorVersionOf(type, this.tree);
+      if (version !== undefined && !this.served.has(version)) continue;
       if (!found.includes(type)) found.push(type);
       if (found.length === maxVendorTypes) break;
     }
     return found;
   }
+}
+
+/**
+ * The list a 406 gives: the formats' types, the vendor types of each version served, the tree's
+ * other names, and what a vendor type may say of a version here.
+ */
+function describe(
+  types: readonly string[],
+  formats: readonly Format[],
+  tree: string,
+  versions: readonly number[],
+): string {
+  const byVersion = versions.flatMap((v) => formats.map((f) => `${tree}.v${v}+${f}`));
+  const names = formats.map((f) => `${tree}.*+${f}`);
+  const rule =
+    versions.length === 0
+      ? 'this resource has no versions, so a vendor type must name none'
+      : `a vendor type that names a version must name ${versions.length === 1 ? 'version' : 'one of versions'} ${versions.join(', ')}`;
+  return `${[...types, ...byVersion, ...names].join(', ')}; ${rule}`;
 }

@@ -8,7 +8,9 @@ import type { RequestContext } from '../pipeline/context.ts';
 import type { Plugin, Serializer } from '../pipeline/plugin.ts';
 import type { RouteInfo } from '../routing/table.ts';
 import type { RouteSettings } from '../routing/types.ts';
+import { type VersionTable, versionTableOf } from '../versioning/versioned.ts';
 import { type Chosen, type Format, formatTypes, Offer } from './media-types.ts';
+import { relabel, versionsOf } from './vendor-version.ts';
 import { createXmlSerializer, type XmlOptions } from './xml.ts';
 
 /**
@@ -23,7 +25,8 @@ export interface NegotiationOptions {
   query?: string | false;
   /**
    * The organisation of the vendor media types recognised (`application/vnd.<vendor>.<name>+json`
-   * is echoed as the `Content-Type`); any vendor when not set. @default any
+   * is echoed as the `Content-Type`, unless a `v<N>` in it names a version the route does not
+   * serve); any vendor when not set. @default any
    */
   vendor?: string;
   /** Options of the XML serializer. @default the serializer's defaults */
@@ -51,13 +54,6 @@ function checkFormats(where: string, formats: unknown): readonly Format[] {
   return Object.freeze([...formats]) as readonly Format[];
 }
 
-function offered(offer: Offer, vendor: string | undefined): string {
-  const types = offer.formats.flatMap((f) => formatTypes[f]);
-  const tree = vendor === undefined ? 'vnd.*' : `vnd.${vendor}.*`;
-  const suffixes = offer.formats.map((f) => `application/${tree}+${f}`);
-  return [...types, ...suffixes].join(', ');
-}
-
 /** The plugin of {@link negotiation}: its offers, compiled once, and each route's. */
 class NegotiationPlugin implements Plugin {
   readonly name = 'negotiation';
@@ -69,10 +65,13 @@ class NegotiationPlugin implements Plugin {
   private readonly cacheSize: number;
   private readonly offers = new Map<string, Offer>();
   private readonly fallback: Offer;
-  /** One look-up per request: the route's offer, and its pinned format for a suffix twin. */
+  /**
+   * One look-up per request: the route's offer, its pinned format for a suffix twin, and the
+   * versions of its `versioned()` handler.
+   */
   private readonly byRoute = new WeakMap<
     RouteSettings,
-    { offer: Offer; pinned: Chosen | undefined }
+    { offer: Offer; pinned: Chosen | undefined; table: VersionTable | undefined }
   >();
   /** `format=`, the query parameter's marker; `''` without one. */
   private readonly marker: string;
@@ -100,7 +99,7 @@ class NegotiationPlugin implements Plugin {
     this.cacheSize = assertInteger('negotiation() cacheSize', options.cacheSize ?? 256, 1, 100_000);
     const xml = createXmlSerializer(options.xml);
     this.serializers = { 'application/xml': xml, 'text/xml': xml };
-    this.fallback = this.offerOf(this.formats);
+    this.fallback = this.offerOf(this.formats, []);
     this.marker = query === false ? '' : `${query}=`;
   }
 
@@ -118,7 +117,8 @@ class NegotiationPlugin implements Plugin {
       }
       pinned = { format: formatSuffix, type: formatTypes[formatSuffix][0]! };
     }
-    this.byRoute.set(route, { offer: this.offerOf(list), pinned });
+    const table = versionTableOf(route.handler);
+    this.byRoute.set(route, { offer: this.offerOf(list, versionsOf(route, table)), pinned, table });
   }
 
   /** The media types `route` answers in, for the OpenAPI document. */
@@ -153,7 +153,7 @@ class NegotiationPlugin implements Plugin {
       throw new ApiError(
         406,
         ErrorCode.NotAcceptable,
-        `Nothing this resource offers matches Accept: "${boundedEcho(ctx.headers.get('accept') ?? '', 100)}". It is available as ${offered(offer, this.vendor)}.`,
+        `Nothing this resource offers matches Accept: "${boundedEcho(ctx.headers.get('accept') ?? '', 100)}". It is available as ${offer.available}.`,
       );
     }
     ctx.state.format = chosen;
@@ -167,14 +167,23 @@ class NegotiationPlugin implements Plugin {
     }
     const body = out.body;
     if (typeof body === 'string' || body instanceof Uint8Array) return;
-    out.type = chosen.type;
+    if (chosen.version === undefined) {
+      out.type = chosen.type;
+      return;
+    }
+    // A versioned() route answers in the version versioning chose (by query or media type) or
+    // in its default: the label names that version, never one the body is not in.
+    const table = ctx.route === undefined ? undefined : this.byRoute.get(ctx.route)?.table;
+    const served = table === undefined ? chosen.version : (ctx.state.apiVersion ?? table.fallback);
+    out.type =
+      served === chosen.version ? chosen.type : relabel(chosen.type, chosen.version, served);
   }
 
-  private offerOf(list: readonly Format[]): Offer {
-    const key = list.join(',');
+  private offerOf(list: readonly Format[], versions: readonly number[]): Offer {
+    const key = `${list.join(',')} ${versions.join(',')}`;
     let offer = this.offers.get(key);
     if (offer === undefined) {
-      offer = new Offer(list, this.vendor, this.cacheSize);
+      offer = new Offer(list, this.vendor, this.cacheSize, versions);
       this.offers.set(key, offer);
     }
     return offer;
@@ -202,10 +211,11 @@ class NegotiationPlugin implements Plugin {
  * Content negotiation (spec 4.5, RFC 9110 §12): each route offers JSON (the default and the answer
  * to `*\/*`) and, where its `formats` setting says so, XML. The format comes from the `format`
  * query parameter, from a `.json`/`.xml` suffix ({@link withFormatSuffixes}), or from `Accept`;
- * a vendor type (`application/vnd.acme.book+json`) is echoed as the `Content-Type`. Nothing
- * acceptable is a 406 whose body (in JSON) names what is offered. Each route's answer to an
- * `Accept` value is computed once and kept in a bounded cache. JSONP is never offered
- * (docs/negotiation.md says why).
+ * a vendor type (`application/vnd.acme.book+json`) is echoed as the `Content-Type` when it
+ * names no version or one the route serves (its path's `/v1`, or its `versioned()` handler's;
+ * `application/vnd.acme.v9+json` is not offered). Nothing acceptable is a 406 whose body (in
+ * JSON) names what is offered. Each route's answer to an `Accept` value is computed once and
+ * kept in a bounded cache. JSONP is never offered (docs/negotiation.md says why).
  *
  * @example
  * ```ts

@@ -3,6 +3,8 @@ import { ApiError } from '../errors/api-error.ts';
 import { ErrorCode } from '../errors/catalogue.ts';
 import type { OutgoingResponse, SentResponse } from '../http/response.ts';
 import { assertKnownKeys } from '../internal/options.ts';
+import { Offer } from '../negotiation/media-types.ts';
+import { boundedEcho } from '../paths/echo.ts';
 import type { RequestContext } from '../pipeline/context.ts';
 import type { Identity } from '../pipeline/identity.ts';
 import type { Plugin } from '../pipeline/plugin.ts';
@@ -75,9 +77,15 @@ interface RoutePlan {
   deprecation: CompiledDeprecation | undefined;
   versions: VersionTable | undefined;
   byVersion: ReadonlyMap<number, CompiledDeprecation> | undefined;
+  /** With `select.vendor`: `Accept` read as negotiation reads it, the versions served offered. */
+  media: Offer | undefined;
+  /** The vendor types of the versions served, as a 406 lists them. */
+  served: string;
 }
 
 const applied = Symbol('api-conventions.deprecation');
+/** How many `Accept` values each versioned route keeps its choice for, as negotiation's default. */
+const mediaCacheSize = 256;
 type Marked = Record<symbol, CompiledDeprecation | undefined>;
 
 function selector(select: VersionSelection | undefined) {
@@ -100,12 +108,16 @@ function selector(select: VersionSelection | undefined) {
   if (select !== undefined && query === undefined && vendor === undefined) {
     throw new TypeError(`versioning({ select }) needs \`query\`, \`vendor\` or both.`);
   }
-  const escaped = vendor?.replace(/[.-]/g, (c) => `\\${c}`);
-  const media =
-    escaped === undefined
-      ? undefined
-      : new RegExp(`application/vnd\\.${escaped}\\.v(\\d{1,6})(?:\\+json)?(?![\\w.+-])`, 'i');
-  return { query, vendor, media };
+  return { query, vendor };
+}
+
+/** 406 for an `Accept` that asks for this API's types and names no version the route serves. */
+function notAcceptable(ctx: RequestContext, accept: string, plan: RoutePlan): ApiError {
+  return new ApiError(
+    406,
+    ErrorCode.NotAcceptable,
+    `Nothing ${ctx.path} serves matches Accept: "${boundedEcho(accept, 100)}"; it serves ${plan.served} (RFC 9110 §15.5.7).`,
+  );
 }
 
 function unknownVersion(ctx: RequestContext, asked: string, table: VersionTable): ApiError {
@@ -128,16 +140,17 @@ class VersioningPlugin implements Plugin {
   readonly onSend: Plugin['onSend'];
   private readonly query: string | undefined;
   private readonly vendor: string | undefined;
-  private readonly media: RegExp | undefined;
+  /** `application/vnd.<vendor>.`, what an `Accept` that asks for this API's types holds. */
+  private readonly tree: string | undefined;
   private readonly report: ((call: DeprecatedCall) => void) | undefined;
   private readonly plans = new WeakMap<RouteSettings, RoutePlan>();
 
   constructor(options: VersioningOptions) {
     assertKnownKeys('versioning()', options, ['select', 'onDeprecatedCall', 'apiVersion']);
-    const { query, vendor, media } = selector(options.select);
+    const { query, vendor } = selector(options.select);
     this.query = query;
     this.vendor = vendor;
-    this.media = media;
+    this.tree = vendor === undefined ? undefined : `application/vnd.${vendor}.`;
     const report = options.onDeprecatedCall;
     if (report !== undefined && typeof report !== 'function') {
       throw new TypeError('versioning(): `onDeprecatedCall` must be a function (call) => void.');
@@ -177,7 +190,15 @@ class VersioningPlugin implements Plugin {
       );
     }
     if (deprecation !== undefined || versions !== undefined) {
-      this.plans.set(route, { deprecation, versions, byVersion });
+      const vendor = this.vendor;
+      const list = versions?.versions ?? [];
+      // Both formats: which of them the route offers is negotiation's to say, not versioning's.
+      const media =
+        vendor === undefined || versions === undefined
+          ? undefined
+          : new Offer(['json', 'xml'], vendor, mediaCacheSize, list);
+      const served = list.map((v) => `application/vnd.${vendor}.v${v}+json`).join(', ');
+      this.plans.set(route, { deprecation, versions, byVersion, media, served });
     }
   }
 
@@ -187,7 +208,7 @@ class VersioningPlugin implements Plugin {
     if (plan === undefined) return;
     let found = plan.deprecation;
     if (plan.versions !== undefined) {
-      const version = this.choose(ctx, plan.versions);
+      const version = this.choose(ctx, plan, plan.versions);
       ctx.state.apiVersion = version;
       found = plan.byVersion?.get(version ?? plan.versions.fallback) ?? found;
     }
@@ -201,14 +222,21 @@ class VersioningPlugin implements Plugin {
     if (Date.now() >= found.sunsetAt) throw found.gone();
   }
 
-  private choose(ctx: RequestContext, table: VersionTable): number | undefined {
+  private choose(ctx: RequestContext, plan: RoutePlan, table: VersionTable): number | undefined {
     if (this.vendor !== undefined) ctx.responseHeaders.vary('Accept');
     let asked: string | undefined;
     if (this.query !== undefined) asked = ctx.query.get(this.query) ?? undefined;
-    if (asked === undefined && this.media !== undefined) {
+    if (asked === undefined && plan.media !== undefined) {
       const accept = ctx.headers.get('accept');
-      // Cost: linear in the value (one pattern with a literal prefix and a bounded tail).
-      if (accept) asked = this.media.exec(accept)?.[1];
+      if (!accept) return undefined;
+      // Read as negotiation reads it, in the same bounds (431 past them) and cached per value:
+      // the served version of the most acceptable type, weights and wildcards included.
+      const chosen = plan.media.negotiate(accept);
+      if (chosen !== null) return chosen.version;
+      // Nothing acceptable: a request for this API's types (a version nobody serves) is a 406
+      // (RFC 9110 §15.5.7); any other is left to negotiation, and gets the default version.
+      if (accept.toLowerCase().includes(this.tree!)) throw notAcceptable(ctx, accept, plan);
+      return undefined;
     }
     if (asked === undefined) return undefined;
     const version = /^v?\d{1,6}$/i.test(asked) ? Number(asked.replace(/^v/i, '')) : Number.NaN;
