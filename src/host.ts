@@ -61,6 +61,7 @@ export {
   Router,
   resolveOrigin,
   type Step,
+  type StructureLimits,
   schemaRejection,
   splitTarget,
   stampDate,

@@ -1,7 +1,12 @@
 /** HTTP building blocks: replies by method, the header bag, body parsing and the response shapes. */
-// What this folder adds to RouteConfig by declaration merging: `accepts`.
+// What this folder adds to RouteConfig by declaration merging: `accepts`, `bodyStructure`.
 import './route-config.ts';
 
+export {
+  type BodyStructure,
+  defaultBodyStructure,
+  type StructureLimits,
+} from './body-structure.ts';
 export {
   HeaderBag,
   type HeaderInit,

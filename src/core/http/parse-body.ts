@@ -3,6 +3,9 @@ import { ApiError } from '../errors/api-error.ts';
 import { ErrorCode } from '../errors/catalogue.ts';
 import { malformedJson, unsupportedMediaType } from '../errors/helpers.ts';
 import { parserWork } from '../internal/work.ts';
+import { defaultBodyStructure, type StructureLimits } from './body-structure.ts';
+import { parseForm } from './parse-form.ts';
+import { checkJsonStructure } from './structure-scan.ts';
 
 /**
  * The body media types a route can read. `json` also covers `+json` vendor types (spec 4.6).
@@ -141,29 +144,14 @@ export function bodyFormat(
 }
 
 /**
- * A form body as an object of its fields. A field sent more than once keeps every value, as an
- * array in the order sent (as Node's `querystring` and the Express and Fastify form parsers do),
- * so a reader can refuse a repeated parameter (RFC 6749 §3.2) instead of silently getting one.
- */
-function parseForm(text: string): Record<string, string | string[]> {
-  const fields = new Map<string, string | string[]>();
-  for (const [name, value] of new URLSearchParams(text)) {
-    const seen = fields.get(name);
-    if (seen === undefined) fields.set(name, value);
-    else if (typeof seen === 'string') fields.set(name, [seen, value]);
-    else seen.push(value);
-  }
-  // fromEntries defines own properties, so `__proto__` is a field, never the prototype.
-  return Object.fromEntries(fields);
-}
-
-/**
  * Parses a request body. An empty body gives `undefined`; a media type not in `accepts` gives
- * 415; a body that does not parse gives 400 with a message that says where it broke.
+ * 415; a body that does not parse gives 400 with a message that says where it broke; a body
+ * whose structure passes `limits` gives 413 naming the bound, before it is parsed.
  *
  * @param bytes - the raw body, already limited in size by the adapter
  * @param contentTypeHeader - the request's `Content-Type` header, if any
  * @param accepts - the formats the route reads
+ * @param limits - the bounds on the body's structure (docs/limits.md)
  *
  * @category Replies and HTTP
  */
@@ -171,21 +159,30 @@ export function parseBody(
   bytes: Uint8Array,
   contentTypeHeader: string | null | undefined,
   accepts: readonly BodyFormat[],
+  limits: StructureLimits = defaultBodyStructure,
 ): unknown {
   if (bytes.byteLength === 0) return undefined;
-  return parseBodyAs(bytes, bodyFormat(contentTypeHeader, accepts));
+  return parseBodyAs(bytes, bodyFormat(contentTypeHeader, accepts), limits);
 }
 
 /**
  * Parses a request body whose format {@link bodyFormat} has already read from its Content-Type:
- * an empty body gives `undefined`, one that does not parse 400.
+ * an empty body gives `undefined`, one that does not parse 400, one whose structure passes
+ * `limits` 413.
  *
  * @category Replies and HTTP
  */
-export function parseBodyAs(bytes: Uint8Array, { format, charset }: BodyType): unknown {
+export function parseBodyAs(
+  bytes: Uint8Array,
+  { format, charset }: BodyType,
+  limits: StructureLimits = defaultBodyStructure,
+): unknown {
   if (bytes.byteLength === 0) return undefined;
   const text = decodeText(bytes, charset);
-  if (format === 'form') return parseForm(text);
+  if (format === 'form') return parseForm(text, limits);
+  // JSON.parse has no hook for depth or size: the text is scanned first, in linear time, so no
+  // schema, field rule or handler ever sees a structure past the bounds (issue 34).
+  checkJsonStructure(text, limits);
   try {
     return JSON.parse(text);
   } catch (error) {

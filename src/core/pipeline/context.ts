@@ -7,6 +7,7 @@ import { type TrustTest, trustNone } from '../origin/trust-proxy.ts';
 import { hasUpperCase, splitTarget } from '../paths/check-path.ts';
 import { normalizeTarget } from '../paths/normalize-target.ts';
 import type { RouteSettings } from '../routing/types.ts';
+import type { StoreBudget } from '../stores/store-budget.ts';
 import type { Identity } from './identity.ts';
 
 const noTests: readonly ((ctx: RequestContext) => boolean)[] = [];
@@ -145,6 +146,11 @@ export class RequestContext {
   checked: RouteSettings | undefined = undefined;
   /** @internal The identity plugins' `credentials` tests, for {@link RequestContext.hasCredentials}. */
   credentialTests: readonly ((ctx: RequestContext) => boolean)[] = noTests;
+  /**
+   * @internal The time this request may still wait for stores, shared by every store call made
+   * for it (see {@link guardStore}); made by its first call that has to wait.
+   */
+  storeBudget: StoreBudget | undefined = undefined;
   private bag: HeaderBag | undefined;
   private parsedQuery: URLSearchParams | undefined;
   private resolved: RequestOrigin | undefined;

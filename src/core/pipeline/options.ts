@@ -1,5 +1,10 @@
 /** The options of `conventions()` and their one-time resolution into plain data. */
 import { type Logger, resolveLogger } from '../errors/to-response.ts';
+import {
+  type BodyStructure,
+  compileBodyStructure,
+  type StructureLimits,
+} from '../http/body-structure.ts';
 import { HeaderBag, type HeaderValue } from '../http/headers.ts';
 import { assertInteger, assertKnownKeys } from '../internal/options.ts';
 import { isProduction } from '../internal/platform.ts';
@@ -29,6 +34,13 @@ export interface ConventionsOptions {
   bodyLimit?: number;
   /** How long a request body may take to arrive, in milliseconds; slower bodies get 408. @default 30000 */
   bodyTimeout?: number;
+  /**
+   * The most structure a request body may hold, checked while it is parsed, before any schema or
+   * field rule sees it: nesting depth, items of one array, members of one object, values in all.
+   * Past any bound the answer is 413 naming it; a route's `bodyStructure` overrides the bounds it
+   * names (docs/limits.md). @default { maxDepth: 64, maxItems: 10000, maxMembers: 10000, maxValues: 20000 }
+   */
+  bodyStructure?: BodyStructure;
   /**
    * The longest request target (path and query) read, in characters; longer ones get 414 before
    * routing. The host's own header limit must let such a target through (Node's `maxHeaderSize`,
@@ -120,6 +132,8 @@ export interface ResolvedConventionsOptions {
   mediaTypes: ((route: import('../routing/table.ts').RouteInfo) => readonly string[]) | undefined;
   bodyLimit: number;
   bodyTimeout: number;
+  /** The service's bounds on a body's structure, each route's own compiled over them. */
+  bodyStructure: StructureLimits;
   uriLimit: number;
   trust: TrustTest;
   logger: Required<Logger>;
@@ -145,6 +159,7 @@ const known = [
   'plugins',
   'bodyLimit',
   'bodyTimeout',
+  'bodyStructure',
   'uriLimit',
   'trustProxy',
   'logger',
@@ -210,6 +225,7 @@ export function resolveConventionsOptions(options: ConventionsOptions): Resolved
       ?.mediaTypes?.bind(plugins.find((p) => p.mediaTypes !== undefined)),
     bodyLimit: assertInteger('bodyLimit', options.bodyLimit ?? 1_048_576, 0, 2 ** 31),
     bodyTimeout: assertInteger('bodyTimeout', options.bodyTimeout ?? 30_000, 1, 2 ** 31 - 1),
+    bodyStructure: compileBodyStructure('conventions(): bodyStructure', options.bodyStructure),
     uriLimit: assertInteger('uriLimit', options.uriLimit ?? 8192, 16, 2 ** 31 - 1),
     trust: compileTrust(options.trustProxy),
     logger,

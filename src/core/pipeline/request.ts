@@ -4,10 +4,12 @@ import { ApiError, isApiError } from '../errors/api-error.ts';
 import { ErrorCode } from '../errors/catalogue.ts';
 import { payloadTooLarge } from '../errors/helpers.ts';
 import type { Logger } from '../errors/to-response.ts';
+import type { BodyStructure, StructureLimits } from '../http/body-structure.ts';
 import { compileJsonWriter } from '../http/compiled-json.ts';
 import { type BodyFormat, bodyFormat, parseBody, parseBodyAs } from '../http/parse-body.ts';
 import { isReply } from '../http/reply.ts';
 import type { OutgoingResponse } from '../http/response.ts';
+import { checkValueStructure } from '../http/structure-scan.ts';
 import {
   type ContentCoding,
   checkTransferCoding,
@@ -37,6 +39,7 @@ export interface RequestPlan {
   preHandler: Check[];
   bodyLimit: number;
   bodyTimeout: number;
+  bodyStructure: StructureLimits;
   development: boolean;
   logger: Required<Logger>;
 }
@@ -51,6 +54,12 @@ interface CompiledRoute {
   accepts: readonly BodyFormat[];
   encodings: readonly ContentCoding[];
   readsBody: boolean;
+  /** The route's own `bodyStructure` (checked at start-up), and its bounds over the service's. */
+  structure: {
+    own: Readonly<BodyStructure> | undefined;
+    over?: StructureLimits;
+    bounds?: StructureLimits;
+  };
 }
 
 const compiled = new WeakMap<RouteSettings, CompiledRoute>();
@@ -88,11 +97,13 @@ export function compileRoute(route: RouteSettings): CompiledRoute {
       rules !== undefined ||
       config.accepts !== undefined ||
       config.encodings !== undefined ||
-      config.bodyLimit !== undefined);
+      config.bodyLimit !== undefined ||
+      config.bodyStructure !== undefined);
   done = {
     readsBody,
     accepts: config.accepts ?? defaultAccepts,
     encodings: config.encodings ?? [],
+    structure: { own: config.bodyStructure },
     check:
       rules && readsBody
         ? isStandardSchema(rules)
@@ -148,6 +159,20 @@ export function prepareBody(
   );
 }
 
+/**
+ * The bounds on a route's body: the service's, or the route's own over them, merged once per
+ * service (a route belongs to one service in practice; another one only merges again).
+ */
+function boundsOf(plan: RequestPlan, route: CompiledRoute): StructureLimits {
+  const { structure } = route;
+  if (structure.own === undefined) return plan.bodyStructure;
+  if (structure.over !== plan.bodyStructure || structure.bounds === undefined) {
+    structure.bounds = Object.freeze({ ...plan.bodyStructure, ...structure.own });
+    structure.over = plan.bodyStructure;
+  }
+  return structure.bounds;
+}
+
 function readBody(
   plan: RequestPlan,
   ctx: RequestContext,
@@ -159,9 +184,14 @@ function readBody(
     if (input.parsedBody !== undefined) ctx.body = input.parsedBody.value;
     return;
   }
+  const bounds = boundsOf(plan, route);
   if (input.parsedBody !== undefined) {
     const { value } = input.parsedBody;
-    if (value !== undefined) bodyFormat(ctx.headers.get('content-type'), route.accepts);
+    if (value !== undefined) {
+      bodyFormat(ctx.headers.get('content-type'), route.accepts);
+      // The host's parser has made it already; no schema or field rule sees it past the bounds.
+      checkValueStructure(value, bounds);
+    }
     ctx.body = value;
     return;
   }
@@ -178,7 +208,9 @@ function readBody(
   const read = input.readBody(limit, { timeoutMs: plan.bodyTimeout });
   const parse = (bytes: Uint8Array) => {
     ctx.body =
-      format === undefined ? parseBody(bytes, type, route.accepts) : parseBodyAs(bytes, format);
+      format === undefined
+        ? parseBody(bytes, type, route.accepts, bounds)
+        : parseBodyAs(bytes, format, bounds);
   };
   if (codings === undefined) return read.then(parse);
   return read

@@ -4,9 +4,10 @@ import { ErrorCode } from '../errors/catalogue.ts';
 import { assertInteger, assertKnownKeys } from '../internal/options.ts';
 import type { RequestContext } from '../pipeline/context.ts';
 import { isPromise, type Step } from '../pipeline/steps.ts';
-import { storeUnavailable, withTimeout } from '../stores/fail-closed.ts';
+import { spentBudget, storeUnavailable, withinBudget } from '../stores/fail-closed.ts';
 import { MemoryStore } from '../stores/memory-store.ts';
 import type { RateCheck, RateVerdict, Store } from '../stores/store.ts';
+import type { StoreBudget, StoreBudgetHolder } from '../stores/store-budget.ts';
 import { clientNetwork, defaultIdentity, type RateIdentity } from './identity.ts';
 import { type CompiledPolicy, compilePolicies, type RatePolicy } from './policy.ts';
 
@@ -16,6 +17,10 @@ const failed = 'The rate-limit store failed, so the request was refused; try aga
 const unavailable = (cause: unknown) => storeUnavailable(cause, failed);
 
 const nothing = (): undefined => undefined;
+
+/** Why a request that already waited its whole store budget was not counted. */
+const budgetSpent = (budget: StoreBudget) =>
+  new Error(`the rate-limit store was not asked: the request already waited ${budget.ms} ms`);
 
 /**
  * @internal A network's spent budget for refused credentials: the policy it mirrors, and when
@@ -42,7 +47,11 @@ export interface RateLimitOptions {
   store?: Store;
   /** Put before every key, so that limits never meet other state in a shared store. @default 'rl:' */
   prefix?: string;
-  /** How long a store call may take before the store counts as failed, in ms. @default 250 */
+  /**
+   * How long a store call may take before the store counts as failed, in ms. The checks of one
+   * request share it with the request's other store calls (its store budget, see
+   * {@link guardStore}). @default 250
+   */
   timeoutMs?: number;
   /**
    * What a failed or slow store means: `'closed'` answers 503 with the error body and lets
@@ -237,6 +246,11 @@ export class RateLimiter {
       });
     }
     if (checks.length === 0) return undefined;
+    // A request that already waited its whole store budget asks the store no more.
+    const spent = spentBudget(ctx);
+    if (spent !== undefined) {
+      return this.failed(ctx, set, used, checks, now, unavailable(budgetSpent(spent)), quiet);
+    }
     let answer: Step<RateVerdict[]>;
     try {
       answer = this.store.limit!(checks, now);
@@ -244,7 +258,7 @@ export class RateLimiter {
       return this.failed(ctx, set, used, checks, now, unavailable(error), quiet);
     }
     if (isPromise<RateVerdict[]>(answer)) {
-      return this.bounded(answer).then(
+      return this.bounded(answer, ctx).then(
         (verdicts) => this.apply(ctx, set, used, verdicts, now, quiet),
         (error: unknown) => this.failed(ctx, set, used, checks, now, unavailable(error), quiet),
       );
@@ -252,13 +266,17 @@ export class RateLimiter {
     return this.apply(ctx, set, used, answer, now, quiet);
   }
 
-  /** The store's answer, or a rejection once `timeoutMs` passed; the timer never holds the process. */
-  private bounded(answer: Promise<RateVerdict[]>): Promise<RateVerdict[]> {
-    const ms = this.timeoutMs;
-    return withTimeout(
-      answer,
-      ms,
-      () => new Error(`the rate-limit store did not answer within ${ms} ms`),
+  /**
+   * The store's answer, or a rejection once `timeoutMs` passed, or what was left of the store
+   * budget of the request `ctx`; the timer never holds the process.
+   */
+  private bounded(answer: Promise<RateVerdict[]>, ctx?: StoreBudgetHolder): Promise<RateVerdict[]> {
+    return withinBudget(answer, this.timeoutMs, ctx, (budget) =>
+      budget === undefined
+        ? new Error(`the rate-limit store did not answer within ${this.timeoutMs} ms`)
+        : new Error(
+            `the rate-limit store did not answer within the ${budget.ms} ms a request may wait for stores`,
+          ),
     );
   }
 

@@ -1,4 +1,5 @@
 /** Checks per-route settings once, at start-up: a misspelt key or a bad value is a TypeError. */
+import { checkBodyStructure } from '../http/body-structure.ts';
 import { assertInteger, assertKnownKeys } from '../internal/options.ts';
 import { contentCodings } from '../limits/body-coding.ts';
 import { assertRuleValues } from '../validation/field-rule.ts';
@@ -13,6 +14,7 @@ import type { RouteConfig } from './types.ts';
 export const builtInConfigKeys: readonly string[] = [
   'accepts',
   'bodyLimit',
+  'bodyStructure',
   'encodings',
   'body',
   'rejectUnknownFields',
@@ -113,6 +115,8 @@ export function checkRouteConfig(
   }
   if (config.bodyLimit !== undefined)
     assertInteger(`${where}: bodyLimit`, config.bodyLimit, 0, 2 ** 31);
+  if (config.bodyStructure !== undefined)
+    checkBodyStructure(`${where}: bodyStructure`, config.bodyStructure);
   if (config.body !== undefined) checkBodyRules(where, config.body);
   if (config.response !== undefined) {
     const entries = typeof config.response === 'object' ? Object.entries(config.response) : [];

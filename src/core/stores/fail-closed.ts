@@ -1,6 +1,10 @@
-/** How a store call fails closed: a 503 for a failing store, and the one timeout that turns a hang into it. */
+/**
+ * How a store call fails closed: a 503 for a failing store, and the bound that turns a hang into
+ * it, one per call or one per request (its store budget).
+ */
 import { ApiError, isApiError } from '../errors/api-error.ts';
 import { ErrorCode } from '../errors/catalogue.ts';
+import { StoreBudget, type StoreBudgetHolder } from './store-budget.ts';
 
 /**
  * The 503 {@link ErrorCode.StoreUnavailable} for a store that failed, with `message` for the
@@ -37,4 +41,52 @@ export function withTimeout<T>(
       },
     );
   });
+}
+
+/**
+ * Settles as `answer` does, or rejects with `late(budget)` once it waited `ms`, or, for a call made
+ * for a request (`within`, its context), what is left of that request's store budget, whichever
+ * comes first; a rejection of `answer` becomes `failed(error)`. The request's budget is made here,
+ * of `ms`, by its first call that has to wait, and is spent only while its calls wait.
+ */
+export function withinBudget<T>(
+  answer: PromiseLike<T>,
+  ms: number,
+  within: StoreBudgetHolder | undefined,
+  late: (budget: StoreBudget | undefined) => unknown,
+  failed: (error: unknown) => unknown = (error) => error,
+): Promise<T> {
+  if (within === undefined) return withTimeout(answer, ms, () => late(undefined), failed);
+  within.storeBudget ??= new StoreBudget(ms);
+  const budget = within.storeBudget;
+  const wait = Math.max(0, Math.min(ms, budget.start(Date.now())));
+  let pending = true;
+  const end = () => {
+    if (!pending) return false;
+    pending = false;
+    budget.end(Date.now());
+    return true;
+  };
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      if (end()) reject(late(budget));
+    }, wait);
+    (timer as { unref?: () => void }).unref?.();
+    answer.then(
+      (value) => {
+        clearTimeout(timer);
+        if (end()) resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        if (end()) reject(failed(error));
+      },
+    );
+  });
+}
+
+/** The store budget of the request `within` carries, when it already waited all of it. */
+export function spentBudget(within: StoreBudgetHolder | undefined): StoreBudget | undefined {
+  const budget = within?.storeBudget;
+  return budget?.spent(Date.now()) ? budget : undefined;
 }

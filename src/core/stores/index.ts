@@ -1,5 +1,5 @@
 /** The store interface shared by every stateful feature, its in-memory default and its guard. */
-export { type GuardStoreOptions, guardStore } from './guard-store.ts';
+export { type GuardedStore, type GuardStoreOptions, guardStore } from './guard-store.ts';
 export { MemoryStore, type MemoryStoreOptions } from './memory-store.ts';
 export {
   type CounterState,
@@ -15,3 +15,4 @@ export type {
   RateVerdict,
   Store,
 } from './store.ts';
+export type { StoreBudget, StoreBudgetHolder } from './store-budget.ts';
