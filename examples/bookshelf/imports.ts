@@ -92,7 +92,8 @@ export function bookImports(books: Map<string, Book>, store?: Store, delayMs = 3
         `An import holds at most ${maxBooks} books; this one has ${list.length}.`,
       );
     }
-    return imports.start(() => importBooks(list));
+    // Given the request, the job's first write waits out of its store budget.
+    return imports.start(() => importBooks(list), ctx);
   };
 
   const routes = defineRoutes({

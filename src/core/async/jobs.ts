@@ -11,9 +11,10 @@ import type { RequestContext } from '../pipeline/context.ts';
 import type { Plugin, PluginSetup } from '../pipeline/plugin.ts';
 import { andThen, type Step } from '../pipeline/steps.ts';
 import type { RouteTable } from '../routing/table.ts';
-import { guardStore } from '../stores/guard-store.ts';
+import { type GuardedStore, guardStore } from '../stores/guard-store.ts';
 import { MemoryStore } from '../stores/memory-store.ts';
 import type { Store } from '../stores/store.ts';
+import type { StoreBudgetHolder } from '../stores/store-budget.ts';
 
 /**
  * Where a job stands: `pending` until its work settles, then `done` or `failed`.
@@ -139,11 +140,15 @@ export interface Jobs extends Plugin {
   /**
    * Starts `work` and answers 202 with the `Location` of its status resource and the pending
    * status as the body. What `work` resolves to is the result shown inline, or a {@link seeOther}
-   * to answer 303; what it throws is reported in the status body.
+   * to answer 303; what it throws is reported in the status body. Given the request (`ctx`),
+   * the pending status is stored within that request's store budget.
    */
-  start(work: () => Promise<unknown> | unknown): Step<Reply<JobStatus>>;
-  /** The status of a job, `undefined` when there is none by that id (or it expired). */
-  status(id: string): Step<JobStatus | undefined>;
+  start(work: () => Promise<unknown> | unknown, ctx?: StoreBudgetHolder): Step<Reply<JobStatus>>;
+  /**
+   * The status of a job, `undefined` when there is none by that id (or it expired); read within
+   * the store budget of the request `ctx`, when given.
+   */
+  status(id: string, ctx?: StoreBudgetHolder): Step<JobStatus | undefined>;
   /**
    * The status resource's route, `GET <path>/:id`: it comes with the plugin, or spread it into
    * the route table (to give it settings of its own).
@@ -165,7 +170,7 @@ class JobsPlugin implements Jobs {
   private readonly path: string;
   private readonly ttlMs: number;
   private readonly retryAfter: number;
-  private readonly store: Store;
+  private readonly store: GuardedStore;
   /**
    * Where faults of a job's work (anything but an `ApiError`) go: the service's logger once the
    * jobs are among its `plugins`, the default logger before.
@@ -197,28 +202,28 @@ class JobsPlugin implements Jobs {
     this.logger = logger;
   }
 
-  start(work: () => Promise<unknown> | unknown): Step<Reply<JobStatus>> {
+  start(work: () => Promise<unknown> | unknown, ctx?: StoreBudgetHolder): Step<Reply<JobStatus>> {
     const job: JobStatus = {
       id: newId(),
       status: 'pending',
       createdAt: new Date().toISOString(),
     };
-    return andThen(this.save(job), () => {
+    return andThen(this.save(job, ctx), () => {
       this.run(job, work);
       return accepted(`${this.path}/${job.id}`, job, { 'retry-after': this.retryAfter });
     });
   }
 
-  status(id: string): Step<JobStatus | undefined> {
+  status(id: string, ctx?: StoreBudgetHolder): Step<JobStatus | undefined> {
     if (!idShape.test(id)) return undefined;
-    return andThen(this.store.get(id), (text) =>
+    return andThen(this.store.get(id, ctx), (text) =>
       text === undefined ? undefined : (JSON.parse(text) as JobStatus),
     );
   }
 
   /** `GET <path>/:id`: the status, 404 for none, `Retry-After` while pending, 303 to an outcome. */
   private answer(ctx: RequestContext) {
-    return andThen(this.status(ctx.param('id')), (job) => {
+    return andThen(this.status(ctx.param('id'), ctx), (job) => {
       if (job === undefined)
         throw notFound(`No job with id "${ctx.param('id').slice(0, 64)}" at ${this.path}.`);
       if (job.status === 'pending') return ok(job, { 'retry-after': this.retryAfter });
@@ -231,8 +236,8 @@ class JobsPlugin implements Jobs {
     });
   }
 
-  private save(job: JobStatus) {
-    return this.store.set(job.id, JSON.stringify(job), this.ttlMs);
+  private save(job: JobStatus, ctx?: StoreBudgetHolder) {
+    return this.store.set(job.id, JSON.stringify(job), this.ttlMs, ctx);
   }
 
   private settle(job: JobStatus, outcome: Partial<JobStatus>) {

@@ -244,14 +244,17 @@ export function authorizationHelpers(
           status,
         );
       }
-      const code = await codes.issue({
-        c: client.id,
-        r: request.redirectUri,
-        rg: request.redirectUriGiven,
-        ch: request.codeChallenge!,
-        s: user.subject,
-        sc: scope,
-      });
+      const code = await codes.issue(
+        {
+          c: client.id,
+          r: request.redirectUri,
+          rg: request.redirectUriGiven,
+          ch: request.codeChallenge!,
+          s: user.subject,
+          sc: scope,
+        },
+        ctx,
+      );
       return answer(request, ctx, { code }, status);
     },
 

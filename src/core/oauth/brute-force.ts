@@ -6,7 +6,7 @@ import { ApiError } from '../errors/api-error.ts';
 import { ErrorCode } from '../errors/catalogue.ts';
 import type { RequestContext } from '../pipeline/context.ts';
 import { clientNetwork } from '../rate-limit/identity.ts';
-import type { Store } from '../stores/store.ts';
+import type { GuardedStore } from '../stores/guard-store.ts';
 import type { FailureLimits } from './brute-force-options.ts';
 import type { CompiledClient } from './resolve.ts';
 import { digestKey } from './secrets.ts';
@@ -33,10 +33,12 @@ export class LoginAttempt {
   private failed = false;
 
   constructor(
-    private readonly store: Store,
+    private readonly store: GuardedStore,
     private readonly limits: FailureLimits,
     private readonly network: string,
     private readonly idOf: (client: CompiledClient) => Promise<string>,
+    // The request counted: its counters wait out of its store budget.
+    private readonly ctx: RequestContext,
   ) {}
 
   /**
@@ -76,7 +78,7 @@ export class LoginAttempt {
   private async reserve(key: string, max: number, ttlMs: number): Promise<void> {
     // One call per key: keys of different users and clients live in different Redis Cluster
     // slots, and one script may only touch one slot (`CROSSSLOT`).
-    const [counter] = await this.store.hit([{ key, ttlMs }], 1);
+    const [counter] = await this.store.hit([{ key, ttlMs }], 1, this.ctx);
     if (counter!.value <= max) {
       this.held.push(key);
       return;
@@ -88,7 +90,7 @@ export class LoginAttempt {
   private async giveBack(keys: readonly string[]): Promise<void> {
     // A counter that expired meanwhile comes back at -1 for 1 ms only, so no later window
     // starts with a spare attempt.
-    await Promise.all(keys.map((key) => this.store.hit([{ key, ttlMs: 1 }], -1)));
+    await Promise.all(keys.map((key) => this.store.hit([{ key, ttlMs: 1 }], -1, this.ctx)));
   }
 }
 
@@ -109,14 +111,14 @@ export class FailureCounter {
   };
 
   constructor(
-    private readonly store: Store,
+    private readonly store: GuardedStore,
     private readonly limits: FailureLimits,
   ) {}
 
   /** Starts the login attempt of a request, counted by the network of its client address. */
   begin(ctx: RequestContext): LoginAttempt {
     const network = clientNetwork(ctx.remoteAddress, this.limits.ipv6Prefix);
-    return new LoginAttempt(this.store, this.limits, network, this.idOf);
+    return new LoginAttempt(this.store, this.limits, network, this.idOf, ctx);
   }
 }
 

@@ -1,7 +1,8 @@
 /** One-time authorization codes bound to client, redirect URI and PKCE challenge (RFC 6749 §4.1, RFC 7636). */
 
 import { randomToken } from '../internal/random.ts';
-import type { Store } from '../stores/store.ts';
+import type { GuardedStore } from '../stores/guard-store.ts';
+import type { StoreBudgetHolder } from '../stores/store-budget.ts';
 import { oauthError } from './errors.ts';
 import { base64url, digestKey, sha256, timingSafeEqual } from './secrets.ts';
 
@@ -28,19 +29,22 @@ const verifierSyntax = /^[A-Za-z0-9._~-]{43,128}$/;
 const unusable =
   'The authorization code is unknown, expired, used or was issued for another request.';
 
-/** The authorization codes of one server, over its store. */
+/**
+ * The authorization codes of one server, over its store. Each method takes, last, the request it
+ * serves (`ctx`), whose store budget its store calls wait out of.
+ */
 export class AuthorizationCodes {
   constructor(
-    private readonly store: Store,
+    private readonly store: GuardedStore,
     private readonly ttlMs: number,
     private readonly reuseMemoryMs: number,
   ) {}
 
   /** Stores a new code and returns it. */
-  async issue(record: Omit<CodeRecord, 'f'>): Promise<string> {
+  async issue(record: Omit<CodeRecord, 'f'>, ctx?: StoreBudgetHolder): Promise<string> {
     const code = randomToken();
     const full: CodeRecord = { ...record, f: randomToken(16) };
-    await this.store.set(`code:${await digestKey(code)}`, JSON.stringify(full), this.ttlMs);
+    await this.store.set(`code:${await digestKey(code)}`, JSON.stringify(full), this.ttlMs, ctx);
     return code;
   }
 
@@ -55,19 +59,20 @@ export class AuthorizationCodes {
     redirectUri: string | undefined,
     verifier: string | undefined,
     onReplay: (family: string) => Promise<void>,
+    ctx?: StoreBudgetHolder,
   ): Promise<CodeRecord> {
     const digest = await digestKey(code);
-    const peek = await this.store.get(`code:${digest}`);
+    const peek = await this.store.get(`code:${digest}`, ctx);
     if (peek === undefined) {
-      const family = await this.store.get(`codeu:${digest}`);
+      const family = await this.store.get(`codeu:${digest}`, ctx);
       if (family !== undefined) await onReplay(family);
       throw oauthError('invalid_grant', unusable);
     }
     const record = JSON.parse(peek) as CodeRecord;
     if (record.c !== clientId) throw oauthError('invalid_grant', unusable);
     // Marked used before it is taken: a second use that loses the take still finds the mark.
-    await this.store.set(`codeu:${digest}`, record.f, this.reuseMemoryMs);
-    if ((await this.store.take(`code:${digest}`)) === undefined) {
+    await this.store.set(`codeu:${digest}`, record.f, this.reuseMemoryMs, ctx);
+    if ((await this.store.take(`code:${digest}`, ctx)) === undefined) {
       await onReplay(record.f);
       throw oauthError('invalid_grant', unusable);
     }

@@ -4,7 +4,8 @@
  */
 
 import { randomToken } from '../internal/random.ts';
-import type { Store } from '../stores/store.ts';
+import type { GuardedStore } from '../stores/guard-store.ts';
+import type { StoreBudgetHolder } from '../stores/store-budget.ts';
 import { oauthError } from './errors.ts';
 import { digestKey } from './secrets.ts';
 
@@ -29,10 +30,13 @@ const maxTracked = 64;
 /** Revokes an access token by `jti` until `expiresAt` (epoch seconds): the token side's `revoke`. */
 export type RevokeAccess = (jti: string, expiresAt: number) => Promise<void> | void;
 
-/** The refresh-token families of one server, over its store. */
+/**
+ * The refresh-token families of one server, over its store. Each method takes, last, the request
+ * it serves (`ctx`), whose store budget its store calls wait out of.
+ */
 export class RefreshTokens {
   constructor(
-    private readonly store: Store,
+    private readonly store: GuardedStore,
     private readonly ttlMs: number,
     private readonly revokeAccess: RevokeAccess | undefined = undefined,
     private readonly now: () => number = Date.now,
@@ -47,20 +51,21 @@ export class RefreshTokens {
   async issue(
     record: Omit<RefreshRecord, 'exp' | 'f'>,
     family = this.newFamily(),
+    ctx?: StoreBudgetHolder,
   ): Promise<string> {
     const token = randomToken();
     const full: RefreshRecord = { ...record, f: family, exp: this.now() + this.ttlMs };
-    await this.store.set(`rt:${await digestKey(token)}`, JSON.stringify(full), this.ttlMs);
+    await this.store.set(`rt:${await digestKey(token)}`, JSON.stringify(full), this.ttlMs, ctx);
     return token;
   }
 
   /** The live record of a token (unused, family not revoked), or `undefined`. */
-  async find(token: string): Promise<RefreshRecord | undefined> {
+  async find(token: string, ctx?: StoreBudgetHolder): Promise<RefreshRecord | undefined> {
     const digest = await digestKey(token);
-    const record = await this.record(digest);
+    const record = await this.record(digest, ctx);
     if (record === undefined) return undefined;
-    if ((await this.store.get(`rtu:${digest}`)) !== undefined) return undefined;
-    if (await this.revoked(record.f)) return undefined;
+    if ((await this.store.get(`rtu:${digest}`, ctx)) !== undefined) return undefined;
+    if (await this.revoked(record.f, ctx)) return undefined;
     return record;
   }
 
@@ -74,16 +79,17 @@ export class RefreshTokens {
     token: string,
     clientId: string,
     check: (record: RefreshRecord) => void,
+    ctx?: StoreBudgetHolder,
   ): Promise<RefreshRecord> {
     const digest = await digestKey(token);
-    const record = await this.record(digest);
+    const record = await this.record(digest, ctx);
     // RFC 6749 §10.4: a refresh token is bound to its client; another client learns nothing.
-    if (record === undefined || record.c !== clientId || (await this.revoked(record.f))) {
+    if (record === undefined || record.c !== clientId || (await this.revoked(record.f, ctx))) {
       throw oauthError('invalid_grant', unknown);
     }
     check(record);
-    if (!(await this.store.add(`rtu:${digest}`, '1', this.ttlMs))) {
-      await this.revokeFamily(record.f);
+    if (!(await this.store.add(`rtu:${digest}`, '1', this.ttlMs, ctx))) {
+      await this.revokeFamily(record.f, ctx);
       throw oauthError('invalid_grant', unknown);
     }
     return record;
@@ -95,11 +101,11 @@ export class RefreshTokens {
    * access tokens is read, and {@link RefreshTokens.track} writes the list before it reads the
    * mark, so an access token issued while the family is being revoked is caught by one of them.
    */
-  async revokeFamily(family: string): Promise<void> {
-    await this.store.set(`rtf:${family}`, '1', this.ttlMs + 60_000);
+  async revokeFamily(family: string, ctx?: StoreBudgetHolder): Promise<void> {
+    await this.store.set(`rtf:${family}`, '1', this.ttlMs + 60_000, ctx);
     if (this.revokeAccess === undefined) return;
     const nowSeconds = this.now() / 1000;
-    for (const [jti, exp] of parseTracked(await this.store.get(`rta:${family}`))) {
+    for (const [jti, exp] of parseTracked(await this.store.get(`rta:${family}`, ctx))) {
       if (exp > nowSeconds) await this.revokeAccess(jti, exp);
     }
   }
@@ -109,37 +115,45 @@ export class RefreshTokens {
    * (RFC 6749 §4.1.2, RFC 7009 §2.1). Answers `false`, and revokes the token at once, when the
    * family was revoked meanwhile (a replay that raced this grant).
    */
-  async track(family: string, jti: string, expiresAt: number): Promise<boolean> {
-    if (this.revokeAccess === undefined) return !(await this.revoked(family));
+  async track(
+    family: string,
+    jti: string,
+    expiresAt: number,
+    ctx?: StoreBudgetHolder,
+  ): Promise<boolean> {
+    if (this.revokeAccess === undefined) return !(await this.revoked(family, ctx));
     const nowSeconds = this.now() / 1000;
     const key = `rta:${family}`;
-    const live = parseTracked(await this.store.get(key)).filter(([, exp]) => exp > nowSeconds);
+    const live = parseTracked(await this.store.get(key, ctx)).filter(([, exp]) => exp > nowSeconds);
     live.push([jti, expiresAt]);
     // Appends come one at a time: each needs the refresh token the one before it issued.
     for (const [old, exp] of live.splice(0, Math.max(0, live.length - maxTracked))) {
       await this.revokeAccess(old, exp);
     }
     const until = Math.max(...live.map(([, exp]) => exp)) * 1000 - this.now();
-    await this.store.set(key, JSON.stringify(live), Math.max(1, until));
-    if (!(await this.revoked(family))) return true;
+    await this.store.set(key, JSON.stringify(live), Math.max(1, until), ctx);
+    if (!(await this.revoked(family, ctx))) return true;
     await this.revokeAccess(jti, expiresAt);
     return false;
   }
 
   /** Revokes the family of a token, if the token is known (RFC 7009 §2.1). */
-  async revoke(token: string, clientId: string): Promise<boolean> {
-    const record = await this.record(await digestKey(token));
+  async revoke(token: string, clientId: string, ctx?: StoreBudgetHolder): Promise<boolean> {
+    const record = await this.record(await digestKey(token), ctx);
     if (record === undefined || record.c !== clientId) return false;
-    await this.revokeFamily(record.f);
+    await this.revokeFamily(record.f, ctx);
     return true;
   }
 
-  private async revoked(family: string): Promise<boolean> {
-    return (await this.store.get(`rtf:${family}`)) !== undefined;
+  private async revoked(family: string, ctx: StoreBudgetHolder | undefined): Promise<boolean> {
+    return (await this.store.get(`rtf:${family}`, ctx)) !== undefined;
   }
 
-  private async record(digest: string): Promise<RefreshRecord | undefined> {
-    const raw = await this.store.get(`rt:${digest}`);
+  private async record(
+    digest: string,
+    ctx: StoreBudgetHolder | undefined,
+  ): Promise<RefreshRecord | undefined> {
+    const raw = await this.store.get(`rt:${digest}`, ctx);
     if (raw === undefined) return undefined;
     const record = JSON.parse(raw) as RefreshRecord;
     return record.exp > this.now() ? record : undefined;

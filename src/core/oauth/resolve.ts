@@ -1,9 +1,8 @@
 /** {@link OAuthServerOptions} checked and compiled once, at start-up (CONTRIBUTING.md rule 5). */
 import { assertInteger, assertKnownKeys } from '../internal/options.ts';
 import type { RequestContext } from '../pipeline/context.ts';
-import { guardStore } from '../stores/guard-store.ts';
+import { type GuardedStore, guardStore } from '../stores/guard-store.ts';
 import { MemoryStore } from '../stores/memory-store.ts';
-import type { Store } from '../stores/store.ts';
 import { type FailureLimits, resolveBruteForce } from './brute-force-options.ts';
 import { compileIssuer } from './issuer.ts';
 import type { AccessTokenSide, GrantType, OAuthServerOptions } from './options.ts';
@@ -31,7 +30,7 @@ export interface ResolvedOAuth {
   readonly audienceOf: (ctx: RequestContext) => string;
   /** Start-up warnings (an issuer taken from each request in production), logged at set-up. */
   readonly warnings: readonly string[];
-  readonly store: Store;
+  readonly store: GuardedStore;
   readonly accessTokenTtl: number;
   readonly refreshTokenTtl: number;
   readonly codeTtl: number;
@@ -46,7 +45,7 @@ export interface ResolvedOAuth {
   readonly authorizationEndpoint: string | undefined;
   readonly bruteForce: FailureLimits | undefined;
   /** Where the failure counters live: a budget of their own (see `BruteForceOptions.store`). */
-  readonly counterStore: Store;
+  readonly counterStore: GuardedStore;
   /** A digest compared against when the client is unknown, so both cases take the same work. */
   readonly decoy: Promise<Uint8Array>;
 }

@@ -49,7 +49,7 @@ export function revocationEndpoint(s: TokenState): (ctx: RequestContext) => Prom
     );
     const token = required(p, 'token');
     const hint = hintOf(p.get('token_type_hint'));
-    if (!(await s.refresh.revoke(token, client.id))) {
+    if (!(await s.refresh.revoke(token, client.id, ctx))) {
       const { revoke } = s.options.tokens;
       if (revoke === undefined) {
         if (hint === 'access_token') {
@@ -96,7 +96,7 @@ export function introspectionEndpoint(
     const token = required(p, 'token');
     hintOf(p.get('token_type_hint'));
     const visible = (owner: unknown) => owner === client.id || client.introspectAll;
-    const record = await s.refresh.find(token);
+    const record = await s.refresh.find(token, ctx);
     if (record !== undefined && visible(record.c)) {
       return ok(
         {

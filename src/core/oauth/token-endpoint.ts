@@ -104,31 +104,47 @@ function clientCredentialsGrant(s: TokenState, client: CompiledClient, p: OAuthP
   return { subject: undefined, scope, wanted, refresh: false };
 }
 
-async function refreshGrant(s: TokenState, client: CompiledClient, p: OAuthParams): Promise<Grant> {
+async function refreshGrant(
+  s: TokenState,
+  ctx: RequestContext,
+  client: CompiledClient,
+  p: OAuthParams,
+): Promise<Grant> {
   const token = required(p, 'refresh_token');
   const wanted = parseScope(p.get('scope'), s.options.scopes);
-  const record = await s.refresh.use(token, client.id, (r) => {
-    const held = new Set(r.sc.split(' '));
-    // RFC 6749 §6: a narrower scope may be asked for, never a wider one.
-    if (wanted && [...wanted].some((x) => !held.has(x))) {
-      throw oauthError(
-        'invalid_scope',
-        'The scope asked for is wider than the refresh token holds.',
-      );
-    }
-  });
+  const record = await s.refresh.use(
+    token,
+    client.id,
+    (r) => {
+      const held = new Set(r.sc.split(' '));
+      // RFC 6749 §6: a narrower scope may be asked for, never a wider one.
+      if (wanted && [...wanted].some((x) => !held.has(x))) {
+        throw oauthError(
+          'invalid_scope',
+          'The scope asked for is wider than the refresh token holds.',
+        );
+      }
+    },
+    ctx,
+  );
   const scope = wanted ? [...wanted].sort() : record.sc.split(' ');
   return { subject: record.s, scope, wanted, refresh: { family: record.f, scope: record.sc } };
 }
 
-async function codeGrant(s: TokenState, client: CompiledClient, p: OAuthParams): Promise<Grant> {
+async function codeGrant(
+  s: TokenState,
+  ctx: RequestContext,
+  client: CompiledClient,
+  p: OAuthParams,
+): Promise<Grant> {
   const code = required(p, 'code');
   const record = await s.codes.redeem(
     code,
     client.id,
     p.get('redirect_uri'),
     p.get('code_verifier'),
-    (f) => s.refresh.revokeFamily(f),
+    (f) => s.refresh.revokeFamily(f, ctx),
+    ctx,
   );
   const scope = record.sc.split(' ');
   const refresh = client.grants.has('refresh_token')
@@ -161,8 +177,8 @@ export function tokenEndpoint(
       let grant: Grant;
       if (grantType === 'password') grant = await passwordGrant(s, ctx, client, p, attempt);
       else if (grantType === 'client_credentials') grant = clientCredentialsGrant(s, client, p);
-      else if (grantType === 'refresh_token') grant = await refreshGrant(s, client, p);
-      else grant = await codeGrant(s, client, p);
+      else if (grantType === 'refresh_token') grant = await refreshGrant(s, ctx, client, p);
+      else grant = await codeGrant(s, ctx, client, p);
       return { client, grant };
     });
     return ok(await issueTokens(s, ctx, client, grant), noStore);
@@ -193,15 +209,15 @@ async function issueTokens(
     g.refresh === true ? s.refresh.newFamily() : g.refresh === false ? g.family : g.refresh.family;
   // RFC 6749 §4.1.2, RFC 7009 §2.1: revoking the grant (a replayed code, a replayed or revoked
   // refresh token) revokes the access tokens issued from it too.
-  if (family !== undefined && !(await s.refresh.track(family, issued.jti, issued.expiresAt))) {
+  if (family !== undefined && !(await s.refresh.track(family, issued.jti, issued.expiresAt, ctx))) {
     throw oauthError('invalid_grant', 'The grant was revoked while this request used it.');
   }
   if (g.refresh !== false) {
     const base = { c: client.id, sc: scope, ...(g.subject !== undefined ? { s: g.subject } : {}) };
     body.refresh_token =
       g.refresh === true
-        ? await s.refresh.issue(base, family)
-        : await s.refresh.issue({ ...base, sc: g.refresh.scope }, family);
+        ? await s.refresh.issue(base, family, ctx)
+        : await s.refresh.issue({ ...base, sc: g.refresh.scope }, family, ctx);
   }
   if (differs(g.wanted, g.scope)) body.scope = scope;
   return body;

@@ -7,8 +7,10 @@ import { randomToken } from '../internal/random.ts';
 import type { RequestContext } from '../pipeline/context.ts';
 import type { Plugin } from '../pipeline/plugin.ts';
 import type { Step } from '../pipeline/steps.ts';
+import type { GuardedStore } from '../stores/guard-store.ts';
 import { guardStore } from '../stores/guard-store.ts';
 import type { Store } from '../stores/store.ts';
+import type { StoreBudgetHolder } from '../stores/store-budget.ts';
 import { readCookie } from './cookies.ts';
 
 /**
@@ -106,7 +108,7 @@ export class CsrfPlugin implements Plugin {
   private readonly fieldName: string;
   private readonly trusted = new Set<string>();
   private readonly allowSameSite: boolean;
-  private readonly store: Store | undefined;
+  private readonly store: GuardedStore | undefined;
   private readonly ttl: number;
   private readonly key: Promise<CryptoKey>;
   /** Requests whose token comes in the form body, checked once the body is parsed. */
@@ -165,14 +167,21 @@ export class CsrfPlugin implements Plugin {
     return `s.${mask}.${toBase64Url(new Uint8Array(mac))}`;
   };
 
-  /** A token good for one request of this session, kept in the store; needs `store`. */
-  readonly issueOneTimeToken = async (sessionId: string): Promise<string> => {
+  /**
+   * A token good for one request of this session, kept in the store; needs `store`. Given the
+   * request it is issued in (`ctx`), the store call waits out of that request's store budget.
+   */
+  readonly issueOneTimeToken = async (
+    sessionId: string,
+    ctx?: StoreBudgetHolder,
+  ): Promise<string> => {
     const store = this.store;
     if (store === undefined) {
       throw new TypeError('csrf(): one-time tokens need a `store`; pass the shared store.');
     }
     const token = `o.${randomToken(32)}`;
-    if (!(await store.add(token, sessionId, this.ttl))) throw new Error('CSRF token collision');
+    if (!(await store.add(token, sessionId, this.ttl, ctx)))
+      throw new Error('CSRF token collision');
     return token;
   };
 
@@ -188,7 +197,7 @@ export class CsrfPlugin implements Plugin {
     const sessionId = this.session(ctx);
     if (sessionId === undefined || sessionId === '') return;
     const token = ctx.headers.get(this.headerName);
-    if (token != null && token !== '') return this.check(token, sessionId);
+    if (token != null && token !== '') return this.check(token, sessionId, ctx);
     if (!isForm(ctx)) throw missingToken(this.headerName, this.fieldName);
     this.formSessions.set(ctx, sessionId);
   }
@@ -204,16 +213,16 @@ export class CsrfPlugin implements Plugin {
     }
     // The handler never sees the token: body rules and writable lists need not name it.
     delete body![this.fieldName];
-    return this.check(token, sessionId);
+    return this.check(token, sessionId, ctx);
   }
 
-  private async verify(token: string, sessionId: string): Promise<boolean> {
+  private async verify(token: string, sessionId: string, ctx: RequestContext): Promise<boolean> {
     // Cost: at most 200 characters read (one split, one base64url decoding); longer is refused.
     if (token.length > 200) return false;
     if (token.startsWith('o.')) {
       if (this.store === undefined) return false;
       // Taken, not read: of two requests showing the same token, one gets it (no replay).
-      return (await this.store.take(token)) === sessionId;
+      return (await this.store.take(token, ctx)) === sessionId;
     }
     const [kind, mask, mac, extra] = token.split('.');
     if (kind !== 's' || !mask || !mac || extra !== undefined) return false;
@@ -224,8 +233,8 @@ export class CsrfPlugin implements Plugin {
     return crypto.subtle.verify('HMAC', await this.key, signature, message(mask, sessionId));
   }
 
-  private check(token: string, sessionId: string): Promise<void> {
-    return this.verify(token, sessionId).then((valid) => {
+  private check(token: string, sessionId: string, ctx: RequestContext): Promise<void> {
+    return this.verify(token, sessionId, ctx).then((valid) => {
       if (!valid) throw invalidToken();
     });
   }

@@ -269,7 +269,7 @@ export class BearerPlugin implements Plugin {
       if (formBody) ctx.state.tokenInForm = 'taken';
       return this.allow(known, plan);
     }
-    return andThen(this.verifier.check(token, this.expected(ctx)), (identity) => {
+    return andThen(this.verifier.check(token, this.expected(ctx), ctx), (identity) => {
       if (formBody) ctx.state.tokenInForm = 'taken';
       ctx.identity = identity;
       return this.allow(identity, plan);
@@ -296,7 +296,7 @@ export class BearerPlugin implements Plugin {
       token = tokenFromQuery(ctx.query, challenges);
     }
     if (token === undefined) throw challenges.missing();
-    return andThen(this.verifier.check(token, this.expected(ctx)), (identity) => {
+    return andThen(this.verifier.check(token, this.expected(ctx), ctx), (identity) => {
       ctx.identity = identity;
       return undefined;
     });
@@ -322,7 +322,7 @@ export class BearerPlugin implements Plugin {
       if (plan.mode === 'required') throw this.challenges.missing();
       return;
     }
-    return andThen(this.verifier.check(token, this.expected(ctx)), (identity) => {
+    return andThen(this.verifier.check(token, this.expected(ctx), ctx), (identity) => {
       ctx.identity = identity;
       return this.allow(identity, plan);
     });

@@ -2,7 +2,8 @@
 import { BoundedCache } from '../internal/bounded-cache.ts';
 import type { Identity } from '../pipeline/identity.ts';
 import { andThen, isPromise, type Step } from '../pipeline/steps.ts';
-import type { Store } from '../stores/store.ts';
+import type { GuardedStore } from '../stores/guard-store.ts';
+import type { StoreBudgetHolder } from '../stores/store-budget.ts';
 import type { Challenges } from './challenge.ts';
 import {
   type JwsExpectations,
@@ -54,7 +55,7 @@ export interface VerifierSettings {
   logRefusal: ((why: string) => void) | undefined;
   challenges: Challenges;
   /** A guarded store, keys prefixed. */
-  store: Store;
+  store: GuardedStore;
   cacheSize: number;
   maxTokenLength: number;
   revocationCheckMs: number;
@@ -267,8 +268,11 @@ export class TokenVerifier {
     cache.set(token, entry);
   }
 
-  /** The identity `token` stands for, or a thrown 401 `invalid_token`. */
-  check(token: string, expected: Expected): Step<Identity> {
+  /**
+   * The identity `token` stands for, or a thrown 401 `invalid_token`; its revocation check waits
+   * out of the store budget of the request `ctx`, when given.
+   */
+  check(token: string, expected: Expected, ctx?: StoreBudgetHolder): Step<Identity> {
     const entry = this.cached(token);
     if (entry !== undefined) {
       const now = this.now();
@@ -277,12 +281,12 @@ export class TokenVerifier {
           throw this.s.challenges.invalid('invalid');
         }
         if (now < entry.recheckAt) return entry.identity;
-        return this.recheck(token, entry, now);
+        return this.recheck(token, entry, now, ctx);
       }
       this.forget(token);
       if (now >= entry.expMs && !entry.key.removed) throw this.s.challenges.invalid('expired');
     }
-    return this.firstSeen(token, expected);
+    return this.firstSeen(token, expected, ctx);
   }
 
   /**
@@ -300,8 +304,13 @@ export class TokenVerifier {
     return entry.identity;
   }
 
-  private recheck(token: string, entry: Entry, now: number): Step<Identity> {
-    return andThen(this.s.store.get(entry.jti), (mark) => {
+  private recheck(
+    token: string,
+    entry: Entry,
+    now: number,
+    ctx: StoreBudgetHolder | undefined,
+  ): Step<Identity> {
+    return andThen(this.s.store.get(entry.jti, ctx), (mark) => {
       if (mark !== undefined) {
         this.forget(token);
         throw this.s.challenges.invalid('revoked');
@@ -316,10 +325,14 @@ export class TokenVerifier {
     return this.ready;
   }
 
-  private firstSeen(token: string, expected: Expected): Promise<Identity> {
+  private firstSeen(
+    token: string,
+    expected: Expected,
+    ctx: StoreBudgetHolder | undefined,
+  ): Promise<Identity> {
     const { challenges, maxTokenLength } = this.s;
     const keys = this.keys;
-    if (keys === undefined) return this.ready.then(() => this.firstSeen(token, expected));
+    if (keys === undefined) return this.ready.then(() => this.firstSeen(token, expected, ctx));
     // RFC 8725 §3.10: received input is not trusted; bound the work it can cause before any crypto.
     if (token.length > maxTokenLength) return Promise.reject(challenges.invalid('tooLong'));
     if (!compact.test(token)) return Promise.reject(challenges.invalid('malformed'));
@@ -332,7 +345,7 @@ export class TokenVerifier {
     if (!isPromise(judged)) return Promise.reject(this.refused(judged));
     return judged.then((verified) => {
       if (!('payload' in verified)) throw this.refused(verified);
-      return this.accept(token, verified.payload, verified.key);
+      return this.accept(token, verified.payload, verified.key, ctx);
     });
   }
 
@@ -343,7 +356,12 @@ export class TokenVerifier {
     return this.s.challenges.invalid(refusal.problem);
   }
 
-  private accept(token: string, payload: Record<string, unknown>, key: KeyState): Step<Identity> {
+  private accept(
+    token: string,
+    payload: Record<string, unknown>,
+    key: KeyState,
+    ctx: StoreBudgetHolder | undefined,
+  ): Step<Identity> {
     const { challenges } = this.s;
     const identity = identityOf(payload, this.s.claims);
     if (identity === undefined) {
@@ -351,7 +369,7 @@ export class TokenVerifier {
       throw challenges.invalid('invalid');
     }
     const jti = typeof payload.jti === 'string' ? payload.jti : '';
-    const mark = jti === '' ? undefined : this.s.store.get(jti);
+    const mark = jti === '' ? undefined : this.s.store.get(jti, ctx);
     return andThen(mark, (mark) => {
       if (mark !== undefined || this.revoked.has(jti)) throw challenges.invalid('revoked');
       const now = this.now();
