@@ -117,6 +117,10 @@ export interface RedisServer {
   restart(): Promise<void>;
   /** Stops it for good. */
   stop(): Promise<void>;
+  /** Freezes the process (SIGSTOP): connections stay open and nothing answers, as in a hang. */
+  pause(): void;
+  /** Lets a paused process run again (SIGCONT). */
+  resume(): void;
 }
 
 function exited(child: ChildProcess): Promise<void> {
@@ -153,22 +157,56 @@ export async function startRedis(extra: string[] = [], port?: number): Promise<R
     child.kill('SIGKILL');
     await exited(child);
   };
-  return { port: chosen, url: `redis://127.0.0.1:${chosen}`, kill, restart: launch, stop: kill };
+  const stop = async () => {
+    child.kill('SIGCONT');
+    await kill();
+  };
+  return {
+    port: chosen,
+    url: `redis://127.0.0.1:${chosen}`,
+    kill,
+    restart: launch,
+    stop,
+    pause: () => child.kill('SIGSTOP'),
+    resume: () => child.kill('SIGCONT'),
+  };
 }
 
-/** A local Redis Cluster of three masters. */
+/** A local Redis Cluster of three masters, each with its replicas when asked. */
 export interface RedisCluster {
   readonly ports: number[];
   readonly nodes: { host: string; port: number }[];
+  /** Every node's process, masters and replicas, in the order of `ports`. */
+  readonly servers: RedisServer[];
+  /** The node that serves `key` now, as the node at `askPort` (a live one) sees the cluster. */
+  masterOf(key: string, askPort?: number): Promise<RedisServer>;
   stop(): Promise<void>;
 }
 
-/** Starts three cluster-enabled redis-servers and joins them with `redis-cli --cluster create`. */
-export async function startCluster(): Promise<RedisCluster> {
+/** Runs redis-cli against one node and resolves with its output. */
+function cli(port: number, ...args: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile(redisCli!, ['-p', String(port), ...args], { timeout: 5000 }, (error, stdout) =>
+      error ? reject(error) : resolve(stdout),
+    );
+  });
+}
+
+/** Options of {@link startCluster}. */
+export interface ClusterOptions {
+  /** Replicas per master, so that a master's failure is a failover. @default 0 */
+  replicas?: number;
+  /** `cluster-node-timeout`: how long a master may be silent before a replica takes over. */
+  nodeTimeoutMs?: number;
+}
+
+/** Starts cluster-enabled redis-servers and joins them with `redis-cli --cluster create`. */
+export async function startCluster(options: ClusterOptions = {}): Promise<RedisCluster> {
+  const replicas = options.replicas ?? 0;
   const dir = mkdtempSync(join(tmpdir(), 'api-conventions-cluster-'));
   const servers: RedisServer[] = [];
   try {
-    for (let i = 0; i < 3; i++) {
+    for (let i = 0; i < 3 * (1 + replicas); i++) {
       const port = await freePort(true);
       servers.push(
         await startRedis(
@@ -177,8 +215,11 @@ export async function startCluster(): Promise<RedisCluster> {
             'yes',
             '--cluster-config-file',
             join(dir, `nodes-${port}.conf`),
+            // A replica's first synchronisation starts at once, not after 5 s.
+            '--repl-diskless-sync-delay',
+            '0',
             '--cluster-node-timeout',
-            '2000',
+            String(options.nodeTimeoutMs ?? 2000),
             '--dir',
             dir,
           ],
@@ -195,7 +236,7 @@ export async function startCluster(): Promise<RedisCluster> {
           'create',
           ...ports.map((p) => `127.0.0.1:${p}`),
           '--cluster-replicas',
-          '0',
+          String(replicas),
           '--cluster-yes',
         ],
         { timeout: 30_000 },
@@ -208,9 +249,32 @@ export async function startCluster(): Promise<RedisCluster> {
         (await inline(port, 'CLUSTER INFO')).includes('cluster_state:ok'),
       );
     }
+    // A replica takes over only once it has synchronised with its master.
+    for (const port of replicas > 0 ? ports : []) {
+      await until(`replication on ${port}`, async () => {
+        const info = await cli(port, 'INFO', 'replication');
+        return info.includes('role:master') || info.includes('master_link_status:up');
+      });
+    }
+    const masterOf = async (key: string, askPort = ports[0]!) => {
+      const slot = Number((await cli(askPort, 'CLUSTER', 'KEYSLOT', key)).trim());
+      for (const line of (await cli(askPort, 'CLUSTER', 'NODES')).trim().split('\n')) {
+        const [, address = '', flags = '', , , , , , ...ranges] = line.split(' ');
+        if (!flags.split(',').includes('master') || flags.includes('fail')) continue;
+        const owns = ranges.some((range) => {
+          const [from, to = from] = range.split('-').map(Number);
+          return slot >= from! && slot <= to!;
+        });
+        const port = Number(address.split('@')[0]!.split(':')[1]);
+        if (owns) return servers.find((s) => s.port === port)!;
+      }
+      throw new Error(`no master serves ${key} (slot ${slot})`);
+    };
     return {
       ports,
       nodes: ports.map((port) => ({ host: '127.0.0.1', port })),
+      servers,
+      masterOf,
       stop: async () => {
         await Promise.all(servers.map((s) => s.stop()));
         rmSync(dir, { recursive: true, force: true });
