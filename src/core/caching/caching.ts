@@ -1,12 +1,13 @@
 /** The caching plugin: Cache-Control, Date, Expires, ETag and Last-Modified, 304, 412 and 428 (spec 4.7, RFC 9110 §13). */
-import { ApiError } from '../errors/api-error.ts';
+import { ApiError, isApiError } from '../errors/api-error.ts';
 import { ErrorCode } from '../errors/catalogue.ts';
 import { ok, type Reply } from '../http/reply.ts';
 import type { SentResponse } from '../http/response.ts';
 import { assertKnownKeys } from '../internal/options.ts';
+import { defaultCheckTimeout, withinBudget } from '../pipeline/check-budget.ts';
 import type { RequestContext } from '../pipeline/context.ts';
-import type { CheckResult, Plugin } from '../pipeline/plugin.ts';
-import { andThen, type Step } from '../pipeline/steps.ts';
+import type { CheckResult, Plugin, PluginSetup } from '../pipeline/plugin.ts';
+import { andThen, isPromise, type Step } from '../pipeline/steps.ts';
 import type { RouteInfo } from '../routing/table.ts';
 import type { RouteSettings } from '../routing/types.ts';
 import { type CachePolicy, cacheControl } from './cache-control.ts';
@@ -101,6 +102,8 @@ class CachingPlugin implements Plugin {
   private readonly byPattern = new Map<string, VersionReader>();
   /** …and the tag after a write is the one its path's GET would send this caller. */
   private readonly getOf = new Map<string, CompiledRoute>();
+  /** How long a `resourceVersion` may take to settle: the service's `checkTimeout`. */
+  private budget = defaultCheckTimeout;
 
   constructor(options: CachingOptions) {
     assertKnownKeys('caching()', options, known);
@@ -118,6 +121,11 @@ class CachingPlugin implements Plugin {
       last: undefined,
     };
     this.date = checkBoolean('caching() date', options.date ?? true);
+  }
+
+  /** Takes the service's `checkTimeout`, the bound on a `resourceVersion` that returns a promise. */
+  setup({ checkTimeout }: PluginSetup): void {
+    this.budget = checkTimeout;
   }
 
   /** Compiles a route's caching settings at start-up; a mistake is a `TypeError`. */
@@ -158,7 +166,9 @@ class CachingPlugin implements Plugin {
     const method = ctx.method;
     if (method === 'GET' || method === 'HEAD') {
       if (compiled.version === undefined) return;
-      return andThen(compiled.version(ctx), (found) => readPreconditions(ctx, compiled, found));
+      return andThen(this.versionIn(ctx, compiled.version), (found) =>
+        readPreconditions(ctx, compiled, found),
+      );
     }
     if (!writes.has(method)) return;
     if (!hasPrecondition(ctx.headers)) {
@@ -178,7 +188,7 @@ class CachingPlugin implements Plugin {
         'This resource offers no version to evaluate If-Match, If-None-Match or If-Unmodified-Since against; nothing was changed.',
       );
     }
-    return andThen(reader(ctx), (found) => writePreconditions(ctx, found));
+    return andThen(this.versionIn(ctx, reader), (found) => writePreconditions(ctx, found));
   }
 
   /** The send phase: `Date`, `Cache-Control`, the validators, 304 and 412 on the bytes. */
@@ -210,6 +220,11 @@ class CachingPlugin implements Plugin {
     }
   }
 
+  /** What a `resourceVersion` reads, within the check budget (503 past it: nothing was done). */
+  private versionIn(ctx: RequestContext, reader: VersionReader): Step<ResourceVersion | undefined> {
+    return withinBudget(reader(ctx), this.budget, () => `resourceVersion of ${routeName(ctx)}`);
+  }
+
   private compiledOf(route: RouteSettings | undefined): CompiledRoute {
     return (route && this.plans.get(route)) ?? this.defaults;
   }
@@ -221,7 +236,10 @@ class CachingPlugin implements Plugin {
   private afterWrite(ctx: RequestContext, sent: SentResponse, compiled: CompiledRoute): Step<void> {
     const reader = ctx.route && this.versionOf(ctx.route, compiled);
     if (reader === undefined || compiled.etag === false || sent.status >= 300) return;
-    return andThen(reader(ctx), (found) => {
+    const read = this.versionIn(ctx, reader);
+    // The write is done: a version read too late only leaves the validators out of its answer.
+    const settled = isPromise<ResourceVersion | undefined>(read) ? read.catch(unlessLate) : read;
+    return andThen(settled, (found) => {
       const headers = sent.headers.record;
       if (found?.version !== undefined) {
         headers.etag ??= versionTag(
@@ -236,6 +254,16 @@ class CachingPlugin implements Plugin {
       if (modified !== undefined) headers['last-modified'] ??= httpDate(modified);
     });
   }
+}
+
+function routeName(ctx: RequestContext): string {
+  return ctx.route === undefined ? ctx.path : `${ctx.route.method} ${ctx.route.pattern}`;
+}
+
+/** Nothing for a version that did not settle within the budget; any other failure as it is. */
+function unlessLate(error: unknown): undefined {
+  if (isApiError(error) && error.code === ErrorCode.CheckTimeout) return undefined;
+  throw error;
 }
 
 /** A read's preconditions against the version its route found: a 304 reply, a 412, or on. */

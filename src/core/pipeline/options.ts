@@ -13,6 +13,7 @@ import { compileTrust, type TrustProxy, type TrustTest } from '../origin/trust-p
 import { Router } from '../routing/router.ts';
 import type { RouteTable } from '../routing/table.ts';
 import type { RouteSettings } from '../routing/types.ts';
+import { defaultCheckTimeout } from './check-budget.ts';
 import type { RequestContext } from './context.ts';
 import type { CheckResult, Plugin } from './plugin.ts';
 import { mergeRoutes, orderPlugins } from './plugins.ts';
@@ -41,6 +42,13 @@ export interface ConventionsOptions {
    * names (docs/limits.md). @default { maxDepth: 64, maxItems: 10000, maxMembers: 10000, maxValues: 20000 }
    */
   bodyStructure?: BodyStructure;
+  /**
+   * How long an asynchronous check of a request may take to settle, in milliseconds: a route's
+   * `body`, `query`, `params` and `headers` schemas, `authorize` (access checks) and
+   * `resourceVersion` (caching). One that has not settled by then is answered 503 (code 50303)
+   * instead of holding the request open. @default 5000
+   */
+  checkTimeout?: number;
   /**
    * The longest request target (path and query) read, in characters; longer ones get 414 before
    * routing. The host's own header limit must let such a target through (Node's `maxHeaderSize`,
@@ -134,6 +142,8 @@ export interface ResolvedConventionsOptions {
   bodyTimeout: number;
   /** The service's bounds on a body's structure, each route's own compiled over them. */
   bodyStructure: StructureLimits;
+  /** Milliseconds an asynchronous check may take before the request is answered 503. */
+  checkTimeout: number;
   uriLimit: number;
   trust: TrustTest;
   logger: Required<Logger>;
@@ -160,6 +170,7 @@ const known = [
   'bodyLimit',
   'bodyTimeout',
   'bodyStructure',
+  'checkTimeout',
   'uriLimit',
   'trustProxy',
   'logger',
@@ -186,7 +197,13 @@ export function resolveConventionsOptions(options: ConventionsOptions): Resolved
   const plugins = orderPlugins(options.plugins);
   // Checked before the plugins are set up: they log through it from then on.
   const logger = resolveLogger(options.logger);
-  for (const plugin of plugins) plugin.setup?.({ logger });
+  const checkTimeout = assertInteger(
+    'checkTimeout',
+    options.checkTimeout ?? defaultCheckTimeout,
+    1,
+    2 ** 31 - 1,
+  );
+  for (const plugin of plugins) plugin.setup?.({ logger, checkTimeout });
   const configKeys = plugins.flatMap((p) => p.routeConfig ?? []);
   const router = new Router(mergeRoutes(options.routes, plugins), configKeys);
   const onRoute = plugins.flatMap((p) => (p.onRoute ? [p.onRoute.bind(p)] : []));
@@ -226,6 +243,7 @@ export function resolveConventionsOptions(options: ConventionsOptions): Resolved
     bodyLimit: assertInteger('bodyLimit', options.bodyLimit ?? 1_048_576, 0, 2 ** 31),
     bodyTimeout: assertInteger('bodyTimeout', options.bodyTimeout ?? 30_000, 1, 2 ** 31 - 1),
     bodyStructure: compileBodyStructure('conventions(): bodyStructure', options.bodyStructure),
+    checkTimeout,
     uriLimit: assertInteger('uriLimit', options.uriLimit ?? 8192, 16, 2 ** 31 - 1),
     trust: compileTrust(options.trustProxy),
     logger,

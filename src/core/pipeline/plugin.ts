@@ -67,6 +67,11 @@ export interface PluginSetup {
    * guarded: every line a plugin logs goes here, unless the plugin has a `logger` of its own.
    */
   readonly logger: Required<Logger>;
+  /**
+   * The service's `checkTimeout`: how long, in milliseconds, a check the plugin runs for a route
+   * (an `authorize`, a `resourceVersion`) may take to settle before the request is answered 503.
+   */
+  readonly checkTimeout: number;
 }
 
 /**

@@ -21,6 +21,7 @@ import type { RouteSettings } from '../routing/types.ts';
 import { compileFields } from '../validation/check-fields.ts';
 import { isStandardSchema, type RequestPart, schemaCheck } from '../validation/standard-schema.ts';
 import { startHeaders } from './answers.ts';
+import { withinBudget } from './check-budget.ts';
 import type { RequestContext, RequestInput } from './context.ts';
 import type { CheckResult } from './plugin.ts';
 import { checkParts, type PartCheck } from './schemas.ts';
@@ -40,6 +41,7 @@ export interface RequestPlan {
   bodyLimit: number;
   bodyTimeout: number;
   bodyStructure: StructureLimits;
+  checkTimeout: number;
   development: boolean;
   logger: Required<Logger>;
 }
@@ -154,7 +156,7 @@ export function prepareBody(
   if (route.parts.length === 0) {
     return andThen(readBody(plan, ctx, input, route), () => checkBody(plan, ctx, route));
   }
-  return andThen(checkParts(ctx, route.parts, 0), () =>
+  return andThen(checkParts(ctx, route.parts, 0, plan.checkTimeout), () =>
     andThen(readBody(plan, ctx, input, route), () => checkBody(plan, ctx, route)),
   );
 }
@@ -225,7 +227,8 @@ function checkBody(
 ): Step<CheckResult> {
   const { check } = route;
   if (check === undefined) return runHooks(plan.preHandler, ctx);
-  return andThen(check(ctx.body), (body) => {
+  const checked = withinBudget(check(ctx.body), plan.checkTimeout, () => 'The body schema');
+  return andThen(checked, (body) => {
     ctx.body = body;
     ctx.setValid('body', body);
     return runHooks(plan.preHandler, ctx);

@@ -4,6 +4,7 @@
  */
 import type { RouteSettings } from '../routing/types.ts';
 import { issuePath, queryObject, type RequestPart } from '../validation/standard-schema.ts';
+import { withinBudget } from './check-budget.ts';
 import type { RequestContext } from './context.ts';
 import { isPromise, type Step } from './steps.ts';
 
@@ -24,19 +25,23 @@ function partInput(ctx: RequestContext, part: RequestPart): unknown {
   });
 }
 
-/** Checks the `params`, `query` and `headers` schemas in turn, keeping each output. */
+/**
+ * Checks the `params`, `query` and `headers` schemas in turn, keeping each output; one that
+ * does not settle within `budget` milliseconds is 503 (src/core/pipeline/check-budget.ts).
+ */
 export function checkParts(
   ctx: RequestContext,
   parts: readonly [RequestPart, PartCheck][],
   from: number,
+  budget: number,
 ): Step<void> {
   for (let i = from; i < parts.length; i++) {
     const [part, check] = parts[i]!;
-    const out = check(partInput(ctx, part));
+    const out = withinBudget(check(partInput(ctx, part)), budget, () => `The ${part} schema`);
     if (isPromise(out)) {
       return out.then((value) => {
         ctx.setValid(part, value);
-        return checkParts(ctx, parts, i + 1);
+        return checkParts(ctx, parts, i + 1, budget);
       });
     }
     ctx.setValid(part, out);

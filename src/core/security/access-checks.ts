@@ -4,6 +4,7 @@ import { ErrorCode } from '../errors/catalogue.ts';
 import { forbidden, invalidRequest, unauthorized } from '../errors/helpers.ts';
 import { consoleLogger } from '../errors/logger.ts';
 import { assertKnownKeys } from '../internal/options.ts';
+import { defaultCheckTimeout, withinBudget } from '../pipeline/check-budget.ts';
 import type { RequestContext } from '../pipeline/context.ts';
 import type { CheckResult, Plugin, PluginSetup } from '../pipeline/plugin.ts';
 import type { Step } from '../pipeline/steps.ts';
@@ -80,6 +81,8 @@ class AccessChecksPlugin implements Plugin {
   /** Where start-up warnings go: the service's logger, once set up. */
   private logger: { warn(message: string): void } = consoleLogger;
   private readonly compiled = new WeakMap<object, CompiledAccess>();
+  /** How long an `authorize` may take to settle: the service's `checkTimeout`. */
+  private budget = defaultCheckTimeout;
 
   constructor(options: AccessChecksOptions) {
     assertKnownKeys('accessChecks()', options, knownOptions);
@@ -93,9 +96,10 @@ class AccessChecksPlugin implements Plugin {
     this.hideDefault = options.hideForbidden === true;
   }
 
-  /** Takes the service's logger. */
-  setup({ logger }: PluginSetup): void {
+  /** Takes the service's logger and `checkTimeout`. */
+  setup({ logger, checkTimeout }: PluginSetup): void {
     this.logger = logger;
+    this.budget = checkTimeout;
   }
 
   /** Compiles a route's settings; a route without `authorize` is reported (or refused). */
@@ -118,7 +122,13 @@ class AccessChecksPlugin implements Plugin {
     const allowed = access.authorize(ctx);
     if (allowed === true) return;
     if (allowed === false) throw refusal(ctx, access.hide);
-    return (allowed as Promise<boolean>).then((ok) => {
+    const route = ctx.route!;
+    const settled = withinBudget(
+      allowed,
+      this.budget,
+      () => `authorize of ${route.method} ${route.pattern}`,
+    ) as Promise<boolean>;
+    return settled.then((ok) => {
       if (ok !== true) throw refusal(ctx, access.hide);
     });
   }
