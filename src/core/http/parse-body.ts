@@ -146,7 +146,7 @@ export function bodyFormat(
 /**
  * Parses a request body. An empty body gives `undefined`; a media type not in `accepts` gives
  * 415; a body that does not parse gives 400 with a message that says where it broke; a body
- * whose structure passes `limits` gives 413 naming the bound, before it is parsed.
+ * whose structure goes past `limits` gives 413 naming the bound, before it is parsed.
  *
  * @param bytes - the raw body, already limited in size by the adapter
  * @param contentTypeHeader - the request's `Content-Type` header, if any
@@ -167,7 +167,7 @@ export function parseBody(
 
 /**
  * Parses a request body whose format {@link bodyFormat} has already read from its Content-Type:
- * an empty body gives `undefined`, one that does not parse 400, one whose structure passes
+ * an empty body gives `undefined`, one that does not parse 400, one whose structure goes past
  * `limits` 413.
  *
  * @category Replies and HTTP
