@@ -1,6 +1,7 @@
 /** The `api-conventions audit` command: arguments parsed with node:util, exit status 0, 1 or 2. */
 import { parseArgs } from 'node:util';
 import { AuditUnreachableError } from './errors.ts';
+import { escapeControls } from './escape.ts';
 import { formatJson, formatText } from './format.ts';
 import type { AuditOptions } from './options.ts';
 import { audit } from './run.ts';
@@ -120,7 +121,7 @@ export async function main(argv: readonly string[], io: CommandIo): Promise<numb
   try {
     parsed = parseCommand(argv);
   } catch (error) {
-    io.err(`api-conventions: ${(error as Error).message}\n\n${usage}`);
+    io.err(`api-conventions: ${escapeControls((error as Error).message)}\n\n${usage}`);
     return 2;
   }
   if (parsed === 'help') {
@@ -138,7 +139,8 @@ export async function main(argv: readonly string[], io: CommandIo): Promise<numb
     return report.findings.some((f) => f.outcome === 'fail') ? 1 : 0;
   } catch (error) {
     if (error instanceof TypeError || error instanceof AuditUnreachableError) {
-      io.err(`api-conventions: ${error.message.replace(/^audit\(\): /, '')}\n`);
+      // A message may quote the server (a document that could not be fetched): escaped.
+      io.err(`api-conventions: ${escapeControls(error.message.replace(/^audit\(\): /, ''))}\n`);
       return 2;
     }
     throw error;

@@ -1,6 +1,10 @@
 /**
  * The auditor's HTTP client: a request budget, bounded concurrency, a timeout per request,
- * redirects never followed, and the caller's headers sent only to the base origin.
+ * redirects never followed, and nothing sent off the base origin. Every target is resolved to a
+ * URL once, here, and its origin compared after resolution: a path is always a path on the base
+ * origin (`//host/x` included), and a URL read from a response or a document (a `Location`, RFC
+ * 8414 metadata) is resolved by {@link AuditClient.reference} and sent as that URL, never as a
+ * string to be resolved again.
  */
 
 /** One request and what came back; `status` 0 when no answer came (`error` says why). */
@@ -13,6 +17,8 @@ export interface Exchange {
   /** The body as text, up to {@link bodyCap} bytes. */
   body: string;
   error?: string;
+  /** Set when the request was not sent because its URL is on another origin than the base. */
+  offOrigin?: string;
 }
 
 /** What a request may add to the defaults. */
@@ -70,26 +76,69 @@ export class AuditClient {
     return this.settings.maxRequests - this.spent;
   }
 
-  /** Whether `url` is on the base origin, where the caller's headers may go. */
+  /** URLs the audit was given or read but did not send to, because they are on another origin. */
+  readonly refused: string[] = [];
+
+  /** Whether `url` is on the base origin, the only one the audit sends to. */
   isOwn(url: URL): boolean {
     return url.origin === this.base.origin;
   }
 
   /**
-   * Sends one request to `target` (a path under the base, or an absolute URL); undefined once
-   * the budget is spent. Never follows a redirect, so never leaves the base origin by one.
+   * The URL of a path on the base origin. The path is appended to the origin, never resolved as
+   * a reference: `//other/x` and `/.//other/x` stay paths of the base, as a server reads them.
    */
-  async send(method: string, target: string, init: SendInit = {}): Promise<Exchange | undefined> {
+  resolve(target: string | URL): URL {
+    if (target instanceof URL) return target;
+    return new URL(`${this.base.origin}${target.startsWith('/') ? '' : '/'}${target}`);
+  }
+
+  /**
+   * Resolves a URI reference the service sent (`Location`, metadata) against the URL it came
+   * from (RFC 3986 §5), once; undefined when it is not a valid http(s) URL.
+   */
+  reference(value: string, against: URL = this.base): URL | undefined {
+    try {
+      const url = new URL(value, against);
+      return url.protocol === 'http:' || url.protocol === 'https:' ? url : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * Sends one request to `target` (a path on the base origin, or a URL from
+   * {@link AuditClient.reference}); undefined once the budget is spent. A URL on another origin
+   * is never sent: the exchange says so (`offOrigin`), and the URL is kept in `refused`. Never
+   * follows a redirect, so never leaves the base origin by one.
+   */
+  async send(
+    method: string,
+    target: string | URL,
+    init: SendInit = {},
+  ): Promise<Exchange | undefined> {
+    const url = this.resolve(target);
+    if (!this.isOwn(url)) {
+      this.refused.push(url.href);
+      const error = `not sent: ${url.href} is not on the base origin ${this.base.origin}`;
+      return {
+        method,
+        request: showTarget(method, url.href),
+        status: 0,
+        headers: new Headers(),
+        body: '',
+        error,
+        offOrigin: url.href,
+      };
+    }
     if (this.spent >= this.settings.maxRequests) return undefined;
     this.spent++;
-    const url = new URL(target, this.base);
     const headers = new Headers();
-    if (init.credentials !== false && this.isOwn(url)) {
+    if (init.credentials !== false) {
       for (const [name, value] of this.settings.headers) headers.set(name, value);
     }
     for (const [name, value] of Object.entries(init.headers ?? {})) headers.set(name, value);
-    const shownTarget = this.isOwn(url) ? `${url.pathname}${url.search}` : url.href;
-    const request = showTarget(method, shownTarget);
+    const request = showTarget(method, `${url.pathname}${url.search}`);
     await this.acquire();
     try {
       const res = await fetch(url, {

@@ -1,4 +1,5 @@
 /** The two output formats: JSON exactly as docs/audit.md gives it, and text grouped by section. */
+import { escapeControls, escapeJsonControls } from './escape.ts';
 import { type AuditReport, type Finding, sectionOf } from './report.ts';
 
 /**
@@ -42,7 +43,8 @@ function bySection(a: string, b: string): number {
 }
 
 /**
- * The report as one JSON object: `{"findings":[{"rule","outcome","request","detail"}, …]}`.
+ * The report as one JSON object: `{"findings":[{"rule","outcome","request","detail"}, …]}`, with
+ * control characters escaped (the JSON value is unchanged).
  *
  * @category Audit
  */
@@ -53,12 +55,13 @@ export function formatJson(report: AuditReport): string {
     request,
     detail,
   }));
-  return JSON.stringify({ findings });
+  return escapeJsonControls(JSON.stringify({ findings }));
 }
 
 /**
  * The report as text: findings grouped by section (failures and skips, or all), each with its
- * request, status and evidence, then a summary line.
+ * request, status and evidence, then a summary line. Control characters from the server are
+ * escaped (`\x1b`), never written raw.
  *
  * @category Audit
  */
@@ -76,10 +79,13 @@ export function formatText(report: AuditReport, options: TextFormatOptions = {})
   for (const section of [...groups.keys()].sort(bySection)) {
     lines.push(paint(1, `${section} ${titles[section] ?? ''}`.trim()));
     for (const f of groups.get(section) ?? []) {
+      // Requests, details and evidence carry the server's text: never raw on a terminal.
       const status = f.status ? ` → ${f.status}` : '';
-      lines.push(`  ${label[f.outcome]} ${f.rule.padEnd(6)} ${f.request}${status}`);
-      lines.push(`              ${f.detail}`);
-      if (f.evidence) lines.push(`              ${paint(2, f.evidence)}`);
+      lines.push(
+        `  ${label[f.outcome]} ${escapeControls(f.rule).padEnd(6)} ${escapeControls(f.request)}${status}`,
+      );
+      lines.push(`              ${escapeControls(f.detail)}`);
+      if (f.evidence) lines.push(`              ${paint(2, escapeControls(f.evidence))}`);
     }
     lines.push('');
   }

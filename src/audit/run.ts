@@ -61,7 +61,7 @@ export async function audit(options: AuditOptions): Promise<AuditReport> {
   const first = await client.send('GET', sample);
   if (first && first.status === 0) {
     throw new AuditUnreachableError(
-      `${new URL(sample, resolved.base).href} did not answer: ${first.error}.`,
+      `${client.resolve(sample).href} did not answer: ${first.error}.`,
     );
   }
   const perPath = await Promise.all(

@@ -7,21 +7,34 @@ import { answered, excerpt, isParsed, jsonOf } from '../inspect.ts';
 const form = { 'content-type': 'application/x-www-form-urlencoded' };
 const grant = 'grant_type=client_credentials';
 
-/** The token endpoint from RFC 8414 metadata when it is on the base origin, else the spec's path. */
-async function findEndpoint(ctx: AuditContext): Promise<string | undefined> {
-  const ex = await ctx.client.send('GET', '/.well-known/oauth-authorization-server');
+/** Where the token endpoint is, and what the metadata said when it was not used. */
+interface Endpoint {
+  url: URL;
+  /** Why the metadata's `token_endpoint` was not used, when it was not. */
+  refused?: string;
+}
+
+/**
+ * The token endpoint from RFC 8414 metadata when it resolves to the base origin, else the spec's
+ * path. The metadata's URL is resolved once and sent as that URL: a `token_endpoint` of
+ * `https://api.example.com//evil.example/steal` is a path of the base origin, never a host.
+ */
+async function findEndpoint(ctx: AuditContext): Promise<Endpoint | undefined> {
+  const { client } = ctx;
+  const where = client.resolve('/.well-known/oauth-authorization-server');
+  const ex = await client.send('GET', where);
   if (!ex) return undefined;
+  const fallback = client.resolve('/v1/oauth2/token');
   const meta = ex.status === 200 ? (jsonOf(ex) as { token_endpoint?: unknown }) : undefined;
-  if (isParsed(meta) && typeof meta?.token_endpoint === 'string') {
-    try {
-      const url = new URL(meta.token_endpoint, ctx.client.base);
-      // Credentials go to the base origin only.
-      if (ctx.client.isOwn(url)) return `${url.pathname}${url.search}`;
-    } catch {
-      // A malformed token_endpoint: fall back to the spec's path.
-    }
-  }
-  return '/v1/oauth2/token';
+  if (!isParsed(meta) || typeof meta?.token_endpoint !== 'string') return { url: fallback };
+  const url = client.reference(meta.token_endpoint, where);
+  if (url && client.isOwn(url)) return { url };
+  // Credentials go to the base origin only: the endpoint elsewhere is reported, not asked.
+  client.refused.push(url?.href ?? meta.token_endpoint);
+  return {
+    url: fallback,
+    refused: `RFC 8414 metadata puts the token endpoint at ${url?.href ?? JSON.stringify(meta.token_endpoint)}, not on the base origin: nothing was sent there`,
+  };
 }
 
 /** What is wrong with a token response (RFC 6749 §5.1, spec 4.9), or undefined. */
@@ -45,9 +58,12 @@ function tokenProblem(ex: Exchange): string | undefined {
 export async function checkTokenEndpoint(ctx: AuditContext): Promise<void> {
   const { findings, client, options } = ctx;
   if (!findings.wants('4.9')) return;
-  const endpoint = await findEndpoint(ctx);
-  if (!endpoint) return findings.skip('4.9', 'POST /v1/oauth2/token', budgetSpent);
-  const refused = await client.send('POST', endpoint, {
+  const found = await findEndpoint(ctx);
+  if (!found) return findings.skip('4.9', 'POST /v1/oauth2/token', budgetSpent);
+  if (found.refused)
+    findings.skip('4.9', 'GET /.well-known/oauth-authorization-server', found.refused);
+  const endpoint = `${found.url.pathname}${found.url.search}`;
+  const refused = await client.send('POST', found.url, {
     credentials: false,
     headers: form,
     body: grant,
@@ -78,7 +94,7 @@ export async function checkTokenEndpoint(ctx: AuditContext): Promise<void> {
   const basic = Buffer.from(
     `${encodeURIComponent(options.client.id)}:${encodeURIComponent(options.client.secret)}`,
   ).toString('base64');
-  const ex = await client.send('POST', endpoint, {
+  const ex = await client.send('POST', found.url, {
     credentials: false,
     headers: { ...form, authorization: `Basic ${basic}` },
     body: grant,

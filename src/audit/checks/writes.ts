@@ -103,9 +103,18 @@ export async function checkWrites(
     ex.status,
     problem ? excerpt(ex.body) : undefined,
   );
-  // Leave nothing behind: remove what the audit created, on the base origin only.
+  // Leave nothing behind: remove what the audit created, on the base origin only. Location is
+  // resolved once against the request's URL (RFC 9110 §10.2.2) and that URL is what is sent.
   if (ex.status === 201 && location) {
-    const url = new URL(location, client.base);
-    if (client.isOwn(url)) await client.send('DELETE', `${url.pathname}${url.search}`);
+    const url = client.reference(location, client.resolve(path));
+    if (url && client.isOwn(url)) await client.send('DELETE', url);
+    else {
+      client.refused.push(url?.href ?? location);
+      findings.skip(
+        '4.3',
+        `DELETE ${location}`,
+        `not sent: Location resolves to ${url?.href ?? 'no http(s) URL'}, not the base origin; delete the created resource by hand`,
+      );
+    }
   }
 }

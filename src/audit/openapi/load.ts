@@ -20,8 +20,9 @@ export async function loadOpenApi(
   let text: string;
   if (/^https?:\/\//i.test(source)) {
     const url = new URL(source);
+    // The URL as given, sent as that URL: its path is never resolved again as a reference.
     const ex = client.isOwn(url)
-      ? await client.send('GET', `${url.pathname}${url.search}`)
+      ? await client.send('GET', url)
       : await fetch(url, { redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) })
           .then(async (res) => ({ status: res.status, body: await res.text() }))
           .catch((error: Error) => ({ status: 0, body: String(error) }));

@@ -28,6 +28,11 @@ export function serverPrefix(doc: OpenApiDocument): string {
   }
 }
 
+/** A path as a client sends it (a space becomes %20), on the base origin whatever it holds. */
+function asPath(path: string): string {
+  return new URL(`http://x${path.startsWith('/') ? '' : '/'}${path}`).pathname;
+}
+
 function exampleOf(doc: OpenApiDocument, node: unknown): unknown {
   const value = resolveRef(doc, node) as
     | { example?: unknown; examples?: unknown; schema?: unknown }
@@ -69,8 +74,8 @@ export function documentedPaths(doc: OpenApiDocument): DocumentedPath[] {
     return {
       template: `${prefix}${template}`,
       // As a client sends it: a space becomes %20.
-      concrete:
-        missing === undefined ? new URL(`${prefix}${concrete}`, 'http://x').pathname : undefined,
+      // A path of the base origin, never a reference: `//host/x` stays a path.
+      concrete: missing === undefined ? asPath(`${prefix}${concrete}`) : undefined,
       ...(missing !== undefined ? { missing } : {}),
       methods: declared.map((m) => m.toUpperCase()),
       postExample: json === undefined ? undefined : exampleOf(doc, json),
