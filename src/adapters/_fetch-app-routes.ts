@@ -60,21 +60,26 @@ export function toFetchMiddleware<Context = unknown>(
   const { host } = fetch;
   if (options.routes !== undefined) fetch.readRoutes(options.routes);
   if (options.remoteAddress === undefined) warnWithoutAddress(host.api);
-  const { alwaysOnHeaders, logger } = host;
+  const { alwaysOnHeaders, logger, observes } = host;
   return async (c, next) => {
     const request = c.req.raw;
+    // The final status of every response, the app's own routes' included.
+    const done = (response: Response) => {
+      if (observes) host.sent(request, response.status);
+      return response;
+    };
     fetch.receive(request, c, options as FetchHostOptions<unknown>);
     const stop = await host.enter(request);
-    if (stop !== undefined) return toResponse(stop, logger);
+    if (stop !== undefined) return done(toResponse(stop, logger));
     const ctx = host.context(request);
     if (ctx.route !== undefined && ctx.route.app !== true) {
-      return toResponse(await host.serve(request, ctx.route as RouteInfo, ctx.params), logger);
+      return done(
+        toResponse(await host.serve(request, ctx.route as RouteInfo, ctx.params), logger),
+      );
     }
     await next();
-    c.res = withHeaders(
-      c.res,
-      alwaysOnHeaders,
-      ctx.hasResponseHeaders ? ctx.responseHeaders : undefined,
+    c.res = done(
+      withHeaders(c.res, alwaysOnHeaders, ctx.hasResponseHeaders ? ctx.responseHeaders : undefined),
     );
     return undefined;
   };

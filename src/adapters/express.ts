@@ -139,7 +139,10 @@ export function toExpressMiddleware(api: Conventions | ConventionsOptions): Expr
     next();
   };
 
+  const { observes } = host;
   const before: RequestHandler = (req, res, next) => {
+    // The final status of every response, the app's own handlers' included.
+    if (observes) res.once('close', () => host.sent(req, res.statusCode));
     res.removeHeader('x-powered-by');
     keepSecurityHeaders(host, req.app, res, alwaysOnHeaders);
     warnIfLoose(host.api, req.app);

@@ -149,6 +149,13 @@ function plugin(fastify: FastifyInstance, api: Conventions, settings: FastifyPlu
     else go(early);
   });
   fastify.setErrorHandler((error, request, reply) => answerError(host, error, request, reply));
+  // The final status of every response, the app's own routes' included.
+  if (host.observes) {
+    fastify.addHook('onResponse', (request, reply, done) => {
+      host.sent(request, reply.statusCode);
+      done();
+    });
+  }
   return fastify.register(async (raw) => {
     // In this context bodies stay raw bytes: the core parses them for the route table (its media
     // types, charsets, messages), and an unmatched request gets its 404 or 405 before any body

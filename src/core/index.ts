@@ -9,6 +9,7 @@ export * from './limits/index.ts';
 export * from './lint/index.ts';
 export * from './negotiation/index.ts';
 export * from './oauth/index.ts';
+export * from './observability/index.ts';
 export * from './openapi/index.ts';
 export * from './origin/index.ts';
 export * from './paging/index.ts';

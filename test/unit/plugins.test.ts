@@ -308,7 +308,7 @@ describe('development warnings', () => {
     send('/v1/notes');
     expect(logger.warn.mock.calls).toEqual([
       [
-        'POST /v1/books returned nothing, so it answered 204; return created(location, data) for a 201, or noContent() to say 204 on purpose.',
+        'POST /v1/books returned nothing, so it answered 204; return created(location, data) for a 201, or noContent() to say 204 on purpose. (route=/v1/books)',
       ],
       [expect.stringMatching(/^POST \/v1\/notes returned nothing/)],
     ]);

@@ -41,6 +41,15 @@ export const consoleLogger: Required<Logger> = {
   },
 };
 
+/**
+ * Whether a `logger` option means the library's default logger: none given, or the console.
+ *
+ * @category Errors
+ */
+export function isDefaultLogger(value: unknown): boolean {
+  return value === undefined || value === globalThis.console;
+}
+
 const guarded = new WeakSet<object>();
 
 /**
@@ -88,7 +97,7 @@ export function resolveLogger(value: unknown): Required<Logger> {
   if (typeof value === 'object' && value !== null && guarded.has(value)) {
     return value as Required<Logger>;
   }
-  const logger = value === undefined || value === globalThis.console ? consoleLogger : value;
+  const logger = isDefaultLogger(value) ? consoleLogger : value;
   if (
     typeof logger !== 'object' ||
     logger === null ||

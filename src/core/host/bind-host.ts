@@ -19,6 +19,7 @@ import {
   type HostMatch,
   isOpen,
 } from '../pipeline/fail-closed.ts';
+import { responded } from '../pipeline/observe.ts';
 import type { ConventionsOptions } from '../pipeline/options.ts';
 import type { Guarded } from '../pipeline/plugin.ts';
 import { raiseUnrouted } from '../pipeline/pre-routing.ts';
@@ -107,6 +108,26 @@ export class BoundHost<Native extends object> {
   /** The default body limit in bytes. */
   get bodyLimit(): number {
     return this.service.settings.bodyLimit;
+  }
+
+  /**
+   * Whether a plugin observes every request's final status (`onResponse`): the host then reports
+   * each response it sends, the app's own included, through {@link BoundHost.sent}.
+   */
+  get observes(): boolean {
+    return this.service.settings.onResponse.length > 0;
+  }
+
+  /**
+   * The host's response to a request went out (or the request ended) with `status`: the plugins
+   * that observe requests hear it, once per request. Call it where the host knows the final
+   * status of every response, the app's own handlers' included (Express: the response's `close`;
+   * Fastify: `onResponse`; Hono: the middleware, once it has the response). A request whose
+   * context was never opened, or already reported, is ignored.
+   */
+  sent(native: Native, status: number): void {
+    const ctx = this.held(native);
+    if (ctx !== undefined) responded(this.service.settings, ctx, status);
   }
 
   /** The context kept for this request, if one was opened. */

@@ -1,7 +1,10 @@
 /** The per-request context handed to plugins and handlers. */
+
+import { consoleLogger, type Logger } from '../errors/logger.ts';
 import { HeaderBag } from '../http/headers.ts';
 import type { HeaderReader } from '../http/response.ts';
 import type { BodyDecoder } from '../limits/body-coding.ts';
+import { type LogPlan, requestLogger } from '../observability/request-logger.ts';
 import { type RequestOrigin, resolveOrigin } from '../origin/resolve-origin.ts';
 import { type TrustTest, trustNone } from '../origin/trust-proxy.ts';
 import { hasUpperCase, splitTarget } from '../paths/check-path.ts';
@@ -151,6 +154,11 @@ export class RequestContext {
    * for it (see {@link guardStore}); made by its first call that has to wait.
    */
   storeBudget: StoreBudget | undefined = undefined;
+  /** @internal How the request logs (the service's logger and the plugins' fields). */
+  logs: LogPlan<RequestContext> | undefined = undefined;
+  /** @internal Whether the plugins that observe requests heard its final status (`onResponse`). */
+  responded = false;
+  private log: Required<Logger> | undefined;
   private bag: HeaderBag | undefined;
   private parsedQuery: URLSearchParams | undefined;
   private resolved: RequestOrigin | undefined;
@@ -189,6 +197,18 @@ export class RequestContext {
   get responseHeaders(): HeaderBag {
     this.bag ??= new HeaderBag();
     return this.bag;
+  }
+
+  /**
+   * The service's logger for lines about this request: each carries the request's context (its
+   * route, and what plugins add, such as the request id and the trace id). Made when first used.
+   */
+  get logger(): Required<Logger> {
+    const plan = this.logs;
+    // A context made outside a service (a test's) has the library's default logger.
+    if (plan === undefined) return consoleLogger;
+    this.log ??= requestLogger<RequestContext>(this, plan);
+    return this.log;
   }
 
   /** Tells whether a plugin added response headers, without creating the bag. */

@@ -7,6 +7,7 @@ import type { RouteInfo, RouteTable } from '../routing/table.ts';
 import type { TypedRoutes } from '../validation/typed-route.ts';
 import type { RequestInput } from './context.ts';
 import { front, rest, run } from './dispatch.ts';
+import { responded } from './observe.ts';
 import { type ConventionsOptions, resolveConventionsOptions } from './options.ts';
 import { compileRoute } from './request.ts';
 import { Service } from './service.ts';
@@ -96,9 +97,15 @@ export class Conventions {
     const service = this.#service;
     const { settings } = service;
     const ctx = service.open(input);
-    return run(settings, ctx, () =>
+    const result = run(settings, ctx, () =>
       andThen(front(settings, ctx), (stop) => stop ?? rest(settings, ctx)),
     );
+    if (settings.onResponse.length === 0) return result;
+    // The library answered the whole request: its status is final here.
+    return andThen(result, (response) => {
+      responded(settings, ctx, response.status);
+      return response;
+    });
   }
 }
 

@@ -9,6 +9,8 @@ import { HeaderBag, type HeaderValue } from '../http/headers.ts';
 import { assertInteger, assertKnownKeys } from '../internal/options.ts';
 import { isProduction } from '../internal/platform.ts';
 import type { LintOptions } from '../lint/index.ts';
+import { type RequestIdsOptions, requestIds } from '../observability/request-ids.ts';
+import { compileLogPlan, type LogPlan } from '../observability/request-logger.ts';
 import { compileTrust, type TrustProxy, type TrustTest } from '../origin/trust-proxy.ts';
 import { Router } from '../routing/router.ts';
 import type { RouteTable } from '../routing/table.ts';
@@ -85,6 +87,13 @@ export interface ConventionsOptions {
    * @default false: any upper-case letter in the path is 404, as the spec says
    */
   mixedCaseParameters?: boolean;
+  /**
+   * Request ids (docs/observability.md): `true` (or the options) gives every request an id, the
+   * client's `X-Request-Id` when it is bounded and well-formed, else a new one, echoed on every
+   * response, kept on `ctx.state.requestId`, on the span and on every line the request logs.
+   * @default false
+   */
+  requestIds?: boolean | RequestIdsOptions;
 }
 
 function flagOption(name: string, value: unknown): boolean {
@@ -162,6 +171,12 @@ export interface ResolvedConventionsOptions {
   preParsing: Check[];
   preHandler: Check[];
   response: ResponsePlan;
+  /** The plugins' `onReceive` hooks: every request, as it is received. */
+  onReceive: ((ctx: RequestContext) => void)[];
+  /** The plugins' `onResponse` hooks: every request received, with its final status. */
+  onResponse: ((ctx: RequestContext, status: number) => void)[];
+  /** How a request logs: the service's logger and the plugins' `logFields`. */
+  logs: LogPlan<RequestContext>;
 }
 
 const known = [
@@ -178,7 +193,20 @@ const known = [
   'lintOptions',
   'development',
   'mixedCaseParameters',
+  'requestIds',
 ];
+
+/** The plugins, the built-in request ids first when asked for: they see each request first. */
+function withRequestIds(plugins: unknown, ids: unknown): unknown {
+  if (ids === undefined || ids === false) return plugins;
+  if (ids !== true && (typeof ids !== 'object' || ids === null)) {
+    throw new TypeError(
+      'conventions(): requestIds must be true, false or the options of request ids.',
+    );
+  }
+  const plugin = requestIds(ids === true ? {} : (ids as RequestIdsOptions));
+  return Array.isArray(plugins) ? [plugin, ...plugins] : plugins === undefined ? [plugin] : plugins;
+}
 
 // Every response says what it is and that browsers must not guess (spec 4.8).
 const builtInHeaders: Record<string, HeaderValue> = { 'x-content-type-options': 'nosniff' };
@@ -194,7 +222,7 @@ export function resolveConventionsOptions(options: ConventionsOptions): Resolved
   if (!['warn', 'throw', 'off'].includes(lint)) {
     throw new TypeError(`lint must be 'warn', 'throw' or 'off'; got ${String(options.lint)}.`);
   }
-  const plugins = orderPlugins(options.plugins);
+  const plugins = orderPlugins(withRequestIds(options.plugins, options.requestIds));
   // Checked before the plugins are set up: they log through it from then on.
   const logger = resolveLogger(options.logger);
   const checkTimeout = assertInteger(
@@ -224,7 +252,10 @@ export function resolveConventionsOptions(options: ConventionsOptions): Resolved
       | 'preParsing'
       | 'preHandler'
       | 'preSerialization'
-      | 'onSend',
+      | 'onSend'
+      | 'onReceive'
+      | 'onResponse'
+      | 'logFields',
   >(
     key: K,
   ) =>
@@ -259,6 +290,9 @@ export function resolveConventionsOptions(options: ConventionsOptions): Resolved
     everyRequest: plugins.filter((p) => p.onRequest).map((p) => p.seesEveryRequest === true),
     preParsing: bind('preParsing'),
     preHandler: bind('preHandler'),
+    onReceive: bind('onReceive'),
+    onResponse: bind('onResponse'),
+    logs: compileLogPlan(options.logger, logger, bind('logFields')),
     response: {
       transform: bind('preSerialization'),
       send: bind('onSend'),

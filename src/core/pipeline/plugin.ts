@@ -3,6 +3,7 @@ import type { Logger } from '../errors/logger.ts';
 import type { HeaderValue } from '../http/headers.ts';
 import type { Reply } from '../http/reply.ts';
 import type { ApiResponse, OutgoingResponse, SentResponse } from '../http/response.ts';
+import type { LogFields } from '../observability/request-logger.ts';
 import type { DescribedApi } from '../openapi/document.ts';
 import type { RouteInfo, RouteTable } from '../routing/table.ts';
 import type { RouteConfig, RouteSettings } from '../routing/types.ts';
@@ -110,6 +111,27 @@ export interface Plugin {
    * instead. A rate limit sets it, so that every answer counts. @default false
    */
   readonly seesEveryRequest?: boolean;
+  /**
+   * Observation: called once for every request the service opens a context for, as it is
+   * received, before any other hook (pre-routing included) and whatever answers it, on every
+   * host: the start of a span, a request id. `ctx.route` is the route view's match; on a host with
+   * a router of its own the route that serves the request may still change. Synchronous: it
+   * cannot answer, and what it throws is logged, never answered.
+   */
+  onReceive?(ctx: RequestContext): void;
+  /**
+   * Observation: called once for every request `onReceive` saw, with its final status, once the
+   * response is done: the core's answers and, on a host with a router of its own, the app's own
+   * handlers' answers too (the host reports them: Express when the response closes, Fastify in
+   * its `onResponse`, Hono once the middleware has the response). `ctx.route` is the route that
+   * served the request, `undefined` when none did. Synchronous; what it throws is logged.
+   */
+  onResponse?(ctx: RequestContext, status: number): void;
+  /**
+   * Fields every line the request logs carries through `ctx.logger` (a request id, a trace id),
+   * asked only when the request first logs.
+   */
+  logFields?(ctx: RequestContext): LogFields | undefined;
   /**
    * Called once when a service is built with this plugin, before any `onRoute`: what the service
    * gives its plugins, such as the `logger` every line a plugin logs goes to.

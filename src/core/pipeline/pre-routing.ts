@@ -126,6 +126,7 @@ export function countedHostAnswer(
   if (remoteAddress !== undefined && trust(remoteAddress, 0)) return uncounted;
   const input = { method: '', url: '/', headers: noHeaders, remoteAddress };
   const ctx = new RequestContext(input, '/', '', trust);
+  ctx.logs = settings.logs;
   ctx.preRouted = true;
   const headers = (): ResponseHeaders => ({
     ...settings.response.alwaysOn,

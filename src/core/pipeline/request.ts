@@ -263,7 +263,7 @@ export function toOutgoing(
   if (result === undefined) {
     if (plan.development && ctx.method === 'POST' && ctx.route && !warned.has(ctx.route)) {
       warned.add(ctx.route);
-      plan.logger.warn(
+      ctx.logger.warn(
         `${ctx.route.method} ${ctx.route.pattern} returned nothing, so it answered 204; return created(location, data) for a 201, or noContent() to say 204 on purpose.`,
       );
     }

@@ -39,7 +39,9 @@ export interface ResponsePlan {
  * @category Plugins and pipeline
  */
 export function failure(ctx: RequestContext, error: unknown, logger: Logger): OutgoingResponse {
-  const { status, headers, body } = errorToOutgoing(error, logger, {
+  // A fault is logged with the request's context (its route, id and trace) where it has one.
+  const log = ctx.logs === undefined ? logger : ctx.logger;
+  const { status, headers, body } = errorToOutgoing(error, log, {
     method: ctx.method,
     path: ctx.path,
   });
@@ -71,7 +73,7 @@ function serialized(
 ): Step<ApiResponse> {
   // After the transform phase: the envelope, the selected fields and the links, as sent.
   if (plan.development && plan.logger.warn) {
-    checkResponse(plan.logger as { warn(message: string): void }, ctx, out.status, out.body);
+    checkResponse(ctx.logger, ctx, out.status, out.body);
   }
   let sent: SentResponse;
   try {

@@ -17,6 +17,7 @@ import type { Router } from '../routing/router.ts';
 import type { RouteInfo } from '../routing/table.ts';
 import type { AppRoute, RouteConfig, RouteSettings } from '../routing/types.ts';
 import { openContext, type RequestContext, type RequestInput, routable } from './context.ts';
+import { received } from './observe.ts';
 import type { ResolvedConventionsOptions } from './options.ts';
 import { countedHostAnswer } from './pre-routing.ts';
 import { compileRoute } from './request.ts';
@@ -52,6 +53,7 @@ export class Service {
     const { settings } = this;
     const ctx = openContext(input, settings.trust);
     ctx.credentialTests = settings.credentialTests;
+    ctx.logs = settings.logs;
     const refused = checkRequestHead(input, settings.uriLimit);
     if (refused !== undefined) ctx.problem = refused;
     else if (routable(ctx) || (ctx.upperCase && settings.mixedCaseParameters)) {
@@ -72,6 +74,7 @@ export class Service {
         ctx.problem = error; // a parameter with malformed percent-encoding: 400 by the path rules
       }
     }
+    if (settings.onReceive.length > 0) received(settings, ctx);
     return ctx;
   }
 

@@ -272,7 +272,7 @@ class PayloadsPlugin implements Plugin {
       const line = `${ctx.route?.method ?? ctx.method} ${ctx.route?.pattern ?? ctx.path}: ${finding}`;
       if (warned.has(line)) continue;
       if (warned.size < 1000) warned.add(line);
-      this.logger.warn?.(`payload check: ${line}`);
+      ctx.logger.warn(`payload check: ${line}`);
     }
   }
 }

@@ -1,7 +1,7 @@
 /** The bearer plugin: RFC 6750 token checks on every route, scopes and users per route. */
 import { consoleLogger, type Logger } from '../errors/logger.ts';
 import { assertInteger } from '../internal/options.ts';
-import type { RequestContext } from '../pipeline/context.ts';
+import { RequestContext } from '../pipeline/context.ts';
 import type { Identity } from '../pipeline/identity.ts';
 import type { CheckResult, Plugin, PluginSetup } from '../pipeline/plugin.ts';
 import { andThen, isPromise, type Step } from '../pipeline/steps.ts';
@@ -110,7 +110,12 @@ export class BearerPlugin implements Plugin {
       claims: source.claims,
       // Read at each refusal: the service's logger arrives in setup, after this.
       logRefusal: source.logRefusals
-        ? (why) => this.logger.warn(`bearer: access token refused: ${why}.`)
+        ? (why, ctx) =>
+            // The request's logger, when the check was made for a request: the line carries its
+            // route, id and trace.
+            (ctx instanceof RequestContext ? ctx.logger : this.logger).warn(
+              `bearer: access token refused: ${why}.`,
+            )
         : undefined,
       challenges: this.challenges,
       store: guardStore(store, { prefix: 'tokens:revoked:' }),

@@ -52,7 +52,7 @@ export interface VerifierSettings {
   keys: TokenKeys | Promise<TokenKeys> | RemoteKeys;
   claims: ClaimRules;
   /** Called with why a token was refused (a development log), never with the token. */
-  logRefusal: ((why: string) => void) | undefined;
+  logRefusal: ((why: string, ctx: StoreBudgetHolder | undefined) => void) | undefined;
   challenges: Challenges;
   /** A guarded store, keys prefixed. */
   store: GuardedStore;
@@ -342,16 +342,16 @@ export class TokenVerifier {
       { ...this.expectations, issuer: expected.issuer, audience: expected.audience },
       this.clock,
     );
-    if (!isPromise(judged)) return Promise.reject(this.refused(judged));
+    if (!isPromise(judged)) return Promise.reject(this.refused(judged, ctx));
     return judged.then((verified) => {
-      if (!('payload' in verified)) throw this.refused(verified);
+      if (!('payload' in verified)) throw this.refused(verified, ctx);
       return this.accept(token, verified.payload, verified.key, ctx);
     });
   }
 
   /** The answer to a refusal (401, or 503 when the keys could not be had), logged when asked. */
-  private refused(refusal: Refusal): unknown {
-    this.s.logRefusal?.(refusal.why);
+  private refused(refusal: Refusal, ctx: StoreBudgetHolder | undefined): unknown {
+    this.s.logRefusal?.(refusal.why, ctx);
     if (refusal.problem === 'unavailable') return this.s.challenges.keySetUnavailable(refusal.why);
     return this.s.challenges.invalid(refusal.problem);
   }
@@ -365,7 +365,7 @@ export class TokenVerifier {
     const { challenges } = this.s;
     const identity = identityOf(payload, this.s.claims);
     if (identity === undefined) {
-      this.s.logRefusal?.('sub, the client or the scopes are missing or of the wrong type');
+      this.s.logRefusal?.('sub, the client or the scopes are missing or of the wrong type', ctx);
       throw challenges.invalid('invalid');
     }
     const jti = typeof payload.jti === 'string' ? payload.jti : '';

@@ -1,0 +1,9 @@
+/** Observability: request ids and the logger of a request (issue 38). */
+export { type RequestIdsOptions, RequestIdsPlugin, requestIds } from './request-ids.ts';
+export {
+  compileLogPlan,
+  type LogFields,
+  type LoggedRequest,
+  type LogPlan,
+  requestLogger,
+} from './request-logger.ts';

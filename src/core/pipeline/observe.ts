@@ -1,0 +1,43 @@
+/**
+ * The observation hooks (`onReceive`, `onResponse`): every request's start and final status, for
+ * the plugins that watch requests rather than decide them (telemetry, request ids). They cannot
+ * answer; what they throw is logged, never answered.
+ */
+import type { RequestContext } from './context.ts';
+import type { ResolvedConventionsOptions } from './options.ts';
+
+type Settings = ResolvedConventionsOptions;
+
+/**
+ * The plugins' `onReceive` hooks, as a request is received: before pre-routing, on every host.
+ *
+ * @category Plugins and pipeline
+ */
+export function received(settings: Settings, ctx: RequestContext): void {
+  const hooks = settings.onReceive;
+  for (let i = 0; i < hooks.length; i++) {
+    try {
+      hooks[i]!(ctx);
+    } catch (error) {
+      ctx.logger.error({ err: error }, 'a plugin failed as a request was received');
+    }
+  }
+}
+
+/**
+ * The plugins' `onResponse` hooks, once per request, with its final status.
+ *
+ * @category Plugins and pipeline
+ */
+export function responded(settings: Settings, ctx: RequestContext, status: number): void {
+  if (ctx.responded) return;
+  ctx.responded = true;
+  const hooks = settings.onResponse;
+  for (let i = 0; i < hooks.length; i++) {
+    try {
+      hooks[i]!(ctx, status);
+    } catch (error) {
+      ctx.logger.error({ err: error }, 'a plugin failed as a response was done');
+    }
+  }
+}

@@ -1,0 +1,269 @@
+/**
+ * `telemetry()`: a SERVER span and the HTTP server metrics of every request, named by the route
+ * that served it on every host, through the global OpenTelemetry API (issue 38, item 1).
+ */
+import {
+  type Attributes,
+  type Context,
+  context,
+  type Histogram,
+  type MeterProvider,
+  metrics,
+  propagation,
+  type Span,
+  SpanKind,
+  SpanStatusCode,
+  type TextMapGetter,
+  type Tracer,
+  type TracerProvider,
+  trace,
+  type UpDownCounter,
+} from '@opentelemetry/api';
+import type {
+  LogFields,
+  Plugin,
+  RequestContext,
+  RouteSettings,
+  SentResponse,
+} from 'api-conventions';
+import { decisionAttributes, methodOf, spanName, startAttributes } from './attributes.ts';
+
+/** Options of {@link telemetry}. */
+export interface TelemetryOptions {
+  /** Where spans go. @default the global tracer provider (`trace.getTracerProvider()`) */
+  tracerProvider?: TracerProvider | undefined;
+  /**
+   * Where the metrics go, looked up at the first request (the metrics API has no proxy: an SDK
+   * registered after that is not seen). @default the global meter provider
+   */
+  meterProvider?: MeterProvider | undefined;
+  /**
+   * Whether the caller's subject (`ctx.identity.subject`) goes on the span as `user.id`: personal
+   * data in your traces, so only when your policy allows it. @default false
+   */
+  recordSubject?: boolean | undefined;
+  /**
+   * The route name of requests no route served (404, 405, OPTIONS on a path): `http.route` and
+   * the span name's route. Without it, as the semantic conventions say, such a span is named by
+   * its method alone and has no `http.route`: one name either way, whatever the path.
+   * @default undefined
+   */
+  unmatchedRoute?: string | undefined;
+  /** Whether the duration histogram and the active-requests counter are recorded. @default true */
+  metrics?: boolean | undefined;
+}
+
+/** What the plugin keeps for one request, on its state. */
+interface Watch {
+  readonly span: Span;
+  /** The context the span is current in, for the app's own spans (`contextOf`). */
+  readonly parent: Context;
+  readonly start: number;
+  readonly method: string;
+  /** The response the core sent, when it made it: its headers (an ETag, `RateLimit`). */
+  sent: SentResponse | undefined;
+}
+
+const watched = Symbol.for('api-conventions.otel.watch');
+type Carrier = Record<symbol, Watch | undefined>;
+const watchOf = (ctx: RequestContext) => (ctx.state as Carrier)[watched];
+
+// The request's headers as the propagators read them (`traceparent`, `tracestate`, `baggage`).
+const getter: TextMapGetter<RequestContext['headers']> = {
+  get: (headers, key) => headers.get(key) ?? undefined,
+  keys: () => [],
+};
+
+// The HTTP semantic conventions' boundaries for http.server.request.duration, in seconds.
+const durationBuckets = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10];
+
+interface Instruments {
+  duration: Histogram;
+  active: UpDownCounter;
+}
+
+const known = ['tracerProvider', 'meterProvider', 'recordSubject', 'unmatchedRoute', 'metrics'];
+
+/** A monotonic clock in milliseconds, on every runtime the core runs on. */
+const now = () => performance.now();
+
+/**
+ * A SERVER span per request and the HTTP server metrics, named by the route that served the
+ * request. Made by {@link telemetry}.
+ */
+export class TelemetryPlugin implements Plugin {
+  readonly name = 'telemetry';
+  private readonly tracer: Tracer;
+  private readonly meters: MeterProvider | undefined;
+  private readonly subject: boolean;
+  private readonly unmatched: string | undefined;
+  private readonly measured: boolean;
+  private instruments: Instruments | undefined;
+
+  constructor(options: TelemetryOptions = {}) {
+    if (typeof options !== 'object' || options === null) {
+      throw new TypeError('telemetry(): options must be an object.');
+    }
+    for (const key of Object.keys(options)) {
+      if (!known.includes(key)) {
+        throw new TypeError(
+          `telemetry(): unknown option \`${key}\`. Known options: ${known.join(', ')}.`,
+        );
+      }
+    }
+    const { unmatchedRoute } = options;
+    if (unmatchedRoute !== undefined && (typeof unmatchedRoute !== 'string' || !unmatchedRoute)) {
+      throw new TypeError('telemetry(): unmatchedRoute must be a non-empty string.');
+    }
+    for (const flag of ['recordSubject', 'metrics'] as const) {
+      if (options[flag] !== undefined && typeof options[flag] !== 'boolean') {
+        throw new TypeError(`telemetry(): ${flag} must be true or false.`);
+      }
+    }
+    this.tracer = (options.tracerProvider ?? trace.getTracerProvider()).getTracer(
+      'api-conventions',
+    );
+    this.meters = options.meterProvider;
+    this.subject = options.recordSubject === true;
+    this.unmatched = unmatchedRoute;
+    this.measured = options.metrics !== false;
+  }
+
+  private instrumentsNow(): Instruments {
+    const meter = (this.meters ?? metrics.getMeterProvider()).getMeter('api-conventions');
+    this.instruments = {
+      duration: meter.createHistogram('http.server.request.duration', {
+        unit: 's',
+        description: 'Duration of HTTP server requests.',
+        advice: { explicitBucketBoundaries: durationBuckets },
+      }),
+      active: meter.createUpDownCounter('http.server.active_requests', {
+        unit: '{request}',
+        description: 'Number of active HTTP server requests.',
+      }),
+    };
+    return this.instruments;
+  }
+
+  /** As the request arrives: its span, a child of the caller's `traceparent` when it sent one. */
+  onReceive(ctx: RequestContext): void {
+    const method = methodOf(ctx.method);
+    const parent = propagation.extract(context.active(), ctx.headers, getter);
+    // The attributes samplers may read are given at creation; the rest only to a recorded span.
+    const span = this.tracer.startSpan(
+      spanName(method, undefined),
+      {
+        kind: SpanKind.SERVER,
+        attributes: {
+          'http.request.method': method,
+          'url.path': ctx.path,
+          'url.scheme': ctx.scheme,
+        },
+      },
+      parent,
+    );
+    if (span.isRecording()) span.setAttributes(startAttributes(ctx, method));
+    (ctx.state as Carrier)[watched] = { span, parent, start: now(), method, sent: undefined };
+    if (this.measured) {
+      const { active } = this.instruments ?? this.instrumentsNow();
+      active.add(1, { 'http.request.method': method, 'url.scheme': ctx.scheme });
+    }
+  }
+
+  /** The response the core made, read when the request ends (an ETag, the rate limit). */
+  onSend(ctx: RequestContext, sent: SentResponse): void {
+    const watch = watchOf(ctx);
+    if (watch !== undefined) watch.sent = sent;
+  }
+
+  /** Once the response is done: the span named by its route and ended, the metrics recorded. */
+  onResponse(ctx: RequestContext, status: number): void {
+    const watch = watchOf(ctx);
+    if (watch === undefined) return;
+    (ctx.state as Carrier)[watched] = undefined;
+    const { span, method } = watch;
+    const route = routeOf(ctx.route, this.unmatched);
+    const failed = status >= 500;
+    if (span.isRecording()) {
+      span.updateName(spanName(method, route));
+      const attributes: Attributes = { 'http.response.status_code': status };
+      if (route !== undefined) attributes['http.route'] = route;
+      // The conventions' value when nothing more precise is known: the status code.
+      if (failed) attributes['error.type'] = String(status);
+      const headers =
+        watch.sent?.headers.record ??
+        (ctx.hasResponseHeaders ? ctx.responseHeaders.record : undefined);
+      decisionAttributes(ctx, status, headers, this.subject, attributes);
+      span.setAttributes(attributes);
+      // Only a server error is the server's failure; a 4xx is the client's (HTTP conventions).
+      if (failed) span.setStatus({ code: SpanStatusCode.ERROR });
+    }
+    span.end();
+    if (!this.measured) return;
+    const { duration, active } = this.instruments ?? this.instrumentsNow();
+    const scheme = ctx.scheme;
+    active.add(-1, { 'http.request.method': method, 'url.scheme': scheme });
+    const measured: Attributes = {
+      'http.request.method': method,
+      'url.scheme': scheme,
+      'http.response.status_code': status,
+    };
+    if (route !== undefined) measured['http.route'] = route;
+    if (failed) measured['error.type'] = String(status);
+    duration.record((now() - watch.start) / 1000, measured);
+  }
+
+  /** The trace on every line the request logs (the names pino's OpenTelemetry instrumentation uses). */
+  logFields(ctx: RequestContext): LogFields | undefined {
+    const watch = watchOf(ctx);
+    const spanContext = watch?.span.spanContext();
+    if (spanContext === undefined || !trace.isSpanContextValid(spanContext)) return undefined;
+    return {
+      trace_id: spanContext.traceId,
+      span_id: spanContext.spanId,
+      trace_flags: `0${spanContext.traceFlags.toString(16)}`,
+    };
+  }
+}
+
+/** The route name of a request: the pattern of the route that served it, or the unmatched name. */
+function routeOf(route: RouteSettings | undefined, unmatched: string | undefined) {
+  return route === undefined ? unmatched : route.pattern;
+}
+
+/**
+ * The span of a request, while `telemetry()` watches it (until its response is done), or
+ * `undefined`: to add attributes or events of your own.
+ */
+export function spanOf(ctx: RequestContext): Span | undefined {
+  return watchOf(ctx)?.span;
+}
+
+/**
+ * The OpenTelemetry context in which the request's span is the current span, for the spans your
+ * handler makes: `context.with(contextOf(ctx), () => db.query(…))`. The active context when no
+ * span watches the request.
+ */
+export function contextOf(ctx: RequestContext): Context {
+  const watch = watchOf(ctx);
+  return watch === undefined ? context.active() : trace.setSpan(watch.parent, watch.span);
+}
+
+/**
+ * OpenTelemetry for the conventions: a SERVER span per request and the HTTP server metrics
+ * (`http.server.request.duration`, `http.server.active_requests`), named by the route that served
+ * the request (`GET /v1/books/:id`) on every host, through the global `@opentelemetry/api`. An
+ * incoming `traceparent` is continued; the library's decisions (authentication, the rate limit,
+ * caching, negotiation, version, deprecation) are attributes. See docs/observability.md.
+ *
+ * @example
+ * ```ts
+ * import { conventions } from 'api-conventions';
+ * import { telemetry } from 'api-conventions/otel';
+ *
+ * const api = conventions({ routes: {}, requestIds: true, plugins: [telemetry()] });
+ * ```
+ */
+export function telemetry(options?: TelemetryOptions): TelemetryPlugin {
+  return new TelemetryPlugin(options);
+}

@@ -1,0 +1,155 @@
+/**
+ * The service of the telemetry suite and its hosts (issue 38): the same routes on node:http,
+ * Express 5 and 4, Fastify and Hono, each on a real server on port 0. A table route with ETags
+ * (`/v1/books/:id`), one that needs a key (`/v1/private`), one with a tight rate limit
+ * (`/v1/limited`), one that fails (`/v1/failures`), and the app's own `DELETE /v1/things/:id` (204)
+ * on the hosts with a router (in the table on node:http, where the library routes).
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createAdaptorServer } from '@hono/node-server';
+import { getConnInfo } from '@hono/node-server/conninfo';
+import type { MeterProvider } from '@opentelemetry/api';
+import {
+  type Conventions,
+  caching,
+  conventions,
+  type Logger,
+  noContent,
+  type Plugin,
+  type RouteTable,
+  rateLimit,
+  unauthorized,
+} from 'api-conventions';
+import { toExpressMiddleware } from 'api-conventions/express';
+import { serverOptions, toFastifyPlugin } from 'api-conventions/fastify';
+import { toFetchErrorHandler, toFetchHandler, toFetchMiddleware } from 'api-conventions/fetch';
+import { toNodeHandler } from 'api-conventions/node';
+import { telemetry } from 'api-conventions/otel';
+import express, { type Application } from 'express';
+import Fastify from 'fastify';
+import { Hono } from 'hono';
+import { type AdapterName, listen, type Running } from '../../examples/bookshelf/hosts/host.ts';
+
+const where = { port: 0, host: '127.0.0.1' };
+
+/** A caller with this `X-Api-Key` is alice; `/v1/private` needs one, every other route is open. */
+export const apiKey = 'key-of-alice';
+
+/** A small identity plugin: an API key, required on `/v1/private` only. */
+function apiKeys(): Plugin {
+  const check = (ctx: Parameters<NonNullable<Plugin['authenticate']>>[0]) => {
+    const key = ctx.headers.get('x-api-key');
+    if (key === apiKey) ctx.identity = { subject: 'alice', scopes: new Set(), via: 'api-key' };
+    else if (key !== undefined && key !== null) throw unauthorized('The API key is not known.');
+  };
+  return {
+    name: 'api-keys',
+    credentials: (ctx) => typeof ctx.headers.get('x-api-key') === 'string',
+    allowsAnonymous: (route) => route.pattern !== '/v1/private',
+    requireIdentity(ctx) {
+      check(ctx);
+      if (ctx.identity === undefined) throw unauthorized('Send X-Api-Key.');
+    },
+    authenticate(ctx) {
+      check(ctx);
+      if (ctx.identity === undefined && ctx.route?.pattern === '/v1/private') {
+        throw unauthorized('Send X-Api-Key.');
+      }
+    },
+  };
+}
+
+const table: RouteTable = {
+  '/v1/books/:id': { GET: (ctx) => ({ id: ctx.param('id'), title: 'A book' }) },
+  '/v1/private': { GET: () => ({ secret: true }) },
+  '/v1/limited': {
+    GET: {
+      handler: () => ({ limited: true }),
+      config: { rateLimit: [{ name: 'tight', limit: 1, window: 60 }] },
+    },
+  },
+  '/v1/failures': {
+    GET: () => {
+      throw new Error('a route failed on purpose');
+    },
+  },
+};
+
+/** The service of one host: request ids, telemetry (spans to the global provider), the routes. */
+export function telemetryApi(
+  adapter: AdapterName,
+  meterProvider: MeterProvider,
+  logger: Logger,
+): Conventions {
+  const routes: RouteTable =
+    adapter === 'node' ? { ...table, '/v1/things/:id': { DELETE: () => noContent() } } : table;
+  return conventions({
+    routes,
+    logger,
+    requestIds: true,
+    plugins: [telemetry({ meterProvider }), apiKeys(), rateLimitOf(), caching()],
+  });
+}
+
+/** The rate limit with no service-wide policy: only `/v1/limited` is limited. */
+function rateLimitOf(): Plugin {
+  return rateLimit({ policies: [] });
+}
+
+function serveNode(api: Conventions): Promise<Running> {
+  return listen(createServer(toNodeHandler(api)), where.port, where.host);
+}
+
+function serveExpress(api: Conventions, create: () => Application): Promise<Running> {
+  const app = create();
+  app.disable('x-powered-by');
+  app.set('case sensitive routing', true);
+  app.set('strict routing', true);
+  const c = toExpressMiddleware(api);
+  app.use(c.before);
+  c.mount(app);
+  app.delete('/v1/things/:id', (_req, res) => {
+    res.status(204).end();
+  });
+  app.use(c.after);
+  return listen(createServer(app), where.port, where.host);
+}
+
+async function serveFastify(api: Conventions): Promise<Running> {
+  const app = Fastify({ ...serverOptions, forceCloseConnections: true });
+  await app.register(toFastifyPlugin(api));
+  app.delete('/v1/things/:id', async (_request, reply) => reply.code(204).send());
+  await app.listen(where);
+  return { port: (app.server.address() as AddressInfo).port, close: () => app.close() };
+}
+
+function serveHono(api: Conventions): Promise<Running> {
+  const app = new Hono();
+  const remoteAddress = (_request: Request, c: unknown) =>
+    getConnInfo(c as Parameters<typeof getConnInfo>[0]).remote.address;
+  app.use('*', toFetchMiddleware(api, { routes: () => app.routes, remoteAddress }));
+  app.onError(toFetchErrorHandler(api));
+  app.delete('/v1/things/:id', (c) => c.body(null, 204));
+  app.notFound(toFetchHandler(api, { remoteAddress }));
+  const server = createAdaptorServer({ fetch: app.fetch, hostname: where.host }) as Server;
+  return listen(server, where.port, where.host);
+}
+
+/** Starts `api` on `adapter`; resolves once it listens. */
+export async function serveTelemetry(adapter: AdapterName, api: Conventions): Promise<Running> {
+  switch (adapter) {
+    case 'node':
+      return serveNode(api);
+    case 'express':
+      return serveExpress(api, express);
+    case 'express4': {
+      const { default: express4 } = await import('express4');
+      return serveExpress(api, () => express4() as unknown as Application);
+    }
+    case 'fastify':
+      return serveFastify(api);
+    case 'fetch':
+      return serveHono(api);
+  }
+}
