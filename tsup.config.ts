@@ -11,6 +11,8 @@ export default defineConfig({
     oauth: 'src/oauth.ts',
     redis: 'src/redis.ts',
     audit: 'src/audit/index.ts',
+    // Loads @opentelemetry/api (an optional peer dependency, so external) and nothing else.
+    otel: 'src/otel.ts',
     // The `api-conventions` command (package.json "bin"), not a subpath.
     bin: 'src/bin.ts',
     // The one copy of the core that every subpath re-exports or imports (package.json "imports").

@@ -19,6 +19,13 @@ beforeAll(() => {
   for (const name of ['fastify', 'express', 'hono', 'pino', 'http-errors']) {
     symlinkSync(join(root, 'node_modules', name), join(project, 'node_modules', name), 'dir');
   }
+  // The optional peer dependency of api-conventions/otel.
+  mkdirSync(join(project, 'node_modules', '@opentelemetry'));
+  symlinkSync(
+    join(root, 'node_modules', '@opentelemetry', 'api'),
+    join(project, 'node_modules', '@opentelemetry', 'api'),
+    'dir',
+  );
   mkdirSync(join(project, 'node_modules', '@hono'));
   symlinkSync(
     join(root, 'node_modules', '@hono', 'node-server'),
@@ -92,6 +99,7 @@ describe('consumers of the built package', () => {
     redis: ['function', 'function'],
     audit: ['function', 'function'],
     clientErrors: ['function', 65536],
+    otel: ['function', 200, 'r-1'],
   };
 
   it('imports every subpath from ESM and serves a request', () => {

@@ -22,7 +22,7 @@ const fromSource: Plugin = {
       if (path === '#core') return { path: join(root, 'src/core/index.ts') };
       if (path === 'api-conventions') return { path: join(root, 'src/index.ts') };
       const sub = path.slice('api-conventions/'.length);
-      const top = ['host', 'redis', 'oauth'].includes(sub)
+      const top = ['host', 'redis', 'oauth', 'otel'].includes(sub)
         ? `src/${sub}.ts`
         : `src/adapters/${sub}.ts`;
       return { path: join(root, top) };

@@ -7,6 +7,7 @@ import fetch = require('api-conventions/fetch');
 import host = require('api-conventions/host');
 import node = require('api-conventions/node');
 import oauth = require('api-conventions/oauth');
+import otel = require('api-conventions/otel');
 import redis = require('api-conventions/redis');
 
 const api: core.Conventions = core.conventions({ routes: {} });
@@ -24,4 +25,5 @@ const Store: typeof redis.RedisStore = redis.RedisStore;
 const gone = core.oauthServer;
 
 const run: (options: auditor.AuditOptions) => Promise<auditor.AuditReport> = auditor.audit;
-export = { handlers, known, server, Store, gone, run };
+const traced: core.Conventions = core.conventions({ requestIds: true, plugins: [otel.telemetry()] });
+export = { handlers, known, server, Store, gone, run, traced };

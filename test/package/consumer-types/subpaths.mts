@@ -14,6 +14,7 @@ import {
   toNodeHandler,
 } from 'api-conventions/node';
 import type { OAuthServer, OAuthServerOptions, oauthServer } from 'api-conventions/oauth';
+import { type TelemetryPlugin, telemetry } from 'api-conventions/otel';
 import { RedisStore, type RedisStoreOptions } from 'api-conventions/redis';
 import type { FastifyPluginAsync } from 'fastify';
 
@@ -37,6 +38,12 @@ declare const redisOptions: RedisStoreOptions;
 const store: RedisStore = new RedisStore(redisOptions);
 declare const auditOptions: AuditOptions;
 const report: Promise<AuditReport> = audit(auditOptions);
+const traced: Conventions = conventions({
+  requestIds: { header: 'x-correlation-id' },
+  plugins: [telemetry({ recordSubject: false })],
+});
+const telemetryPlugin: TelemetryPlugin = telemetry();
+const requestId: string | undefined = ({} as RequestContext).state.requestId;
 
 // @ts-expect-error toFastifyPlugin takes the conventions first, not an options object with `api`
 toFastifyPlugin(api, { api });
@@ -53,7 +60,10 @@ export {
   parserErrors,
   plugin,
   report,
+  requestId,
   rewrite,
   server,
   store,
+  telemetryPlugin,
+  traced,
 };

@@ -8,6 +8,7 @@ const { toClientErrorHandler, toFetchHandler } = require('api-conventions/fetch'
 const { isConventions } = require('api-conventions/host');
 const { serverOptions, toNodeHandler } = require('api-conventions/node');
 const { hashClientSecret, oauthError, oauthServer } = require('api-conventions/oauth');
+const { telemetry } = require('api-conventions/otel');
 const { RedisStore, redisCommand } = require('api-conventions/redis');
 const Fastify = require('fastify');
 
@@ -17,6 +18,15 @@ async function main() {
   });
   // A fetch handler may answer synchronously; await takes either.
   const response = await toFetchHandler(api)(new Request('http://x/v1/books'));
+  // Telemetry with the global API and no SDK (its no-op), and request ids.
+  const traced = conventions({
+    routes: { '/v1/books': { GET: () => ({ books: [], hasNext: false }) } },
+    requestIds: true,
+    plugins: [telemetry()],
+  });
+  const tracedResponse = await toFetchHandler(traced)(
+    new Request('http://x/v1/books', { headers: { 'x-request-id': 'r-1' } }),
+  );
   const c = toExpressMiddleware(api);
   const fastify = Fastify();
   await fastify.register(toFastifyPlugin(api));
@@ -38,6 +48,7 @@ async function main() {
     redis: [typeof RedisStore, typeof redisCommand],
     audit: [typeof audit, typeof formatJson],
     clientErrors: [typeof toClientErrorHandler(api), serverOptions.maxHeaderSize],
+    otel: [typeof telemetry, tracedResponse.status, tracedResponse.headers.get('x-request-id')],
   };
 }
 

@@ -9,6 +9,7 @@ import { toClientErrorHandler, toFetchHandler } from 'api-conventions/fetch';
 import { isConventions } from 'api-conventions/host';
 import { serverOptions, toNodeHandler } from 'api-conventions/node';
 import { hashClientSecret, oauthError, oauthServer } from 'api-conventions/oauth';
+import { telemetry } from 'api-conventions/otel';
 import { RedisStore, redisCommand } from 'api-conventions/redis';
 import express from 'express';
 import Fastify from 'fastify';
@@ -17,6 +18,15 @@ const api = conventions({
   routes: { '/v1/books': { GET: () => ({ books: [], hasNext: false }) } },
 });
 const response = await toFetchHandler(api)(new Request('http://x/v1/books'));
+// Telemetry with the global API and no SDK (its no-op), and request ids.
+const traced = conventions({
+  routes: { '/v1/books': { GET: () => ({ books: [], hasNext: false }) } },
+  requestIds: true,
+  plugins: [telemetry()],
+});
+const tracedResponse = await toFetchHandler(traced)(
+  new Request('http://x/v1/books', { headers: { 'x-request-id': 'r-1' } }),
+);
 
 const server = createServer(serverOptions, toNodeHandler(api));
 await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -53,5 +63,6 @@ console.log(
     redis: [typeof RedisStore, typeof redisCommand],
     audit: [typeof audit, typeof formatJson],
     clientErrors: [typeof toClientErrorHandler(api), serverOptions.maxHeaderSize],
+    otel: [typeof telemetry, tracedResponse.status, tracedResponse.headers.get('x-request-id')],
   }),
 );
