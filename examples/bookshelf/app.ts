@@ -10,6 +10,7 @@ import {
   type Store,
   serveOpenApi,
 } from 'api-conventions';
+import { telemetry } from 'api-conventions/otel';
 import { authorPlugins, authorRoutes } from './authors.ts';
 import { bookRoutes, seedShelf } from './books.ts';
 import { httpSemantics, httpSemanticsRoutes } from './http-semantics.ts';
@@ -38,6 +39,11 @@ export interface BookshelfOptions {
   checkPayloads?: boolean;
   /** Token lifetime, shared keys and store. @default 3600 s, a development key, memory */
   oauth?: OAuthSettings;
+  /**
+   * Request ids and OpenTelemetry spans and metrics (through the global API: main.ts registers
+   * an SDK when OTEL_EXPORTER_OTLP_ENDPOINT is set). @default false
+   */
+  observability?: boolean;
 }
 
 /** Builds a bookshelf with its own freshly seeded data. */
@@ -59,6 +65,8 @@ export function createBookshelf(options: BookshelfOptions = {}): Conventions {
     ...docsRoutes(),
   };
   const plugins: Plugin[] = [
+    // First: the span starts before every other plugin's work and ends after it.
+    ...(options.observability ? [telemetry()] : []),
     ...securityPlugins(options.security),
     limitsPlugin(options.rateLimit, options.store),
     payloads({
@@ -79,5 +87,6 @@ export function createBookshelf(options: BookshelfOptions = {}): Conventions {
     routes,
     plugins,
     ...(options.logger ? { logger: options.logger } : {}),
+    ...(options.observability ? { requestIds: true } : {}),
   });
 }

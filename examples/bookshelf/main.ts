@@ -5,6 +5,7 @@
 import { createBookshelf } from './app.ts';
 import { type AdapterName, adapters, loadHost } from './hosts/host.ts';
 import { connectSharedState, type SharedState } from './shared-state.ts';
+import { startTracing, type Tracing } from './telemetry.ts';
 import { bookshelfTokenKeys, sharedIssuerName, sharedTtlMs } from './token-keys.ts';
 
 const adapter = (process.env.ADAPTER ?? 'node') as AdapterName;
@@ -83,9 +84,15 @@ const issuer =
     return listeningOrigin;
   });
 
+// OTEL_EXPORTER_OTLP_ENDPOINT: traces to that collector, registered before the service is built.
+const tracing: Tracing | undefined = process.env.OTEL_EXPORTER_OTLP_ENDPOINT
+  ? startTracing()
+  : undefined;
+
 const serve = await loadHost(adapter);
 const running = await serve(
   createBookshelf({
+    observability: tracing !== undefined,
     rateLimit,
     oauth: { tokenTtl, issuer, ...(keys ? { keys: Promise.resolve(keys) } : {}) },
     ...(shared ? { store: shared.store } : {}),
@@ -93,6 +100,7 @@ const running = await serve(
   { port, host },
 );
 listeningOrigin = origin(running.port);
+if (tracing) console.log(`traces to ${process.env.OTEL_EXPORTER_OTLP_ENDPOINT}`);
 if (shared && typeof issuer !== 'string') {
   // Instances on one Redis without ISSUER share the first one's origin as their issuer, so
   // tokens and revocations agree; ISSUER (the public URL in front of them) is the real setting.
@@ -106,6 +114,8 @@ const stop = () => {
   running
     .close()
     .then(() => shared?.close())
+    // What is still batched is exported before the process ends.
+    .then(() => tracing?.shutdown())
     .then(() => process.exit(0));
 };
 process.once('SIGINT', stop);
