@@ -119,11 +119,14 @@ export const runtimes = ['bun', 'deno', 'workerd'] as const;
 /** One runtime's name. */
 export type Runtime = (typeof runtimes)[number];
 
-/** Bundles the runtime's entry and starts it; `stop()` ends the child and removes the bundle. */
-export async function startRuntime(runtime: Runtime): Promise<RuntimeServer> {
+/**
+ * Bundles the runtime's entry (`entry`, a file of this folder, for another service than the
+ * bookshelf) and starts it; `stop()` ends the child and removes the bundle.
+ */
+export async function startRuntime(runtime: Runtime, entry?: string): Promise<RuntimeServer> {
   const dir = mkdtempSync(join(tmpdir(), `api-conventions-${runtime}-`));
   const out = join(dir, runtime === 'workerd' ? 'worker.mjs' : 'server.mjs');
-  await bundle(`_${runtime === 'workerd' ? 'worker' : runtime}.ts`, out);
+  await bundle(entry ?? `_${runtime === 'workerd' ? 'worker' : runtime}.ts`, out);
   let port = 0;
   let args: string[];
   if (runtime === 'bun') args = ['run', out];
