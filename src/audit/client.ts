@@ -4,8 +4,10 @@
  * URL once, here, and its origin compared after resolution: a path is always a path on the base
  * origin (`//host/x` included), and a URL read from a response or a document (a `Location`, RFC
  * 8414 metadata) is resolved by {@link AuditClient.reference} and sent as that URL, never as a
- * string to be resolved again.
+ * string to be resolved again. The requests themselves go over node:http (transport.ts), with
+ * exactly the headers chosen here.
  */
+import { Transport } from './transport.ts';
 
 /** One request and what came back; `status` 0 when no answer came (`error` says why). */
 export interface Exchange {
@@ -39,27 +41,13 @@ export function showTarget(method: string, target: string): string {
   return `${method} ${shown}`;
 }
 
-async function readCapped(res: Response, method: string): Promise<string> {
-  if (!res.body || method === 'HEAD') return '';
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  while (size < bodyCap) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    chunks.push(value);
-    size += value.byteLength;
-  }
-  await reader.cancel().catch(() => undefined);
-  return new TextDecoder().decode(Buffer.concat(chunks).subarray(0, bodyCap));
-}
-
 /** Sends the audit's requests. */
 export class AuditClient {
   /** Requests sent so far. */
   spent = 0;
   private active = 0;
   private readonly waiting: (() => void)[] = [];
+  private readonly transport: Transport;
 
   constructor(
     readonly base: URL,
@@ -69,7 +57,14 @@ export class AuditClient {
       concurrency: number;
       timeoutMs: number;
     },
-  ) {}
+  ) {
+    this.transport = new Transport(settings.timeoutMs, bodyCap);
+  }
+
+  /** Closes the audit's connections. */
+  close(): void {
+    this.transport.close();
+  }
 
   /** Requests left in the budget. */
   get left(): number {
@@ -133,27 +128,23 @@ export class AuditClient {
     }
     if (this.spent >= this.settings.maxRequests) return undefined;
     this.spent++;
-    const headers = new Headers();
+    // Every request says it takes anything (spec 4.5: JSON is then the default), and nothing else
+    // is added: no Cache-Control, no Accept-Encoding the auditor did not choose.
+    const headers: Record<string, string> = {
+      accept: '*/*',
+      'user-agent': 'api-conventions-audit',
+    };
     if (init.credentials !== false) {
-      for (const [name, value] of this.settings.headers) headers.set(name, value);
+      for (const [name, value] of this.settings.headers) headers[name] = value;
     }
-    for (const [name, value] of Object.entries(init.headers ?? {})) headers.set(name, value);
+    for (const [name, value] of Object.entries(init.headers ?? {})) {
+      headers[name.toLowerCase()] = value;
+    }
     const request = showTarget(method, `${url.pathname}${url.search}`);
     await this.acquire();
     try {
-      const res = await fetch(url, {
-        method,
-        headers,
-        redirect: 'manual',
-        signal: AbortSignal.timeout(this.settings.timeoutMs),
-        ...(init.body !== undefined ? { body: init.body } : {}),
-      });
-      const body = await readCapped(res, method);
-      return { method, request, status: res.status, headers: res.headers, body };
-    } catch (error) {
-      const cause = (error as { cause?: { code?: string } }).cause?.code;
-      const text = (error as Error).name === 'TimeoutError' ? 'timed out' : String(cause ?? error);
-      return { method, request, status: 0, headers: new Headers(), body: '', error: text };
+      const answer = await this.transport.exchange(method, url, headers, init.body);
+      return { method, request, ...answer };
     } finally {
       this.release();
     }

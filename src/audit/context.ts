@@ -1,5 +1,7 @@
 /** What every check is given: the client, the findings, the options, and one path's exchanges. */
 import type { AuditClient, Exchange, SendInit } from './client.ts';
+import type { OpenApiDocument } from './openapi/load.ts';
+import type { DocumentedPath } from './openapi/paths.ts';
 import type { ResolvedAuditOptions } from './options.ts';
 import type { Findings } from './report.ts';
 
@@ -8,6 +10,10 @@ export interface AuditContext {
   client: AuditClient;
   findings: Findings;
   options: ResolvedAuditOptions;
+  /** Set once the service's 404 shows it is built with this library (fixes name the plugin). */
+  usesLibrary?: boolean;
+  /** The OpenAPI document, when one was given. */
+  doc?: OpenApiDocument;
 }
 
 /** One audited path and every response it gave, for the checks that look at all of them. */
@@ -17,6 +23,8 @@ export interface PathAudit {
   path: string;
   /** Methods the OpenAPI document declares for it, when known. */
   declared: readonly string[] | undefined;
+  /** What the OpenAPI document says of it, when it documents it. */
+  documented: DocumentedPath | undefined;
   /** Every exchange with this path, in order. */
   exchanges: Exchange[];
   /** The plain GET, once sent. */

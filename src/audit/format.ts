@@ -29,12 +29,14 @@ const titles: Record<string, string> = {
   '7.2': 'Status codes',
   '8': 'Limits',
   '9': 'Versioning',
+  openapi: 'The OpenAPI contract',
 };
 
-/** Compares section numbers numerically (`4.2` before `4.10`). */
+/** Compares section numbers numerically (`4.2` before `4.10`), named sections last. */
 function bySection(a: string, b: string): number {
-  const x = a.split('.').map(Number);
-  const y = b.split('.').map(Number);
+  const number = (part: string) => (/^\d+$/.test(part) ? Number(part) : Number.MAX_SAFE_INTEGER);
+  const x = a.split('.').map(number);
+  const y = b.split('.').map(number);
   for (let i = 0; i < Math.max(x.length, y.length); i++) {
     const d = (x[i] ?? -1) - (y[i] ?? -1);
     if (d !== 0) return d;

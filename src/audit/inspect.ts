@@ -66,6 +66,56 @@ export function firstMessage(ex: Exchange): string | undefined {
   return typeof message === 'string' ? message : undefined;
 }
 
+/** The text of a string, or of an object's `message`/`detail`/`title`, if any. */
+function textOf(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  if (value === null || typeof value !== 'object') return undefined;
+  const { message, detail, title } = value as Record<string, unknown>;
+  return [message, detail, title].find((t): t is string => typeof t === 'string');
+}
+
+/**
+ * What an error response says, read from the usual shapes before concluding it says nothing:
+ * the spec's `errors[].message`, then `message`, `detail` and `title` (RFC 9457 problem
+ * details), `error` (a string or an object), `error_description` (RFC 6749), and a plain-text or
+ * HTML body's text (`Cannot GET /v1/x`).
+ */
+export function errorText(ex: Exchange): string | undefined {
+  const body = jsonOf(ex);
+  if (isParsed(body) && body !== null && typeof body === 'object') {
+    const object = body as Record<string, unknown>;
+    const errors = Array.isArray(object.errors) ? object.errors.map(textOf) : [];
+    const found = [
+      ...errors,
+      textOf(object),
+      textOf(object.error),
+      textOf(object.error_description),
+    ].filter((t): t is string => t !== undefined && t.trim() !== '');
+    return found.length > 0 ? found.join(' ') : undefined;
+  }
+  if (isParsed(body)) return typeof body === 'string' ? body : undefined;
+  const text = ex.body
+    .replace(/<(script|style)[^>]*>[\s\S]*?<\/\1>/gi, ' ')
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return text === '' ? undefined : text;
+}
+
+/**
+ * Whether the service is built with this library: its 404 for a path nothing serves is the core's
+ * own (code 40401, "Nothing found at …"), so a failure can name the plugin that fixes it.
+ */
+export function isLibrary404(ex: Exchange): boolean {
+  const body = jsonOf(ex) as { errors?: { message?: unknown; code?: unknown }[] } | undefined;
+  const entry = isParsed(body) ? body?.errors?.[0] : undefined;
+  return (
+    entry?.code === 40401 &&
+    typeof entry.message === 'string' &&
+    entry.message.startsWith('Nothing found at ')
+  );
+}
+
 /** Where a response sends the client, for evidence: `301 redirect to /v1/books`. */
 export function redirectText(ex: Exchange): string {
   return `${ex.status} redirect to ${ex.headers.get('location') ?? '(no Location)'}`;

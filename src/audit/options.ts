@@ -20,7 +20,7 @@ export interface AuditOptions {
   allowWrites?: boolean;
   /** Send requests until the rate limit answers 429. @default false */
   allowBurst?: boolean;
-  /** Only the rules under these sections (`['4.1', '7']`). @default every rule */
+  /** Only the rules under these sections (`['4.1', '7']`, `'openapi'` for the contract). @default every rule */
   only?: readonly string[];
   /** The most requests sent in all. @default 500 */
   maxRequests?: number;
@@ -125,8 +125,10 @@ export function resolveAuditOptions(options: AuditOptions): ResolvedAuditOptions
     headers.push([name.toLowerCase(), value]);
   }
   const only = [...(options.only ?? [])].map((rule) => {
-    if (!/^\d+(\.\d+)*$/.test(rule)) {
-      throw new TypeError(`audit(): only takes spec sections such as 4.1 or 7; got "${rule}".`);
+    if (!/^(?:\d+(?:\.\d+)*|openapi(?:\.[a-z-]+)?)$/.test(rule)) {
+      throw new TypeError(
+        `audit(): only takes spec sections such as 4.1 or 7, or openapi; got "${rule}".`,
+      );
     }
     return rule;
   });

@@ -12,12 +12,14 @@ import { checkTrailingSlash, checkUpperCase } from './checks/variants.ts';
 import { checkDeprecation } from './checks/versioning.ts';
 import type { Exchange } from './client.ts';
 import { type AuditContext, budgetSpent, type PathAudit } from './context.ts';
+import { excerpt } from './inspect.ts';
+import type { DocumentedPath } from './openapi/paths.ts';
 import { type Finding, Findings } from './report.ts';
 
 type Step = (audit: PathAudit) => unknown;
 
 // The checks that look at every response of a path: any probe feeds them.
-const overAll = ['7.1.5', '4.6', '4.7', '4.8'];
+const overAll = ['7.1.5', '4.6', '4.7', '4.8', '7.2'];
 
 // Probes that run side by side, each with the rules it decides (it is sent only when one of
 // them, or of the checks over all responses, is selected); each list runs in order (a 405
@@ -51,14 +53,33 @@ const reviews: readonly Step[] = [
   checkDeprecation,
 ];
 
-/** Audits `path`; `first` is its GET when already sent. Returns the path's findings in order. */
+/** What auditing one path gave: its findings in order, and what later checks need of it. */
+export interface PathResult {
+  findings: Finding[];
+  /** The methods its `Allow` named, when it had one. */
+  allow: string[] | undefined;
+  /** Whether its GET answered 2xx. */
+  served: boolean;
+  /** Its plain GET, once sent. */
+  get: Exchange | undefined;
+}
+
+/** Audits `path`; `first` is its GET when already sent. */
 export async function auditPath(
   ctx: AuditContext,
   path: string,
-  declared: readonly string[] | undefined,
+  documented: DocumentedPath | undefined,
   first?: Exchange,
-): Promise<Finding[]> {
-  const audit: PathAudit = { ctx, path, declared, exchanges: [], get: first, allow: undefined };
+): Promise<PathResult> {
+  const audit: PathAudit = {
+    ctx,
+    path,
+    declared: documented?.methods,
+    documented,
+    exchanges: [],
+    get: first,
+    allow: undefined,
+  };
   const own = (): PathAudit => ({
     ...audit,
     ctx: { ...ctx, findings: new Findings(ctx.options.only) },
@@ -68,6 +89,18 @@ export async function auditPath(
   if (!audit.get) audit.get = await ctx.client.send('GET', path);
   if (!audit.get) head.ctx.findings.skip('4.2', `GET ${path}`, budgetSpent);
   else if (audit.get.status !== 0) audit.exchanges.push(audit.get);
+  const served = audit.get !== undefined && audit.get.status >= 200 && audit.get.status < 300;
+  if (audit.get?.status === 404) {
+    // Nothing is there, so every other check of the path would pass or skip on a 404 alone.
+    head.ctx.findings.fail(
+      '4.1',
+      audit.get.request,
+      `the audited path answers 404, so none of its checks ran: is it served under this base URL${documented ? " and the document's servers" : ''}?`,
+      404,
+      excerpt(audit.get.body),
+    );
+    return { findings: head.ctx.findings.list, allow: undefined, served, get: audit.get };
+  }
   // Each probe chain gets its own findings, merged below in this fixed order.
   const chosen = probes.filter(([rules]) => ctx.findings.wants(...rules, ...overAll));
   const chains = chosen.map(([, steps]) => {
@@ -86,5 +119,10 @@ export async function auditPath(
   const review = own();
   review.allow = audit.allow;
   for (const step of reviews) step(review);
-  return [...head.ctx.findings.list, ...probed.flat(), ...review.ctx.findings.list];
+  return {
+    findings: [...head.ctx.findings.list, ...probed.flat(), ...review.ctx.findings.list],
+    allow: audit.allow,
+    served,
+    get: audit.get,
+  };
 }

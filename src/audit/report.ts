@@ -13,7 +13,10 @@ export type FindingOutcome = 'pass' | 'fail' | 'skip';
  * @category Audit
  */
 export interface Finding {
-  /** The spec's rule (`4.1.3`) or, where the spec does not number its rules, its section (`4.7`). */
+  /**
+   * The spec's rule (`4.1.3`) or, where the spec does not number its rules, its section (`4.7`);
+   * for a check of the OpenAPI contract, `openapi.<check>` (`openapi.schema`).
+   */
   rule: string;
   /** `pass`, `fail`, or `skip` when the check could not be decided. */
   outcome: FindingOutcome;
@@ -25,6 +28,11 @@ export interface Finding {
   status?: number;
   /** The offending header or body excerpt, shown by the text format. */
   evidence?: string;
+  /**
+   * How to fix a failure (failures only); where the service is built with this library, the
+   * plugin or helper that does it.
+   */
+  fix?: string;
 }
 
 /**
@@ -99,6 +107,7 @@ export class Findings {
 /** The heading a rule is grouped under: `4.1.3` → `4.1`, `7.1.5` → `7.1`, `2.7` → `2`, `8` → `8`. */
 export function sectionOf(rule: string): string {
   const parts = rule.split('.');
+  if (parts[0] === 'openapi') return 'openapi';
   if (parts[0] === '4' || parts[0] === '7') return parts.slice(0, 2).join('.');
   return parts[0] ?? rule;
 }

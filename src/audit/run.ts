@@ -1,4 +1,6 @@
 /** The audit: options checked, the document read, every path audited, then the service-wide checks. */
+import { checkAuthScheme } from './checks/auth-scheme.ts';
+import { checkForeignPreflight } from './checks/cors.ts';
 import { checkBurst } from './checks/limits.ts';
 import { checkLongUri, checkMissing } from './checks/service.ts';
 import { checkTokenEndpoint } from './checks/token.ts';
@@ -6,17 +8,20 @@ import { checkWrites, type WriteTarget } from './checks/writes.ts';
 import { AuditClient } from './client.ts';
 import type { AuditContext } from './context.ts';
 import { AuditUnreachableError } from './errors.ts';
+import { checkContract } from './openapi/contract.ts';
+import { generateValue } from './openapi/generate.ts';
 import { loadOpenApi } from './openapi/load.ts';
-import { documentedPaths } from './openapi/paths.ts';
+import { type DocumentedPath, documentedPaths } from './openapi/paths.ts';
 import { checkDocument } from './openapi/static.ts';
-import { type AuditOptions, resolveAuditOptions } from './options.ts';
-import { auditPath } from './path-audit.ts';
+import { type AuditOptions, type ResolvedAuditOptions, resolveAuditOptions } from './options.ts';
+import { auditPath, type PathResult } from './path-audit.ts';
 import { type AuditReport, type Finding, Findings } from './report.ts';
+import { withFixes } from './rules.ts';
 
 interface Target {
   path: string;
-  declared: readonly string[] | undefined;
-  postExample?: unknown;
+  /** What the OpenAPI document says of the path, when it documents it. */
+  documented?: DocumentedPath;
 }
 
 /**
@@ -29,11 +34,20 @@ interface Target {
 export async function audit(options: AuditOptions): Promise<AuditReport> {
   const resolved = resolveAuditOptions(options);
   const client = new AuditClient(resolved.base, resolved);
+  try {
+    return await run(resolved, client);
+  } finally {
+    client.close();
+  }
+}
+
+async function run(resolved: ResolvedAuditOptions, client: AuditClient): Promise<AuditReport> {
   const findings = new Findings(resolved.only);
   const ctx: AuditContext = { client, findings, options: resolved };
-  const targets: Target[] = resolved.paths.map((path) => ({ path, declared: undefined }));
+  const targets: Target[] = resolved.paths.map((path) => ({ path }));
   if (resolved.openapi !== undefined) {
     const doc = await loadOpenApi(resolved.openapi, client, resolved.timeoutMs);
+    ctx.doc = doc;
     checkDocument(findings, doc, resolved.openapi);
     for (const documented of documentedPaths(doc)) {
       if (!documented.methods.includes('GET')) continue;
@@ -44,15 +58,10 @@ export async function audit(options: AuditOptions): Promise<AuditReport> {
           `not requested: no example value for {${documented.missing}}`,
         );
       } else {
-        const found = {
-          path: documented.concrete,
-          declared: documented.methods,
-          postExample: documented.postExample,
-        };
-        // A path given with --path too keeps the document's methods and example.
+        // A path given with --path too keeps what the document says of it.
         const known = targets.find((t) => t.path === documented.concrete);
-        if (known) Object.assign(known, found);
-        else targets.push(found);
+        if (known) known.documented = documented;
+        else targets.push({ path: documented.concrete, documented });
       }
     }
   }
@@ -65,32 +74,67 @@ export async function audit(options: AuditOptions): Promise<AuditReport> {
     );
   }
   const perPath = await Promise.all(
-    targets.map((t, i) => auditPath(ctx, t.path, t.declared, i === 0 ? first : undefined)),
+    targets.map((t, i) => auditPath(ctx, t.path, t.documented, i === 0 ? first : undefined)),
   );
-  const all: Finding[] = [...findings.list, ...perPath.flat()];
+  const all: Finding[] = [...findings.list, ...perPath.flatMap((p) => p.findings)];
   const service = new Findings(resolved.only);
   const serviceCtx = { ...ctx, findings: service };
   await checkMissing(serviceCtx, sample);
   await checkLongUri(serviceCtx, sample);
+  await checkForeignPreflight(serviceCtx, sample);
+  checkAuthScheme(
+    serviceCtx,
+    targets.map((t) => t.documented),
+  );
   await checkTokenEndpoint(serviceCtx);
-  await checkWrites(serviceCtx, await writeTarget(ctx, targets));
+  await checkContract(
+    serviceCtx,
+    targets.flatMap((t, i) =>
+      t.documented ? [{ documented: t.documented, get: perPath[i]?.get }] : [],
+    ),
+  );
+  await checkWrites(serviceCtx, await writeTarget(ctx, targets, perPath));
   // The burst spends the rate limit, so it comes last.
   if (service.wants('8.2')) await checkBurst(serviceCtx, sample, first);
-  return { findings: [...all, ...service.list], requests: client.spent };
+  const list = [...all, ...service.list];
+  return { findings: withFixes(list, ctx.usesLibrary === true), requests: client.spent };
 }
 
-/** The first audited collection that takes POST, by its document or its OPTIONS answer. */
-async function writeTarget(ctx: AuditContext, targets: Target[]): Promise<WriteTarget | undefined> {
+/**
+ * The collection the write probes go to: the first audited path whose document or `Allow`
+ * has POST; else, when nothing says, the first audited collection whose GET answered 2xx (the
+ * probes' bodies are ones a server must refuse, and anything they create is deleted).
+ */
+async function writeTarget(
+  ctx: AuditContext,
+  targets: Target[],
+  audited: PathResult[],
+): Promise<WriteTarget | undefined> {
   if (!ctx.options.allowWrites) return undefined;
   for (const target of targets) {
-    if (target.declared?.includes('POST'))
-      return { path: target.path, example: target.postExample };
+    const documented = target.documented;
+    if (documented?.methods.includes('POST')) {
+      const generated =
+        documented.postExample === undefined && ctx.doc && documented.postSchema !== undefined
+          ? generateValue(ctx.doc, documented.postSchema)
+          : undefined;
+      return {
+        path: target.path.split('?')[0]!,
+        example: documented.postExample ?? generated,
+        ...(documented.postExample === undefined && generated !== undefined
+          ? { generated: true }
+          : {}),
+      };
+    }
   }
-  for (const target of targets) {
-    if (target.declared) continue;
-    const ex = await ctx.client.send('OPTIONS', target.path);
-    const allow = (ex?.headers.get('allow') ?? '').toUpperCase();
-    if (/\bPOST\b/.test(allow)) return { path: target.path, example: undefined };
+  for (const [i, target] of targets.entries()) {
+    if (target.documented) continue;
+    const allow = audited[i]?.allow;
+    if (allow?.includes('POST')) return { path: target.path, example: undefined };
   }
-  return undefined;
+  if (targets.some((t, i) => t.documented || audited[i]?.allow)) return undefined;
+  const collection = targets.find(
+    (t, i) => audited[i]?.served && !/\/(?:\d+|[0-9a-f-]{36})$/i.test(t.path.split('?')[0]!),
+  );
+  return collection ? { path: collection.path.split('?')[0]!, example: undefined } : undefined;
 }

@@ -101,6 +101,7 @@ describe('HSTS over HTTPS (spec 4.8)', () => {
       ctx: { findings, options, client: undefined as never },
       path: '/v1/books',
       declared: undefined,
+      documented: undefined,
       exchanges: [get],
       get,
       allow: undefined,

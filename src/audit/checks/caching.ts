@@ -18,6 +18,24 @@ const directives = new Set([
 /** Every Cache-Control the path sent uses only the spec's directives. */
 export function checkCacheControl(audit: PathAudit) {
   const { findings } = audit.ctx;
+  const get = audit.get;
+  // Spec 4.7: responses say how they may be cached. A 2xx GET that says nothing leaves it to
+  // each cache's heuristics (RFC 9111 §4.2.2).
+  if (
+    get &&
+    get.status >= 200 &&
+    get.status < 300 &&
+    !get.headers.has('cache-control') &&
+    !get.headers.has('expires')
+  ) {
+    return findings.fail(
+      '4.7',
+      get.request,
+      `a ${get.status} GET without Cache-Control: it does not say how it may be cached`,
+      get.status,
+      headerLine(get, 'cache-control'),
+    );
+  }
   const sent = audit.exchanges.filter((ex) => ex.headers.has('cache-control'));
   if (sent.length === 0) return findings.skip('4.7', `GET ${audit.path}`, 'no Cache-Control seen');
   for (const ex of sent) {

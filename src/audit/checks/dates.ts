@@ -27,6 +27,21 @@ const dateName =
 const otherDate =
   /^(?:\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}|(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*,? \d|\d{4}-\d{2}-\d{2}[ _]\d{2}:\d{2}|\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2})?(?:\.\d+)?$|\d{1,2} (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]* \d{4})/;
 
+// Names of fields that often hold a time without a date-like suffix: lastLogin, lastSeen,
+// modified, created, updated, published, expires, ts.
+const timeWord =
+  /^last|^ts$|_ts$|(?:[Ll]ogin|[Ss]een|[Mm]odified|[Cc]reated|[Uu]pdated|[Dd]eleted|[Pp]ublished|[Ee]xpires|[Ee]xpiry)$/;
+
+/**
+ * Whether a number in a time-named field is an epoch time: seconds or milliseconds between 2001
+ * and 2100 (`lastLogin: 1714550400000`), so a count or a year is not taken for one.
+ */
+function isEpoch(key: string, value: number): boolean {
+  if (!timeWord.test(key) || !Number.isInteger(value)) return false;
+  const seconds = value > 1e11 ? value / 1000 : value;
+  return seconds >= 978_307_200 && seconds < 4_102_444_800;
+}
+
 /** A value that looks like a date, with where it is and whether it is RFC 3339. */
 export interface DateValue {
   where: string;
@@ -49,7 +64,7 @@ export function findDates(body: unknown): DateValue[] {
       if (dateName.test(key) || otherDate.test(value) || dateTime.test(value)) {
         out.push({ where, value, ok: isRfc3339(value) });
       }
-    } else if (typeof value === 'number' && dateName.test(key)) {
+    } else if (typeof value === 'number' && (dateName.test(key) || isEpoch(key, value))) {
       // A number in a date-named field is an epoch time, not RFC 3339 text.
       out.push({ where, value, ok: false });
     }

@@ -36,23 +36,27 @@ export async function checkOptions(audit: PathAudit): Promise<void> {
   }
 }
 
-/** The first write method the path does not have: the server must refuse it, so it changes nothing. */
+/**
+ * The method to send that the path must refuse: the first write method its `Allow` (or the
+ * document) leaves out, so the server refuses it and nothing changes; with no list at all,
+ * TRACE, a safe method (RFC 9110 §9.3.8) that no API path serves.
+ */
 function refusedMethod(audit: PathAudit): string | undefined {
   const known = audit.allow ?? audit.declared?.map((m) => m.toUpperCase());
-  if (!known) return undefined;
+  if (!known) return 'TRACE';
   return ['PATCH', 'PUT', 'DELETE', 'POST'].find((m) => !known.includes(m));
 }
 
-/** A method the path does not have gets 405 with `Allow`. */
+/** A method the path does not have gets 405 with `Allow` (RFC 9110 §15.5.6). */
 export async function checkUnsupportedMethod(audit: PathAudit): Promise<void> {
   const { findings } = audit.ctx;
   const method = refusedMethod(audit);
   if (!method) {
-    const why =
-      audit.allow || audit.declared
-        ? 'the path has every write method'
-        : 'no Allow header says which methods the path lacks, and guessing could change data';
-    return findings.skip('4.2', `${audit.path}`, `no method to try: ${why}`);
+    return findings.skip(
+      '4.2',
+      `${audit.path}`,
+      'no method to try: the path has every write method',
+    );
   }
   const ex = await probe(audit, method, audit.path);
   if (!ex) return findings.skip('4.2', `${method} ${audit.path}`, budgetSpent);
@@ -61,6 +65,13 @@ export async function checkUnsupportedMethod(audit: PathAudit): Promise<void> {
     findings.pass('4.2', ex.request, `405 with Allow: ${allow.join(', ')}`, 405);
   } else if (ex.status === 405) {
     findings.fail('4.2', ex.request, '405 without Allow', 405, headerLine(ex, 'allow'));
+  } else if (method === 'TRACE' && ex.status === 501) {
+    // RFC 9110 §15.6.2: a server that does not implement a method at all may say 501.
+    findings.skip(
+      '4.2',
+      ex.request,
+      '501: the server does not implement TRACE, so no 405 to check',
+    );
   } else {
     findings.fail(
       '4.2',

@@ -1,10 +1,12 @@
 /**
  * Checks over every response a path gave: the error body on each error (spec 7.1.5), a correct
- * Content-Type on each body (4.6), Date on each non-5xx (4.7), nosniff on each JSON answer (4.8).
+ * Content-Type on each body (4.6), Date on each non-5xx (4.7), no server error (7.2), nosniff on
+ * each JSON answer (4.8).
  */
 import type { Exchange } from '../client.ts';
 import type { PathAudit } from '../context.ts';
 import {
+  answered,
   errorBodyProblem,
   excerpt,
   headerLine,
@@ -99,6 +101,22 @@ export function checkResponses(audit: PathAudit) {
         ? undefined
         : { problem: `${ex.status} without Date`, evidence: headerLine(ex, 'date') },
     (n) => `Date on ${n} responses`,
+    'no responses seen',
+  );
+  overAll(
+    audit,
+    '7.2',
+    (ex) => ex.status !== 0,
+    (ex) =>
+      // A 503 with Retry-After is the service saying it is busy (RFC 9110 §15.6.4), and a 501
+      // a method it does not implement: anything else 5xx is the service failing a request.
+      ex.status >= 500 && !(ex.status === 503 && ex.headers.has('retry-after')) && ex.status !== 501
+        ? {
+            problem: `${answered(ex)}: a server error for a request the service should answer`,
+            evidence: excerpt(ex.body) || '(empty body)',
+          }
+        : undefined,
+    (n) => `no server error in ${n} responses`,
     'no responses seen',
   );
   overAll(

@@ -1,7 +1,7 @@
 /** Checks made once per service: a missing path's 404 (spec 7.1.3, 7.1.5) and a very long URI's 414 (7.2). */
 import type { AuditContext } from '../context.ts';
 import { budgetSpent } from '../context.ts';
-import { answered, errorBodyProblem, excerpt, firstMessage } from '../inspect.ts';
+import { answered, errorBodyProblem, errorText, excerpt, isLibrary404 } from '../inspect.ts';
 
 /** A path nothing serves, under the version segment of `sample` when it has one. */
 export function missingPath(sample: string): string {
@@ -33,15 +33,18 @@ export async function checkMissing(ctx: AuditContext, sample: string): Promise<v
     404,
     excerpt(ex.body) || '(empty body)',
   );
-  const message = firstMessage(ex);
+  ctx.usesLibrary = isLibrary404(ex);
+  // Read from the usual shapes (errors[].message, message, detail, a text body) before saying
+  // the 404 names nothing; 7.1.5 above judges the shape itself.
+  const message = errorText(ex);
   const named = message?.toLowerCase().includes('api-conventions-audit-missing');
   findings.decide(
     '7.1.3',
     ex.request,
     named
       ? undefined
-      : `the 404 does not name what was not found${message ? `: "${message}"` : ''}`,
-    `the 404 names it: "${message}"`,
+      : `the 404 does not name what was not found${message ? `: "${excerpt(message, 100)}"` : ''}`,
+    `the 404 names it: "${excerpt(message ?? '', 100)}"`,
     404,
     excerpt(ex.body),
   );

@@ -10,6 +10,8 @@ const grant = 'grant_type=client_credentials';
 /** Where the token endpoint is, and what the metadata said when it was not used. */
 interface Endpoint {
   url: URL;
+  /** Whether RFC 8414 metadata named it (else it is the spec's path, tried). */
+  named?: boolean;
   /** Why the metadata's `token_endpoint` was not used, when it was not. */
   refused?: string;
 }
@@ -28,7 +30,7 @@ async function findEndpoint(ctx: AuditContext): Promise<Endpoint | undefined> {
   const meta = ex.status === 200 ? (jsonOf(ex) as { token_endpoint?: unknown }) : undefined;
   if (!isParsed(meta) || typeof meta?.token_endpoint !== 'string') return { url: fallback };
   const url = client.reference(meta.token_endpoint, where);
-  if (url && client.isOwn(url)) return { url };
+  if (url && client.isOwn(url)) return { url, named: true };
   // Credentials go to the base origin only: the endpoint elsewhere is reported, not asked.
   client.refused.push(url?.href ?? meta.token_endpoint);
   return {
@@ -73,7 +75,17 @@ export async function checkTokenEndpoint(ctx: AuditContext): Promise<void> {
   if (refused.status === 404 || refused.status === 405) {
     return findings.skip('4.9', request, `no token endpoint (${refused.status})`);
   }
-  const error = (jsonOf(refused) as { error?: unknown } | undefined)?.error;
+  const refusal = jsonOf(refused);
+  if (!found.named && !isParsed(refusal)) {
+    // Nothing named a token endpoint and the answer is no OAuth error of any shape (an API-key
+    // gate's "Unauthorized", a page): there is no token endpoint here to judge.
+    return findings.skip(
+      '4.9',
+      request,
+      `no token endpoint: ${answered(refused)}, not an OAuth error, and no RFC 8414 metadata names one`,
+    );
+  }
+  const error = (refusal as { error?: unknown } | undefined)?.error;
   const problem =
     refused.status !== 400 && refused.status !== 401
       ? `${answered(refused)} to a client without credentials; expected 401 (or 400)`

@@ -1,16 +1,74 @@
 /**
  * Probes with bodies, only with --allow-writes: 415 for an unsupported type (spec 4.6), 413 for a
- * body over the limit (7.2), and POST → 201 with Location (4.3) when an example body is known.
- * The 415 and 413 bodies can never be stored: one is an unknown type, the other unfinished JSON.
+ * body over the limit (7.2), and POST → 201 with Location, then DELETE → 204 (4.3), with the
+ * document's example body or, without one, a body made from its schema. The 415 and 413 bodies
+ * can never be stored by a conforming service: one is an unknown type, the other unfinished
+ * JSON; whatever a probe created anyway is deleted.
  */
+import type { Exchange } from '../client.ts';
 import type { AuditContext } from '../context.ts';
 import { budgetSpent } from '../context.ts';
-import { answered, errorBodyProblem, excerpt } from '../inspect.ts';
+import { answered, errorBodyProblem, excerpt, isParsed, jsonOf } from '../inspect.ts';
 
-/** A collection to write to: a path whose Allow (or document) has POST, and its example body. */
+/** A collection to write to, and the body to create with, when one is known. */
 export interface WriteTarget {
   path: string;
   example: unknown;
+  /** Whether `example` was made from the document's schema rather than given by it. */
+  generated?: boolean;
+}
+
+/**
+ * The URL of what a write created: its `Location` (RFC 9110 §10.2.2), else the collection's
+ * path and the `id` of a JSON body; undefined when neither says, or it is on another origin.
+ */
+function createdAt(ctx: AuditContext, path: string, ex: Exchange): URL | string | undefined {
+  const { client, findings } = ctx;
+  const location = ex.headers.get('location');
+  if (location) {
+    const url = client.reference(location, client.resolve(path));
+    if (url && client.isOwn(url)) return url;
+    client.refused.push(url?.href ?? location);
+    findings.skip(
+      '4.3',
+      `DELETE ${location}`,
+      `not sent: Location resolves to ${url?.href ?? 'no http(s) URL'}, not the base origin; delete the created resource by hand`,
+    );
+    return undefined;
+  }
+  const body = jsonOf(ex) as { id?: unknown } | undefined;
+  const id = isParsed(body) ? body?.id : undefined;
+  return typeof id === 'string' || typeof id === 'number'
+    ? `${path.replace(/\/$/, '')}/${encodeURIComponent(String(id))}`
+    : undefined;
+}
+
+/** Deletes what a write created, and judges the DELETE's answer: 204 with no body (spec 4.3). */
+async function removeCreated(ctx: AuditContext, path: string, ex: Exchange): Promise<void> {
+  const { client, findings } = ctx;
+  if (ex.status < 200 || ex.status >= 300) return;
+  const target = createdAt(ctx, path, ex);
+  if (target === undefined) return;
+  const deleted = await client.send('DELETE', target);
+  if (!deleted || deleted.status === 0) return;
+  const problem =
+    deleted.status === 204
+      ? deleted.body === ''
+        ? undefined
+        : '204 with a body'
+      : deleted.status >= 200 && deleted.status < 300
+        ? `${answered(deleted)} to a delete; expected 204 with no body`
+        : undefined;
+  if (deleted.status >= 200 && deleted.status < 300) {
+    findings.decide(
+      '4.3',
+      deleted.request,
+      problem,
+      '204 with no body for a delete',
+      deleted.status,
+      problem ? excerpt(deleted.body) || '(empty body)' : undefined,
+    );
+  }
 }
 
 /** Runs the write probes against `target`, if writes are allowed. */
@@ -50,6 +108,7 @@ export async function checkWrites(
         ex.status,
         problem ? excerpt(ex.body) : undefined,
       );
+      await removeCreated(ctx, path, ex);
     }
   }
   if (findings.wants('7.2')) {
@@ -76,18 +135,27 @@ export async function checkWrites(
         request,
         `${answered(ex)}: the service reads 8 MiB bodies, so no 413 to check`,
       );
-    } else
+    } else {
       findings.fail('7.2', request, `${answered(ex)} for an 8 MiB body; expected 413`, ex.status);
+      await removeCreated(ctx, path, ex);
+    }
   }
   if (!findings.wants('4.3')) return;
   if (target.example === undefined) {
-    return findings.skip('4.3', `POST ${path}`, 'no example request body in the OpenAPI document');
+    return findings.skip(
+      '4.3',
+      `POST ${path}`,
+      'no example request body in the OpenAPI document, and none could be made from its schema',
+    );
   }
+  const request = target.generated
+    ? `POST ${path} (a body made from the document's schema)`
+    : `POST ${path}`;
   const ex = await client.send('POST', path, {
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(target.example),
   });
-  if (!ex) return findings.skip('4.3', `POST ${path}`, budgetSpent);
+  if (!ex) return findings.skip('4.3', request, budgetSpent);
   const location = ex.headers.get('location');
   const problem =
     ex.status !== 201
@@ -97,24 +165,12 @@ export async function checkWrites(
         : undefined;
   findings.decide(
     '4.3',
-    ex.request,
+    request,
     problem,
     `201 with Location: ${location}`,
     ex.status,
     problem ? excerpt(ex.body) : undefined,
   );
-  // Leave nothing behind: remove what the audit created, on the base origin only. Location is
-  // resolved once against the request's URL (RFC 9110 §10.2.2) and that URL is what is sent.
-  if (ex.status === 201 && location) {
-    const url = client.reference(location, client.resolve(path));
-    if (url && client.isOwn(url)) await client.send('DELETE', url);
-    else {
-      client.refused.push(url?.href ?? location);
-      findings.skip(
-        '4.3',
-        `DELETE ${location}`,
-        `not sent: Location resolves to ${url?.href ?? 'no http(s) URL'}, not the base origin; delete the created resource by hand`,
-      );
-    }
-  }
+  // Leave nothing behind: remove what the audit created, on the base origin only.
+  await removeCreated(ctx, path, ex);
 }

@@ -1,6 +1,7 @@
 /** Static checks of an OpenAPI document: path shapes and versions (spec 4.1, 9.1), wrapped lists (2.7), date-time formats (2.6), error schemas (7.1.5). */
 import { checkPathShape } from '../checks/path-shape.ts';
 import type { Findings } from '../report.ts';
+import { flatten } from './generate.ts';
 import { type OpenApiDocument, pointer, resolveRef } from './load.ts';
 import { serverPrefix } from './paths.ts';
 
@@ -10,58 +11,86 @@ type Schema = {
   properties?: Record<string, unknown>;
   items?: unknown;
   allOf?: unknown[];
+  oneOf?: unknown[];
+  anyOf?: unknown[];
 };
 
 const dateName =
   /(?:At|_at|Date|_date|Time|_time|Timestamp|_timestamp)$|^(?:date|time|timestamp|datetime)$/;
 
 /** The JSON schema of a response, if it has one. */
-function jsonSchema(doc: OpenApiDocument, response: unknown): Schema | undefined {
+function jsonSchema(doc: OpenApiDocument, response: unknown): unknown {
   const resolved = resolveRef(doc, response) as
     | { content?: Record<string, { schema?: unknown }> }
     | undefined;
   const content = resolved?.content;
   if (!content) return undefined;
   const key = Object.keys(content).find((k) => k === 'application/json' || /\+json$/.test(k));
-  return key ? (resolveRef(doc, content[key]?.schema) as Schema | undefined) : undefined;
+  return key ? content[key]?.schema : undefined;
+}
+
+/** The alternatives of a schema (`oneOf`/`anyOf`), each flattened, or the schema itself. */
+function alternatives(doc: OpenApiDocument, schema: Schema | undefined): Schema[] {
+  const options = (schema?.oneOf ?? schema?.anyOf) as unknown[] | undefined;
+  if (!Array.isArray(options) || options.length === 0) return schema ? [schema] : [];
+  return options.flatMap((o) => {
+    const flat = flatten(doc, o) as Schema | undefined;
+    return flat ? [flat] : [];
+  });
 }
 
 /** Date-named properties that are not `format: date-time` (or `date`) strings, with their path. */
-function undatedProperties(
-  doc: OpenApiDocument,
-  schema: Schema | undefined,
-  where = '',
-  depth = 0,
-): string[] {
-  if (!schema || depth > 6) return [];
+function undatedProperties(doc: OpenApiDocument, raw: unknown, where = '', depth = 0): string[] {
+  if (depth > 6) return [];
   const out: string[] = [];
-  for (const part of schema.allOf ?? [])
-    out.push(...undatedProperties(doc, resolveRef(doc, part) as Schema, where, depth + 1));
-  if (schema.items)
-    out.push(
-      ...undatedProperties(doc, resolveRef(doc, schema.items) as Schema, `${where}[]`, depth + 1),
-    );
-  for (const [name, raw] of Object.entries(schema.properties ?? {})) {
-    const prop = resolveRef(doc, raw) as Schema;
-    const at = where ? `${where}.${name}` : name;
-    if (
-      dateName.test(name) &&
-      !(prop?.type === 'string' && (prop.format === 'date-time' || prop.format === 'date'))
-    ) {
-      out.push(`${at} (${String(prop?.type)}${prop?.format ? `, ${String(prop.format)}` : ''})`);
+  for (const schema of alternatives(doc, flatten(doc, raw) as Schema | undefined)) {
+    if (schema.items) out.push(...undatedProperties(doc, schema.items, `${where}[]`, depth + 1));
+    for (const [name, rawProp] of Object.entries(schema.properties ?? {})) {
+      const props = alternatives(doc, flatten(doc, rawProp) as Schema | undefined);
+      const at = where ? `${where}.${name}` : name;
+      const dated = props.some(
+        (p) =>
+          (p.type === 'string' || (Array.isArray(p.type) && p.type.includes('string'))) &&
+          (p.format === 'date-time' || p.format === 'date'),
+      );
+      if (dateName.test(name) && !dated) {
+        const prop = props[0];
+        out.push(`${at} (${String(prop?.type)}${prop?.format ? `, ${String(prop.format)}` : ''})`);
+      }
+      out.push(...undatedProperties(doc, rawProp, at, depth + 1));
     }
-    out.push(...undatedProperties(doc, prop, at, depth + 1));
   }
-  return out;
+  return [...new Set(out)];
 }
 
-/** Whether a schema is the spec's error body: `errors`, a list of `{message: string, code: integer}`. */
-function isErrorSchema(doc: OpenApiDocument, schema: Schema | undefined): boolean {
-  const errors = resolveRef(doc, schema?.properties?.errors) as Schema | undefined;
-  const entry = resolveRef(doc, errors?.items) as Schema | undefined;
-  const message = resolveRef(doc, entry?.properties?.message) as Schema | undefined;
-  const code = resolveRef(doc, entry?.properties?.code) as Schema | undefined;
-  return errors?.type === 'array' && message?.type === 'string' && code?.type === 'integer';
+/**
+ * Whether a schema is the spec's error body: `errors`, a list of `{message: string, code:
+ * integer}`, with `allOf` parts merged (`allOf: [Error, {…}]`), `$ref`s followed, and each
+ * `oneOf`/`anyOf` alternative one too.
+ */
+function isErrorSchema(doc: OpenApiDocument, raw: unknown): boolean {
+  const options = alternatives(doc, flatten(doc, raw) as Schema | undefined);
+  return (
+    options.length > 0 &&
+    options.every((schema) => {
+      const errors = flatten(doc, schema.properties?.errors) as Schema | undefined;
+      const entry = flatten(doc, errors?.items) as Schema | undefined;
+      const message = flatten(doc, entry?.properties?.message) as Schema | undefined;
+      const code = flatten(doc, entry?.properties?.code) as Schema | undefined;
+      return errors?.type === 'array' && message?.type === 'string' && code?.type === 'integer';
+    })
+  );
+}
+
+/** Whether a schema, its `allOf` merged, is a bare array. */
+function isArraySchema(doc: OpenApiDocument, raw: unknown): boolean {
+  const schema = flatten(doc, raw) as Schema | undefined;
+  return (
+    schema?.type === 'array' ||
+    (Array.isArray(schema?.type) &&
+      schema.type.includes('array') &&
+      !schema.type.includes('object'))
+  );
 }
 
 /** Runs every static check on `doc`, naming each location as `source#/pointer`. */
@@ -76,13 +105,13 @@ export function checkDocument(findings: Findings, doc: OpenApiDocument, source: 
         `${source}${pointer('paths', template, method, 'responses', ...rest)}`;
       for (const [status, response] of Object.entries(operation.responses)) {
         const schema = jsonSchema(doc, response);
-        if (!schema) continue;
+        if (schema === undefined || schema === null) continue;
         if (/^2/.test(status)) {
           if (method === 'get') {
             findings.decide(
               '2.7',
               at(status),
-              schema.type === 'array' ? 'the response schema is a bare array' : undefined,
+              isArraySchema(doc, schema) ? 'the response schema is a bare array' : undefined,
               'the response schema is an object',
             );
           }

@@ -1,0 +1,275 @@
+/**
+ * The OpenAPI contract, checked live (with --openapi): each response's status, media type and
+ * headers are declared for its operation and its JSON body is valid against the declared schema
+ * (OpenAPI 3.1 §4.8.16-4.8.17); a parameter value or request body the schema forbids is refused
+ * with a 4xx and the spec's error body; a value it allows is accepted. Rules `openapi.status`,
+ * `openapi.media-type`, `openapi.headers`, `openapi.schema`, `openapi.negative` and
+ * `openapi.positive`; bounded by the request budget.
+ */
+
+import { isPageMedia } from '../checks/negotiation.ts';
+import type { Exchange } from '../client.ts';
+import type { AuditContext } from '../context.ts';
+import { budgetSpent } from '../context.ts';
+import {
+  answered,
+  errorBodyProblem,
+  excerpt,
+  isJsonType,
+  isParsed,
+  jsonOf,
+  mediaType,
+} from '../inspect.ts';
+import { violatingBody, violatingText } from './generate.ts';
+import { resolveRef } from './load.ts';
+import { asPath, type DocumentedPath, exampleOf, type Operation, type Parameter } from './paths.ts';
+import { validate } from './schema.ts';
+
+/** A documented path with the GET the path audit sent, if any. */
+export interface ContractTarget {
+  documented: DocumentedPath;
+  get: Exchange | undefined;
+}
+
+// Per operation, so that one long parameter list does not spend the budget alone.
+const maxNegative = 3;
+const maxPositive = 2;
+
+type Response = {
+  content?: Record<string, { schema?: unknown }>;
+  headers?: Record<string, unknown>;
+};
+
+/** The declared response for a status: exact, then `4XX`, then `default` (OpenAPI §4.8.16). */
+function declaredFor(op: Operation, status: number): [string, Response] | undefined {
+  const responses = op.responses ?? {};
+  for (const key of [
+    String(status),
+    `${String(status)[0]}XX`,
+    `${String(status)[0]}xx`,
+    'default',
+  ]) {
+    if (key in responses) return [key, responses[key] as Response];
+  }
+  return undefined;
+}
+
+/** Whether a response media type matches a declared content key (`application/*`, `*\/*`). */
+function matches(type: string, key: string): boolean {
+  const declared = key.split(';')[0]!.trim().toLowerCase();
+  if (declared === '*/*' || declared === type) return true;
+  return declared.endsWith('/*') && type.startsWith(declared.slice(0, -1));
+}
+
+/** Checks one response against its operation's declared responses. */
+export function checkConformance(
+  ctx: AuditContext,
+  op: Operation,
+  ex: Exchange,
+  where: string,
+): void {
+  const { findings } = ctx;
+  const doc = ctx.doc!;
+  const found = declaredFor(op, ex.status);
+  const declared = Object.keys(op.responses ?? {});
+  if (!found) {
+    findings.fail(
+      'openapi.status',
+      ex.request,
+      `${ex.status} is not declared for ${where} (declared: ${declared.join(', ') || 'none'})`,
+      ex.status,
+    );
+    return;
+  }
+  findings.pass('openapi.status', ex.request, `${ex.status} is declared (${found[0]})`, ex.status);
+  const type = mediaType(ex);
+  if (isPageMedia(type)) {
+    // A documentation page or its assets are not API data: not held to the document's types.
+    findings.skip('openapi.media-type', ex.request, `a page or asset (${type}), not API data`);
+    return;
+  }
+  const response = resolveRef(doc, found[1]) as Response | undefined;
+  const content =
+    response?.content && typeof response.content === 'object' ? response.content : undefined;
+  let schema: unknown;
+  if (content && Object.keys(content).length > 0 && ex.body !== '') {
+    const key = Object.keys(content).find((k) => matches(type, k));
+    if (key === undefined) {
+      findings.fail(
+        'openapi.media-type',
+        ex.request,
+        `${type || 'an untyped body'} is not declared for ${ex.status} (declared: ${Object.keys(content).join(', ')})`,
+        ex.status,
+      );
+    } else {
+      findings.pass(
+        'openapi.media-type',
+        ex.request,
+        `${type} is declared for ${ex.status}`,
+        ex.status,
+      );
+      schema = content[key]?.schema;
+    }
+  }
+  const headers = response?.headers && typeof response.headers === 'object' ? response.headers : {};
+  const wrong: string[] = [];
+  for (const [name, raw] of Object.entries(headers)) {
+    if (name.toLowerCase() === 'content-type') continue;
+    const header = resolveRef(doc, raw) as { required?: boolean; schema?: unknown } | undefined;
+    const value = ex.headers.get(name);
+    if (value === null) {
+      if (header?.required === true) wrong.push(`${name} is required but absent`);
+      continue;
+    }
+    if (header?.schema === undefined) continue;
+    const parsed = /^-?\d+(\.\d+)?$/.test(value.trim()) ? Number(value) : value;
+    const problems = validate(doc, header.schema, parsed);
+    if (problems.length > 0 && validate(doc, header.schema, value).length > 0) {
+      wrong.push(`${name}: ${problems[0]!.replace(/^\$: /, '')}`);
+    }
+  }
+  if (Object.keys(headers).length > 0) {
+    findings.decide(
+      'openapi.headers',
+      ex.request,
+      wrong.length > 0 ? `declared headers: ${wrong.join('; ')}` : undefined,
+      'the declared headers fit',
+      ex.status,
+    );
+  }
+  const body = jsonOf(ex);
+  if (schema !== undefined && isJsonType(type) && isParsed(body)) {
+    const problems = validate(doc, schema, body);
+    findings.decide(
+      'openapi.schema',
+      ex.request,
+      problems.length > 0
+        ? `the body does not fit the declared schema: ${problems.join('; ')}`
+        : undefined,
+      'the body fits the declared schema',
+      ex.status,
+      problems.length > 0 ? excerpt(ex.body) : undefined,
+    );
+  }
+}
+
+/** The GET's URL with one parameter set to `value` (a path parameter, or a query parameter). */
+function withParameter(documented: DocumentedPath, param: Parameter, value: string): string {
+  const [path, query = ''] = (documented.concrete ?? '').split('?');
+  if (param.in === 'path') {
+    const filled = documented.template.replace(/\{([^}]+)\}/g, (_, name: string) =>
+      encodeURIComponent(name === param.name ? value : (documented.pathValues[name] ?? '')),
+    );
+    return `${asPath(filled)}${query ? `?${query}` : ''}`;
+  }
+  const search = new URLSearchParams(query);
+  search.set(String(param.name), value);
+  return `${path}?${search}`;
+}
+
+/** Sends the GET with a parameter the schema forbids, then with allowed optional values. */
+async function checkParameters(ctx: AuditContext, documented: DocumentedPath): Promise<void> {
+  const { findings, client } = ctx;
+  const doc = ctx.doc!;
+  const op = documented.operations.get;
+  if (!op) return;
+  const where = `GET ${documented.template}`;
+  let negatives = 0;
+  let positives = 0;
+  for (const param of documented.parameters) {
+    if (param.in !== 'query' && param.in !== 'path') continue;
+    const violation = violatingText(doc, param.schema);
+    if (!violation || negatives >= maxNegative) continue;
+    negatives++;
+    const target = withParameter(documented, param, String(violation.value));
+    const request = `GET ${target} (${param.name}: ${violation.why})`;
+    const ex = await client.send('GET', target);
+    if (!ex) return findings.skip('openapi.negative', request, budgetSpent);
+    // A path parameter's value that names nothing may be 404; a query's is 400 (spec 7.1.4).
+    const refused = ex.status >= 400 && ex.status < 500;
+    const problem = !refused
+      ? `${answered(ex)} to ${param.in} parameter ${param.name} ${violation.why}; expected a 4xx`
+      : errorBodyProblem(ex);
+    findings.decide(
+      'openapi.negative',
+      request,
+      problem,
+      `refused with ${ex.status} and the error body`,
+      ex.status,
+      problem ? excerpt(ex.body) : undefined,
+    );
+  }
+  for (const param of documented.parameters) {
+    if (param.in !== 'query' || param.required === true || positives >= maxPositive) continue;
+    const example = exampleOf(doc, param);
+    if (example === undefined || (typeof example === 'object' && example !== null)) continue;
+    positives++;
+    const target = withParameter(documented, param, String(example));
+    const ex = await client.send('GET', target);
+    const request = `GET ${target} (${param.name} from the document)`;
+    if (!ex) return findings.skip('openapi.positive', request, budgetSpent);
+    findings.decide(
+      'openapi.positive',
+      request,
+      ex.status >= 200 && ex.status < 300
+        ? undefined
+        : `${answered(ex)} to a value the document allows; expected 2xx`,
+      `accepted with ${ex.status}`,
+      ex.status,
+      excerpt(ex.body),
+    );
+    if (ex.status !== 0) checkConformance(ctx, op, ex, where);
+  }
+}
+
+/** With --allow-writes, a POST body the schema forbids is refused with a 4xx and the error body. */
+async function checkBody(ctx: AuditContext, documented: DocumentedPath): Promise<void> {
+  const { findings, client } = ctx;
+  if (!ctx.options.allowWrites || documented.postSchema === undefined) return;
+  const violation = violatingBody(ctx.doc!, documented.postSchema);
+  if (!violation) return;
+  const path = (documented.concrete ?? '').split('?')[0]!;
+  const request = `POST ${path} (a body ${violation.why})`;
+  const ex = await client.send('POST', path, {
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(violation.value),
+  });
+  if (!ex) return findings.skip('openapi.negative', request, budgetSpent);
+  const refused = ex.status >= 400 && ex.status < 500;
+  const problem = !refused
+    ? `${answered(ex)} to a body ${violation.why}; expected a 4xx`
+    : errorBodyProblem(ex);
+  findings.decide(
+    'openapi.negative',
+    request,
+    problem,
+    `refused with ${ex.status} and the error body`,
+    ex.status,
+    problem ? excerpt(ex.body) : undefined,
+  );
+  // A body that should have been refused and created something is removed.
+  const location = ex.status === 201 ? ex.headers.get('location') : null;
+  const url = location ? client.reference(location, client.resolve(path)) : undefined;
+  if (url && client.isOwn(url)) await client.send('DELETE', url);
+}
+
+/** Runs the contract checks on every documented, audited path. */
+export async function checkContract(ctx: AuditContext, targets: ContractTarget[]): Promise<void> {
+  const rules = ['status', 'media-type', 'headers', 'schema', 'negative', 'positive'];
+  if (!ctx.doc || !ctx.findings.wants(...rules.map((r) => `openapi.${r}`))) return;
+  for (const { documented, get } of targets) {
+    const op = documented.operations.get;
+    // A path that answers 404 is reported once, under 4.1, not again as an undeclared status.
+    if (op && get && get.status !== 0 && get.status !== 404) {
+      checkConformance(ctx, op, get, `GET ${documented.template}`);
+    }
+  }
+  for (const { documented, get } of targets) {
+    // Parameters are judged against a GET that is accepted as it is: on a path that answers 404
+    // (reported under 4.1), 401 or 410 to every request, a refusal would prove nothing.
+    if (get && get.status >= 200 && get.status < 300 && !isPageMedia(mediaType(get))) {
+      await checkParameters(ctx, documented);
+    }
+    await checkBody(ctx, documented);
+  }
+}
