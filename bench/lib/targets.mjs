@@ -243,6 +243,36 @@ comparisons.push({
   says: 'our full node stack: Redis store / memory store',
 });
 
+// Telemetry (issue 38): our full stack with telemetry() on the OpenTelemetry API alone (its
+// no-op, goal: at most 3 % slower), with a real SDK exporting to memory (at most 15 % slower),
+// and with request ids alone, each beside the same stack without, in one run.
+const TELEMETRY_GOALS = { 'otel-noop': 0.97, 'otel-sdk': 0.85, ids: undefined };
+const telemetryEnv = {
+  'otel-noop': { BENCH_OTEL: 'noop' },
+  'otel-sdk': { BENCH_OTEL: 'sdk' },
+  ids: { BENCH_IDS: '1' },
+};
+for (const stack of ['node', 'fastify']) {
+  const { requires } = STACKS.find((s) => s.stack === stack);
+  for (const [variant, atLeast] of Object.entries(TELEMETRY_GOALS)) {
+    add(`${stack}-full-${variant}`, {
+      server: `${stack}-full.mjs`,
+      requires: variant === 'ids' ? requires : [...requires, 'dist/otel.mjs'],
+      env: telemetryEnv[variant],
+      request: asApp,
+      full: true,
+    });
+    comparisons.push({
+      name: `${stack}-${variant}`,
+      group: 'telemetry',
+      a: `${stack}-full-${variant}`,
+      b: `${stack}-full`,
+      ...(atLeast === undefined ? {} : { atLeast }),
+      says: `our full ${stack} stack with ${variant === 'ids' ? 'request ids' : variant === 'otel-noop' ? 'telemetry, no SDK (no-op API)' : 'telemetry, SDK to memory'} / without`,
+    });
+  }
+}
+
 /** Every target by name. */
 export const TARGETS = targets;
 

@@ -26,11 +26,12 @@ async function redisStore() {
 
 /**
  * The conventions for `GET /v1/books` with every feature the package has, and the names of the
- * features switched on.
+ * features switched on. `first` are plugins put before them (telemetry), `options` more options
+ * of `conventions()` (request ids).
  */
-export async function fullStack() {
-  const features = [];
-  const plugins = [];
+export async function fullStack({ first = [], options = {} } = {}) {
+  const features = first.map((plugin) => plugin.name);
+  const plugins = [...first];
   const store = await redisStore();
   if (store) features.push('redis');
   const add = (name, make) => {
@@ -78,6 +79,8 @@ export async function fullStack() {
     routes,
     plugins,
     logger: { error: (o, m) => console.error(m, o?.err ?? o), warn() {} },
+    ...options,
   });
+  if (options.requestIds) features.push('request-ids');
   return { api, features };
 }

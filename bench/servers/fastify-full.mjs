@@ -2,9 +2,10 @@
 import Fastify from 'fastify';
 import { toFastifyPlugin } from '../../dist/fastify.mjs';
 import { fullStack } from './_full-stack.mjs';
+import { otelOptions } from './_otel.mjs';
 import { HOST, PORT, ready } from './_server.mjs';
 
-const { api, features } = await fullStack();
+const { api, features } = await fullStack(await otelOptions());
 const app = Fastify({ logger: false });
 await app.register(toFastifyPlugin(api));
 

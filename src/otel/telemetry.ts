@@ -9,6 +9,7 @@ import {
   type Histogram,
   type MeterProvider,
   metrics,
+  type ObservableResult,
   propagation,
   type Span,
   SpanKind,
@@ -17,7 +18,6 @@ import {
   type Tracer,
   type TracerProvider,
   trace,
-  type UpDownCounter,
 } from '@opentelemetry/api';
 import type {
   LogFields,
@@ -77,10 +77,8 @@ const getter: TextMapGetter<RequestContext['headers']> = {
 // The HTTP semantic conventions' boundaries for http.server.request.duration, in seconds.
 const durationBuckets = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10];
 
-interface Instruments {
-  duration: Histogram;
-  active: UpDownCounter;
-}
+/** The requests in flight by method, for one scheme, with the attributes they are reported by. */
+type InFlight = Map<string, { count: number; attributes: Attributes }>;
 
 const known = ['tracerProvider', 'meterProvider', 'recordSubject', 'unmatchedRoute', 'metrics'];
 
@@ -98,7 +96,10 @@ export class TelemetryPlugin implements Plugin {
   private readonly subject: boolean;
   private readonly unmatched: string | undefined;
   private readonly measured: boolean;
-  private instruments: Instruments | undefined;
+  private duration: Histogram | undefined;
+  // Counted here and reported when the SDK collects (an observable up-down counter): a counter
+  // added to twice per request would cost the SDK two attribute hashes per request.
+  private readonly inFlight: readonly [InFlight, InFlight] = [new Map(), new Map()];
 
   constructor(options: TelemetryOptions = {}) {
     if (typeof options !== 'object' || options === null) {
@@ -129,20 +130,36 @@ export class TelemetryPlugin implements Plugin {
     this.measured = options.metrics !== false;
   }
 
-  private instrumentsNow(): Instruments {
+  private instrumentsNow(): Histogram {
     const meter = (this.meters ?? metrics.getMeterProvider()).getMeter('api-conventions');
-    this.instruments = {
-      duration: meter.createHistogram('http.server.request.duration', {
-        unit: 's',
-        description: 'Duration of HTTP server requests.',
-        advice: { explicitBucketBoundaries: durationBuckets },
-      }),
-      active: meter.createUpDownCounter('http.server.active_requests', {
-        unit: '{request}',
-        description: 'Number of active HTTP server requests.',
-      }),
-    };
-    return this.instruments;
+    const active = meter.createObservableUpDownCounter('http.server.active_requests', {
+      unit: '{request}',
+      description: 'Number of active HTTP server requests.',
+    });
+    active.addCallback((result: ObservableResult) => {
+      for (const byMethod of this.inFlight) {
+        for (const { count, attributes } of byMethod.values()) result.observe(count, attributes);
+      }
+    });
+    this.duration = meter.createHistogram('http.server.request.duration', {
+      unit: 's',
+      description: 'Duration of HTTP server requests.',
+      advice: { explicitBucketBoundaries: durationBuckets },
+    });
+    return this.duration;
+  }
+
+  /** Counts a request in or out of flight. */
+  private count(method: string, scheme: 'http' | 'https', by: 1 | -1): void {
+    const byMethod = this.inFlight[scheme === 'https' ? 1 : 0];
+    const entry = byMethod.get(method);
+    if (entry !== undefined) entry.count += by;
+    else {
+      byMethod.set(method, {
+        count: by,
+        attributes: { 'http.request.method': method, 'url.scheme': scheme },
+      });
+    }
   }
 
   /** As the request arrives: its span, a child of the caller's `traceparent` when it sent one. */
@@ -165,8 +182,8 @@ export class TelemetryPlugin implements Plugin {
     if (span.isRecording()) span.setAttributes(startAttributes(ctx, method));
     (ctx.state as Carrier)[watched] = { span, parent, start: now(), method, sent: undefined };
     if (this.measured) {
-      const { active } = this.instruments ?? this.instrumentsNow();
-      active.add(1, { 'http.request.method': method, 'url.scheme': ctx.scheme });
+      if (this.duration === undefined) this.instrumentsNow();
+      this.count(method, ctx.scheme, 1);
     }
   }
 
@@ -200,9 +217,9 @@ export class TelemetryPlugin implements Plugin {
     }
     span.end();
     if (!this.measured) return;
-    const { duration, active } = this.instruments ?? this.instrumentsNow();
+    const duration = this.duration ?? this.instrumentsNow();
     const scheme = ctx.scheme;
-    active.add(-1, { 'http.request.method': method, 'url.scheme': scheme });
+    this.count(method, scheme, -1);
     const measured: Attributes = {
       'http.request.method': method,
       'url.scheme': scheme,

@@ -3,13 +3,8 @@
  * process through `api.handle`; over HTTP on every host in test/conformance/telemetry.test.ts.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import {
-  type ApiResponse,
-  type ConventionsOptions,
-  conventions,
-  type Logger,
-  type Plugin,
-} from '../../src/index.ts';
+import type { ApiResponse } from '../../src/host.ts';
+import { type ConventionsOptions, conventions, type Logger, type Plugin } from '../../src/index.ts';
 
 const routes = {
   '/v1/books/:id': { GET: () => ({ ok: true }) },
