@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { AuditUnreachableError } from './errors.ts';
 import { escapeControls } from './escape.ts';
 import { formatJson, formatText } from './format.ts';
+import { formatGithub, formatJunit, formatSarif } from './format-ci.ts';
 import type { AuditOptions } from './options.ts';
 import { audit } from './run.ts';
 
@@ -24,19 +25,24 @@ Checks a live API against the conventions (docs/audit.md).
   --header 'N: v'      a header for every request to the base origin (repeatable)
   --origin URL         send a CORS preflight from this origin
   --client ID:SECRET   client credentials for the token endpoint check
-  --allow-writes       send probes with bodies (415, 413, POST -> 201)
+  --allow-writes       send probes with bodies (415, 413, POST -> 201, DELETE -> 204)
   --allow-burst        send requests until the rate limit answers 429
-  --only 4.1,7         only the rules under these sections
+  --only 4.1,7         only the rules under these sections (openapi: the contract)
   --max-requests N     at most N requests (default 500)
   --concurrency N      requests in flight at once (default 4)
   --timeout MS         per-request timeout (default 10000)
-  --format text|json   output format (default text)
+  --format FORMAT      text (default), json, junit (JUnit XML), sarif (SARIF 2.1.0)
+                       or github (GitHub Actions annotations)
   --all                list passes too (text format)
 
 Exit status: 0 when no check fails, 1 when one does, 2 on a usage error or an unreachable URL.
 `;
 
 class UsageError extends Error {}
+
+/** The output formats of `--format`. */
+const formats = ['text', 'json', 'junit', 'sarif', 'github'] as const;
+type Format = (typeof formats)[number];
 
 function whole(name: string, text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
@@ -47,7 +53,7 @@ function whole(name: string, text: string | undefined): number | undefined {
 /** Turns the command line into audit options (and the output settings). */
 export function parseCommand(
   argv: readonly string[],
-): { options: AuditOptions; format: 'text' | 'json'; all: boolean } | 'help' {
+): { options: AuditOptions; format: Format; all: boolean } | 'help' {
   const { values, positionals } = parseArgs({
     args: [...argv],
     allowPositionals: true,
@@ -75,9 +81,10 @@ export function parseCommand(
     throw new UsageError(command ? `unknown command "${command}".` : 'no command given.');
   if (!baseUrl) throw new UsageError('give the base URL to audit.');
   if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}".`);
-  const format = values.format ?? 'text';
-  if (format !== 'text' && format !== 'json')
-    throw new UsageError(`--format is text or json; got "${format}".`);
+  const format = (values.format ?? 'text') as Format;
+  if (!formats.includes(format)) {
+    throw new UsageError(`--format is ${formats.join(', ')}; got "${format}".`);
+  }
   const headers: Record<string, string> = {};
   for (const line of values.header ?? []) {
     const at = line.indexOf(':');
@@ -131,11 +138,14 @@ export async function main(argv: readonly string[], io: CommandIo): Promise<numb
   try {
     const report = await audit(parsed.options);
     const color = io.isTTY && !io.env.NO_COLOR;
-    io.out(
-      parsed.format === 'json'
-        ? `${formatJson(report)}\n`
-        : formatText(report, { color, all: parsed.all }),
-    );
+    const print = {
+      text: () => formatText(report, { color, all: parsed.all }),
+      json: () => `${formatJson(report)}\n`,
+      junit: () => formatJunit(report),
+      sarif: () => `${formatSarif(report)}\n`,
+      github: () => formatGithub(report),
+    };
+    io.out(print[parsed.format]());
     return report.findings.some((f) => f.outcome === 'fail') ? 1 : 0;
   } catch (error) {
     if (error instanceof TypeError || error instanceof AuditUnreachableError) {

@@ -45,17 +45,19 @@ function bySection(a: string, b: string): number {
 }
 
 /**
- * The report as one JSON object: `{"findings":[{"rule","outcome","request","detail"}, …]}`, with
+ * The report as one JSON object: `{"findings":[{"rule","outcome","request","detail"}, …]}`, a
+ * failure with its `fix` too, with
  * control characters escaped (the JSON value is unchanged).
  *
  * @category Audit
  */
 export function formatJson(report: AuditReport): string {
-  const findings = report.findings.map(({ rule, outcome, request, detail }) => ({
+  const findings = report.findings.map(({ rule, outcome, request, detail, fix }) => ({
     rule,
     outcome,
     request,
     detail,
+    ...(fix !== undefined ? { fix } : {}),
   }));
   return escapeJsonControls(JSON.stringify({ findings }));
 }
@@ -88,6 +90,7 @@ export function formatText(report: AuditReport, options: TextFormatOptions = {})
       );
       lines.push(`              ${escapeControls(f.detail)}`);
       if (f.evidence) lines.push(`              ${paint(2, escapeControls(f.evidence))}`);
+      if (f.fix) lines.push(`              fix: ${f.fix}`);
     }
     lines.push('');
   }

@@ -5,6 +5,7 @@
 
 export { AuditUnreachableError } from './errors.ts';
 export { formatJson, formatText, type TextFormatOptions } from './format.ts';
+export { formatGithub, formatJunit, formatSarif } from './format-ci.ts';
 export type { AuditOptions } from './options.ts';
 export type { AuditReport, Finding, FindingOutcome } from './report.ts';
 export { audit } from './run.ts';

@@ -45,6 +45,8 @@ export interface AuditReport {
   findings: Finding[];
   /** Requests sent to the service (never more than `maxRequests`). */
   requests: number;
+  /** The audited origin (`https://api.example.com`), which reports resolve requests against. */
+  baseUrl?: string;
 }
 
 /** Whether `rule` is selected by the `only` prefixes (`4.1` selects `4.1.3`; none selects all). */

@@ -65,7 +65,10 @@ async function run(resolved: ResolvedAuditOptions, client: AuditClient): Promise
       }
     }
   }
-  if (targets.length === 0) return { findings: findings.list, requests: client.spent };
+  const baseUrl = resolved.base.origin;
+  if (targets.length === 0) {
+    return { findings: withFixes(findings.list, false), requests: client.spent, baseUrl };
+  }
   const sample = targets[0]!.path;
   const first = await client.send('GET', sample);
   if (first && first.status === 0) {
@@ -97,7 +100,8 @@ async function run(resolved: ResolvedAuditOptions, client: AuditClient): Promise
   // The burst spends the rate limit, so it comes last.
   if (service.wants('8.2')) await checkBurst(serviceCtx, sample, first);
   const list = [...all, ...service.list];
-  return { findings: withFixes(list, ctx.usesLibrary === true), requests: client.spent };
+  const usesLibrary = serviceCtx.usesLibrary === true;
+  return { findings: withFixes(list, usesLibrary), requests: client.spent, baseUrl };
 }
 
 /**

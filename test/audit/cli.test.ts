@@ -39,7 +39,9 @@ describe('api-conventions audit', () => {
     const report = JSON.parse(out) as { findings: Record<string, unknown>[] };
     expect(Object.keys(report)).toEqual(['findings']);
     for (const finding of report.findings) {
-      expect(Object.keys(finding)).toEqual(['rule', 'outcome', 'request', 'detail']);
+      // A failure also says how to fix it.
+      const keys = ['rule', 'outcome', 'request', 'detail'];
+      expect(Object.keys(finding)).toEqual(finding.outcome === 'fail' ? [...keys, 'fix'] : keys);
       expect(finding.rule).toMatch(/^\d+(\.\d+)*$/);
       expect(['pass', 'fail', 'skip']).toContain(finding.outcome);
     }
@@ -48,6 +50,7 @@ describe('api-conventions audit', () => {
       outcome: 'fail',
       request: 'GET /V1/AUTHORS',
       detail: '301 redirect to /v1/authors',
+      fix: 'Use lower-case paths, and answer an upper-case one with 404, not a redirect.',
     });
   });
 
@@ -96,7 +99,7 @@ describe('api-conventions audit', () => {
     [['audit'], /give the base URL/],
     [['lint', 'http://x'], /unknown command "lint"/],
     [['audit', 'http://x', '--nope'], /Unknown option '--nope'/],
-    [['audit', 'http://x', '--format', 'xml'], /--format is text or json/],
+    [['audit', 'http://x', '--format', 'xml'], /--format is text, json, junit, sarif, github/],
     [['audit', 'http://x', '--header', 'no-colon'], /--header takes 'Name: value'/],
     [['audit', 'http://x', '--max-requests', 'many'], /--max-requests takes a whole number/],
     [['audit', 'ftp://x', '--path', '/v1/a'], /baseUrl must be an http\(s\) URL/],

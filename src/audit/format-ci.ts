@@ -1,0 +1,173 @@
+/**
+ * The reports CI systems read: JUnit XML (one test case per finding, grouped by section), SARIF
+ * 2.1.0 (one result per failure, each rule with the help that says how to fix it) and GitHub
+ * Actions workflow commands (one annotation per failure). The server's text is escaped in each
+ * (docs/audit.md "Safe by default").
+ */
+import { escapeControls } from './escape.ts';
+import { type AuditReport, type Finding, sectionOf } from './report.ts';
+import { fixFor, helpFor } from './rules.ts';
+
+/** The page that documents every check, for SARIF's `helpUri` and `informationUri`. */
+const guide = 'https://github.com/api-conventions/api-conventions/blob/main/docs/audit.md';
+
+/** Text for XML: escaped controls (XML 1.0 forbids most of them anyway), then the five entities. */
+function xml(text: string): string {
+  return escapeControls(text)
+    .replace(/[\uD800-\uDFFF\uFFFE\uFFFF]/g, '\uFFFD')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&apos;');
+}
+
+const count = (findings: Finding[], outcome: Finding['outcome']) =>
+  findings.filter((f) => f.outcome === outcome).length;
+
+/**
+ * The report as JUnit XML: a test suite per section of the spec, a test case per finding (its
+ * rule and request), a `<failure>` with the detail, evidence and fix, a `<skipped>` with why.
+ *
+ * @category Audit
+ */
+export function formatJunit(report: AuditReport): string {
+  const sections = new Map<string, Finding[]>();
+  for (const finding of report.findings) {
+    const section = sectionOf(finding.rule);
+    sections.set(section, [...(sections.get(section) ?? []), finding]);
+  }
+  const lines = [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="api-conventions audit" tests="${report.findings.length}" failures="${count(report.findings, 'fail')}" skipped="${count(report.findings, 'skip')}" errors="0" time="0">`,
+  ];
+  for (const [section, findings] of sections) {
+    const name = `${section} ${helpFor(section).title}`;
+    lines.push(
+      `  <testsuite name="${xml(name)}" tests="${findings.length}" failures="${count(findings, 'fail')}" skipped="${count(findings, 'skip')}" errors="0" time="0">`,
+    );
+    for (const f of findings) {
+      const open = `    <testcase classname="api-conventions.${xml(section)}" name="${xml(`${f.rule} ${f.request}`)}" time="0"`;
+      if (f.outcome === 'pass') lines.push(`${open}/>`);
+      else if (f.outcome === 'skip') {
+        lines.push(`${open}>`, `      <skipped message="${xml(f.detail)}"/>`, '    </testcase>');
+      } else {
+        const body = [f.detail, f.evidence, `Fix: ${f.fix ?? fixFor(f.rule, false)}`]
+          .filter((t): t is string => t !== undefined)
+          .map(xml)
+          .join('\n');
+        lines.push(
+          `${open}>`,
+          `      <failure message="${xml(f.detail)}" type="${xml(f.rule)}">${body}</failure>`,
+          '    </testcase>',
+        );
+      }
+    }
+    lines.push('  </testsuite>');
+  }
+  lines.push('</testsuites>');
+  return `${lines.join('\n')}\n`;
+}
+
+/** Where a finding is: the OpenAPI document for a static check, else the URL it requested. */
+function locationOf(finding: Finding, base: string | undefined): Record<string, unknown> {
+  const hash = finding.request.indexOf('#/');
+  if (hash > 0 && !/\s/.test(finding.request.slice(0, hash))) {
+    const source = finding.request.slice(0, hash);
+    return {
+      physicalLocation: { artifactLocation: { uri: encodeURI(source) } },
+      logicalLocations: [{ fullyQualifiedName: finding.request.slice(hash), kind: 'object' }],
+    };
+  }
+  const target = /^[A-Z]+ (\/\S*)/.exec(finding.request)?.[1];
+  let uri: string | undefined;
+  try {
+    uri = target && base ? new URL(`${base}${target}`).href : undefined;
+  } catch {
+    uri = undefined;
+  }
+  return {
+    ...(uri ? { physicalLocation: { artifactLocation: { uri } } } : {}),
+    logicalLocations: [{ name: escapeControls(finding.request), kind: 'resource' }],
+  };
+}
+
+/**
+ * The report as SARIF 2.1.0 (OASIS): one run of the tool `api-conventions audit`, each rule that
+ * failed described with the help that says how to fix it, and one result per failure.
+ *
+ * @category Audit
+ */
+export function formatSarif(report: AuditReport): string {
+  const failures = report.findings.filter((f) => f.outcome === 'fail');
+  const ids = [...new Set(failures.map((f) => f.rule))];
+  const rules = ids.map((id) => {
+    const help = helpFor(id);
+    return {
+      id,
+      name: help.title.replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) =>
+        (c ?? '').toUpperCase(),
+      ),
+      shortDescription: { text: `${id} ${help.title}` },
+      help: { text: help.library ? `${help.fix} With api-conventions: ${help.library}` : help.fix },
+      helpUri: guide,
+      defaultConfiguration: { level: 'error' },
+    };
+  });
+  const results = failures.map((f) => ({
+    ruleId: f.rule,
+    ruleIndex: ids.indexOf(f.rule),
+    level: 'error',
+    message: {
+      text: escapeControls(
+        `${f.request}: ${f.detail}${f.evidence ? ` (${f.evidence})` : ''}. Fix: ${f.fix ?? fixFor(f.rule, false)}`,
+      ),
+    },
+    locations: [locationOf(f, report.baseUrl)],
+  }));
+  return JSON.stringify({
+    $schema:
+      'https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json',
+    version: '2.1.0',
+    runs: [
+      {
+        tool: { driver: { name: 'api-conventions audit', informationUri: guide, rules } },
+        results,
+      },
+    ],
+  });
+}
+
+/** A workflow command's message: `%`, CR and LF escaped as GitHub's toolkit does. */
+function commandData(text: string): string {
+  return escapeControls(text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A'));
+}
+
+/** A workflow command's property value: `:` and `,` escaped too. */
+function commandProperty(text: string): string {
+  return commandData(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
+}
+
+/**
+ * The report as GitHub Actions workflow commands: an `::error` annotation per failure (on the
+ * OpenAPI document's file for a static check), then a `::notice` with the summary.
+ *
+ * @category Audit
+ */
+export function formatGithub(report: AuditReport): string {
+  const lines = report.findings
+    .filter((f) => f.outcome === 'fail')
+    .map((f) => {
+      const hash = f.request.indexOf('#/');
+      const file =
+        hash > 0 && !/^https?:/i.test(f.request) && !/\s/.test(f.request.slice(0, hash))
+          ? `file=${commandProperty(f.request.slice(0, hash))},`
+          : '';
+      const title = commandProperty(`api-conventions ${f.rule} ${helpFor(f.rule).title}`);
+      const text = `${f.request}: ${f.detail}${f.evidence ? ` (${f.evidence})` : ''}. Fix: ${f.fix ?? fixFor(f.rule, false)}`;
+      return `::error ${file}title=${title}::${commandData(text)}`;
+    });
+  const summary = `${count(report.findings, 'pass')} passed, ${count(report.findings, 'fail')} failed, ${count(report.findings, 'skip')} skipped (${report.requests} requests)`;
+  lines.push(`::notice title=api-conventions audit::${commandData(summary)}`);
+  return `${lines.join('\n')}\n`;
+}
