@@ -17,7 +17,7 @@ declare module '../pipeline/context.ts' {
 }
 
 /**
- * Options of {@link requestIds}.
+ * Options of the built-in request ids: the `requestIds` option of {@link ConventionsOptions}.
  *
  * @category Observability
  */
