@@ -42,7 +42,8 @@ type Response = {
 
 /** The declared response for a status: exact, then `4XX`, then `default` (OpenAPI §4.8.16). */
 function declaredFor(op: Operation, status: number): [string, Response] | undefined {
-  const responses = op.responses ?? {};
+  const responses =
+    op.responses && typeof op.responses === 'object' ? op.responses : ({} as Record<string, unknown>);
   for (const key of [
     String(status),
     `${String(status)[0]}XX`,
@@ -71,7 +72,7 @@ export function checkConformance(
   const { findings } = ctx;
   const doc = ctx.doc!;
   const found = declaredFor(op, ex.status);
-  const declared = Object.keys(op.responses ?? {});
+  const declared = Object.keys(op.responses && typeof op.responses === 'object' ? op.responses : {});
   if (!found) {
     findings.fail(
       'openapi.status',

@@ -119,8 +119,10 @@ export function parametersOf(
   item: Record<string, unknown>,
   operation: Operation | undefined,
 ): Parameter[] {
-  const own = (operation?.parameters ?? []).map((p) => resolveRef(doc, p) as Parameter);
-  const shared = ((item.parameters as unknown[]) ?? []).map((p) => resolveRef(doc, p) as Parameter);
+  // A document may hold anything where a list belongs: only a list is read.
+  const list = (value: unknown) => (Array.isArray(value) ? value : []);
+  const own = list(operation?.parameters).map((p) => resolveRef(doc, p) as Parameter);
+  const shared = list(item.parameters).map((p) => resolveRef(doc, p) as Parameter);
   // An operation's parameter overrides the path item's of the same name and place.
   return [
     ...own,
@@ -160,7 +162,7 @@ export function securityOf(doc: OpenApiDocument, operation: Operation | undefine
 export function documentedPaths(doc: OpenApiDocument): DocumentedPath[] {
   const prefix = serverPrefix(doc);
   return Object.entries(doc.paths ?? {}).flatMap(([template, raw]) => {
-    if (!raw || typeof raw !== 'object') return [];
+    if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return [];
     const item = raw as Record<string, unknown>;
     const declared = methods.filter((m) => item[m] !== null && typeof item[m] === 'object');
     const operations = Object.fromEntries(declared.map((m) => [m, item[m] as Operation]));
