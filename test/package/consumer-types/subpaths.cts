@@ -25,5 +25,8 @@ const Store: typeof redis.RedisStore = redis.RedisStore;
 const gone = core.oauthServer;
 
 const run: (options: auditor.AuditOptions) => Promise<auditor.AuditReport> = auditor.audit;
-const traced: core.Conventions = core.conventions({ requestIds: true, plugins: [otel.telemetry()] });
+const traced: core.Conventions = core.conventions({
+  requestIds: true,
+  plugins: [otel.telemetry()],
+});
 export = { handlers, known, server, Store, gone, run, traced };
