@@ -11,19 +11,10 @@ import { isPageMedia } from '../checks/negotiation.ts';
 import type { Exchange } from '../client.ts';
 import type { AuditContext } from '../context.ts';
 import { budgetSpent } from '../context.ts';
-import {
-  answered,
-  errorBodyProblem,
-  excerpt,
-  isJsonType,
-  isParsed,
-  jsonOf,
-  mediaType,
-} from '../inspect.ts';
+import { answered, errorBodyProblem, excerpt, isJsonType, mediaType } from '../inspect.ts';
+import { checkConformance, declaresType } from './conformance.ts';
 import { violatingBody, violatingText } from './generate.ts';
-import { resolveRef } from './load.ts';
 import { asPath, type DocumentedPath, exampleOf, type Operation, type Parameter } from './paths.ts';
-import { validate } from './schema.ts';
 
 /** A documented path with the GET the path audit sent, if any. */
 export interface ContractTarget {
@@ -34,125 +25,6 @@ export interface ContractTarget {
 // Per operation, so that one long parameter list does not spend the budget alone.
 const maxNegative = 3;
 const maxPositive = 2;
-
-type Response = {
-  content?: Record<string, { schema?: unknown }>;
-  headers?: Record<string, unknown>;
-};
-
-/** The declared response for a status: exact, then `4XX`, then `default` (OpenAPI §4.8.16). */
-function declaredFor(op: Operation, status: number): [string, Response] | undefined {
-  const responses =
-    op.responses && typeof op.responses === 'object' ? op.responses : ({} as Record<string, unknown>);
-  for (const key of [
-    String(status),
-    `${String(status)[0]}XX`,
-    `${String(status)[0]}xx`,
-    'default',
-  ]) {
-    if (key in responses) return [key, responses[key] as Response];
-  }
-  return undefined;
-}
-
-/** Whether a response media type matches a declared content key (`application/*`, `*\/*`). */
-function matches(type: string, key: string): boolean {
-  const declared = key.split(';')[0]!.trim().toLowerCase();
-  if (declared === '*/*' || declared === type) return true;
-  return declared.endsWith('/*') && type.startsWith(declared.slice(0, -1));
-}
-
-/** Checks one response against its operation's declared responses. */
-export function checkConformance(
-  ctx: AuditContext,
-  op: Operation,
-  ex: Exchange,
-  where: string,
-): void {
-  const { findings } = ctx;
-  const doc = ctx.doc!;
-  const found = declaredFor(op, ex.status);
-  const declared = Object.keys(op.responses && typeof op.responses === 'object' ? op.responses : {});
-  if (!found) {
-    findings.fail(
-      'openapi.status',
-      ex.request,
-      `${ex.status} is not declared for ${where} (declared: ${declared.join(', ') || 'none'})`,
-      ex.status,
-    );
-    return;
-  }
-  findings.pass('openapi.status', ex.request, `${ex.status} is declared (${found[0]})`, ex.status);
-  const type = mediaType(ex);
-  if (isPageMedia(type)) {
-    // A documentation page or its assets are not API data: not held to the document's types.
-    findings.skip('openapi.media-type', ex.request, `a page or asset (${type}), not API data`);
-    return;
-  }
-  const response = resolveRef(doc, found[1]) as Response | undefined;
-  const content =
-    response?.content && typeof response.content === 'object' ? response.content : undefined;
-  let schema: unknown;
-  if (content && Object.keys(content).length > 0 && ex.body !== '') {
-    const key = Object.keys(content).find((k) => matches(type, k));
-    if (key === undefined) {
-      findings.fail(
-        'openapi.media-type',
-        ex.request,
-        `${type || 'an untyped body'} is not declared for ${ex.status} (declared: ${Object.keys(content).join(', ')})`,
-        ex.status,
-      );
-    } else {
-      findings.pass(
-        'openapi.media-type',
-        ex.request,
-        `${type} is declared for ${ex.status}`,
-        ex.status,
-      );
-      schema = content[key]?.schema;
-    }
-  }
-  const headers = response?.headers && typeof response.headers === 'object' ? response.headers : {};
-  const wrong: string[] = [];
-  for (const [name, raw] of Object.entries(headers)) {
-    if (name.toLowerCase() === 'content-type') continue;
-    const header = resolveRef(doc, raw) as { required?: boolean; schema?: unknown } | undefined;
-    const value = ex.headers.get(name);
-    if (value === null) {
-      if (header?.required === true) wrong.push(`${name} is required but absent`);
-      continue;
-    }
-    if (header?.schema === undefined) continue;
-    const parsed = /^-?\d+(\.\d+)?$/.test(value.trim()) ? Number(value) : value;
-    const problems = validate(doc, header.schema, parsed);
-    if (problems.length > 0 && validate(doc, header.schema, value).length > 0) {
-      wrong.push(`${name}: ${problems[0]!.replace(/^\$: /, '')}`);
-    }
-  }
-  if (Object.keys(headers).length > 0) {
-    findings.decide(
-      'openapi.headers',
-      ex.request,
-      wrong.length > 0 ? `declared headers: ${wrong.join('; ')}` : undefined,
-      'the declared headers fit',
-      ex.status,
-    );
-  }
-  const body = jsonOf(ex);
-  if (schema !== undefined && isJsonType(type) && isParsed(body)) {
-    const problems = validate(doc, schema, body);
-    findings.decide(
-      'openapi.schema',
-      ex.request,
-      problems.length > 0
-        ? `the body does not fit the declared schema: ${problems.join('; ')}`
-        : undefined,
-      'the body fits the declared schema',
-      ex.status,
-      problems.length > 0 ? excerpt(ex.body) : undefined,
-    );
-  }
-}
 
 /** The GET's URL with one parameter set to `value` (a path parameter, or a query parameter). */
 function withParameter(documented: DocumentedPath, param: Parameter, value: string): string {
@@ -166,6 +38,15 @@ function withParameter(documented: DocumentedPath, param: Parameter, value: stri
   const search = new URLSearchParams(query);
   search.set(String(param.name), value);
   return `${path}?${search}`;
+}
+
+/**
+ * What is wrong with a refusal's body: the spec's JSON error body (7.1.5), unless the body is in
+ * another media type the document declares for that status (XML errors of an `.xml` route).
+ */
+function refusalProblem(ctx: AuditContext, op: Operation, ex: Exchange): string | undefined {
+  if (!isJsonType(mediaType(ex)) && declaresType(ctx, op, ex)) return undefined;
+  return errorBodyProblem(ex);
 }
 
 /** Sends the GET with a parameter the schema forbids, then with allowed optional values. */
@@ -190,7 +71,7 @@ async function checkParameters(ctx: AuditContext, documented: DocumentedPath): P
     const refused = ex.status >= 400 && ex.status < 500;
     const problem = !refused
       ? `${answered(ex)} to ${param.in} parameter ${param.name} ${violation.why}; expected a 4xx`
-      : errorBodyProblem(ex);
+      : refusalProblem(ctx, op, ex);
     findings.decide(
       'openapi.negative',
       request,
@@ -237,9 +118,12 @@ async function checkBody(ctx: AuditContext, documented: DocumentedPath): Promise
   });
   if (!ex) return findings.skip('openapi.negative', request, budgetSpent);
   const refused = ex.status >= 400 && ex.status < 500;
+  const op = documented.operations.post;
   const problem = !refused
     ? `${answered(ex)} to a body ${violation.why}; expected a 4xx`
-    : errorBodyProblem(ex);
+    : op
+      ? refusalProblem(ctx, op, ex)
+      : errorBodyProblem(ex);
   findings.decide(
     'openapi.negative',
     request,
