@@ -42,13 +42,15 @@ function splitHost(host: string): [string, number | undefined] {
   return [host.slice(0, colon), Number.isInteger(port) ? port : undefined];
 }
 
-/** The attributes known when a request arrives, for samplers. */
-export function startAttributes(ctx: RequestContext, method: string): Attributes {
-  const attributes: Attributes = {
-    'http.request.method': method,
-    'url.path': ctx.path,
-    'url.scheme': ctx.scheme,
-  };
+/**
+ * What the request says of its client and server, added to `attributes` once it is answered (the
+ * method, path and scheme are given when the span starts, for samplers).
+ */
+export function requestAttributes(
+  ctx: RequestContext,
+  method: string,
+  attributes: Attributes,
+): void {
   if (method === '_OTHER') attributes['http.request.method_original'] = ctx.method;
   const host = ctx.host;
   if (host !== undefined) {
@@ -60,7 +62,6 @@ export function startAttributes(ctx: RequestContext, method: string): Attributes
   if (client !== undefined) attributes['client.address'] = client;
   const agent = ctx.headers.get('user-agent');
   if (typeof agent === 'string') attributes['user_agent.original'] = agent;
-  return attributes;
 }
 
 /** The name of the first policy and what remains, from `RateLimit` (`"name";r=9;t=60`). */

@@ -26,7 +26,7 @@ import type {
   RouteSettings,
   SentResponse,
 } from 'api-conventions';
-import { decisionAttributes, methodOf, spanName, startAttributes } from './attributes.ts';
+import { decisionAttributes, methodOf, requestAttributes, spanName } from './attributes.ts';
 
 /** Options of {@link telemetry}. */
 export interface TelemetryOptions {
@@ -166,7 +166,8 @@ export class TelemetryPlugin implements Plugin {
   onReceive(ctx: RequestContext): void {
     const method = methodOf(ctx.method);
     const parent = propagation.extract(context.active(), ctx.headers, getter);
-    // The attributes samplers may read are given at creation; the rest only to a recorded span.
+    // The attributes samplers may read are given at creation; the rest, to a recorded span only,
+    // in one call once the request is answered.
     const span = this.tracer.startSpan(
       spanName(method, undefined),
       {
@@ -179,7 +180,6 @@ export class TelemetryPlugin implements Plugin {
       },
       parent,
     );
-    if (span.isRecording()) span.setAttributes(startAttributes(ctx, method));
     (ctx.state as Carrier)[watched] = { span, parent, start: now(), method, sent: undefined };
     if (this.measured) {
       if (this.duration === undefined) this.instrumentsNow();
@@ -207,6 +207,7 @@ export class TelemetryPlugin implements Plugin {
       if (route !== undefined) attributes['http.route'] = route;
       // The conventions' value when nothing more precise is known: the status code.
       if (failed) attributes['error.type'] = String(status);
+      requestAttributes(ctx, method, attributes);
       const headers =
         watch.sent?.headers.record ??
         (ctx.hasResponseHeaders ? ctx.responseHeaders.record : undefined);
