@@ -12,6 +12,7 @@ export default defineConfig({
       { find: /^api-conventions\/oauth$/, replacement: src('oauth.ts') },
       { find: /^api-conventions\/audit$/, replacement: src('audit/index.ts') },
       { find: /^api-conventions\/otel$/, replacement: src('otel.ts') },
+      { find: /^api-conventions\/client$/, replacement: src('client.ts') },
       { find: /^api-conventions\/(.+)$/, replacement: src('adapters/$1.ts') },
       { find: /^api-conventions$/, replacement: src('index.ts') },
     ],

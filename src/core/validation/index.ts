@@ -24,6 +24,7 @@ export {
   type FieldTypeValue,
   type NullableRule,
   type RequiredRule,
+  type RouteTypes,
   type SchemaOutput,
   type SuccessBody,
   type TypedContext,
@@ -32,5 +33,6 @@ export {
   type TypedResult,
   type TypedRoutes,
   type TypedRule,
+  type TypedTable,
   type UntypedDefinition,
 } from './typed-route.ts';

@@ -234,7 +234,14 @@ export interface UntypedDefinition<C> {
  * @category Routing
  */
 export type TypedRoutes<T> = {
-  [P in keyof T]: { [M in keyof T[P]]: M extends Method ? TypedEntry<T[P][M], M> : never };
+  [P in keyof T]: {
+    [M in keyof T[P]]: M extends Method
+      ? TypedEntry<T[P][M], M>
+      : // The type-only record of a table from defineRoutes (TypedTable's `~routes`).
+        M extends 'types'
+        ? unknown
+        : never;
+  };
 };
 
 /**
@@ -257,6 +264,25 @@ export type TypedRoutes<T> = {
  */
 export function defineRoutes<const T extends Readonly<Record<string, object>>>(
   table: TypedRoutes<T>,
-): RouteTable {
-  return table as RouteTable;
+): TypedTable<T> {
+  return table as TypedTable<T>;
+}
+
+/**
+ * A route table that keeps, for the type checker only, what each of its routes declares (path →
+ * method → settings): `api-conventions/client` reads a service's paths, parameters, bodies and
+ * responses from it (`createClient<typeof routes>()`). At run time it is the table, nothing more.
+ *
+ * @category Routing
+ */
+export type TypedTable<T> = RouteTable & RouteTypes<T>;
+
+/**
+ * The settings a {@link TypedTable} keeps for the type checker; never present at run time.
+ *
+ * @category Routing
+ */
+export interface RouteTypes<T> {
+  /** Never set: a type-only record of path → method → settings. */
+  readonly '~routes'?: { readonly types: T };
 }

@@ -1,0 +1,34 @@
+/** The client: calls, errors, paging and the types read from a service's routes. */
+export type { CachedResponse, ResponseCache } from './cache.ts';
+export {
+  type Client,
+  type ClientMethods,
+  createClient,
+  type TypedMethod,
+  type TypedPaginate,
+  type UntypedMethod,
+  type UntypedPaginate,
+} from './create-client.ts';
+export { ApiResponseError, type ClientErrorEntry, isApiResponseError } from './errors.ts';
+export type { DeprecationNotice } from './headers.ts';
+export type { OAuthClientOptions } from './oauth.ts';
+export type { ClientOptions, RetryOptions } from './options.ts';
+export type { PagingOptions } from './paginate.ts';
+export type { ClientResponse } from './send.ts';
+export type {
+  BodyOf,
+  CallOptions,
+  ClientMethod,
+  CommonCallOptions,
+  FieldsOf,
+  PagingQuery,
+  ParamsOf,
+  PathsWith,
+  QueryOf,
+  ResultOf,
+  RouteAt,
+  RoutesOf,
+  TypedCallOptions,
+  Wire,
+} from './types.ts';
+export type { QueryValue } from './url.ts';

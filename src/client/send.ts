@@ -1,0 +1,195 @@
+/**
+ * One call, as the specification asks a client to make it: within the known rate limit, with
+ * a conditional GET or `If-Match`, waiting out a 429 or 503, renewing a refused token once.
+ */
+import { ApiResponseError } from './errors.ts';
+import { deprecationOf, isInvalidToken, limitOf, retryAfterOf } from './headers.ts';
+import type { ClientState } from './options.ts';
+import { sleep } from './sleep.ts';
+
+/**
+ * A response as the client read it.
+ *
+ * @category Client
+ */
+export interface ClientResponse<T = unknown> {
+  /** The status (a 304 answered from the cache keeps the stored status, 200). */
+  readonly status: number;
+  /** The headers (on a 304, the stored ones updated with the 304's). */
+  readonly headers: Headers;
+  /** The body: JSON parsed, other media types as text, `undefined` when there is none. */
+  readonly body: T;
+  /** Whether the body came from the cache after a 304 (RFC 9110 §15.4.5). */
+  readonly cached: boolean;
+}
+
+/** What one call sends, its URL built already. */
+export interface Call {
+  readonly method: string;
+  /** The route template, which names the endpoint for deprecation notices. */
+  readonly template: string;
+  readonly url: string;
+  readonly body?: unknown;
+  readonly headers?: Readonly<Record<string, string>> | undefined;
+  readonly signal?: AbortSignal | undefined;
+  /** Retry a write too (POST, PATCH) on 429 and 503. */
+  readonly idempotent?: boolean | undefined;
+}
+
+// RFC 9110 §9.2.2: repeating these has the effect of sending them once.
+const idempotentMethods = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
+// Writes that replace or remove what was read: they carry If-Match (RFC 9110 §13.1.1).
+const conditionalWrites = new Set(['PUT', 'PATCH', 'DELETE']);
+
+/** The body to send, and its media type when the client chose one. */
+function encodeBody(body: unknown): { body?: BodyInit; type?: string } {
+  if (body === undefined) return {};
+  if (
+    typeof body === 'string' ||
+    body instanceof URLSearchParams ||
+    body instanceof ArrayBuffer ||
+    ArrayBuffer.isView(body) ||
+    (typeof Blob !== 'undefined' && body instanceof Blob) ||
+    (typeof FormData !== 'undefined' && body instanceof FormData)
+  ) {
+    return { body: body as BodyInit };
+  }
+  return { body: JSON.stringify(body), type: 'application/json' };
+}
+
+/** The body of a response: JSON parsed, other text as text, nothing for 204, 304 and HEAD. */
+async function readBody(res: Response, method: string): Promise<unknown> {
+  if (method === 'HEAD' || res.status === 204 || res.status === 205 || res.status === 304) {
+    await res.body?.cancel();
+    return undefined;
+  }
+  const text = await res.text();
+  if (text === '') return undefined;
+  const type = res.headers.get('content-type') ?? '';
+  if (/^application\/(?:[\w.-]+\+)?json\b/i.test(type)) {
+    try {
+      return JSON.parse(text);
+    } catch {
+      return text;
+    }
+  }
+  return text;
+}
+
+/** The path of a URL (the resource a tag belongs to), without its query. */
+const resourceOf = (url: string) => {
+  const query = url.indexOf('?');
+  return query === -1 ? url : url.slice(0, query);
+};
+
+/** Sends `call`; resolves with the response, or rejects with an {@link ApiResponseError}. */
+export async function send(state: ClientState, call: Call): Promise<ClientResponse> {
+  const { method, url } = call;
+  const resource = resourceOf(url);
+  const encoded = encodeBody(call.body);
+  const retryable = idempotentMethods.has(method) || call.idempotent === true;
+  let attempts = 0;
+  let renewed = false;
+  for (;;) {
+    const headers = new Headers(state.headers);
+    if (encoded.type) headers.set('content-type', encoded.type);
+    if (call.headers)
+      for (const [name, value] of Object.entries(call.headers)) headers.set(name, value);
+    let token: string | undefined;
+    if (!headers.has('authorization')) {
+      token = state.tokens ? await state.tokens.current() : await state.token?.();
+      if (token !== undefined) headers.set('authorization', `Bearer ${token}`);
+    }
+    const cacheKey =
+      method === 'GET' && state.cache ? `${url} ${headers.get('accept') ?? ''}` : undefined;
+    const stored = cacheKey === undefined ? undefined : state.cache?.get(cacheKey);
+    if (stored && !headers.has('if-none-match')) headers.set('if-none-match', stored.etag);
+    if (conditionalWrites.has(method) && state.validators && !headers.has('if-match')) {
+      const tag = state.validators.get(resource);
+      if (tag !== undefined) headers.set('if-match', tag);
+    }
+    await state.gate?.acquire(call.signal);
+    let res: Response;
+    try {
+      res = await state.fetch(url, {
+        method,
+        headers,
+        ...(encoded.body === undefined ? {} : { body: encoded.body }),
+        ...(call.signal ? { signal: call.signal } : {}),
+      });
+    } catch (error) {
+      state.gate?.release(undefined);
+      throw error;
+    }
+    const now = state.now();
+    state.gate?.release(limitOf(res.headers, now));
+    if (state.onDeprecation) notice(state, call, res.headers);
+
+    if (res.status === 304 && stored) {
+      await res.body?.cancel();
+      // RFC 9110 §15.4.5: the 304's headers update the stored response's.
+      const merged = new Headers(stored.headers);
+      res.headers.forEach((value, name) => {
+        if (name !== 'content-length') merged.set(name, value);
+      });
+      return { status: stored.status, headers: merged, body: stored.body, cached: true };
+    }
+    if (res.status === 401 && token !== undefined && state.tokens && !renewed) {
+      if (isInvalidToken(res.headers)) {
+        // RFC 6750 §3.1: the token expired or was revoked; one new token, one more try.
+        renewed = true;
+        await res.body?.cancel();
+        await state.tokens.renew(token);
+        continue;
+      }
+    }
+    if ((res.status === 429 || res.status === 503) && retryable && attempts < state.retries) {
+      const limit = limitOf(res.headers, now);
+      const wait =
+        retryAfterOf(res.headers, now) ??
+        (limit?.remaining === 0 && limit.resetAt !== undefined
+          ? Math.max(0, limit.resetAt - now)
+          : 500 * 2 ** attempts);
+      if (wait <= state.maxWait) {
+        attempts++;
+        await res.body?.cancel();
+        // spec 8.2: no call of this client goes before the wait is over.
+        if (res.status === 429) state.gate?.holdFor(wait);
+        await sleep(wait, call.signal);
+        continue;
+      }
+    }
+
+    const body = await readBody(res, method);
+    if (!res.ok && res.status !== 304) {
+      // The tag is stale: the next write is sent without it unless read again.
+      if (res.status === 412) state.validators?.set(resource, null);
+      throw new ApiResponseError(method, url, res.status, res.headers, body);
+    }
+    const etag = res.headers.get('etag');
+    if (method === 'GET') {
+      if (cacheKey !== undefined && etag !== null && res.status === 200) {
+        state.cache?.set(cacheKey, { etag, status: res.status, headers: res.headers, body });
+      }
+      state.validators?.set(resource, etag);
+    } else if (conditionalWrites.has(method)) {
+      // The write's own tag, or none: a tag from before our write would refuse our next one.
+      state.validators?.set(resource, etag);
+    }
+    return { status: res.status, headers: res.headers, body, cached: false };
+  }
+}
+
+/** Calls `onDeprecation` the first time an endpoint says it is deprecated (spec 9.8). */
+function notice(state: ClientState, call: Call, headers: Headers): void {
+  const key = `${call.method} ${call.template}`;
+  if (state.deprecated.has(key)) return;
+  const found = deprecationOf(headers, call.method, call.template, call.url);
+  if (found === undefined) return;
+  state.deprecated.add(key);
+  try {
+    state.onDeprecation?.(found);
+  } catch {
+    // A failing listener must not fail the call it was told about.
+  }
+}

@@ -1,0 +1,45 @@
+/**
+ * api-conventions/client: 50 calls against a limit of 10 per second, on every host of the bookshelf through a counting proxy of the
+ * tests' own (issue 37).
+ */
+import { createClient } from 'api-conventions/client';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createBookshelf } from '../../examples/bookshelf/app.ts';
+import { describeMatrix } from '../conformance/_matrix.ts';
+import { alice } from './_credentials.ts';
+import { type CountingProxy, startProxy } from './_proxy.ts';
+
+describeMatrix(
+  'the client under a rate limit of 10 per second',
+  () =>
+    createBookshelf({
+      logger: { error() {}, warn() {} },
+      rateLimit: { limit: 10, window: 1 },
+    }),
+  (served) => {
+    let proxy: CountingProxy;
+    beforeAll(async () => {
+      proxy = await startProxy(() => served.url(''));
+    });
+    afterAll(async () => {
+      await proxy.close();
+    });
+
+    it('resolves 50 calls with at most a handful of 429s (spec 8.2, 8.3)', async () => {
+      const c = createClient({ baseUrl: proxy.url, oauth: alice });
+      const from = proxy.seen.length;
+      const calls = Array.from({ length: 50 }, (_, i) =>
+        c.get<{ id: string }>('/v1/books/:id', {
+          params: { id: 'emma' },
+          query: { format: i % 2 === 0 ? 'json' : undefined },
+        }),
+      );
+      const books = await Promise.all(calls);
+      expect(books.every((b) => b.id === 'emma')).toBe(true);
+      const answers = proxy.since(from, (s) => s.target.startsWith('/v1/books'));
+      const refused = answers.filter((s) => s.status === 429).length;
+      expect(answers.length - refused).toBe(50);
+      expect(refused).toBeLessThanOrEqual(5);
+    }, 60_000);
+  },
+);

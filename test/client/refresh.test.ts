@@ -1,0 +1,62 @@
+/**
+ * api-conventions/client: OAuth tokens of two seconds, refreshed as they lapse, on every host of the bookshelf through a counting proxy of the
+ * tests' own (issue 37).
+ */
+import { createClient } from 'api-conventions/client';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createBookshelf } from '../../examples/bookshelf/app.ts';
+import { describeMatrix } from '../conformance/_matrix.ts';
+import { alice } from './_credentials.ts';
+import { type CountingProxy, startProxy } from './_proxy.ts';
+
+describeMatrix(
+  'the client with 2-second access tokens',
+  () => createBookshelf({ logger: { error() {}, warn() {} }, oauth: { tokenTtl: 2 } }),
+  (served) => {
+    let proxy: CountingProxy;
+    beforeAll(async () => {
+      proxy = await startProxy(() => served.url(''));
+    });
+    afterAll(async () => {
+      await proxy.close();
+    });
+    const client = () => createClient({ baseUrl: proxy.url, oauth: alice });
+
+    it('keeps calls succeeding over 10 s of 2-second tokens through refreshes (RFC 6749 §6, RFC 6750 §3.1)', async () => {
+      const c = client();
+      const from = proxy.seen.length;
+      const started = Date.now();
+      let calls = 0;
+      while (Date.now() - started < 10_000) {
+        await c.get('/v1/me');
+        calls++;
+        await new Promise((r) => setTimeout(r, 250));
+      }
+      expect(calls).toBeGreaterThan(10);
+      const grants = proxy
+        .since(from, (s) => s.target === '/v1/oauth2/token')
+        .map((s) => new URLSearchParams(s.body).get('grant_type'));
+      expect(grants[0]).toBe('password');
+      expect(grants.filter((g) => g === 'refresh_token').length).toBeGreaterThanOrEqual(3);
+      // Each call was answered 200, or 304 from the cache; a 401 was renewed and retried.
+      const statuses = new Set(
+        proxy.since(from, (s) => s.target === '/v1/me').map((s) => s.status),
+      );
+      expect([...statuses].every((s) => [200, 304, 401].includes(s))).toBe(true);
+    }, 30_000);
+
+    it('refreshes once after invalid_token and retries the call (RFC 6750 §3.1)', async () => {
+      const c = client();
+      await c.get('/v1/me');
+      // The token lapses while the client still holds it as current for a moment.
+      await new Promise((r) => setTimeout(r, 2100));
+      const from = proxy.seen.length;
+      const me = await c.get<{ id: string }>('/v1/me');
+      expect(me.id).toBe('alice');
+      const grants = proxy.since(from, (s) => s.target === '/v1/oauth2/token');
+      expect(grants.map((s) => new URLSearchParams(s.body).get('grant_type'))).toEqual([
+        'refresh_token',
+      ]);
+    });
+  },
+);
