@@ -34,6 +34,7 @@ export {
   type HeaderReader,
   type HostBinding,
   type HostMatch,
+  type HostSchemas,
   type HttpErrorLike,
   hasUpperCase,
   heldContext,

@@ -12,6 +12,7 @@ import {
   type RequestContext,
   versioning,
 } from 'api-conventions';
+import { z } from 'zod';
 
 /** An author as the bookshelf stores it. */
 interface Author {
@@ -41,7 +42,7 @@ const people: readonly [id: string, given: string, family: string, born: number,
  * Where the changes are explained. The sunset is far off on purpose: the reference service keeps
  * serving v1 for years, so its clients (and its tests) never meet a 410 they did not ask for.
  */
-const authorsV1: Deprecation = {
+const authorsV1Deprecation: Deprecation = {
   announced: '2026-06-01',
   sunset: '2030-06-30',
   successor: '/v2/authors',
@@ -71,6 +72,24 @@ const v2 = (a: Author) => ({
   lifespan: { born: a.born, died: a.died },
 });
 
+// What each version sends, for the OpenAPI document (named schemas) and development checks.
+const authorV1 = z
+  .object({ id: z.string(), name: z.string(), born: z.number().int(), died: z.number().int() })
+  .meta({ id: 'AuthorV1', description: 'An author, version 1: one name, flat years.' });
+const authorV2 = z
+  .object({
+    id: z.string(),
+    name: z.object({ given: z.string(), family: z.string() }),
+    lifespan: z.object({ born: z.number().int(), died: z.number().int() }),
+  })
+  .meta({ id: 'Author', description: 'An author: the name in parts, the years in lifespan.' });
+const authorsV1 = z
+  .object({ authors: z.array(authorV1).readonly(), hasNext: z.boolean() })
+  .meta({ id: 'AuthorListV1', description: 'Every author, version 1 (spec 2.7).' });
+const authorsV2 = z
+  .object({ authors: z.array(authorV2).readonly(), hasNext: z.boolean() })
+  .meta({ id: 'AuthorList', description: 'Every author (spec 2.7).' });
+
 /** The author routes, both versions, and the retired reviews. */
 export function authorRoutes() {
   const authors = new Map<string, Author>(
@@ -88,17 +107,27 @@ export function authorRoutes() {
     '/v1/authors': {
       GET: {
         handler: () => listOf('authors', all().map(v1), { hasNext: false }),
-        config: { deprecation: authorsV1 },
+        config: { deprecation: authorsV1Deprecation, response: { 200: authorsV1 } },
       },
     },
     '/v1/authors/:id': {
       GET: {
         handler: (ctx) => v1(find(ctx)),
-        config: { deprecation: { ...authorsV1, successor: '/v2/authors/:id' } },
+        config: {
+          deprecation: { ...authorsV1Deprecation, successor: '/v2/authors/:id' },
+          response: { 200: authorV1 },
+        },
       },
     },
-    '/v2/authors': { GET: () => listOf('authors', all().map(v2), { hasNext: false }) },
-    '/v2/authors/:id': { GET: (ctx) => v2(find(ctx)) },
+    '/v2/authors': {
+      GET: {
+        handler: () => listOf('authors', all().map(v2), { hasNext: false }),
+        config: { response: { 200: authorsV2 } },
+      },
+    },
+    '/v2/authors/:id': {
+      GET: { handler: (ctx) => v2(find(ctx)), config: { response: { 200: authorV2 } } },
+    },
     // Past its sunset the route answers 410 before the handler runs.
     '/v1/reviews': {
       GET: {

@@ -4,16 +4,33 @@ import { z } from 'zod';
 import type { Book } from './data.ts';
 
 // What clients receive, as zod schemas: the OpenAPI document at /v1/openapi describes the
-// responses with them, and in development each response is checked against them. Every field
-// is optional because `fields=` and `view=` select a subset (spec 2.10).
-const link = z.object({ rel: z.string(), method: z.string(), href: z.string() });
-/** A book as sent: any selection of its fields, and the links the caller may follow (spec 2.12). */
-export const bookView = z
+// responses with them (each `id` a named schema there), and in development each response is
+// checked against them. A book is whole where no selection applies (what a write answers);
+// where a read takes `fields=` and `view=`, which select a subset (spec 2.10), every member is
+// optional.
+const link = z
+  .object({ rel: z.string(), method: z.string(), href: z.string() })
+  .meta({ id: 'Link', description: 'An operation the caller may perform next (spec 2.12).' });
+const bookAuthor = z.object({ id: z.string(), name: z.string() });
+const example = {
+  id: 'emma',
+  title: 'Emma',
+  authorId: 'jane-austen',
+  author: { id: 'jane-austen', name: 'Jane Austen' },
+  year: 1815,
+  language: 'en',
+  pages: 474,
+  createdAt: '2026-01-01T00:00:00.000Z',
+  updatedAt: '2026-01-01T00:00:00.000Z',
+  links: [{ rel: 'self', method: 'GET', href: '/v1/books/emma' }],
+};
+/** A book as a write answers it: every member, and the links the caller may follow (spec 2.12). */
+export const book = z
   .object({
     id: z.string(),
     title: z.string(),
     authorId: z.string(),
-    author: z.object({ id: z.string(), name: z.string() }).partial(),
+    author: bookAuthor,
     year: z.number().int(),
     language: z.string(),
     pages: z.number().int(),
@@ -21,13 +38,24 @@ export const bookView = z
     updatedAt: z.date(),
     links: z.array(link),
   })
-  .partial();
+  .meta({ id: 'Book', description: 'A book.', examples: [example] });
+/** A book as a read sends it: any selection of its members (`fields=`, `view=`, spec 2.10). */
+export const bookView = book
+  .extend({ author: bookAuthor.partial() })
+  .partial()
+  .meta({
+    id: 'BookSelection',
+    description: 'A book as a read selects it: the members `fields` or `view` keep (spec 2.10).',
+    examples: [example],
+  });
 /** A page of books: the envelope of spec 2.7 and 2.8. */
-export const bookPage = z.object({
-  books: z.array(bookView),
-  hasNext: z.boolean(),
-  total: z.number().int().optional(),
-});
+export const bookPage = z
+  .object({
+    books: z.array(bookView),
+    hasNext: z.boolean(),
+    total: z.number().int().optional(),
+  })
+  .meta({ id: 'BookList', description: 'A page of books (spec 2.7, 2.8).' });
 
 const href = (book: Book) => `/v1/books/${book.id}`;
 const mayWrite = (ctx: RequestContext) => hasScopes(ctx.identity, 'books:write');

@@ -10,16 +10,21 @@ import {
   type RequestContext,
   type TypedContext,
 } from 'api-conventions';
-import { bookList, bookPage, bookResource, bookView } from './book-shape.ts';
+import { book, bookList, bookPage, bookResource, bookView } from './book-shape.ts';
 import { authorOf, type Book, seedBooks, slugify } from './data.ts';
 import { bookVersion, shelfChanged, shelfVersion, touch } from './versions.ts';
 
 export const bookFields = {
-  title: { type: 'string', required: true, min: 1, max: 200 },
-  authorId: { type: 'string', required: true, pattern: /^[a-z0-9]+(-[a-z0-9]+)*$/ },
-  year: { type: 'integer', required: true, min: -3000, max: 2100 },
-  language: { type: 'string', pattern: /^[a-z]{2}$/ },
-  pages: { type: 'integer', min: 1, max: 100_000 },
+  title: { type: 'string', required: true, min: 1, max: 200, example: 'Emma' },
+  authorId: {
+    type: 'string',
+    required: true,
+    pattern: /^[a-z0-9]+(-[a-z0-9]+)*$/,
+    example: 'jane-austen',
+  },
+  year: { type: 'integer', required: true, min: -3000, max: 2100, example: 1815 },
+  language: { type: 'string', pattern: /^[a-z]{2}$/, example: 'en' },
+  pages: { type: 'integer', min: 1, max: 100_000, example: 474 },
 } as const satisfies FieldSchema;
 
 /** What a book route's handler reads: the body as the field rules describe it (partial on PATCH). */
@@ -125,7 +130,7 @@ export function bookRoutes(books: Map<string, Book> = seedShelf()) {
       POST: {
         handler: createBook,
         // The shelf's version names the lists, not the created book: no ETag on the 201.
-        config: { body: bookFields, resource, etag: false, response: { 201: bookView } },
+        config: { body: bookFields, resource, etag: false, response: { 201: book } },
       },
     },
     '/v1/books/:id': {
@@ -143,13 +148,17 @@ export function bookRoutes(books: Map<string, Book> = seedShelf()) {
       },
       PUT: {
         handler: replaceBook,
-        config: { body: bookFields, resource, response: { 200: bookView, 201: bookView } },
+        config: { body: bookFields, resource, response: { 200: book, 201: book } },
       },
       PATCH: {
         handler: patchBook,
-        config: { body: bookFields, resource, response: { 200: bookView } },
+        config: { body: bookFields, resource, response: { 200: book } },
       },
-      DELETE: deleteBook,
+      DELETE: {
+        handler: deleteBook,
+        // The document's word for what the handler answers: 204, never a body.
+        config: { openapi: { responses: { '204': { description: 'Deleted: no content.' } } } },
+      },
     },
   });
 }

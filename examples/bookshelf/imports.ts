@@ -16,7 +16,23 @@ import { authorOf, type Book, slugify } from './data.ts';
 import { shelfChanged } from './versions.ts';
 
 /** An import's body: a list of books, each checked by the book rules as it is imported. */
-const importFields = { books: { type: 'array', required: true } } as const satisfies FieldSchema;
+const importFields = {
+  books: {
+    type: 'array',
+    required: true,
+    example: [{ title: 'Emma', authorId: 'jane-austen', year: 1815 }],
+  },
+} as const satisfies FieldSchema;
+
+/** What the document says of the 202 (the jobs' `JobStatus` schema, spec 4.3). */
+const acceptedImport = {
+  description: 'Accepted: the books are imported in the background; the status is at Location.',
+  headers: {
+    Location: { description: 'The status of the import.', schema: { type: 'string' } },
+    'Retry-After': { description: 'Seconds before asking.', schema: { type: 'integer' } },
+  },
+  content: { 'application/json': { schema: { $ref: '#/components/schemas/JobStatus' } } },
+};
 const checkBook = compileFields(bookFields);
 const maxBooks = 1000;
 // The work takes a moment, as a real import would: a client sees `pending` before `done`.
@@ -100,7 +116,7 @@ export function bookImports(books: Map<string, Book>, store?: Store, delayMs = 3
     '/v1/book-imports': {
       POST: {
         handler: startImport,
-        config: { body: importFields },
+        config: { body: importFields, openapi: { responses: { '202': acceptedImport } } },
       },
     },
     // Spread here, beside its plugin, so that the status route gets the book scopes too.

@@ -75,12 +75,100 @@ const redirects = {
     },
   },
 };
-const open = { auth: false, openapi: { responses: redirects } } as RouteConfig;
+const str = { type: 'string' };
+// What GET describes: the request a sign-in page would show.
+const authorizationRequest = {
+  description: 'The authorization request, checked: what a sign-in page would show.',
+  content: {
+    'application/json': {
+      schema: {
+        type: 'object',
+        required: ['clientId', 'signIn'],
+        properties: { clientId: str, scope: str, signIn: str },
+      },
+    },
+  },
+};
+// What POST reads: the authorization request's parameters, and the user's sign-in.
+const signInForm = {
+  required: true,
+  content: {
+    'application/x-www-form-urlencoded': {
+      schema: {
+        type: 'object',
+        required: ['response_type', 'client_id', 'username', 'password'],
+        properties: {
+          response_type: str,
+          client_id: str,
+          redirect_uri: str,
+          scope: str,
+          state: str,
+          code_challenge: str,
+          code_challenge_method: str,
+          username: str,
+          password: str,
+        },
+      },
+    },
+  },
+};
+const authorizeTags = ['oauth'];
+// RFC 6749 §4.1.1 and RFC 7636 §4.3: what the client puts in the query.
+const authorizationParameters = [
+  ['response_type', 'code (or token where the implicit grant is on).', true],
+  ['client_id', 'The client asking.', true],
+  ['redirect_uri', "Where the answer goes: one of the client's.", false],
+  ['scope', 'The scopes asked for, space-separated.', false],
+  ['state', 'A value the answer carries back.', false],
+  ['code_challenge', 'PKCE: the challenge of the code verifier (RFC 7636).', false],
+  ['code_challenge_method', 'PKCE: S256.', false],
+] as const;
+const open = {
+  auth: false,
+  openapi: {
+    summary: 'Check an authorization request',
+    tags: authorizeTags,
+    parameters: authorizationParameters.map(([name, description, required]) => ({
+      name,
+      in: 'query' as const,
+      description,
+      required,
+      schema: str,
+    })),
+    responses: { ...redirects, '200': authorizationRequest },
+  },
+} as RouteConfig;
 const openForm = {
   auth: false,
   accepts: ['form'],
-  openapi: { responses: redirects },
+  openapi: {
+    summary: 'Sign in and authorize',
+    tags: authorizeTags,
+    requestBody: signInForm,
+    responses: redirects,
+  },
 } as RouteConfig;
+
+// Who the token names (`/v1/me`).
+const me = {
+  '200': {
+    description: 'The user the token names, its client and its scopes.',
+    content: {
+      'application/json': {
+        schema: {
+          $ref: '#/$defs/Me',
+          $defs: {
+            Me: {
+              type: 'object',
+              required: ['id', 'clientId', 'scopes'],
+              properties: { id: str, clientId: str, scopes: { type: 'array', items: str } },
+            },
+          },
+        },
+      },
+    },
+  },
+};
 
 /**
  * The authorization endpoint (RFC 6749 §3.1) of a JSON API: `GET` checks the request and
@@ -202,7 +290,7 @@ export function oauthPart(settings: OAuthSettings = {}): { plugins: Plugin[]; ro
             clientId: ctx.identity!.clientId,
             scopes: [...ctx.identity!.scopes].sort(),
           }),
-          config: { user: true },
+          config: { user: true, openapi: { summary: 'Read who the token names', responses: me } },
         },
       },
     },

@@ -26,6 +26,15 @@ export const bookshelfOpenApi = {
     authorizationUrl: '/v1/oauth2/authorize',
     scopes: { 'books:read': 'Read books', 'books:write': 'Add, change and delete books' },
   },
+  tags: [
+    { name: 'books', description: 'The shelf: list, read, add, replace, change and delete books.' },
+    { name: 'book-imports', description: 'Many books at once, imported in the background.' },
+    { name: 'authors', description: 'Authors, in version 1 (deprecated) and version 2.' },
+    { name: 'reviews', description: 'Reviews, retired: every call is 410 Gone.' },
+    { name: 'me', description: 'Who the access token names.' },
+    { name: 'oauth', description: 'The OAuth 2.0 authorization server: tokens and their keys.' },
+    { name: 'openapi', description: 'This document.' },
+  ],
 } satisfies OpenApiOptions;
 
 /** The bookshelf's document, as `GET /v1/openapi` serves it (`serveOpenApi` in app.ts). */
@@ -71,7 +80,12 @@ function readAsset(name: string): string {
 export function docsRoutes(): RouteTable {
   const cache = new Map<string, string>();
   const send = (body: string, type: string) => ok(body, { 'content-type': type });
-  const config = { auth: false as const, securityHeaders: { contentSecurityPolicy: pagePolicy } };
+  // A page for people, not an operation of the API: left out of the document (`hide`).
+  const config = {
+    auth: false as const,
+    securityHeaders: { contentSecurityPolicy: pagePolicy },
+    openapi: { hide: true },
+  };
   return {
     '/v1/docs': { GET: { handler: () => send(page, 'text/html; charset=utf-8'), config } },
     '/v1/docs/start': {

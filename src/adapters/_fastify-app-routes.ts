@@ -21,6 +21,7 @@ import type {
   RouteOptions,
 } from 'fastify';
 import { type FastifyHost, send } from './_fastify-io.ts';
+import { hostSchemasOf } from './_fastify-schemas.ts';
 
 /** Where a table route registered by the plugin carries its route, in its Fastify config. */
 export const tableRoute = Symbol.for('api-conventions.table-route');
@@ -84,14 +85,17 @@ export function watchAppRoutes(
     }
     const lint: LintRoute[] = [];
     const view: AppRoute[] = [];
+    // Schemas shared by `$id` (fastify.addSchema), which a route's schema may refer to.
+    const shared = this.getSchemas() as Record<string, unknown>;
     for (const route of declared) {
       // The settings as the route ends up with them, after every plugin's onRoute hook.
       const config = (route.config as RouteConfigBag | undefined)?.conventions;
       const pattern = patternOf(route.url);
+      const schemas = hostSchemasOf(route, shared);
       for (const method of [route.method].flat()) {
         byKey.set(`${method} ${route.url}`, host.settingsOf(method, pattern, config));
         if (method !== 'HEAD') lint.push({ method, path: pattern });
-        view.push({ method, pattern, config });
+        view.push({ method, pattern, config, schemas });
       }
     }
     host.lint(lint);

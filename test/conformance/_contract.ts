@@ -4,8 +4,10 @@
  * (the bookshelf), else the one `openapi()` builds from its route table. Each exchange must be
  * documented for its path, method and status (or the operation's `default`), in a media type
  * the document names for it, and a JSON body must fit that media type's schema (ajv, JSON
- * Schema 2020-12, formats checked). XML bodies are checked for their media type only: JSON
- * Schema cannot judge XML.
+ * Schema 2020-12, formats checked); an XML body is read back into values by its schema's element
+ * names (the XML Object, OpenAPI 3.1 §4.8.26) and judged the same way. A `.json`/`.xml` twin,
+ * which the document describes on its pattern (`x-format-suffixes`), is judged as that
+ * operation in the twin's format.
  */
 
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
@@ -13,6 +15,7 @@ import addFormats from 'ajv-formats';
 import type { Conventions } from 'api-conventions';
 import { bookshelfDocument } from '../../examples/bookshelf/openapi.ts';
 import { openapi } from '../../src/index.ts';
+import { readXml } from './_xml-values.ts';
 
 /** One response as a test received it. */
 export interface Exchange {
@@ -38,10 +41,24 @@ type Json = Record<string, unknown>;
 
 interface Operation {
   responses: Record<string, Json>;
+  parameters?: { name: string; in: string }[];
+  'x-format-suffixes'?: string[];
+}
+
+/** What kind of disagreement a problem is. */
+export type ProblemKind = 'operation' | 'status' | 'media' | 'body';
+
+/** One response the document does not describe. */
+export interface Problem {
+  kind: ProblemKind;
+  line: string;
 }
 
 /** The JSON media types: `application/json` and any `+json` suffix (RFC 6839). */
 const isJson = (type: string) => type === 'application/json' || type.endsWith('+json');
+/** The XML media types: `application/xml`, `text/xml` and any `+xml` suffix (RFC 7303). */
+const isXml = (type: string) =>
+  type === 'application/xml' || type === 'text/xml' || type.endsWith('+xml');
 
 /** A recorder whose copies are bounded: a stream that never ends is left out after 2 s. */
 export function contractRecorder(): ContractRecorder {
@@ -69,7 +86,7 @@ export function contractRecorder(): ContractRecorder {
     },
     async problems(document) {
       const exchanges = (await Promise.all(pending)).filter((e): e is Exchange => e !== undefined);
-      return judge(document, exchanges);
+      return judge(document, exchanges).map((p) => p.line);
     },
   };
 }
@@ -105,7 +122,11 @@ function pathMatchers(paths: Json) {
     .sort((a, b) => a.params - b.params || b.literal - a.literal);
 }
 
-function judge(document: Json, exchanges: Exchange[]): string[] {
+/**
+ * The problems of `exchanges` against `document`. `strict` asks more than the document's own
+ * rules do: each status named exactly on its operation (not only by a range or `default`).
+ */
+export function judge(document: Json, exchanges: readonly Exchange[], strict = false): Problem[] {
   const ajv = new Ajv2020({ strict: false, allErrors: false });
   addFormats.default(ajv);
   ajv.addSchema({ $id: 'doc', components: document.components }, 'doc');
@@ -120,7 +141,10 @@ function judge(document: Json, exchanges: Exchange[]): string[] {
   };
   const paths = (document.paths ?? {}) as Record<string, Record<string, Operation>>;
   const matchers = pathMatchers(paths);
-  const components = (document.components ?? {}) as { responses?: Record<string, Json> };
+  const components = (document.components ?? {}) as {
+    responses?: Record<string, Json>;
+    schemas?: Json;
+  };
   const resolve = (response: Json): Json => {
     const ref = response.$ref;
     if (typeof ref !== 'string') return response;
@@ -130,21 +154,37 @@ function judge(document: Json, exchanges: Exchange[]): string[] {
     return found;
   };
   const errorSchema = { $ref: '#/components/schemas/Error' };
-  const problems: string[] = [];
+  const problems: Problem[] = [];
   for (const e of exchanges) {
     const path = e.target.split('?')[0]!;
     const at = `${e.method} ${e.target} → ${e.status}`;
     const method = e.method === 'HEAD' ? 'get' : e.method.toLowerCase();
-    if (e.method === 'OPTIONS') continue; // CORS preflights are not operations (OpenAPI 3.1 §4.8.9)
     const media = (e.contentType ?? '').split(';')[0]!.trim().toLowerCase();
-    const template = templateOf(matchers, path);
-    const operation = template === undefined ? undefined : paths[template]?.[method];
+    // A CORS preflight is no operation (OpenAPI 3.1 §4.8.9), unless the document lists OPTIONS.
+    if (e.method === 'OPTIONS' && !Object.values(paths).some((item) => item.options)) continue;
+    let template = templateOf(matchers, path);
+    let operation = template === undefined ? undefined : paths[template]?.[method];
+    // A `.json`/`.xml` twin: the operation of its pattern, in the twin's format (spec 4.5).
+    let pinned: string | undefined;
+    const twin = /^(.*)\.(json|xml)$/.exec(path);
+    if (twin !== null && (operation === undefined || template !== templateOf(matchers, twin[1]!))) {
+      const base = templateOf(matchers, twin[1]!);
+      const baseOp = base === undefined ? undefined : paths[base]?.[method];
+      if (baseOp?.['x-format-suffixes']?.includes(twin[2]!)) {
+        template = base;
+        operation = baseOp;
+        pinned = twin[2];
+      }
+    }
     let response: Json | undefined;
     let key: string;
     if (operation === undefined) {
       // No such operation: only an error may answer, with the error body (spec 7).
       if (e.status < 400) {
-        problems.push(`${at}: answered ${e.status} to an operation the document does not list`);
+        problems.push({
+          kind: 'operation',
+          line: `${at}: answered ${e.status} to an operation the document does not list`,
+        });
         continue;
       }
       response = { content: { 'application/json': { schema: errorSchema } } };
@@ -154,43 +194,86 @@ function judge(document: Json, exchanges: Exchange[]): string[] {
       const status = String(e.status);
       const range = `${status[0]}XX`;
       const chosen = [status, range, 'default'].find((k) => operation.responses[k] !== undefined);
-      if (chosen === undefined) {
-        problems.push(`${at}: status ${status} is not documented for ${method} ${template}`);
+      if (chosen === undefined || (strict && chosen !== status)) {
+        problems.push({
+          kind: 'status',
+          line: `${at}: status ${status} is not ${chosen === undefined ? 'documented' : `named (only ${chosen})`} for ${method} ${template}`,
+        });
         continue;
       }
       response = resolve(operation.responses[chosen]!);
       key = `${template} ${method} ${chosen}`;
     }
-    // No body to judge (RFC 9110 §9.3.2, §15.3.5, §15.4.5).
-    if (e.method === 'HEAD' || e.status === 204 || e.status === 304) continue;
     const content = response.content as Record<string, { schema?: unknown }> | undefined;
+    // No body to judge (RFC 9110 §9.3.2, §15.3.5, §15.4.5): a 204 or 304 has none.
+    if (e.method === 'HEAD') continue;
+    if (e.status === 204 || e.status === 304) {
+      if (content !== undefined) {
+        problems.push({ kind: 'media', line: `${at}: the document gives a ${e.status} a body` });
+      }
+      if (e.body !== '') problems.push({ kind: 'body', line: `${at}: a body on a ${e.status}` });
+      continue;
+    }
     if (content === undefined) {
-      if (e.body !== '') problems.push(`${at}: a body where the document describes none`);
+      if (e.body !== '') {
+        problems.push({ kind: 'body', line: `${at}: a body where the document describes none` });
+      }
       continue;
     }
     const entry = content[media] ?? content[vendorTreeOf(media)];
-    if (entry === undefined) {
-      problems.push(
-        `${at}: sent ${media || 'no content type'}, the document offers ${Object.keys(content).join(', ')}`,
-      );
+    if (entry === undefined || (pinned !== undefined && !media.endsWith(pinned))) {
+      problems.push({
+        kind: 'media',
+        line: `${at}: sent ${media || 'no content type'}, the document offers ${Object.keys(content).join(', ')}`,
+      });
       continue;
     }
-    if (!isJson(media)) continue;
+    // A success to a request the document does not describe (a query parameter it does not list,
+    // such as `fields` on a write, docs/openapi.md) is outside what its schema promises.
+    if (e.status < 400 && operation !== undefined && !describes(operation, e.target)) continue;
     let value: unknown;
-    try {
-      value = JSON.parse(e.body);
-    } catch {
-      problems.push(`${at}: a ${media} body that is not JSON: ${e.body.slice(0, 80)}`);
+    if (isXml(media)) {
+      const read = readXml(e.body, entry.schema as Json, components.schemas ?? {});
+      if (read.problems.length > 0) {
+        problems.push({
+          kind: 'body',
+          line: `${at}: the XML does not fit the documented schema: ${read.problems.slice(0, 3).join('; ')} — ${e.body.slice(0, 160)}`,
+        });
+        continue;
+      }
+      value = read.value;
+    } else if (isJson(media)) {
+      try {
+        value = JSON.parse(e.body);
+      } catch {
+        problems.push({
+          kind: 'body',
+          line: `${at}: a ${media} body that is not JSON: ${e.body.slice(0, 80)}`,
+        });
+        continue;
+      }
+    } else {
       continue;
     }
     const validate = validatorOf(`${key} ${media}`, entry.schema ?? {});
     if (!validate(value)) {
-      problems.push(
-        `${at}: the body does not fit the documented schema: ${ajv.errorsText(validate.errors)} — ${e.body.slice(0, 160)}`,
-      );
+      problems.push({
+        kind: 'body',
+        line: `${at}: the body does not fit the documented schema: ${ajv.errorsText(validate.errors)} — ${e.body.slice(0, 160)}`,
+      });
     }
   }
   return problems;
+}
+
+/** Whether every query parameter of `target` is one `operation` lists (the format's included). */
+function describes(operation: Operation, target: string): boolean {
+  const query = target.includes('?') ? target.slice(target.indexOf('?') + 1) : '';
+  if (query === '') return true;
+  const listed = new Set(
+    (operation.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name),
+  );
+  return [...new URLSearchParams(query).keys()].every((name) => listed.has(name));
 }
 
 /**

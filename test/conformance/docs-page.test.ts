@@ -1,8 +1,10 @@
 /**
  * The bookshelf's documentation page (`GET /v1/docs`), Swagger UI served from the installed
  * swagger-ui-dist package and built from `GET /v1/openapi`, opened in headless Chromium on
- * every host: it lists the bookshelf's operations, loads nothing from outside the service, and
- * trips no Content-Security-Policy violation.
+ * every host: it lists the bookshelf's operations and nothing that is no operation of the API
+ * (the page and its assets, the `.json`/`.xml` twins), each with a summary a reader can use,
+ * grouped by tags; it loads nothing from outside the service, and trips no
+ * Content-Security-Policy violation.
  */
 import { existsSync } from 'node:fs';
 import puppeteer, { type Browser } from 'puppeteer-core';
@@ -52,7 +54,7 @@ describe('the documentation page in headless Chromium', () => {
         await running?.close();
       });
 
-      it('lists the bookshelf operations, from its own assets only', async () => {
+      it('lists the bookshelf operations and no page, asset or twin, with summaries and tags, from its own assets only', async () => {
         const base = `http://127.0.0.1:${running!.port}`;
         const page = await browser!.newPage();
         const outside: string[] = [];
@@ -75,6 +77,23 @@ describe('the documentation page in headless Chromium', () => {
           expect(operations).toEqual(
             expect.arrayContaining(['/v1/books', '/v1/books/{id}', '/v1/me', '/v1/oauth2/token']),
           );
+          // Nothing a reader would take for an operation of the API that is none.
+          const notApi = operations.filter(
+            (p) => p.startsWith('/v1/docs') || /\.(json|xml)$/.test(p),
+          );
+          expect(notApi).toEqual([]);
+          // Summaries say what an operation does, not its method and path again.
+          const summaries = await page.$$eval('.opblock-summary-description', (nodes) =>
+            nodes.map((node) => node.textContent ?? ''),
+          );
+          expect(summaries).toContain('List books');
+          expect(
+            summaries.filter((s) => /^(GET|PUT|POST|PATCH|DELETE|OPTIONS) \//.test(s)),
+          ).toEqual([]);
+          const tags = await page.$$eval('.opblock-tag', (nodes) =>
+            nodes.map((node) => node.getAttribute('data-tag') ?? ''),
+          );
+          expect(tags).toEqual(expect.arrayContaining(['books', 'oauth']));
           expect(outside).toEqual([]);
           expect(violations).toEqual([]);
         } finally {

@@ -65,24 +65,32 @@ describe('the bookshelf OpenAPI document', () => {
         'X-RateLimit-Remaining',
       ]),
     );
-    expect(get['429']).toEqual({ $ref: '#/components/responses/TooManyRequestsJsonXml' });
-    // The route offers JSON and XML (spec 4.5), and the vendor tree's own types (RFC 6839);
-    // its .xml twin XML alone; its errors come in the same types.
+    // Errors come in every type the route answers in: JSON, XML and the vendor tree's own.
+    expect(get['429']).toEqual({ $ref: '#/components/responses/TooManyRequestsJsonXmlVendor' });
+    // The route offers JSON and XML (spec 4.5), and the vendor tree's own types (RFC 6839).
     expect(Object.keys((get['200'] as { content: object }).content)).toEqual([
       'application/json',
       'application/xml',
       'application/vnd.bookshelf+json',
       'application/vnd.bookshelf+xml',
     ]);
-    const xmlTwin = paths['/v1/books.xml']!.get!.responses['200'] as { content: object };
-    expect(Object.keys(xmlTwin.content)).toEqual([
-      'application/xml',
-      'application/vnd.bookshelf+xml',
-    ]);
-    expect(get.default).toEqual({ $ref: '#/components/responses/ErrorJsonXml' });
+    // The .json and .xml twins are the same operation, not paths of their own: a client picks
+    // the format with Accept or the documented `format` parameter.
+    expect(Object.keys(paths)).not.toContain('/v1/books.xml');
+    expect(Object.keys(paths)).not.toContain('/v1/books.json');
+    const parameters = (
+      paths['/v1/books']!.get as unknown as { parameters: { name: string; schema: unknown }[] }
+    ).parameters;
+    expect(parameters.find((p) => p.name === 'format')?.schema).toEqual({
+      type: 'string',
+      enum: ['json', 'xml'],
+    });
+    expect(get.default).toEqual({ $ref: '#/components/responses/ErrorJsonXmlVendor' });
     expect(get['304']).toBeDefined();
     const components = document.components as { responses: Record<string, { headers?: object }> };
-    expect(components.responses.TooManyRequestsJsonXml!.headers).toHaveProperty('Retry-After');
+    expect(components.responses.TooManyRequestsJsonXmlVendor!.headers).toHaveProperty(
+      'Retry-After',
+    );
     const plain = openapi(
       conventions({ lint: 'off', routes: { '/v1/things': { GET: () => ({}) } } }),
       {
@@ -132,6 +140,7 @@ describe('the bookshelf OpenAPI document', () => {
           }
         >
       >;
+      components: { schemas: Record<string, unknown> };
     };
     const post = doc.paths['/v1/notes']!.post!;
     expect(post.requestBody.content['application/json']!.schema).toMatchObject({
@@ -142,7 +151,11 @@ describe('the bookshelf OpenAPI document', () => {
     expect(post.responses['201']).toMatchObject({
       content: { 'application/json': { schema: { properties: { id: { type: 'string' } } } } },
     });
+    // Field rules make a named body (`NoteInput`: the resource's name), referenced from the write.
     expect(doc.paths['/v1/notes']!.put!.requestBody.content['application/json']!.schema).toEqual({
+      $ref: '#/components/schemas/NoteInput',
+    });
+    expect(doc.components.schemas.NoteInput).toEqual({
       type: 'object',
       properties: { text: { type: 'string', maxLength: 10 } },
       required: ['text'],

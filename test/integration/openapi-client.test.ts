@@ -1,8 +1,10 @@
 /**
  * A typed client generated from the bookshelf's OpenAPI document by tools we did not write
  * (openapi-typescript for the types, openapi-fetch for the calls) compiles a small program under
- * `tsc --strict` that lists books, reads a title and reads an error's message; and a mistake in
- * it (a misspelt field) does not compile, so the types carry the document's schemas.
+ * `tsc --strict` that lists books, reads a title and an error's message, gets a token and uses
+ * its `access_token`, creates a book and uses its `id` (no cast, no `undefined` check: the
+ * document names those members required), by the schemas' names (`Book`, `TokenResponse`); and a
+ * mistake in it (a misspelt field) does not compile, so the types carry the document's schemas.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
@@ -17,9 +19,30 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
 
 const program = (titleField: string) => `import createClient from 'openapi-fetch';
-import type { paths } from './schema.js';
+import type { components, paths } from './schema.js';
 
 const client = createClient<paths>({ baseUrl: 'http://127.0.0.1:3000' });
+type Book = components['schemas']['Book'];
+type Token = components['schemas']['TokenResponse'];
+
+export async function createBook(): Promise<{ id: string; book: Book }> {
+  const token = await client.POST('/v1/oauth2/token', {
+    headers: { authorization: 'Basic ZGVtby1jbGllbnQ6ZGVtby1zZWNyZXQ=' },
+    body: { grant_type: 'password', username: 'alice', password: 'wonderland' },
+    bodySerializer: (body) => new URLSearchParams(body as Record<string, string>).toString(),
+  });
+  if (token.error !== undefined) throw new Error('no token');
+  const granted: Token = token.data;
+  const bearer: string = granted.access_token;
+  const seconds: number = token.data.expires_in;
+  const created = await client.POST('/v1/books', {
+    headers: { authorization: \`Bearer \${bearer}\` },
+    body: { title: 'Emma', authorId: 'jane-austen', year: 1815 + seconds * 0 },
+  });
+  if (created.error !== undefined) throw new Error(created.error.errors[0]?.message);
+  const id: string = created.data.id;
+  return { id, book: created.data };
+}
 
 export async function firstTitle(): Promise<string | undefined> {
   const { data, error } = await client.GET('/v1/books', { params: { query: { per_page: 5 } } });

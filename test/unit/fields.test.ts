@@ -493,7 +493,7 @@ describe('compileFields', () => {
     [{ f: 'string' }, 'Field "f" needs a rule object such as { type: \'string\' }.'],
     [
       { f: { type: 'string', maxLength: 3 } },
-      'Field "f" has an unknown rule key "maxLength"; use type, required, nullable, min, max, pattern, enum.',
+      'Field "f" has an unknown rule key "maxLength"; use type, required, nullable, min, max, pattern, enum, example.',
     ],
   ])('throws a TypeError at compile time for the schema %o', (bad, message) => {
     expect(() => compileFields(bad as unknown as FieldSchema)).toThrow(new TypeError(message));

@@ -68,6 +68,8 @@ const statusSchema = {
     },
   },
 };
+// Named `JobStatus` in the document, so a route that starts jobs can refer to it.
+const namedStatus = { $ref: '#/$defs/JobStatus', $defs: { JobStatus: statusSchema } };
 const statusDocument: OpenApiOperationSettings = {
   summary: 'The status of a job',
   responses: {
@@ -79,12 +81,12 @@ const statusDocument: OpenApiOperationSettings = {
           schema: { type: 'integer' },
         },
       },
-      content: { 'application/json': { schema: statusSchema } },
+      content: { 'application/json': { schema: namedStatus } },
     },
     '303': {
       description: 'Done: the outcome is a resource of its own, at Location.',
       headers: { Location: { description: 'The outcome.', schema: { type: 'string' } } },
-      content: { 'application/json': { schema: statusSchema } },
+      content: { 'application/json': { schema: namedStatus } },
     },
   },
 };

@@ -5,4 +5,5 @@ import './route-config.ts';
 export { type Chosen, type Format, formatTypes, Offer } from './media-types.ts';
 export { type NegotiationOptions, negotiation } from './negotiation.ts';
 export { type FormatSuffixOptions, withFormatSuffixes } from './suffixes.ts';
-export { createXmlSerializer, isXmlName, singularOf, type XmlOptions } from './xml.ts';
+export { createXmlSerializer, type XmlOptions } from './xml.ts';
+export { isXmlName, singularOf } from './xml-names.ts';

@@ -1,6 +1,7 @@
 /** The XML serializer (spec 1, 4.5): a documented mapping of objects, lists and the error body. */
 import { XMLBuilder } from 'fast-xml-parser';
 import type { Serializer } from '../pipeline/plugin.ts';
+import { isXmlName, singularOf } from './xml-names.ts';
 
 /**
  * Options of {@link createXmlSerializer}.
@@ -14,37 +15,11 @@ export interface XmlOptions {
   declaration?: boolean;
 }
 
-// XML 1.0 §2.3 names, kept to ASCII; names starting with "xml" are reserved (§2.3).
-const elementName = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
 // XML 1.0 §2.2: characters a document may not hold, even escaped.
 const invalidChars =
   // biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters XML forbids
   /[\0-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 const maxDepth = 64;
-
-/**
- * Whether `name` can be an element name as it is: ASCII letters, digits, `_`, `.` and `-`, not
- * starting with a digit, `.`, `-` or `xml`.
- *
- * @category Negotiation
- */
-export function isXmlName(name: string): boolean {
-  return elementName.test(name) && !/^xml/i.test(name);
-}
-
-/**
- * The element name of one entry of a list named `name`: `books` → `book`, `entries` → `entry`,
- * `errors` → `error`; `item` when there is no plural to undo.
- *
- * @category Negotiation
- */
-export function singularOf(name: string): string {
-  let one = 'item';
-  if (/[^aeiou]ies$/i.test(name)) one = `${name.slice(0, -3)}y`;
-  else if (/(ss|x|z|ch|sh)es$/i.test(name)) one = name.slice(0, -2);
-  else if (/[^s]s$/i.test(name)) one = name.slice(0, -1);
-  return isXmlName(one) ? one : 'item';
-}
 
 const text = (value: string) => value.replace(invalidChars, '\ufffd');
 

@@ -8,13 +8,7 @@ import type { RouteConfig } from '../routing/types.ts';
 import { type AuthorizationHelpers, authorizationHelpers } from './authorize.ts';
 import { FailureCounter } from './brute-force.ts';
 import { AuthorizationCodes } from './codes.ts';
-import {
-  introspectDocument,
-  jwksDocument,
-  metadataDocument,
-  revokeDocument,
-  tokenDocument,
-} from './describe.ts';
+import { jwksDocument, metadataDocument, oauthDocuments } from './describe.ts';
 import { oauthWordFor } from './errors.ts';
 import { compileMetadata } from './metadata.ts';
 import type { OAuthServerOptions } from './options.ts';
@@ -81,20 +75,21 @@ class OAuthServerPlugin implements OAuthServer {
     };
     const metadata = compileMetadata(o);
     const { jwks } = o.tokens;
+    const documents = oauthDocuments(o);
     this.routes = {
       [o.paths.token]: {
-        POST: { handler: tokenEndpoint(state), config: { ...formRoute, openapi: tokenDocument } },
+        POST: { handler: tokenEndpoint(state), config: { ...formRoute, openapi: documents.token } },
       },
       [o.paths.revoke]: {
         POST: {
           handler: revocationEndpoint(state),
-          config: { ...formRoute, openapi: revokeDocument },
+          config: { ...formRoute, openapi: documents.revoke },
         },
       },
       [o.paths.introspect]: {
         POST: {
           handler: introspectionEndpoint(state),
-          config: { ...formRoute, openapi: introspectDocument },
+          config: { ...formRoute, openapi: documents.introspect },
         },
       },
       [o.paths.metadata]: {

@@ -29,7 +29,21 @@ function fieldRuleSchema(rule: FieldRule): JsonSchema {
   }
   if (rule.enum !== undefined) out.enum = [...rule.enum];
   if (rule.nullable) out.type = [out.type as string, 'null'];
+  if (rule.example !== undefined) out.examples = [rule.example];
   return out;
+}
+
+/**
+ * An example body made of the field rules' own examples, when every required field has one (all
+ * optional on PATCH); `undefined` otherwise.
+ */
+export function fieldsExample(fields: FieldSchema, partial: boolean): unknown {
+  const example: Record<string, unknown> = {};
+  for (const [name, rule] of Object.entries(fields)) {
+    if (rule.example !== undefined) example[name] = rule.example;
+    else if (rule.required && !partial) return undefined;
+  }
+  return Object.keys(example).length > 0 ? example : undefined;
 }
 
 /** The JSON Schema of field rules: an object of those fields (all optional on PATCH). */
@@ -56,10 +70,10 @@ export function fieldsSchema(fields: FieldSchema, partial: boolean, closed: bool
 export function standardJsonSchema(
   schema: unknown,
   io: 'input' | 'output',
-  convert?: (schema: unknown, io: 'input' | 'output') => JsonSchema | undefined,
+  convert?: (schema: unknown, io: 'input' | 'output') => object | undefined,
 ): JsonSchema {
   const given = convert?.(schema, io);
-  if (given !== undefined) return withoutDialect(given);
+  if (given !== undefined) return withoutDialect(given as JsonSchema);
   if (!isStandardSchema(schema)) return {};
   const props = schema['~standard'] as { vendor: string; jsonSchema?: JsonSchemaConverter };
   const converter = props.jsonSchema;
@@ -95,7 +109,7 @@ const zodOptions = {
 };
 
 /** OpenAPI 3.1 documents are JSON Schema 2020-12 already: a nested `$schema` is noise. */
-function withoutDialect(schema: JsonSchema): JsonSchema {
+export function withoutDialect(schema: JsonSchema): JsonSchema {
   const { $schema: _, ...rest } = schema;
   return rest;
 }

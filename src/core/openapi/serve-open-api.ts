@@ -1,7 +1,8 @@
 /** `serveOpenApi()`: a plugin that serves the service's own OpenAPI document. */
 import type { Plugin } from '../pipeline/plugin.ts';
 import type { RouteTable } from '../routing/table.ts';
-import { type DescribedApi, type OpenApiOptions, openapi } from './document.ts';
+import { openapi } from './document.ts';
+import type { DescribedApi, OpenApiOptions } from './options.ts';
 
 /**
  * Options of {@link serveOpenApi}: those of {@link openapi}, and where to serve it.
@@ -12,6 +13,27 @@ export interface ServeOpenApiOptions extends OpenApiOptions {
   /** The path of the document. @default '/v1/openapi' */
   path?: string;
 }
+
+/** What the document says of its own route. */
+const described = {
+  summary: 'This OpenAPI document',
+  description: 'The OpenAPI 3.1 document of this API, built from its routes (OpenAPI 3.1 §4.1).',
+  tags: ['openapi'],
+  responses: {
+    '200': {
+      description: 'The document.',
+      content: {
+        'application/json': {
+          schema: {
+            type: 'object',
+            required: ['openapi', 'info'],
+            properties: { openapi: { type: 'string' }, info: { type: 'object' } },
+          },
+        },
+      },
+    },
+  },
+};
 
 /** The plugin of {@link serveOpenApi}: its route, and the document built from the service. */
 class ServeOpenApiPlugin implements Plugin {
@@ -33,7 +55,9 @@ class ServeOpenApiPlugin implements Plugin {
     }
     this.documentOptions = documentOptions;
     this.routes = {
-      [path]: { GET: { handler: () => this.document(), config: { auth: false } } },
+      [path]: {
+        GET: { handler: () => this.document(), config: { auth: false, openapi: described } },
+      },
     };
   }
 

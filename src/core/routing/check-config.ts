@@ -54,7 +54,7 @@ export const settingOwners: Readonly<Record<string, string>> = {
 /** Methods the pipeline never applies `body` rules on, so rules declared there are a mistake. */
 const bodiless = ['GET', 'HEAD', 'DELETE', 'OPTIONS'];
 const formats = ['json', 'form'];
-const ruleKeys = ['type', 'required', 'nullable', 'min', 'max', 'pattern', 'enum'];
+const ruleKeys = ['type', 'required', 'nullable', 'min', 'max', 'pattern', 'enum', 'example'];
 
 function checkBodyRules(where: string, body: unknown): void {
   if (isStandardSchema(body)) return;
@@ -145,10 +145,29 @@ function checkOpenApiSettings(where: string, given: unknown): void {
     'summary',
     'description',
     'tags',
+    'parameters',
     'requestBody',
     'responses',
+    'example',
+    'security',
+    'securitySchemes',
+    'hide',
   ]);
-  const { responses } = given as { responses?: unknown };
+  const { responses, example, security, hide } = given as Record<string, unknown>;
+  if (hide !== undefined && typeof hide !== 'boolean') {
+    throw new TypeError(`${at}.hide must be true or false.`);
+  }
+  if (example !== undefined)
+    assertKnownKeys(`${at}.example`, example as object, ['body', 'responses']);
+  if (
+    security !== undefined &&
+    (!Array.isArray(security) ||
+      security.some((r) => typeof r !== 'object' || r === null || Array.isArray(r)))
+  ) {
+    throw new TypeError(
+      `${at}.security must be a list of requirements such as [{ clientBasic: [] }], or [] for none.`,
+    );
+  }
   if (responses === undefined) return;
   const entries =
     typeof responses === 'object' && responses !== null ? Object.entries(responses) : [];

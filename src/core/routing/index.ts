@@ -16,4 +16,4 @@ export type {
   RouteInfo,
   RouteTable,
 } from './table.ts';
-export type { AppRoute, Method, RouteConfig, RouteSettings } from './types.ts';
+export type { AppRoute, HostSchemas, Method, RouteConfig, RouteSettings } from './types.ts';

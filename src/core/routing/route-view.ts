@@ -6,7 +6,7 @@
 import { allowList, compileEntry, type PathEntry } from './compile-entry.ts';
 import { Router } from './router.ts';
 import type { RouteDefinition, RouteInfo } from './table.ts';
-import type { AppRoute } from './types.ts';
+import type { AppRoute, HostSchemas } from './types.ts';
 
 /** What the app answers itself: never called, since the core hands such a route back. */
 const appHandler = (): never => {
@@ -33,6 +33,8 @@ export function compileView(
 ): Router {
   const byPattern = new Map<string, Record<string, RouteDefinition>>();
   const taken = new Set(table.routes.map((r) => `${r.method} ${r.pattern}`));
+  // What the host declares of a route (its JSON Schemas), kept on the view's route for the document.
+  const schemas = new Map<string, HostSchemas>();
   for (const route of app) {
     const { method, pattern } = route;
     if (taken.has(`${method} ${pattern}`)) continue;
@@ -48,6 +50,7 @@ export function compileView(
       continue;
     }
     taken.add(`${method} ${pattern}`);
+    if (route.schemas !== undefined) schemas.set(`${method} ${pattern}`, route.schemas);
     let methods = byPattern.get(pattern);
     if (methods === undefined) {
       methods = {};
@@ -60,21 +63,29 @@ export function compileView(
   const tableEntries = new Map(table.entries.map((e) => [e.pattern, e]));
   for (const entry of table.entries) {
     const extra = byPattern.get(entry.pattern);
-    entries.push(extra === undefined ? entry : merged(entry, extra, configKeys));
+    entries.push(extra === undefined ? entry : merged(entry, extra, configKeys, schemas));
     byPattern.delete(entry.pattern);
   }
   for (const [pattern, methods] of byPattern) {
     if (tableEntries.has(pattern)) continue;
-    entries.push(appEntry(compileEntry(pattern, methods, configKeys)));
+    entries.push(appEntry(compileEntry(pattern, methods, configKeys), schemas));
   }
   return Router.of(entries);
 }
 
-/** An app path's routes, marked as the app's. */
-function appEntry(entry: PathEntry): PathEntry {
+/** An app path's routes, marked as the app's, with the schemas their host declares. */
+function appEntry(entry: PathEntry, schemas: ReadonlyMap<string, HostSchemas>): PathEntry {
   const methods = new Map<string, RouteInfo>();
   for (const [method, info] of entry.methods) {
-    methods.set(method, Object.freeze({ ...info, app: true as const }));
+    const own = schemas.get(`${method} ${entry.pattern}`);
+    methods.set(
+      method,
+      Object.freeze({
+        ...info,
+        app: true as const,
+        ...(own === undefined ? {} : { schemas: own }),
+      }),
+    );
   }
   return { ...entry, methods };
 }
@@ -84,8 +95,9 @@ function merged(
   entry: PathEntry,
   extra: Record<string, RouteDefinition>,
   configKeys: readonly string[],
+  schemas: ReadonlyMap<string, HostSchemas>,
 ): PathEntry {
-  const own = appEntry(compileEntry(entry.pattern, extra, configKeys));
+  const own = appEntry(compileEntry(entry.pattern, extra, configKeys), schemas);
   const methods = new Map(entry.methods);
   for (const [method, info] of own.methods) if (!methods.has(method)) methods.set(method, info);
   return { ...entry, methods, allow: allowList(methods.keys()) };

@@ -45,6 +45,36 @@ export interface RouteSettings {
   readonly config: Readonly<RouteConfig>;
   /** `true` on one of the app's own routes: the host's router holds it and its handler answers (an Express, Fastify or Hono route). */
   readonly app?: true;
+  /** On one of the app's own routes, the JSON Schemas its host declares (Fastify's `schema`). */
+  readonly schemas?: HostSchemas | undefined;
+}
+
+/**
+ * What one of the app's own routes declares of itself in its host's terms (Fastify's route
+ * `schema`): JSON Schemas of its parts, which the host checks and the OpenAPI document describes,
+ * and the words `@fastify/swagger` reads.
+ *
+ * @category Routing
+ */
+export interface HostSchemas {
+  /** The request body's JSON Schema. */
+  readonly body?: Readonly<Record<string, unknown>> | undefined;
+  /** The query's JSON Schema: an object of the parameters. */
+  readonly querystring?: Readonly<Record<string, unknown>> | undefined;
+  /** The path parameters' JSON Schema: an object of them. */
+  readonly params?: Readonly<Record<string, unknown>> | undefined;
+  /** The request headers' JSON Schema: an object of them. */
+  readonly headers?: Readonly<Record<string, unknown>> | undefined;
+  /** The bodies the host's serializer writes, by status (`'200'`, `'2XX'`, `'default'`). */
+  readonly response?: Readonly<Record<string, Readonly<Record<string, unknown>>>> | undefined;
+  /** A short summary. */
+  readonly summary?: string | undefined;
+  /** A longer description. */
+  readonly description?: string | undefined;
+  /** Tags that group operations. */
+  readonly tags?: readonly string[] | undefined;
+  /** `true` when the route is no operation of the API (a plugin's documentation page). */
+  readonly hide?: boolean | undefined;
 }
 
 /**
@@ -61,4 +91,6 @@ export interface AppRoute {
   readonly pattern: string;
   /** Its settings (`auth`, `scopes`, `body`, …), as the route's guard declared them. @default {} */
   readonly config?: RouteConfig | undefined;
+  /** The JSON Schemas the host declares for it (Fastify's route `schema`). @default none */
+  readonly schemas?: HostSchemas | undefined;
 }

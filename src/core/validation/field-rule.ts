@@ -17,7 +17,16 @@ const types: readonly FieldType[] = [
   'array',
   'date-time',
 ];
-const ruleKeys = new Set(['type', 'required', 'nullable', 'min', 'max', 'pattern', 'enum']);
+const ruleKeys = new Set([
+  'type',
+  'required',
+  'nullable',
+  'min',
+  'max',
+  'pattern',
+  'enum',
+  'example',
+]);
 
 // RFC 3339 §5.6 date-time, e.g. 2026-11-21T14:42:00Z or with an offset; second 60 is a leap second.
 const rfc3339 =
@@ -161,12 +170,24 @@ export function compileRule(name: string, rule: FieldRule): ValueCheck {
   if (rule.min !== undefined || rule.max !== undefined) {
     checks.push(sizeCheck(rule.min, rule.max));
   }
-  if (checks.length === 1) return checks[0]!;
-  return (value) => {
-    for (const check of checks) {
-      const wanted = check(value);
-      if (wanted !== undefined) return wanted;
+  const check: ValueCheck =
+    checks.length === 1
+      ? checks[0]!
+      : (value) => {
+          for (const one of checks) {
+            const wanted = one(value);
+            if (wanted !== undefined) return wanted;
+          }
+          return undefined;
+        };
+  // An example that breaks its own rule would teach clients a 400 (rule 6: said at start-up).
+  if (rule.example !== undefined && !(rule.example === null && rule.nullable)) {
+    const wanted = rule.example === null ? 'not null' : check(rule.example);
+    if (wanted !== undefined) {
+      throw new TypeError(
+        `Field "${name}": its example ${JSON.stringify(rule.example)} must be ${wanted}, as its rule says.`,
+      );
     }
-    return undefined;
-  };
+  }
+  return check;
 }

@@ -34,6 +34,8 @@ export interface FieldRule {
   pattern?: RegExp;
   /** The values allowed. */
   enum?: readonly (string | number | boolean)[];
+  /** An example value, shown in the OpenAPI document; it must fit the rule. */
+  example?: unknown;
 }
 
 /**
