@@ -1,6 +1,8 @@
 /**
  * The conformance auditor: checks a live API, in any language, against the conventions, rule by
  * rule (docs/audit.md). `api-conventions/audit` and the `api-conventions audit` command.
+ *
+ * @module api-conventions/audit
  */
 
 export { AuditUnreachableError } from './errors.ts';

@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 const root = new URL('../../', import.meta.url);
 const config = JSON.parse(readFileSync(new URL('typedoc.json', root), 'utf8')) as {
   projectDocuments: string[];
+  entryPoints: string[];
 };
 
 describe('the guides in the documentation site', () => {
@@ -26,5 +27,20 @@ describe('the guides in the documentation site', () => {
       'docs/conventions.md',
       'docs/adapters.md',
     ]);
+  });
+
+  it('names each guide by a title, not by its file name', () => {
+    for (const guide of config.projectDocuments) {
+      const text = readFileSync(new URL(guide, root), 'utf8');
+      // typedoc reads the front matter's title for the sidebar and the page.
+      expect(text, guide).toMatch(/^---\ntitle: [A-Z0-9][^\n]+\n---\n/);
+    }
+  });
+
+  it('names each module by its import path, apart from the guide of the same topic', () => {
+    for (const entry of config.entryPoints) {
+      const text = readFileSync(new URL(entry, root), 'utf8');
+      expect(text, entry).toMatch(/@module api-conventions(\/[a-z]+)?\n/);
+    }
   });
 });
