@@ -13,6 +13,8 @@ export default defineConfig({
     audit: 'src/audit/index.ts',
     // Loads @opentelemetry/api (an optional peer dependency, so external) and nothing else.
     otel: 'src/otel.ts',
+    // Depends on nothing but fetch: it imports only types from the core.
+    client: 'src/client.ts',
     // The `api-conventions` command (package.json "bin"), not a subpath.
     bin: 'src/bin.ts',
     // The one copy of the core that every subpath re-exports or imports (package.json "imports").

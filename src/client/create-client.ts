@@ -16,13 +16,20 @@ import type {
 } from './types.ts';
 import { expandPath, withQuery } from './url.ts';
 
-/** The arguments after the path: the options, required when the template names parameters. */
-type OptionsArg<P extends string, O> = Nothing extends ParamsOf<P> ? [options?: O] : [options: O];
+/**
+ * The arguments after the path: the options, required when the template names parameters.
+ *
+ * @category Client
+ */
+export type OptionsArg<P extends string, O> =
+  Nothing extends ParamsOf<P> ? [options?: O] : [options: O];
 
 /**
  * One method of a typed client: paths of the routes with that method, their parameters, query
  * and body, and the response narrowed by `fields`.
  *
+ * @param path - The route's template, as the table writes it.
+ * @param options - Its parameters, query, body and selection.
  * @category Client
  */
 export type TypedMethod<R, M extends ClientMethod, Raw extends boolean> = <
@@ -48,17 +55,29 @@ export type UntypedMethod<Raw extends boolean> = <T = unknown>(
   options?: CallOptions,
 ) => Promise<Raw extends true ? ClientResponse<T> : T>;
 
-/** A method, typed when the client has routes. */
-type MethodOf<R, M extends ClientMethod, Raw extends boolean> = unknown extends R
+/**
+ * A method, typed when the client has routes.
+ *
+ * @category Client
+ */
+export type MethodOf<R, M extends ClientMethod, Raw extends boolean> = unknown extends R
   ? UntypedMethod<Raw>
   : TypedMethod<R, M, Raw>;
 
-/** The item type of a list result: the elements of its array member. */
-type ItemsOf<B> = { [K in keyof B]-?: B[K] extends readonly (infer E)[] ? E : never }[keyof B];
+/**
+ * The item type of a list result: the elements of its array member.
+ *
+ * @category Client
+ */
+export type ItemsOf<B> = {
+  [K in keyof B]-?: B[K] extends readonly (infer E)[] ? E : never;
+}[keyof B];
 
 /**
  * `paginate` of a typed client: the items of a list route, narrowed by `fields`.
  *
+ * @param path - The list's template.
+ * @param options - Its parameters, query, selection and paging.
  * @category Client
  */
 export type TypedPaginate<R> = <

@@ -4,8 +4,8 @@
  * `defineRoutes` keeps them. Types only: nothing here exists at run time.
  */
 import type { StandardSchemaV1 } from '@standard-schema/spec';
-import type { FieldSchema } from '../core/validation/field-types.ts';
-import type { SchemaOutput, SuccessBody } from '../core/validation/typed-route.ts';
+// From the one copy of the core, as types only: the client loads nothing of the service side.
+import type { FieldSchema, RouteTypes, SchemaOutput, SuccessBody } from '#core';
 import type { QueryValue } from './url.ts';
 
 /**
@@ -15,7 +15,7 @@ import type { QueryValue } from './url.ts';
  *
  * @category Client
  */
-export type RoutesOf<X> = X extends { readonly '~routes'?: { readonly types: infer T } } ? T : X;
+export type RoutesOf<X> = X extends RouteTypes<infer T> ? T : X;
 
 /**
  * No members: what a route without parameters, query or settings declares.
@@ -41,8 +41,10 @@ export type PathsWith<R, M extends ClientMethod> = {
  * The settings of one route (a bare handler has none), copied member by member: the table's
  * types are inferred through defineRoutes' mapped type, and a conditional type reads the copy's
  * members where it would not read the inferred type's.
+ *
+ * @category Client
  */
-type SettingsOf<R, P, M> = P extends keyof R
+export type SettingsOf<R, P, M> = P extends keyof R
   ? M extends keyof R[P]
     ? R[P][M] extends (...args: never[]) => unknown
       ? Nothing
@@ -63,8 +65,12 @@ export type ParamsOf<P extends string> = P extends `${string}:${infer Name}/${in
       ? { [K in Name]: string | number } & ParamsOf<Rest>
       : Nothing;
 
-/** What a schema takes as input: a Standard Schema's input type, a field schema's fields. */
-type InputOf<S> =
+/**
+ * What a schema takes as input: a Standard Schema's input type, a field schema's fields.
+ *
+ * @category Client
+ */
+export type InputOf<S> =
   S extends StandardSchemaV1<infer I, unknown>
     ? I
     : S extends FieldSchema
@@ -95,12 +101,18 @@ export interface PagingQuery {
   total?: boolean;
 }
 
-/** The query a list's settings accept: paging, its filters and `q`. */
-type ListQuery<L> = PagingQuery &
-  (L extends { readonly filters?: infer F }
+/**
+ * The query a list's settings accept: paging, its filters and `q`.
+ *
+ * @category Client
+ */
+export type ListQuery<L> = PagingQuery &
+  (L extends Partial<Readonly<Record<'filters', infer F>>>
     ? { [K in keyof NonNullable<F>]?: QueryValue }
     : Nothing) &
-  (L extends { readonly search?: readonly unknown[] } ? { q?: string } : Nothing);
+  (L extends Partial<Readonly<Record<'search', readonly unknown[]>>>
+    ? Partial<Record<'q', string>>
+    : Nothing);
 
 /**
  * The query parameters of a route: its `query` schema's input, a list's paging and filters, and
@@ -108,9 +120,11 @@ type ListQuery<L> = PagingQuery &
  *
  * @category Client
  */
-export type QueryOf<C> = (C extends { readonly query: infer Q } ? InputOf<Q> : Nothing) &
-  (C extends { readonly list: infer L } ? ListQuery<L> : Nothing) &
-  (C extends { readonly formats: readonly (infer F)[] } ? { format?: F } : Nothing);
+export type QueryOf<C> = (C extends Readonly<Record<'query', infer Q>> ? InputOf<Q> : Nothing) &
+  (C extends Readonly<Record<'list', infer L>> ? ListQuery<L> : Nothing) &
+  (C extends Readonly<Record<'formats', readonly (infer F)[]>>
+    ? Partial<Record<'format', F>>
+    : Nothing);
 
 /**
  * The body a route takes: its `body` schema's input, or the fields its rules describe (each
@@ -118,13 +132,14 @@ export type QueryOf<C> = (C extends { readonly query: infer Q } ? InputOf<Q> : N
  *
  * @category Client
  */
-export type BodyOf<C, M> = C extends { readonly body: infer B }
-  ? B extends FieldSchema
-    ? M extends 'PATCH'
-      ? Partial<SchemaOutput<B>>
-      : SchemaOutput<B>
-    : InputOf<B>
-  : unknown;
+export type BodyOf<C, M> =
+  C extends Readonly<Record<'body', infer B>>
+    ? B extends FieldSchema
+      ? M extends 'PATCH'
+        ? Partial<SchemaOutput<B>>
+        : SchemaOutput<B>
+      : InputOf<B>
+    : unknown;
 
 /**
  * A value as it arrives in JSON: a `Date` is its RFC 3339 string.
@@ -139,32 +154,52 @@ export type Wire<T> = T extends Date
       ? { [K in keyof T]: Wire<T[K]> }
       : T;
 
-/** Every member present, deeply: what a resource sends when no `fields` or `view` selects. */
-type Whole<T> = T extends readonly (infer E)[]
+/**
+ * Every member present, deeply: what a resource sends when no `fields` or `view` selects.
+ *
+ * @category Client
+ */
+export type Whole<T> = T extends readonly (infer E)[]
   ? Whole<E>[]
   : T extends object
     ? { [K in keyof T]-?: Whole<Exclude<T[K], undefined>> }
     : T;
 
-/** The success body of a route, as JSON delivers it. */
-type ResponseOf<C> = Wire<SuccessBody<C extends { readonly response: infer R } ? R : never>>;
+/**
+ * The success body of a route, as JSON delivers it.
+ *
+ * @category Client
+ */
+export type ResponseOf<C> = Wire<
+  SuccessBody<C extends Readonly<Record<'response', infer R>> ? R : never>
+>;
 
-/** The item of a body: the elements of a list's array member, else the body itself. */
-type ItemOf<C, B> = C extends { readonly list: unknown }
-  ? { [K in keyof B]-?: B[K] extends readonly (infer E)[] ? E : never }[keyof B]
-  : B;
+/**
+ * The item of a body: the elements of a list's array member, else the body itself.
+ *
+ * @category Client
+ */
+export type ItemOf<C, B> =
+  C extends Readonly<Record<'list', unknown>>
+    ? { [K in keyof B]-?: B[K] extends readonly (infer E)[] ? E : never }[keyof B]
+    : B;
 
 /**
  * The members `fields` may select on a route: those of its item.
  *
  * @category Client
  */
-export type FieldsOf<C> = C extends { readonly resource: unknown }
-  ? keyof NonNullable<ItemOf<C, ResponseOf<C>>> & string
-  : never;
+export type FieldsOf<C> =
+  C extends Readonly<Record<'resource', unknown>>
+    ? keyof NonNullable<ItemOf<C, ResponseOf<C>>> & string
+    : never;
 
-/** An item as sent: every member without a selection, the selected ones with one. */
-type Select<E, F extends string> = [F] extends [never]
+/**
+ * An item as sent: every member without a selection, the selected ones with one.
+ *
+ * @category Client
+ */
+export type Select<E, F extends string> = [F] extends [never]
   ? Whole<E>
   : { [K in F & keyof E]-?: Whole<Exclude<E[K], undefined>> };
 
@@ -175,17 +210,18 @@ type Select<E, F extends string> = [F] extends [never]
  *
  * @category Client
  */
-export type ResultOf<C, F extends string, V> = C extends { readonly resource: unknown }
-  ? [V] extends [never]
-    ? C extends { readonly list: unknown }
-      ? {
-          [K in keyof ResponseOf<C>]: ResponseOf<C>[K] extends readonly (infer E)[]
-            ? Select<E, F>[]
-            : ResponseOf<C>[K];
-        }
-      : Select<ResponseOf<C>, F>
-    : ResponseOf<C>
-  : ResponseOf<C>;
+export type ResultOf<C, F extends string, V> =
+  C extends Readonly<Record<'resource', unknown>>
+    ? [V] extends [never]
+      ? C extends Readonly<Record<'list', unknown>>
+        ? {
+            [K in keyof ResponseOf<C>]: ResponseOf<C>[K] extends readonly (infer E)[]
+              ? Select<E, F>[]
+              : ResponseOf<C>[K];
+          }
+        : Select<ResponseOf<C>, F>
+      : ResponseOf<C>
+    : ResponseOf<C>;
 
 /**
  * The options of one typed call: `params` the template names, the route's `query`, its `body`,
@@ -194,11 +230,43 @@ export type ResultOf<C, F extends string, V> = C extends { readonly resource: un
  * @category Client
  */
 export type TypedCallOptions<C, P extends string, M, F extends string, V> = CommonCallOptions &
-  (Nothing extends ParamsOf<P> ? { params?: ParamsOf<P> } : { params: ParamsOf<P> }) & {
-    query?: QueryOf<C>;
-    fields?: readonly F[];
-    view?: V;
-  } & (M extends 'GET' | 'DELETE' ? Nothing : { body?: BodyOf<C, M> });
+  (Nothing extends ParamsOf<P> ? Partial<ParamsPart<ParamsOf<P>>> : ParamsPart<ParamsOf<P>>) &
+  SelectionParts<QueryOf<C>, F, V> &
+  (M extends 'GET' | 'DELETE' ? Nothing : Partial<BodyPart<BodyOf<C, M>>>);
+
+/**
+ * The parameters of a typed call.
+ *
+ * @category Client
+ */
+export interface ParamsPart<T> {
+  /** The values of the template's `:name` parameters. */
+  params: T;
+}
+
+/**
+ * The body of a typed call.
+ *
+ * @category Client
+ */
+export interface BodyPart<T> {
+  /** The body the route takes. */
+  body: T;
+}
+
+/**
+ * The query and selection of a typed call.
+ *
+ * @category Client
+ */
+export interface SelectionParts<Q, F extends string, V> {
+  /** The route's query parameters. */
+  query?: Q;
+  /** The members to select (`fields=id,title`, spec 2.10): the result has exactly those. */
+  fields?: readonly F[];
+  /** The response group (`view=small`, spec 2.10). */
+  view?: V;
+}
 
 /**
  * What every call may add: headers, an abort signal, and whether a write may be retried.

@@ -100,6 +100,7 @@ describe('consumers of the built package', () => {
     audit: ['function', 'function'],
     clientErrors: ['function', 65536],
     otel: ['function', 200, 'r-1'],
+    client: [false, 404, true, 40401],
   };
 
   it('imports every subpath from ESM and serves a request', () => {

@@ -25,6 +25,7 @@ export {
   type NullableRule,
   type RequiredRule,
   type RouteTypes,
+  type RouteTypesRecord,
   type SchemaOutput,
   type SuccessBody,
   type TypedContext,

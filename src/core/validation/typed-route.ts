@@ -284,5 +284,15 @@ export type TypedTable<T> = RouteTable & RouteTypes<T>;
  */
 export interface RouteTypes<T> {
   /** Never set: a type-only record of path → method → settings. */
-  readonly '~routes'?: { readonly types: T };
+  readonly '~routes'?: RouteTypesRecord<T>;
+}
+
+/**
+ * What {@link RouteTypes} holds.
+ *
+ * @category Routing
+ */
+export interface RouteTypesRecord<T> {
+  /** Path → method → settings. */
+  readonly types: T;
 }

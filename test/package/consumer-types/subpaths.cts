@@ -1,6 +1,7 @@
 // A CommonJS module that types every subpath through require: the main entries and their results.
 import core = require('api-conventions');
 import auditor = require('api-conventions/audit');
+import client = require('api-conventions/client');
 import express = require('api-conventions/express');
 import fastify = require('api-conventions/fastify');
 import fetch = require('api-conventions/fetch');
@@ -29,4 +30,6 @@ const traced: core.Conventions = core.conventions({
   requestIds: true,
   plugins: [otel.telemetry()],
 });
-export = { handlers, known, server, Store, gone, run, traced };
+const books: client.Client = client.createClient({ baseUrl: 'https://books.example.com' });
+const failed: boolean = client.isApiResponseError(new Error('x'));
+export = { handlers, known, server, Store, gone, run, traced, books, failed };

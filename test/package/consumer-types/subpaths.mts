@@ -1,7 +1,8 @@
 // An ES module that types every subpath as a user's project sees it: the main entries, their
 // options and results.
-import { type Conventions, conventions, type RequestContext } from 'api-conventions';
+import { type Conventions, conventions, defineRoutes, type RequestContext } from 'api-conventions';
 import { type AuditOptions, type AuditReport, audit } from 'api-conventions/audit';
+import { ApiResponseError, type Client, createClient } from 'api-conventions/client';
 import { type ExpressConventions, toExpressMiddleware } from 'api-conventions/express';
 import { serverOptions, toFastifyPlugin } from 'api-conventions/fastify';
 import { type FetchHandler, toClientErrorHandler, toFetchHandler } from 'api-conventions/fetch';
@@ -45,6 +46,27 @@ const traced: Conventions = conventions({
 const telemetryPlugin: TelemetryPlugin = telemetry();
 const requestId: string | undefined = ({} as RequestContext).state.requestId;
 
+// The client, typed from a route table: the body's field rules, the path's parameters.
+const noteRoutes = defineRoutes({
+  '/v1/notes/:id': {
+    PUT: {
+      config: { body: { text: { type: 'string', required: true } } },
+      handler: (ctx) => ({ text: ctx.body.text }),
+    },
+  },
+});
+const notes: Client<typeof noteRoutes> = createClient<typeof noteRoutes>({
+  baseUrl: 'https://notes.example.com',
+});
+const written: Promise<unknown> = notes.put('/v1/notes/:id', {
+  params: { id: 'n1' },
+  body: { text: 'hello' },
+});
+// @ts-expect-error no such path
+notes.put('/v1/note/:id', { params: { id: 'n1' }, body: { text: 'x' } });
+const status: number = new ApiResponseError('GET', 'https://x/', 404, new Headers(), undefined)
+  .status;
+
 // @ts-expect-error toFastifyPlugin takes the conventions first, not an options object with `api`
 toFastifyPlugin(api, { api });
 
@@ -63,7 +85,9 @@ export {
   requestId,
   rewrite,
   server,
+  status,
   store,
   telemetryPlugin,
   traced,
+  written,
 };

@@ -2,6 +2,7 @@
 // each used for what it is for.
 const { conventions, isApiError, notFound } = require('api-conventions');
 const { audit, formatJson } = require('api-conventions/audit');
+const { createClient, isApiResponseError } = require('api-conventions/client');
 const { toExpressMiddleware } = require('api-conventions/express');
 const { toFastifyPlugin } = require('api-conventions/fastify');
 const { toClientErrorHandler, toFetchHandler } = require('api-conventions/fetch');
@@ -27,6 +28,13 @@ async function main() {
   const tracedResponse = await toFetchHandler(traced)(
     new Request('http://x/v1/books', { headers: { 'x-request-id': 'r-1' } }),
   );
+  // The client, on the service's fetch handler: a body, then a 404 as an ApiResponseError.
+  const client = createClient({
+    baseUrl: 'http://x',
+    fetch: (input, init) => toFetchHandler(api)(new Request(input, init)),
+  });
+  const listed = await client.get('/v1/books');
+  const missing = await client.get('/v1/nothing').catch((error) => error);
   const c = toExpressMiddleware(api);
   const fastify = Fastify();
   await fastify.register(toFastifyPlugin(api));
@@ -49,6 +57,7 @@ async function main() {
     audit: [typeof audit, typeof formatJson],
     clientErrors: [typeof toClientErrorHandler(api), serverOptions.maxHeaderSize],
     otel: [typeof telemetry, tracedResponse.status, tracedResponse.headers.get('x-request-id')],
+    client: [listed.hasNext, missing.status, isApiResponseError(missing), missing.code],
   };
 }
 

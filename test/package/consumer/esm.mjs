@@ -3,6 +3,7 @@
 import { createServer } from 'node:http';
 import { conventions, isApiError, notFound } from 'api-conventions';
 import { audit, formatJson } from 'api-conventions/audit';
+import { createClient, isApiResponseError } from 'api-conventions/client';
 import { toExpressMiddleware } from 'api-conventions/express';
 import { toFastifyPlugin } from 'api-conventions/fastify';
 import { toClientErrorHandler, toFetchHandler } from 'api-conventions/fetch';
@@ -27,6 +28,14 @@ const traced = conventions({
 const tracedResponse = await toFetchHandler(traced)(
   new Request('http://x/v1/books', { headers: { 'x-request-id': 'r-1' } }),
 );
+
+// The client, on the service's fetch handler: a body, then a 404 as an ApiResponseError.
+const client = createClient({
+  baseUrl: 'http://x',
+  fetch: (input, init) => toFetchHandler(api)(new Request(input, init)),
+});
+const listed = await client.get('/v1/books');
+const missing = await client.get('/v1/nothing').catch((error) => error);
 
 const server = createServer(serverOptions, toNodeHandler(api));
 await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -64,5 +73,6 @@ console.log(
     audit: [typeof audit, typeof formatJson],
     clientErrors: [typeof toClientErrorHandler(api), serverOptions.maxHeaderSize],
     otel: [typeof telemetry, tracedResponse.status, tracedResponse.headers.get('x-request-id')],
+    client: [listed.hasNext, missing.status, isApiResponseError(missing), missing.code],
   }),
 );
