@@ -22,7 +22,7 @@ const fromSource: Plugin = {
       if (path === '#core') return { path: join(root, 'src/core/index.ts') };
       if (path === 'api-conventions') return { path: join(root, 'src/index.ts') };
       const sub = path.slice('api-conventions/'.length);
-      const top = ['host', 'redis', 'oauth', 'otel'].includes(sub)
+      const top = ['host', 'redis', 'oauth', 'otel', 'client'].includes(sub)
         ? `src/${sub}.ts`
         : `src/adapters/${sub}.ts`;
       return { path: join(root, top) };
@@ -67,12 +67,17 @@ export interface RuntimeServer {
 function workerdConfig(port: number): string {
   return `using Workerd = import "/workerd/workerd.capnp";
 const config :Workerd.Config = (
-  services = [(name = "main", worker = .worker)],
+  services = [
+    (name = "main", worker = .worker),
+    # Outbound fetch to this machine too (a client test calls a server on 127.0.0.1).
+    (name = "net", network = (allow = ["public", "private", "local"])),
+  ],
   sockets = [(name = "http", address = "127.0.0.1:${port}", http = (), service = "main")],
 );
 const worker :Workerd.Worker = (
   modules = [(name = "worker.mjs", esModule = embed "worker.mjs")],
   compatibilityDate = "2025-09-01",
+  globalOutbound = "net",
 );
 `;
 }
