@@ -1,7 +1,7 @@
 // Packs the package as npm would publish it and checks the tarball with publint (strict) and
 // are-the-types-wrong, so what users install is what is checked.
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -43,13 +43,16 @@ try {
   try {
     run('npx', attw);
   } catch {}
-  let report;
+  // Into a file, not a pipe: attw exits as soon as it has written, and a pipe drops what the
+  // reader had not taken yet (its report is over 200 KB), where writes to a file complete.
+  const reportFile = join(dir, 'attw.json');
+  const out = openSync(reportFile, 'w');
   try {
-    report = execFileSync('npx', [...attw, '-f', 'json'], { encoding: 'utf8', maxBuffer: 1 << 28 });
-  } catch (error) {
-    report = error.stdout;
+    spawnSync('npx', [...attw, '-f', 'json'], { stdio: ['ignore', out, 'inherit'] });
+  } finally {
+    closeSync(out);
   }
-  const { problems } = JSON.parse(report).analysis;
+  const { problems } = JSON.parse(readFileSync(reportFile, 'utf8')).analysis;
   const real = problems.filter((p) => (p.resolutionKind ?? p.resolutionOption) !== 'node10');
   if (real.length > 0) {
     console.error(JSON.stringify(real, null, 2));
