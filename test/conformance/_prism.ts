@@ -6,9 +6,9 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '../_ports.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const cli = join(root, 'node_modules', '@stoplight', 'prism-cli', 'dist', 'index.js');
@@ -29,18 +29,6 @@ export interface Prism {
   readonly log: () => string;
   /** Stops the process. */
   close(): Promise<void>;
-}
-
-/** A port nobody listens on now. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** Starts `prism proxy` with `document` in front of `upstream`; resolves once it answers. */

@@ -11,6 +11,7 @@ import { createServer, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { describe, it } from 'vitest';
+import { freePort as freeTcpPort } from '../_ports.ts';
 
 /** The path of an executable on PATH (or /usr/bin, /usr/local/bin), or `undefined`. */
 function which(name: string): string | undefined {
@@ -58,14 +59,7 @@ export function describeRedis(title: string, suite: () => void, needsCli = false
 /** A port nobody listens on now (and, for a cluster node, whose bus port + 10000 is free too). */
 export async function freePort(bus = false): Promise<number> {
   for (;;) {
-    const port = await new Promise<number>((resolve, reject) => {
-      const server = createServer();
-      server.once('error', reject);
-      server.listen(0, '127.0.0.1', () => {
-        const { port } = server.address() as { port: number };
-        server.close(() => resolve(port));
-      });
-    });
+    const port = await freeTcpPort();
     if (!bus) return port;
     if (port + 10000 > 65535) continue;
     const busFree = await new Promise<boolean>((resolve) => {

@@ -44,9 +44,37 @@ function withParameter(documented: DocumentedPath, param: Parameter, value: stri
  * What is wrong with a refusal's body: the spec's JSON error body (7.1.5), unless the body is in
  * another media type the document declares for that status (XML errors of an `.xml` route).
  */
-function refusalProblem(ctx: AuditContext, op: Operation, ex: Exchange): string | undefined {
-  if (!isJsonType(mediaType(ex)) && declaresType(ctx, op, ex)) return undefined;
+function refusalProblem(
+  ctx: AuditContext,
+  op: Operation | undefined,
+  ex: Exchange,
+): string | undefined {
+  if (op !== undefined && !isJsonType(mediaType(ex)) && declaresType(ctx, op, ex)) {
+    return undefined;
+  }
   return errorBodyProblem(ex);
+}
+
+/** Decides `openapi.negative`: what the schema forbids (`what`) is refused with a 4xx and its error body. */
+function decideRefusal(
+  ctx: AuditContext,
+  op: Operation | undefined,
+  request: string,
+  ex: Exchange,
+  what: string,
+): void {
+  const refused = ex.status >= 400 && ex.status < 500;
+  const problem = refused
+    ? refusalProblem(ctx, op, ex)
+    : `${answered(ex)} to ${what}; expected a 4xx`;
+  ctx.findings.decide(
+    'openapi.negative',
+    request,
+    problem,
+    `refused with ${ex.status} and the error body`,
+    ex.status,
+    problem ? excerpt(ex.body) : undefined,
+  );
 }
 
 /** Sends the GET with a parameter the schema forbids, then with allowed optional values. */
@@ -68,18 +96,7 @@ async function checkParameters(ctx: AuditContext, documented: DocumentedPath): P
     const ex = await client.send('GET', target);
     if (!ex) return findings.skip('openapi.negative', request, budgetSpent);
     // A path parameter's value that names nothing may be 404; a query's is 400 (spec 7.1.4).
-    const refused = ex.status >= 400 && ex.status < 500;
-    const problem = !refused
-      ? `${answered(ex)} to ${param.in} parameter ${param.name} ${violation.why}; expected a 4xx`
-      : refusalProblem(ctx, op, ex);
-    findings.decide(
-      'openapi.negative',
-      request,
-      problem,
-      `refused with ${ex.status} and the error body`,
-      ex.status,
-      problem ? excerpt(ex.body) : undefined,
-    );
+    decideRefusal(ctx, op, request, ex, `${param.in} parameter ${param.name} ${violation.why}`);
   }
   for (const param of documented.parameters) {
     if (param.in !== 'query' || param.required === true || positives >= maxPositive) continue;
@@ -117,21 +134,7 @@ async function checkBody(ctx: AuditContext, documented: DocumentedPath): Promise
     body: JSON.stringify(violation.value),
   });
   if (!ex) return findings.skip('openapi.negative', request, budgetSpent);
-  const refused = ex.status >= 400 && ex.status < 500;
-  const op = documented.operations.post;
-  const problem = !refused
-    ? `${answered(ex)} to a body ${violation.why}; expected a 4xx`
-    : op
-      ? refusalProblem(ctx, op, ex)
-      : errorBodyProblem(ex);
-  findings.decide(
-    'openapi.negative',
-    request,
-    problem,
-    `refused with ${ex.status} and the error body`,
-    ex.status,
-    problem ? excerpt(ex.body) : undefined,
-  );
+  decideRefusal(ctx, documented.operations.post, request, ex, `a body ${violation.why}`);
   // A body that should have been refused and created something is removed.
   const location = ex.status === 201 ? ex.headers.get('location') : null;
   const url = location ? client.reference(location, client.resolve(path)) : undefined;

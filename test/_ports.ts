@@ -1,0 +1,14 @@
+/** Ports for the servers the tests start themselves (Prism, redis-server, workerd). */
+import { createServer } from 'node:net';
+
+/** A TCP port of 127.0.0.1 that nobody listens on now. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
