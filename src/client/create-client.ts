@@ -1,19 +1,18 @@
 /** `createClient()`: a client of a service that follows the conventions, typed from its routes. */
+
+import type { FieldsOf, ResultOf } from './body-types.ts';
+import type { CallOptions, TypedCallOptions } from './call-types.ts';
 import { type ClientOptions, type ClientState, resolveClientOptions } from './options.ts';
 import { type PagingOptions, paginate } from './paginate.ts';
-import { type ClientResponse, send } from './send.ts';
 import type {
-  CallOptions,
   ClientMethod,
-  FieldsOf,
   Nothing,
   ParamsOf,
   PathsWith,
-  ResultOf,
   RouteAt,
   RoutesOf,
-  TypedCallOptions,
-} from './types.ts';
+} from './route-types.ts';
+import { type ClientResponse, send } from './send.ts';
 import { expandPath, withQuery } from './url.ts';
 
 /**

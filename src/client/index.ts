@@ -1,5 +1,25 @@
 /** The client: calls, errors, paging and the types read from a service's routes. */
+
+export type {
+  BodyOf,
+  FieldsOf,
+  InputOf,
+  ItemOf,
+  ListQuery,
+  PagingQuery,
+  QueryOf,
+  ResponseOf,
+  ResultOf,
+} from './body-types.ts';
 export type { CachedResponse, ResponseCache } from './cache.ts';
+export type {
+  BodyPart,
+  CallOptions,
+  CommonCallOptions,
+  ParamsPart,
+  SelectionParts,
+  TypedCallOptions,
+} from './call-types.ts';
 export {
   type Client,
   type ClientMethods,
@@ -17,32 +37,15 @@ export type { DeprecationNotice } from './headers.ts';
 export type { OAuthClientOptions } from './oauth.ts';
 export type { ClientOptions, RetryOptions } from './options.ts';
 export type { PagingOptions } from './paginate.ts';
-export type { ClientResponse } from './send.ts';
 export type {
-  BodyOf,
-  BodyPart,
-  CallOptions,
   ClientMethod,
-  CommonCallOptions,
-  FieldsOf,
-  InputOf,
-  ItemOf,
-  ListQuery,
   Nothing,
-  PagingQuery,
   ParamsOf,
-  ParamsPart,
   PathsWith,
-  QueryOf,
-  ResponseOf,
-  ResultOf,
   RouteAt,
   RoutesOf,
-  Select,
-  SelectionParts,
   SettingsOf,
-  TypedCallOptions,
-  Whole,
-  Wire,
-} from './types.ts';
+} from './route-types.ts';
+export type { Select, Whole, Wire } from './selection-types.ts';
+export type { ClientResponse } from './send.ts';
 export type { QueryValue } from './url.ts';
