@@ -6,6 +6,14 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 // From the one copy of the core, as types only: the client loads nothing of the service side.
 import type { FieldSchema, SchemaOutput, SuccessBody } from '#core';
+import type {
+  OpenApiBody,
+  OpenApiFields,
+  OpenApiQuery,
+  OpenApiResult,
+  OpenApiRoute,
+  OpenApiViews,
+} from './openapi-types.ts';
 import type { Nothing } from './route-types.ts';
 import type { Select, Wire } from './selection-types.ts';
 import type { QueryValue } from './url.ts';
@@ -61,15 +69,18 @@ export type ListQuery<L> = PagingQuery &
 
 /**
  * The query parameters of a route: its `query` schema's input, a list's paging and filters, and
- * `format` where it answers several formats.
+ * `format` where it answers several formats; an OpenAPI operation's query parameters.
  *
  * @category Client
  */
-export type QueryOf<C> = (C extends Readonly<Record<'query', infer Q>> ? InputOf<Q> : Nothing) &
-  (C extends Readonly<Record<'list', infer L>> ? ListQuery<L> : Nothing) &
-  (C extends Readonly<Record<'formats', readonly (infer F)[]>>
-    ? Partial<Record<'format', F>>
-    : Nothing);
+export type QueryOf<C> =
+  C extends OpenApiRoute<infer Op>
+    ? OpenApiQuery<Op>
+    : (C extends Readonly<Record<'query', infer Q>> ? InputOf<Q> : Nothing) &
+        (C extends Readonly<Record<'list', infer L>> ? ListQuery<L> : Nothing) &
+        (C extends Readonly<Record<'formats', readonly (infer F)[]>>
+          ? Partial<Record<'format', F>>
+          : Nothing);
 
 /**
  * The body a route takes: its `body` schema's input, or the fields its rules describe (each
@@ -78,13 +89,15 @@ export type QueryOf<C> = (C extends Readonly<Record<'query', infer Q>> ? InputOf
  * @category Client
  */
 export type BodyOf<C, M> =
-  C extends Readonly<Record<'body', infer B>>
-    ? B extends FieldSchema
-      ? M extends 'PATCH'
-        ? Partial<SchemaOutput<B>>
-        : SchemaOutput<B>
-      : InputOf<B>
-    : unknown;
+  C extends OpenApiRoute<infer Op>
+    ? OpenApiBody<Op>
+    : C extends Readonly<Record<'body', infer B>>
+      ? B extends FieldSchema
+        ? M extends 'PATCH'
+          ? Partial<SchemaOutput<B>>
+          : SchemaOutput<B>
+        : InputOf<B>
+      : unknown;
 
 /**
  * The success body of a route, as JSON delivers it.
@@ -111,9 +124,11 @@ export type ItemOf<C, B> =
  * @category Client
  */
 export type FieldsOf<C> =
-  C extends Readonly<Record<'resource', unknown>>
-    ? keyof NonNullable<ItemOf<C, ResponseOf<C>>> & string
-    : never;
+  C extends OpenApiRoute<infer Op>
+    ? OpenApiFields<Op>
+    : C extends Readonly<Record<'resource', unknown>>
+      ? keyof NonNullable<ItemOf<C, ResponseOf<C>>> & string
+      : never;
 
 /**
  * The body a call resolves to: the route's `response` for 200-202 as JSON delivers it; on a
@@ -123,14 +138,24 @@ export type FieldsOf<C> =
  * @category Client
  */
 export type ResultOf<C, F extends string, V> =
-  C extends Readonly<Record<'resource', unknown>>
-    ? [V] extends [never]
-      ? C extends Readonly<Record<'list', unknown>>
-        ? {
-            [K in keyof ResponseOf<C>]: ResponseOf<C>[K] extends readonly (infer E)[]
-              ? Select<E, F>[]
-              : ResponseOf<C>[K];
-          }
-        : Select<ResponseOf<C>, F>
-      : ResponseOf<C>
-    : ResponseOf<C>;
+  C extends OpenApiRoute<infer Op>
+    ? OpenApiResult<Op, F>
+    : C extends Readonly<Record<'resource', unknown>>
+      ? [V] extends [never]
+        ? C extends Readonly<Record<'list', unknown>>
+          ? {
+              [K in keyof ResponseOf<C>]: ResponseOf<C>[K] extends readonly (infer E)[]
+                ? Select<E, F>[]
+                : ResponseOf<C>[K];
+            }
+          : Select<ResponseOf<C>, F>
+        : ResponseOf<C>
+      : ResponseOf<C>;
+
+/**
+ * The views a call may ask for (`view`, spec 2.10): those an OpenAPI operation lists, any name
+ * on a route of a table.
+ *
+ * @category Client
+ */
+export type ViewsOf<C> = C extends OpenApiRoute<infer Op> ? OpenApiViews<Op> : string;

@@ -1,6 +1,6 @@
 /** `createClient()`: a client of a service that follows the conventions, typed from its routes. */
 
-import type { FieldsOf, ResultOf } from './body-types.ts';
+import type { FieldsOf, ResultOf, ViewsOf } from './body-types.ts';
 import type { CallOptions, TypedCallOptions } from './call-types.ts';
 import { type ClientOptions, type ClientState, resolveClientOptions } from './options.ts';
 import { type PagingOptions, paginate } from './paginate.ts';
@@ -34,7 +34,7 @@ export type OptionsArg<P extends string, O> =
 export type TypedMethod<R, M extends ClientMethod, Raw extends boolean> = <
   P extends PathsWith<R, M>,
   F extends FieldsOf<RouteAt<R, P, M>> = never,
-  V extends string = never,
+  V extends ViewsOf<RouteAt<R, P, M>> = never,
 >(
   path: P,
   ...options: OptionsArg<P, TypedCallOptions<RouteAt<R, P, M>, P, M, F, V>>
@@ -82,7 +82,7 @@ export type ItemsOf<B> = {
 export type TypedPaginate<R> = <
   P extends PathsWith<R, 'GET'>,
   F extends FieldsOf<RouteAt<R, P, 'GET'>> = never,
-  V extends string = never,
+  V extends ViewsOf<RouteAt<R, P, 'GET'>> = never,
 >(
   path: P,
   ...options: OptionsArg<P, TypedCallOptions<RouteAt<R, P, 'GET'>, P, 'GET', F, V> & PagingOptions>

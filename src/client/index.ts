@@ -10,6 +10,7 @@ export type {
   QueryOf,
   ResponseOf,
   ResultOf,
+  ViewsOf,
 } from './body-types.ts';
 export type { CachedResponse, ResponseCache } from './cache.ts';
 export type {
@@ -35,6 +36,23 @@ export {
 export { ApiResponseError, type ClientErrorEntry, isApiResponseError } from './errors.ts';
 export type { DeprecationNotice } from './headers.ts';
 export type { OAuthClientOptions } from './oauth.ts';
+export type {
+  OpenApiBody,
+  OpenApiFields,
+  OpenApiFullQuery,
+  OpenApiIsList,
+  OpenApiItem,
+  OpenApiJson,
+  OpenApiMethodKey,
+  OpenApiPaths,
+  OpenApiQuery,
+  OpenApiResponse,
+  OpenApiResult,
+  OpenApiRoute,
+  OpenApiSelected,
+  OpenApiSuccessJson,
+  OpenApiViews,
+} from './openapi-types.ts';
 export type { ClientOptions, RetryOptions } from './options.ts';
 export type { PagingOptions } from './paginate.ts';
 export type {
