@@ -1,11 +1,24 @@
 /** What a failed call rejects with: the status, the error body's entries and the headers (spec 7.1.5). */
+// The catalogue, as a type only: the client loads nothing of the service side.
+import type { ErrorCodeValue } from '#core';
+
+/**
+ * The code of an error entry: one of the library's catalogue (`docs/errors.md`), or one of the
+ * service's own in the same scheme (status × 100 + n). Not narrowed per route: plugins the
+ * route's settings do not show (rate limits, caching, HTTPS, CSRF, stores) and handlers that
+ * throw answer with codes of their own on any route, so a closed union would reject codes the
+ * service really sends. The catalogue's codes stay in the type for completion and `switch`.
+ *
+ * @category Client
+ */
+export type ClientErrorCode = ErrorCodeValue | (number & {}); // `& {}`: not absorbed into number
 
 /**
  * One entry of an error body: a message for the developer and a stable integer code (spec 7.1.5).
  *
  * @category Client
  */
-export interface ClientErrorEntry<Code extends number = number> {
+export interface ClientErrorEntry<Code extends number = ClientErrorCode> {
   /** What went wrong, for a person. */
   readonly message: string;
   /** Which problem, for a program: the status × 100 + n. */
@@ -30,7 +43,7 @@ const brand = Symbol.for('api-conventions.ApiResponseError');
  *
  * @category Client
  */
-export class ApiResponseError<Code extends number = number> extends Error {
+export class ApiResponseError<Code extends number = ClientErrorCode> extends Error {
   /** The HTTP status. */
   readonly status: number;
   /** The entries of the error body (one made from the status when the body has none). */

@@ -33,7 +33,12 @@ export {
   type UntypedMethod,
   type UntypedPaginate,
 } from './create-client.ts';
-export { ApiResponseError, type ClientErrorEntry, isApiResponseError } from './errors.ts';
+export {
+  ApiResponseError,
+  type ClientErrorCode,
+  type ClientErrorEntry,
+  isApiResponseError,
+} from './errors.ts';
 export type { DeprecationNotice } from './headers.ts';
 export type { OAuthClientOptions } from './oauth.ts';
 export type {
