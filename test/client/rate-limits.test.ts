@@ -26,6 +26,9 @@ describeMatrix(
     });
 
     it('resolves 50 calls with at most a handful of 429s (spec 8.2, 8.3)', async () => {
+      // The limit is the server's, as its headers state it: 10 per window (spec 8.3).
+      const probe = await served.fetch('/v1/books/emma');
+      expect(probe.headers.get('x-ratelimit-limit')).toBe('10');
       const c = createClient({ baseUrl: proxy.url, oauth: alice });
       const from = proxy.seen.length;
       const calls = Array.from({ length: 50 }, (_, i) =>
