@@ -6,7 +6,6 @@
  * then the same program runs against the bookshelf over HTTP: a GET with params, paginate, a
  * POST (issue 37).
  */
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,10 +13,10 @@ import openapiTS, { astToString } from 'openapi-typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBookshelf } from '../../examples/bookshelf/app.ts';
 import { loadHost, type Running } from '../../examples/bookshelf/hosts/host.ts';
+import { compile } from '../_tsc.ts';
 import { authorizationFor } from '../conformance/_auth.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
 
 /** The program: what a user of a service in another language writes, typed by its document. */
 const program = `import { createClient, isApiResponseError, type OpenApiPaths } from 'api-conventions/client';
@@ -76,16 +75,6 @@ export async function mistakes(baseUrl: string) {
   await client.post('/v1/books', { body: { title: 'Emma', authorId: 'jane-austen' } });
 }
 `;
-
-function compile(dir: string): { ok: boolean; output: string } {
-  try {
-    execFileSync(process.execPath, [tsc, '-p', dir], { cwd: root, stdio: 'pipe' });
-    return { ok: true, output: '' };
-  } catch (error) {
-    const e = error as { stdout?: Buffer; stderr?: Buffer };
-    return { ok: false, output: `${e.stdout ?? ''}${e.stderr ?? ''}` };
-  }
-}
 
 describe('the client typed from openapi-typescript types of /v1/openapi', () => {
   let running: Running;

@@ -6,7 +6,6 @@
  * document names those members required), by the schemas' names (`Book`, `TokenResponse`); and a
  * mistake in it (a misspelt field) does not compile, so the types carry the document's schemas.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,9 +13,9 @@ import openapiTS, { astToString } from 'openapi-typescript';
 import { describe, expect, it } from 'vitest';
 import { createBookshelf } from '../../examples/bookshelf/app.ts';
 import { bookshelfDocument } from '../../examples/bookshelf/openapi.ts';
+import { compile } from '../_tsc.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
 
 const program = (titleField: string) => `import createClient from 'openapi-fetch';
 import type { components, paths } from './schema.js';
@@ -54,16 +53,6 @@ export async function firstTitle(): Promise<string | undefined> {
   return first?.${titleField};
 }
 `;
-
-function compile(dir: string): { ok: boolean; output: string } {
-  try {
-    execFileSync(process.execPath, [tsc, '-p', dir], { cwd: root, stdio: 'pipe' });
-    return { ok: true, output: '' };
-  } catch (error) {
-    const e = error as { stdout?: Buffer; stderr?: Buffer };
-    return { ok: false, output: `${e.stdout ?? ''}${e.stderr ?? ''}` };
-  }
-}
 
 describe('a client generated from /v1/openapi', () => {
   it('compiles under tsc --strict, and refuses a misspelt field', async () => {
