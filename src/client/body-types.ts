@@ -8,6 +8,7 @@ import type { StandardSchemaV1 } from '@standard-schema/spec';
 import type { FieldSchema, SchemaOutput, SuccessBody } from '#core';
 import type {
   OpenApiBody,
+  OpenApiBodyRequired,
   OpenApiFields,
   OpenApiQuery,
   OpenApiResult,
@@ -98,6 +99,24 @@ export type BodyOf<C, M> =
           : SchemaOutput<B>
         : InputOf<B>
       : unknown;
+
+/**
+ * Whether a call must send a body: on an OpenAPI operation, when its request body is required;
+ * on a route of a table, a POST, PUT or PATCH with a `body` setting, unless its schema takes
+ * `undefined`. PATCH's body is required too, every member of it optional.
+ *
+ * @category Client
+ */
+export type BodyRequiredOf<C, M> =
+  C extends OpenApiRoute<infer Op>
+    ? OpenApiBodyRequired<Op>
+    : M extends 'POST' | 'PUT' | 'PATCH'
+      ? C extends Readonly<Record<'body', unknown>>
+        ? undefined extends BodyOf<C, M>
+          ? false
+          : true
+        : false
+      : false;
 
 /**
  * The success body of a route, as JSON delivers it.

@@ -2,20 +2,48 @@
  * The options of one call: typed from a route (its parameters, query, body and selection), or
  * untyped. Types only: nothing here exists at run time.
  */
-import type { BodyOf, QueryOf } from './body-types.ts';
+import type { BodyOf, BodyRequiredOf, QueryOf } from './body-types.ts';
+import type { OpenApiPathParams, OpenApiRoute } from './openapi-types.ts';
 import type { Nothing, ParamsOf } from './route-types.ts';
 import type { QueryValue } from './url.ts';
 
 /**
- * The options of one typed call: `params` the template names, the route's `query`, its `body`,
- * the members to select.
+ * The options of one typed call: `params` the template names, the route's `query`, its `body`
+ * (required where the route requires one), the members to select.
  *
  * @category Client
  */
 export type TypedCallOptions<C, P extends string, M, F extends string, V> = CommonCallOptions &
-  (Nothing extends ParamsOf<P> ? Partial<ParamsPart<ParamsOf<P>>> : ParamsPart<ParamsOf<P>>) &
+  (Nothing extends PathParamsOf<C, P>
+    ? Partial<ParamsPart<PathParamsOf<C, P>>>
+    : ParamsPart<PathParamsOf<C, P>>) &
   SelectionParts<QueryOf<C>, F, V> &
-  (M extends 'GET' | 'DELETE' ? Nothing : Partial<BodyPart<BodyOf<C, M>>>);
+  (M extends 'GET' | 'DELETE'
+    ? Nothing
+    : BodyRequiredOf<C, M> extends true
+      ? BodyPart<BodyOf<C, M>>
+      : Partial<BodyPart<BodyOf<C, M>>>);
+
+/**
+ * The path parameters of a call: an OpenAPI operation's, as its document types them; the
+ * template's names otherwise (`:id` or `{id}`, a string or a number).
+ *
+ * @category Client
+ */
+export type PathParamsOf<C, P extends string> =
+  C extends OpenApiRoute<infer Op> ? OpenApiPathParams<Op, P> : ParamsOf<P>;
+
+/**
+ * Whether a call needs its options: when the path has parameters or the route requires a body.
+ *
+ * @category Client
+ */
+export type OptionsRequiredOf<C, P extends string, M> =
+  Nothing extends PathParamsOf<C, P>
+    ? M extends 'GET' | 'DELETE'
+      ? false
+      : BodyRequiredOf<C, M>
+    : true;
 
 /**
  * The parameters of a typed call.

@@ -1,27 +1,20 @@
 /** `createClient()`: a client of a service that follows the conventions, typed from its routes. */
 
 import type { FieldsOf, ResultOf, ViewsOf } from './body-types.ts';
-import type { CallOptions, TypedCallOptions } from './call-types.ts';
+import type { CallOptions, OptionsRequiredOf, TypedCallOptions } from './call-types.ts';
 import { type ClientOptions, type ClientState, resolveClientOptions } from './options.ts';
 import { type PagingOptions, paginate } from './paginate.ts';
-import type {
-  ClientMethod,
-  Nothing,
-  ParamsOf,
-  PathsWith,
-  RouteAt,
-  RoutesOf,
-} from './route-types.ts';
+import type { ClientMethod, PathsWith, RouteAt, RoutesOf } from './route-types.ts';
 import { type ClientResponse, send } from './send.ts';
 import { expandPath, withQuery } from './url.ts';
 
 /**
- * The arguments after the path: the options, required when the template names parameters.
+ * The arguments after the path: the options, required when the path has parameters or the
+ * route requires a body (`Required`, from `OptionsRequiredOf`).
  *
  * @category Client
  */
-export type OptionsArg<P extends string, O> =
-  Nothing extends ParamsOf<P> ? [options?: O] : [options: O];
+export type OptionsArg<Required, O> = Required extends true ? [options: O] : [options?: O];
 
 /**
  * One method of a typed client: paths of the routes with that method, their parameters, query
@@ -37,7 +30,10 @@ export type TypedMethod<R, M extends ClientMethod, Raw extends boolean> = <
   V extends ViewsOf<RouteAt<R, P, M>> = never,
 >(
   path: P,
-  ...options: OptionsArg<P, TypedCallOptions<RouteAt<R, P, M>, P, M, F, V>>
+  ...options: OptionsArg<
+    OptionsRequiredOf<RouteAt<R, P, M>, P, M>,
+    TypedCallOptions<RouteAt<R, P, M>, P, M, F, V>
+  >
 ) => Promise<
   Raw extends true
     ? ClientResponse<ResultOf<RouteAt<R, P, M>, F, V>>
@@ -85,7 +81,10 @@ export type TypedPaginate<R> = <
   V extends ViewsOf<RouteAt<R, P, 'GET'>> = never,
 >(
   path: P,
-  ...options: OptionsArg<P, TypedCallOptions<RouteAt<R, P, 'GET'>, P, 'GET', F, V> & PagingOptions>
+  ...options: OptionsArg<
+    OptionsRequiredOf<RouteAt<R, P, 'GET'>, P, 'GET'>,
+    TypedCallOptions<RouteAt<R, P, 'GET'>, P, 'GET', F, V> & PagingOptions
+  >
 ) => AsyncIterableIterator<ItemsOf<ResultOf<RouteAt<R, P, 'GET'>, F, V>>>;
 
 /**

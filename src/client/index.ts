@@ -2,6 +2,7 @@
 
 export type {
   BodyOf,
+  BodyRequiredOf,
   FieldsOf,
   InputOf,
   ItemOf,
@@ -17,7 +18,9 @@ export type {
   BodyPart,
   CallOptions,
   CommonCallOptions,
+  OptionsRequiredOf,
   ParamsPart,
+  PathParamsOf,
   SelectionParts,
   TypedCallOptions,
 } from './call-types.ts';
@@ -43,12 +46,14 @@ export type { DeprecationNotice } from './headers.ts';
 export type { OAuthClientOptions } from './oauth.ts';
 export type {
   OpenApiBody,
+  OpenApiBodyRequired,
   OpenApiFields,
   OpenApiFullQuery,
   OpenApiIsList,
   OpenApiItem,
   OpenApiJson,
   OpenApiMethodKey,
+  OpenApiPathParams,
   OpenApiPaths,
   OpenApiQuery,
   OpenApiResponse,

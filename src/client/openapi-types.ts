@@ -4,7 +4,7 @@
  * operation. Paths stay as the document writes them (`/v1/books/{id}`), as openapi-fetch's
  * users write them. Types only: nothing here exists at run time.
  */
-import type { Nothing } from './route-types.ts';
+import type { Nothing, ParamsOf } from './route-types.ts';
 import type { Select } from './selection-types.ts';
 
 /**
@@ -92,6 +92,30 @@ export type OpenApiBody<Op> =
       ? unknown
       : OpenApiJson<NonNullable<B>>
     : unknown;
+
+/**
+ * Whether a call of an operation must send a body: openapi-typescript writes `requestBody:` for a
+ * request body the document marks `required`, `requestBody?:` otherwise.
+ *
+ * @category Client
+ */
+export type OpenApiBodyRequired<Op> =
+  Op extends Readonly<Record<'requestBody', unknown>> ? true : false;
+
+/**
+ * The path parameters of an operation, as the document types them (`parameters.path`: an
+ * integer is a `number`); those the template `P` names when the operation declares none.
+ *
+ * @category Client
+ */
+export type OpenApiPathParams<Op, P extends string> =
+  Op extends Readonly<Record<'parameters', infer Parameters>>
+    ? Parameters extends Partial<Readonly<Record<'path', infer Path>>>
+      ? [NonNullable<Path>] extends [never]
+        ? ParamsOf<P>
+        : { [K in keyof NonNullable<Path>]: NonNullable<Path>[K] }
+      : ParamsOf<P>
+    : ParamsOf<P>;
 
 /**
  * The body of an operation's success (200, 201, 202 or 203) as JSON; `undefined` when it has

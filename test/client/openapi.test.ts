@@ -2,14 +2,14 @@
  * api-conventions/client typed from an OpenAPI document, as a service in another language would
  * be: openapi-typescript generates `paths` from the bookshelf's own GET /v1/openapi, and a small
  * program typed by `OpenApiPaths<paths>` compiles under `tsc --strict` (a created book's `id`
- * with no cast, `fields` narrowing the result) while a misspelt path or query parameter does not;
- * then the same program runs against the bookshelf over HTTP: a GET with params, paginate, a
- * POST (issue 37).
+ * with no cast, `fields` narrowing the result) while a misspelt path or query parameter, a path
+ * parameter of the wrong type or a missing required body does not; then the same program runs
+ * against the bookshelf over HTTP: a GET with params, paginate, a POST (issue 37).
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import openapiTS, { astToString } from 'openapi-typescript';
+import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBookshelf } from '../../examples/bookshelf/app.ts';
 import { loadHost, type Running } from '../../examples/bookshelf/hosts/host.ts';
@@ -21,6 +21,7 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 /** The program: what a user of a service in another language writes, typed by its document. */
 const program = `import { createClient, isApiResponseError, type OpenApiPaths } from 'api-conventions/client';
 import type { paths } from './schema.js';
+import type { paths as shelfPaths } from './shelves.js';
 
 export function clientOf(baseUrl: string) {
   return createClient<OpenApiPaths<paths>>({
@@ -73,8 +74,45 @@ export async function mistakes(baseUrl: string) {
   small.title.length;
   // @ts-expect-error \`year\` is required by BookInput
   await client.post('/v1/books', { body: { title: 'Emma', authorId: 'jane-austen' } });
+  // @ts-expect-error the document marks the request body required
+  await client.post('/v1/books', {});
+  // @ts-expect-error PATCH's request body is required too, its members optional
+  await client.patch('/v1/books/{id}', { params: { id: 'emma' } });
+  await client.patch('/v1/books/{id}', { params: { id: 'emma' }, body: {} });
+  // @ts-expect-error the document types {id} as a string
+  await client.get('/v1/books/{id}', { params: { id: 42 } });
+  // @ts-expect-error the document names the parameter id
+  await client.get('/v1/books/{id}', { params: { ident: 'emma' } });
+  // An optional request body and an integer path parameter, from a document of their own.
+  const shelves = createClient<OpenApiPaths<shelfPaths>>({ baseUrl });
+  await shelves.post('/v1/shelves/{shelfId}', { params: { shelfId: 3 } });
+  await shelves.post('/v1/shelves/{shelfId}', { params: { shelfId: 3 }, body: { note: 'top' } });
+  // @ts-expect-error the document types {shelfId} as an integer
+  await shelves.post('/v1/shelves/{shelfId}', { params: { shelfId: 'three' } });
 }
 `;
+
+/** A document with what the bookshelf's lacks: an optional request body, an integer in the path. */
+const shelves: OpenAPI3 = {
+  openapi: '3.1.0',
+  info: { title: 'Shelves', version: '1' },
+  paths: {
+    '/v1/shelves/{shelfId}': {
+      post: {
+        parameters: [{ name: 'shelfId', in: 'path', required: true, schema: { type: 'integer' } }],
+        requestBody: {
+          required: false,
+          content: {
+            'application/json': {
+              schema: { type: 'object', properties: { note: { type: 'string' } } },
+            },
+          },
+        },
+        responses: { 204: { description: 'Shelved.' } },
+      },
+    },
+  },
+};
 
 describe('the client typed from openapi-typescript types of /v1/openapi', () => {
   let running: Running;
@@ -91,6 +129,7 @@ describe('the client typed from openapi-typescript types of /v1/openapi', () => 
     mkdirSync(join(root, '.test-tmp'), { recursive: true });
     dir = mkdtempSync(join(root, '.test-tmp', 'openapi-client-'));
     writeFileSync(join(dir, 'schema.d.ts'), astToString(await openapiTS(document)));
+    writeFileSync(join(dir, 'shelves.d.ts'), astToString(await openapiTS(shelves)));
     writeFileSync(join(dir, 'package.json'), JSON.stringify({ type: 'module' }));
     writeFileSync(
       join(dir, 'tsconfig.json'),
@@ -110,7 +149,7 @@ describe('the client typed from openapi-typescript types of /v1/openapi', () => 
             'api-conventions/client': [join(root, 'src/client.ts')],
           },
         },
-        files: ['main.ts', 'schema.d.ts'],
+        files: ['main.ts', 'schema.d.ts', 'shelves.d.ts'],
       }),
     );
   }, 30_000);
@@ -118,7 +157,7 @@ describe('the client typed from openapi-typescript types of /v1/openapi', () => 
     await running?.close();
   });
 
-  it('compiles under tsc --strict, and refuses a misspelt path or query parameter', () => {
+  it('compiles under tsc --strict, and refuses a misspelt path, query or path parameter and a missing body', () => {
     writeFileSync(join(dir, 'main.ts'), program);
     const good = compile(dir);
     expect(good.output).toBe('');
@@ -131,6 +170,11 @@ describe('the client typed from openapi-typescript types of /v1/openapi', () => 
     expect(bad.output).toContain("'pre_page' does not exist");
     expect(bad.output).toContain("Property 'title' does not exist");
     expect(bad.output).toContain("Property 'year' is missing");
+    // A required request body (POST, PATCH), path parameters as the documents type them.
+    expect(bad.output.match(/Property 'body' is missing/g)).toHaveLength(2);
+    expect(bad.output).toContain("Type 'number' is not assignable to type 'string'");
+    expect(bad.output).toContain("'ident' does not exist in type '{ id: string; }'");
+    expect(bad.output).toContain("Type 'string' is not assignable to type 'number'");
   }, 60_000);
 
   it('gets, pages and creates against the bookshelf over HTTP (spec 2.8, 2.10, 7.1.5)', async () => {

@@ -3,8 +3,10 @@
  * route table, with `fields` narrowing the result. The `@ts-expect-error` lines fail
  * `npm run typecheck` if the types stop catching those mistakes; the calls never run.
  */
+import { defineRoutes } from 'api-conventions';
 import { type Client, createClient } from 'api-conventions/client';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import type { BookshelfRoutes } from '../../examples/bookshelf-client/routes.ts';
 
 /** Type checks only: the function is compiled, never called. */
@@ -64,8 +66,17 @@ async function typed(client: Client<BookshelfRoutes>) {
   void madeId;
   // @ts-expect-error `year` is required on POST
   await client.post('/v1/books', { body: { title: 'Emma', authorId: 'jane-austen' } });
-  // …and every field optional on PATCH.
+  // @ts-expect-error a POST with a `body` setting requires a body
+  await client.post('/v1/books', {});
+  // @ts-expect-error …and so its options
+  await client.post('/v1/books');
+  // @ts-expect-error a PUT with a `body` setting requires a body
+  await client.put('/v1/books/:id', { params: { id: 'emma' } });
+  // …and every field optional on PATCH, the body itself still required.
   await client.patch('/v1/books/:id', { params: { id: 'emma' }, body: { year: 1816 } });
+  await client.patch('/v1/books/:id', { params: { id: 'emma' }, body: {} });
+  // @ts-expect-error PATCH requires a body, even an empty one
+  await client.patch('/v1/books/:id', { params: { id: 'emma' } });
   // @ts-expect-error `year` is an integer
   await client.patch('/v1/books/:id', { params: { id: 'emma' }, body: { year: '1816' } });
 
@@ -87,9 +98,27 @@ async function typed(client: Client<BookshelfRoutes>) {
   void [status, rawTitle];
 }
 
+/** A table whose bodies may be left out: no `body` setting, or a schema that takes `undefined`. */
+const optionalBodies = defineRoutes({
+  '/v1/pings': { POST: () => ({ ok: true }) },
+  '/v1/notes': {
+    POST: { config: { body: z.object({ text: z.string() }).optional() }, handler: () => ({}) },
+  },
+});
+
+/** Type checks only: bodies are optional where the route does not require one. */
+async function optional(client: Client<typeof optionalBodies>) {
+  await client.post('/v1/pings');
+  await client.post('/v1/notes');
+  await client.post('/v1/notes', { body: { text: 'hello' } });
+  // @ts-expect-error `text` is a string
+  await client.post('/v1/notes', { body: { text: 1 } });
+}
+
 describe('the typed client', () => {
   it('types calls from the route table (checked by the compiler)', () => {
     expect(typeof typed).toBe('function');
+    expect(typeof optional).toBe('function');
     // The typed client is the same object at run time.
     const client = createClient<BookshelfRoutes>({ baseUrl: 'http://127.0.0.1:1' });
     expect(typeof client.get).toBe('function');
