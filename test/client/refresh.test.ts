@@ -1,6 +1,6 @@
 /**
- * api-conventions/client: OAuth tokens of two seconds, refreshed as they lapse, on every host of the bookshelf through a counting proxy of the
- * tests' own (issue 37).
+ * api-conventions/client: OAuth tokens of two seconds, refreshed as they lapse, on every host of
+ * the bookshelf through a counting proxy of the tests' own (issue 37).
  */
 import { createClient } from 'api-conventions/client';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -8,6 +8,16 @@ import { createBookshelf } from '../../examples/bookshelf/app.ts';
 import { describeMatrix } from '../conformance/_matrix.ts';
 import { alice } from './_credentials.ts';
 import { type CountingProxy, startProxy } from './_proxy.ts';
+
+/** `fetch` that tells the client its access tokens last `seconds` (`expires_in`), not two. */
+const tokensOf =
+  (seconds: number): typeof fetch =>
+  async (input, init) => {
+    const res = await fetch(input, init);
+    if (!String(input).endsWith('/v1/oauth2/token') || !res.ok) return res;
+    const body = (await res.json()) as Record<string, unknown>;
+    return Response.json({ ...body, expires_in: seconds }, { status: res.status });
+  };
 
 describeMatrix(
   'the client with 2-second access tokens',
@@ -45,10 +55,31 @@ describeMatrix(
       expect([...statuses].every((s) => [200, 304, 401].includes(s))).toBe(true);
     }, 30_000);
 
+    it('renews a token before it expires, so no call is refused for it (RFC 6749 §6)', async () => {
+      // Told one second, the client renews after 0.75 s; the service's token lives at least 1 s
+      // (its exp is a whole second, two after the issuing second). So a 401 here means the
+      // client kept a token past the end it knew of.
+      const c = createClient({ baseUrl: proxy.url, oauth: alice, fetch: tokensOf(1) });
+      const from = proxy.seen.length;
+      const started = Date.now();
+      while (Date.now() - started < 4_000) {
+        await c.get('/v1/me');
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      const grants = proxy
+        .since(from, (s) => s.target === '/v1/oauth2/token')
+        .map((s) => new URLSearchParams(s.body).get('grant_type'));
+      expect(grants.filter((g) => g === 'refresh_token').length).toBeGreaterThanOrEqual(3);
+      const refused = proxy.since(from, (s) => s.target === '/v1/me' && s.status === 401);
+      expect(refused).toEqual([]);
+    }, 15_000);
+
     it('refreshes once after invalid_token and retries the call (RFC 6750 §3.1)', async () => {
-      const c = client();
+      // The client is told its tokens last an hour, so it never renews one before it lapses:
+      // only the service's invalid_token can make it refresh. (With the true two seconds, it
+      // renews ahead of time and the test would pass without the refresh after a 401.)
+      const c = createClient({ baseUrl: proxy.url, oauth: alice, fetch: tokensOf(3600) });
       await c.get('/v1/me');
-      // The token lapses while the client still holds it as current for a moment.
       await new Promise((r) => setTimeout(r, 2100));
       const from = proxy.seen.length;
       const me = await c.get<{ id: string }>('/v1/me');
@@ -57,6 +88,11 @@ describeMatrix(
       expect(grants.map((s) => new URLSearchParams(s.body).get('grant_type'))).toEqual([
         'refresh_token',
       ]);
+      const calls = proxy.since(from, (s) => s.target === '/v1/me').map((s) => s.status);
+      // Refused, then retried with the new token (a conditional GET: 200, or 304 from the cache).
+      expect(calls).toHaveLength(2);
+      expect(calls[0]).toBe(401);
+      expect([200, 304]).toContain(calls[1]);
     });
   },
 );
