@@ -6,14 +6,14 @@
  * parameter of the wrong type or a missing required body does not; then the same program runs
  * against the bookshelf over HTTP: a GET with params, paginate, a POST (issue 37).
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBookshelf } from '../../examples/bookshelf/app.ts';
 import { loadHost, type Running } from '../../examples/bookshelf/hosts/host.ts';
-import { compile } from '../_tsc.ts';
+import { compile, strictProject } from '../_tsc.ts';
 import { authorizationFor } from '../conformance/_auth.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -126,31 +126,21 @@ describe('the client typed from openapi-typescript types of /v1/openapi', () => 
     });
     base = `http://127.0.0.1:${running.port}`;
     const document = await (await fetch(`${base}/v1/openapi`)).json();
-    mkdirSync(join(root, '.test-tmp'), { recursive: true });
-    dir = mkdtempSync(join(root, '.test-tmp', 'openapi-client-'));
-    writeFileSync(join(dir, 'schema.d.ts'), astToString(await openapiTS(document)));
-    writeFileSync(join(dir, 'shelves.d.ts'), astToString(await openapiTS(shelves)));
-    writeFileSync(join(dir, 'package.json'), JSON.stringify({ type: 'module' }));
-    writeFileSync(
-      join(dir, 'tsconfig.json'),
-      JSON.stringify({
-        compilerOptions: {
-          strict: true,
-          noEmit: true,
-          target: 'ES2022',
-          module: 'NodeNext',
-          moduleResolution: 'NodeNext',
-          allowImportingTsExtensions: true,
-          skipLibCheck: true,
-          types: [],
-          lib: ['ES2022', 'DOM', 'DOM.Iterable'],
-          paths: {
-            '#core': [join(root, 'src/core/index.ts')],
-            'api-conventions/client': [join(root, 'src/client.ts')],
-          },
+    dir = strictProject(
+      'openapi-client-',
+      {
+        'main.ts': program,
+        'schema.d.ts': astToString(await openapiTS(document)),
+        'shelves.d.ts': astToString(await openapiTS(shelves)),
+      },
+      {
+        allowImportingTsExtensions: true,
+        lib: ['ES2022', 'DOM', 'DOM.Iterable'],
+        paths: {
+          '#core': [join(root, 'src/core/index.ts')],
+          'api-conventions/client': [join(root, 'src/client.ts')],
         },
-        files: ['main.ts', 'schema.d.ts', 'shelves.d.ts'],
-      }),
+      },
     );
   }, 30_000);
   afterAll(async () => {

@@ -6,16 +6,13 @@
  * document names those members required), by the schemas' names (`Book`, `TokenResponse`); and a
  * mistake in it (a misspelt field) does not compile, so the types carry the document's schemas.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { describe, expect, it } from 'vitest';
 import { createBookshelf } from '../../examples/bookshelf/app.ts';
 import { bookshelfDocument } from '../../examples/bookshelf/openapi.ts';
-import { compile } from '../_tsc.ts';
-
-const root = fileURLToPath(new URL('../../', import.meta.url));
+import { compile, strictProject } from '../_tsc.ts';
 
 const program = (titleField: string) => `import createClient from 'openapi-fetch';
 import type { components, paths } from './schema.js';
@@ -58,27 +55,7 @@ describe('a client generated from /v1/openapi', () => {
   it('compiles under tsc --strict, and refuses a misspelt field', async () => {
     const document = bookshelfDocument(createBookshelf({ logger: { error() {}, warn() {} } }));
     const types = astToString(await openapiTS(document as never));
-    mkdirSync(join(root, '.test-tmp'), { recursive: true });
-    const dir = mkdtempSync(join(root, '.test-tmp', 'client-'));
-    writeFileSync(join(dir, 'schema.d.ts'), types);
-    writeFileSync(
-      join(dir, 'tsconfig.json'),
-      JSON.stringify({
-        compilerOptions: {
-          strict: true,
-          noEmit: true,
-          target: 'ES2022',
-          module: 'NodeNext',
-          moduleResolution: 'NodeNext',
-          skipLibCheck: true,
-          types: [],
-          lib: ['ES2022', 'DOM'],
-        },
-        files: ['main.ts', 'schema.d.ts'],
-      }),
-    );
-    writeFileSync(join(dir, 'package.json'), JSON.stringify({ type: 'module' }));
-    writeFileSync(join(dir, 'main.ts'), program('title'));
+    const dir = strictProject('client-', { 'main.ts': program('title'), 'schema.d.ts': types });
     const good = compile(dir);
     expect(good.output).toBe('');
     expect(good.ok).toBe(true);
