@@ -5,6 +5,7 @@
  */
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll } from 'vitest';
 
 /** One exchange the proxy saw. */
 export interface Seen {
@@ -85,4 +86,32 @@ export function startProxy(target: () => string): Promise<CountingProxy> {
       });
     });
   });
+}
+
+/**
+ * A proxy in front of `served` for the tests of the enclosing block: started before them,
+ * closed after them; read it inside a test.
+ */
+export function proxyFor(served: { url(path: string): string }): CountingProxy {
+  let proxy: CountingProxy | undefined;
+  beforeAll(async () => {
+    proxy = await startProxy(() => served.url(''));
+  });
+  afterAll(async () => {
+    await proxy?.close();
+  });
+  const started = () => {
+    if (proxy === undefined) throw new Error('The proxy starts before the tests of its block.');
+    return proxy;
+  };
+  return {
+    get url() {
+      return started().url;
+    },
+    get seen() {
+      return started().seen;
+    },
+    since: (from, match) => started().since(from, match),
+    close: () => started().close(),
+  };
 }

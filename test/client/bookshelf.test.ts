@@ -4,11 +4,11 @@
  * notices and OAuth refresh, all over real HTTP (issue 37).
  */
 import { createClient, isApiResponseError } from 'api-conventions/client';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { createBookshelf } from '../../examples/bookshelf/app.ts';
 import { describeMatrix } from '../conformance/_matrix.ts';
 import { alice } from './_credentials.ts';
-import { type CountingProxy, startProxy } from './_proxy.ts';
+import { proxyFor } from './_proxy.ts';
 
 type Book = { id: string; title?: string; year?: number };
 
@@ -16,13 +16,7 @@ describeMatrix(
   'the client against the bookshelf',
   () => createBookshelf({ logger: { error() {}, warn() {} } }),
   (served) => {
-    let proxy: CountingProxy;
-    beforeAll(async () => {
-      proxy = await startProxy(() => served.url(''));
-    });
-    afterAll(async () => {
-      await proxy.close();
-    });
+    const proxy = proxyFor(served);
     const client = () => createClient({ baseUrl: proxy.url, oauth: alice });
 
     /** Every book id, read in one page. */

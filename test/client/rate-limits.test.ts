@@ -3,11 +3,11 @@
  * tests' own (issue 37).
  */
 import { createClient } from 'api-conventions/client';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { createBookshelf } from '../../examples/bookshelf/app.ts';
 import { describeMatrix } from '../conformance/_matrix.ts';
 import { alice } from './_credentials.ts';
-import { type CountingProxy, startProxy } from './_proxy.ts';
+import { proxyFor } from './_proxy.ts';
 
 describeMatrix(
   'the client under a rate limit of 10 per second',
@@ -17,13 +17,7 @@ describeMatrix(
       rateLimit: { limit: 10, window: 1 },
     }),
   (served) => {
-    let proxy: CountingProxy;
-    beforeAll(async () => {
-      proxy = await startProxy(() => served.url(''));
-    });
-    afterAll(async () => {
-      await proxy.close();
-    });
+    const proxy = proxyFor(served);
 
     it('resolves 50 calls with at most a handful of 429s (spec 8.2, 8.3)', async () => {
       // The limit is the server's, as its headers state it: 10 per window (spec 8.3).

@@ -3,11 +3,11 @@
  * the bookshelf through a counting proxy of the tests' own (issue 37).
  */
 import { createClient } from 'api-conventions/client';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { createBookshelf } from '../../examples/bookshelf/app.ts';
 import { describeMatrix } from '../conformance/_matrix.ts';
 import { alice } from './_credentials.ts';
-import { type CountingProxy, startProxy } from './_proxy.ts';
+import { proxyFor } from './_proxy.ts';
 
 /** `fetch` that tells the client its access tokens last `seconds` (`expires_in`), not two. */
 const tokensOf =
@@ -23,13 +23,7 @@ describeMatrix(
   'the client with 2-second access tokens',
   () => createBookshelf({ logger: { error() {}, warn() {} }, oauth: { tokenTtl: 2 } }),
   (served) => {
-    let proxy: CountingProxy;
-    beforeAll(async () => {
-      proxy = await startProxy(() => served.url(''));
-    });
-    afterAll(async () => {
-      await proxy.close();
-    });
+    const proxy = proxyFor(served);
     const client = () => createClient({ baseUrl: proxy.url, oauth: alice });
 
     it('keeps calls succeeding over 10 s of 2-second tokens through refreshes (RFC 6749 §6, RFC 6750 §3.1)', async () => {
