@@ -6,6 +6,7 @@
  */
 import { ApiError } from '../errors/api-error.ts';
 import { ErrorCode } from '../errors/catalogue.ts';
+import { withTimeout } from '../internal/with-timeout.ts';
 import { isPromise, type Step } from './steps.ts';
 
 /** The default of `conventions({ checkTimeout })`, in milliseconds. */
@@ -31,18 +32,5 @@ export function checkTimedOut(what: string, ms: number): ApiError {
  */
 export function withinBudget<T>(step: Step<T>, ms: number, what: () => string): Step<T> {
   if (!isPromise<T>(step)) return step;
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(checkTimedOut(what(), ms)), ms);
-    (timer as { unref?: () => void }).unref?.();
-    step.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        reject(error);
-      },
-    );
-  });
+  return withTimeout(step, ms, () => checkTimedOut(what(), ms));
 }
