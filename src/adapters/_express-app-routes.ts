@@ -3,7 +3,7 @@ import type { HeaderInit, RequestContext, RouteConfig, RouteSettings } from 'api
 import type { ApiResponse, BoundHost, Guarded, Step } from 'api-conventions/host';
 import type { Request, RequestHandler, Response } from 'express';
 import { addBody } from './_express-io.ts';
-import { type ExpressRoute, guardSettings } from './_express-routes.ts';
+import { type ExpressRoute, mark } from './_express-routes.ts';
 import { writeNodeResponse } from './_node-write.ts';
 
 /** The Express host of a service. */
@@ -76,8 +76,7 @@ export function guardMiddleware(
     if (result instanceof Promise) result.then(go, next);
     else go(result);
   };
-  (guard as unknown as Record<symbol, RouteConfig>)[guardSettings] = checked;
-  return guard;
+  return mark(guard, { guard: checked });
 }
 
 const compared = new WeakSet<object>();

@@ -7,6 +7,7 @@ import {
   malformedJson,
   payloadTooLarge,
   type RouteConfig,
+  type RouteInfo,
 } from 'api-conventions';
 import { fromHttpError, type HttpErrorLike } from 'api-conventions/host';
 import type { Application, Router } from 'express';
@@ -63,9 +64,61 @@ export function isStrict(target: unknown): boolean {
   return router?.strict === true;
 }
 
-/** Where a guard keeps its route settings, and where a table route's handler keeps its route. */
-export const guardSettings = Symbol.for('api-conventions.guard');
-export const tableHandler = Symbol.for('api-conventions.table-handler');
+/**
+ * What the conventions' own Express steps say of themselves: `before`, `after`, a guard's route
+ * settings, a table route's handler's route.
+ */
+export interface StepMark {
+  readonly own?: true;
+  readonly guard?: RouteConfig;
+  readonly table?: RouteInfo;
+}
+
+// Two marks, so that one survives each kind of wrapper APM agents put around an Express layer's
+// handler: an enumerable property with a string key (OpenTelemetry's Express instrumentation
+// proxies those, Elastic's copies them) and the function's name (New Relic's keeps only name and
+// arity). A symbol or the function's identity is lost under both. Where neither can be read, the
+// layer is checked as the app's own code: a public route then needs credentials, never the reverse.
+const markKey = 'api-conventions:step';
+const byName = new Map<string, StepMark>();
+
+/** Marks one of the conventions' own Express steps. */
+export function mark<F extends object>(step: F, what: StepMark): F {
+  const name = `api-conventions step #${byName.size + 1}`;
+  byName.set(name, what);
+  Object.defineProperty(step, markKey, { value: what, enumerable: true });
+  Object.defineProperty(step, 'name', { value: name });
+  return step;
+}
+
+/** The innermost function under wrappers that keep their original as `__original` (shimmer's way). */
+export function originalOf(fn: unknown): (...args: never[]) => unknown {
+  let f = fn as { __original?: unknown };
+  for (let depth = 0; depth < 8 && typeof f.__original === 'function'; depth++) {
+    f = f.__original as { __original?: unknown };
+  }
+  return f as unknown as (...args: never[]) => unknown;
+}
+
+/** The router inside a layer that is not a route: an `express.Router()`, through wrappers. */
+export function routerOf(handle: unknown): RouterLike | undefined {
+  if (typeof handle !== 'function') return undefined;
+  if (Array.isArray((handle as { stack?: unknown }).stack)) return handle as unknown as RouterLike;
+  const original = originalOf(handle) as { stack?: unknown };
+  return Array.isArray(original.stack) ? (original as unknown as RouterLike) : undefined;
+}
+
+/** The mark of a function, read through wrappers that copy or proxy properties or keep `__original`. */
+export function markOf(fn: unknown): StepMark | undefined {
+  let f = fn;
+  for (let depth = 0; depth < 8 && typeof f === 'function'; depth++) {
+    const step = f as unknown as Record<string, unknown>;
+    const found = (step[markKey] as StepMark | undefined) ?? byName.get(step.name as string);
+    if (found !== undefined) return found;
+    f = step.__original;
+  }
+  return undefined;
+}
 
 /**
  * The app's own routes, nested Routers included, as plain data for the route view: the table's
@@ -93,14 +146,10 @@ function walk(
   for (const layer of stack) {
     const { route } = layer;
     if (route) {
-      const handles = route.stack ?? [];
-      if (handles.some((h) => (h.handle as Record<symbol, unknown> | undefined)?.[tableHandler])) {
-        continue;
-      }
+      const marks = (route.stack ?? []).map((h) => markOf(h.handle));
+      if (marks.some((m) => m?.table !== undefined)) continue;
       let config: RouteConfig | undefined;
-      for (const h of handles) {
-        config ??= (h.handle as Record<symbol, RouteConfig> | undefined)?.[guardSettings];
-      }
+      for (const m of marks) config ??= m?.guard;
       for (const path of [route.path].flat()) {
         if (typeof path !== 'string') {
           skip(`a route on ${String(path)} (a RegExp path)`);
@@ -113,10 +162,12 @@ function walk(
           out.push({ method: method.toUpperCase(), pattern, config });
         }
       }
-    } else if (Array.isArray(layer.handle?.stack)) {
+    } else {
+      const nested = routerOf(layer.handle);
+      if (nested === undefined) continue;
       const mount = mountPath(layer);
       if (mount === undefined) skip(`a Router mounted on ${String(layer.regexp)}`);
-      else walk(layer.handle.stack, prefix + mount, out, skip);
+      else walk(nested.stack, prefix + mount, out, skip);
     }
   }
 }

@@ -25,6 +25,13 @@ import { hostSchemasOf } from './_fastify-schemas.ts';
 
 /** Where a table route registered by the plugin carries its route, in its Fastify config. */
 export const tableRoute = Symbol.for('api-conventions.table-route');
+/** Where the plugin's own not-found handler says so, in its Fastify config. */
+export const ownNotFound = Symbol.for('api-conventions.not-found');
+// Where each of the app's routes carries its compiled settings by method, in its Fastify config:
+// Fastify copies a route's config into the context of that very route, so twins that differ by
+// their constraints alone (version, host) each keep their own.
+const settingsKey = Symbol('api-conventions.route-settings');
+type Compiled = Map<string, RouteSettings>;
 
 type RouteConfigBag = Record<string | symbol, unknown> & {
   url?: string;
@@ -36,6 +43,8 @@ type RouteConfigBag = Record<string | symbol, unknown> & {
 const patternOf = (url: string) => url.replace(/\*$/, '*rest');
 
 const none: HostMatch = { routes: [] };
+// The app's own not-found handler (a prefix's, set in a plugin of its own) is the app's code.
+const appNotFound: HostMatch = { routes: [], others: true };
 
 type PreHandler = (
   request: FastifyRequest,
@@ -53,8 +62,7 @@ export function watchAppRoutes(
   host: FastifyHost,
 ): (request: FastifyRequest) => HostMatch {
   const declared: RouteOptions[] = [];
-  const byKey = new Map<string, RouteSettings>();
-  const byConfig = new WeakMap<object, Map<string, RouteSettings>>();
+  const byConfig = new WeakMap<object, Compiled>();
   const shape = shapeValue(host);
   // @fastify/cors answers preflights in its own hook; its `OPTIONS *` route only lets Fastify
   // take them, and answers nothing else.
@@ -63,6 +71,7 @@ export function watchAppRoutes(
   fastify.addHook('onRoute', (route) => {
     if ((route.config as RouteConfigBag | undefined)?.[tableRoute] !== undefined) return;
     declared.push(route);
+    route.config = { ...route.config, [settingsKey]: new Map() } as RouteOptions['config'];
     const config = route.config?.conventions;
     if (config?.bodyLimit !== undefined) route.bodyLimit ??= config.bodyLimit;
     route.preHandler = [...[route.preHandler ?? []].flat(), guard] as RouteOptions['preHandler'];
@@ -92,8 +101,9 @@ export function watchAppRoutes(
       const config = (route.config as RouteConfigBag | undefined)?.conventions;
       const pattern = patternOf(route.url);
       const schemas = hostSchemasOf(route, shared);
+      const compiled = (route.config as RouteConfigBag)[settingsKey] as Compiled;
       for (const method of [route.method].flat()) {
-        byKey.set(`${method} ${route.url}`, host.settingsOf(method, pattern, config));
+        compiled.set(method, host.settingsOf(method, pattern, config));
         if (method !== 'HEAD') lint.push({ method, path: pattern });
         view.push({ method, pattern, config, schemas });
       }
@@ -104,29 +114,27 @@ export function watchAppRoutes(
 
   const warned = new Set<string>();
   const settingsOf = (request: FastifyRequest, config: RouteConfigBag): RouteSettings => {
-    let methods = byConfig.get(config);
-    if (methods === undefined) {
-      methods = new Map();
-      byConfig.set(config, methods);
-    }
     const method = typeof config.method === 'string' ? config.method : request.method;
-    let settings = methods.get(method);
-    if (settings === undefined) {
-      const url = config.url!;
-      settings = byKey.get(`${method} ${url}`);
-      if (settings === undefined) {
-        // Declared before the plugin: its checks still run here, on its settings as declared.
-        if (!warned.has(url)) {
-          warned.add(url);
-          host.lint([{ method, path: patternOf(url) }]);
-          host.logger.warn(
-            `The app's own route ${method} ${url} was declared before toFastifyPlugin(api) was registered: the plugin finds it only at its first request (now). It is checked, but what it returns does not go through the response phases. Register the plugin first.`,
-          );
-        }
-        settings = host.settingsOf(method, patternOf(url), config.conventions);
-      }
-      methods.set(method, settings);
+    let compiled = config[settingsKey] as Compiled | undefined;
+    const found = compiled?.get(method);
+    if (found !== undefined) return found;
+    if (compiled === undefined) {
+      compiled = byConfig.get(config) ?? new Map();
+      byConfig.set(config, compiled);
+      const known = compiled.get(method);
+      if (known !== undefined) return known;
     }
+    const url = config.url!;
+    // Declared before the plugin: its checks still run here, on its settings as declared.
+    if (!warned.has(url)) {
+      warned.add(url);
+      host.lint([{ method, path: patternOf(url) }]);
+      host.logger.warn(
+        `The app's own route ${method} ${url} was declared before toFastifyPlugin(api) was registered: the plugin finds it only at its first request (now). It is checked, but what it returns does not go through the response phases. Register the plugin first.`,
+      );
+    }
+    const settings = host.settingsOf(method, patternOf(url), config.conventions);
+    compiled.set(method, settings);
     return settings;
   };
 
@@ -149,7 +157,8 @@ export function watchAppRoutes(
 
   return (request) => {
     const config = request.routeOptions.config as RouteConfigBag | undefined;
-    if (config?.url === undefined) return none; // Fastify found no route: the router's answers
+    // Fastify found no route: the router's answers, or the app's own not-found handler.
+    if (config?.url === undefined) return config?.[ownNotFound] === true ? none : appNotFound;
     const params = request.params as Record<string, string>;
     const table = config[tableRoute] as RouteInfo | undefined;
     if (table !== undefined) return { routes: [table], params };

@@ -111,15 +111,16 @@ export function honoMatcher(host: BoundHost<Request>): HonoMatcher {
     const found: RouteSettings[] = [];
     let params: Record<string, string> | undefined;
     let others = false;
-    // What each entry Hono will run needs: a route's settings, or `null` for middleware.
-    const plan = new Map<number, RouteSettings | null>();
+    // What each entry Hono will run needs: a route's settings, or, for middleware, whether an open
+    // route lies ahead of it (what a caller without credentials may pass it on the way to).
+    const plan = new Map<number, RouteSettings | boolean>();
+    const middleware: number[] = [];
     for (let i = index + 1; i < routes.length; ) {
       const entry = routes[i]!;
       const route = routeAround(routes, i, index + 1);
       if (route.handlers > 0) {
         if (entry.method === 'ALL' && route.config === undefined) {
-          others = true;
-          plan.set(i, null);
+          middleware.push(i);
         } else {
           if (found.length === 0) params = paramsAt(req, route.end - 1);
           const on = entry.method === 'ALL' ? method : entry.method;
@@ -130,28 +131,39 @@ export function honoMatcher(host: BoundHost<Request>): HonoMatcher {
       }
       i = route.end;
     }
-    if (found.length > 1 || (others && found.length > 0)) checkEachEntry(req, plan, found);
+    if (middleware.length > 0) {
+      let open = false;
+      let at = routes.length - 1;
+      for (let m = middleware.length - 1; m >= 0; m--) {
+        const entry = middleware[m]!;
+        for (; at > entry; at--) {
+          const step = plan.get(at);
+          if (typeof step === 'object' && host.opens(step)) open = true;
+        }
+        plan.set(entry, open);
+        if (!open) others = true;
+      }
+    }
+    if (found.length > 1 || (others && found.length > 0)) checkEachEntry(req, plan);
     return { routes: found, params, others, checksEach: true };
   };
 
   /**
    * Hono sets `c.req.routeIndex` as it enters each entry: an entry after the first route is
    * checked as it is reached. Middleware the library cannot read runs for a caller without
-   * credentials only on its way to a route that lets one through.
+   * credentials only on its way to a route ahead of it that lets one through.
    */
   const checkEachEntry = (
     req: MatchedRequest,
-    plan: ReadonlyMap<number, RouteSettings | null>,
-    found: readonly RouteSettings[],
+    plan: ReadonlyMap<number, RouteSettings | boolean>,
   ) => {
     const request = (req as { raw?: Request }).raw;
     if (request === undefined) return;
-    const open = found.some((route) => host.opens(route));
     onAssign(req, 'routeIndex', (index) => {
       if (probing || index === undefined) return;
       const step = plan.get(index);
-      if (step === null && !open) host.admit(request, undefined);
-      else if (step) host.admit(request, step);
+      if (step === false) host.admit(request, undefined);
+      else if (typeof step === 'object') host.admit(request, step);
     });
   };
 

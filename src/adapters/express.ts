@@ -29,16 +29,17 @@ import {
   routeJson,
   sendTo,
 } from './_express-app-routes.ts';
+import { type Checkpoints, checkpoints } from './_express-checkpoints.ts';
 import { checkCompanions } from './_express-companions.ts';
 import { addBody, inputOf } from './_express-io.ts';
-import { type ExpressMatcher, expressMatcher } from './_express-match.ts';
 import {
+  appRouter,
   appRoutesOf,
   expressPattern,
   fromExpressError,
   isStrict,
+  mark,
   stackSize,
-  tableHandler,
   warnIfLoose,
 } from './_express-routes.ts';
 
@@ -95,12 +96,10 @@ type Verb = 'get' | 'head' | 'post' | 'put' | 'patch' | 'delete' | 'options';
  * ```
  */
 export function toExpressMiddleware(api: Conventions | ConventionsOptions): ExpressConventions {
-  const ours = new Set<unknown>();
-  let matcher: ExpressMatcher | undefined;
   const host: ExpressHost = bindHost(api, {
     input: inputOf,
-    // Express routes on `req.url`, relative to where the app is mounted.
-    match: (req, ctx) => matcher!.match(req, relativePath(req, ctx.path)),
+    // Express decides as it goes: each route and middleware is checked as Express enters it.
+    checkpoints: true,
     appRoutes: {
       size: (req) => stackSize(req.app),
       list: (req) =>
@@ -111,9 +110,13 @@ export function toExpressMiddleware(api: Conventions | ConventionsOptions): Expr
         ),
     },
   });
-  matcher = expressMatcher(host, ours);
   const { alwaysOnHeaders } = host;
   const send = (res: Response, result: Step<ApiResponse>) => sendTo(host, res, result);
+  const points: Checkpoints = checkpoints({
+    host,
+    send,
+    copyHeaders: (req, res) => copyContextHeaders(host.context(req), res),
+  });
 
   // Express dispatched here: the table route this handler was made for, with Express's params.
   const route = (info: RouteInfo): RequestHandler => {
@@ -121,8 +124,7 @@ export function toExpressMiddleware(api: Conventions | ConventionsOptions): Expr
       addBody(req, host.context(req).input);
       send(res, host.serve(req, info, req.params as Record<string, string>));
     };
-    (handler as unknown as Record<symbol, RouteInfo>)[tableHandler] = info;
-    return handler;
+    return mark(handler, { table: info });
   };
 
   const onward = (req: Request, res: Response, next: NextFunction) => {
@@ -148,6 +150,8 @@ export function toExpressMiddleware(api: Conventions | ConventionsOptions): Expr
     warnIfLoose(host.api, req.app);
     checkCompanions(req.app, before, after[1], host.logger);
     routeJson(host, req, res);
+    const stack = appRouter(req.app)?.stack;
+    if (stack !== undefined) points.cover(stack);
     const stop = host.enter(req);
     if (stop === undefined) return onward(req, res, next);
     if (!(stop instanceof Promise)) return send(res, stop);
@@ -163,7 +167,9 @@ export function toExpressMiddleware(api: Conventions | ConventionsOptions): Expr
       send(res, host.fail(req, fromExpressError(error)));
     },
   ];
-  ours.add(before).add(after[0]).add(after[1]);
+  mark(before, { own: true });
+  mark(after[0], { own: true });
+  mark(after[1], { own: true });
 
   return {
     before,
@@ -188,16 +194,9 @@ export function toExpressMiddleware(api: Conventions | ConventionsOptions): Expr
       }
     },
     route,
-    guard: (settings) => guardMiddleware(host, settings, matcher!.settingsOf),
+    guard: (settings) => guardMiddleware(host, settings, points.settingsOf),
     after,
   };
-}
-
-/** The request's path relative to the app (or Router) whose middleware runs, normalised. */
-function relativePath(req: Request, path: string): string {
-  const base = req.baseUrl;
-  if (base === '' || !path.startsWith(base)) return path;
-  return path.slice(base.length) || '/';
 }
 
 /**

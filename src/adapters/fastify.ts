@@ -22,7 +22,7 @@ import {
 } from 'api-conventions/host';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { tableRoute, watchAppRoutes } from './_fastify-app-routes.ts';
+import { ownNotFound, tableRoute, watchAppRoutes } from './_fastify-app-routes.ts';
 import { answer, type FastifyHost, send, toInput } from './_fastify-io.ts';
 import { toFastifyUrl } from './_fastify-routes.ts';
 import { answerError, served } from './_fastify-server.ts';
@@ -130,7 +130,9 @@ function plugin(fastify: FastifyInstance, api: Conventions, settings: FastifyPlu
   fastify.addHook('onRequest', (request, reply, next) => {
     // A table route's response carries these headers from the core; any other answer (the app's
     // own routes, Fastify's own) gets them here.
-    const config = request.routeOptions.config as unknown as Record<symbol, unknown> | undefined;
+    const config = request.routeOptions.config as unknown as
+      | (Record<symbol, unknown> & { url?: string })
+      | undefined;
     const own = config?.[tableRoute] === undefined;
     if (own) reply.headers(alwaysOnHeaders);
     // Fastify marks the response of a request it routes while closing with Connection: close
@@ -140,6 +142,10 @@ function plugin(fastify: FastifyInstance, api: Conventions, settings: FastifyPlu
     }
     const go = (response: ApiResponse | undefined) => {
       if (response !== undefined) return send(reply, response);
+      // No route: the router's answer now, before any hook of the app could answer instead.
+      if (config?.url === undefined && config?.[ownNotFound] === true) {
+        return answer(reply, host.serve(request));
+      }
       const ctx = host.context(request);
       if (own && ctx.hasResponseHeaders) reply.headers(ctx.responseHeaders.record);
       next();
@@ -163,7 +169,9 @@ function plugin(fastify: FastifyInstance, api: Conventions, settings: FastifyPlu
     raw.removeAllContentTypeParsers();
     raw.addContentTypeParser('*', keepStream);
     // 404, 405 with Allow and OPTIONS from the route view: the table's and the app's routes.
-    raw.setNotFoundHandler((request, reply) => answer(reply, host.serve(request)));
+    raw.setNotFoundHandler({ config: { [ownNotFound]: true } } as object, (request, reply) =>
+      answer(reply, host.serve(request)),
+    );
     if (settings.routes ?? true) registerRoutes(raw, host);
   });
 }

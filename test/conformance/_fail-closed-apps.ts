@@ -196,9 +196,15 @@ export function expressApp(spec: ExpressSpec): Build {
   };
 }
 
+/** What a Fastify case may add beside its routes. */
+export interface FastifySetup extends Recording<RouteHandlerMethod> {
+  readonly app: FastifyInstance;
+}
+
 /** A Fastify 5 app as docs/existing-apps.md sets it up, with router options of the case's own. */
 export interface FastifySpec extends AppSpec {
   readonly routerOptions?: FastifyServerOptions['routerOptions'];
+  readonly add?: (setup: FastifySetup) => void;
 }
 
 /** `Fastify({ ...serverOptions })`, `toFastifyPlugin(api)` registered first, then the routes. */
@@ -225,6 +231,7 @@ export function fastifyApp(spec: FastifySpec = {}): Build {
           handler: handlerOf(recording, route),
         });
       }
+      spec.add?.({ ...recording, app });
       await app.listen(where);
     } catch (error) {
       await app.close();
@@ -283,12 +290,18 @@ export interface Answer {
 
 /**
  * Sends `target` ("METHOD /path") over node:http exactly as written (`//v1//orders` and unusual
- * methods included, which `fetch` would normalise or refuse), with `authorization` if given.
+ * methods included, which `fetch` would normalise or refuse), with `authorization` if given and
+ * the `extra` headers (`Host` among them).
  */
-export function send(port: number, target: string, authorization?: string): Promise<Answer> {
+export function send(
+  port: number,
+  target: string,
+  authorization?: string,
+  extra: Readonly<Record<string, string>> = {},
+): Promise<Answer> {
   const [method, path] = target.split(' ') as [string, string];
   return new Promise((resolve, reject) => {
-    const headers = authorization ? { authorization } : {};
+    const headers = authorization ? { ...extra, authorization } : { ...extra };
     const req = request({ host: '127.0.0.1', port, method, path, headers, agent: false }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));

@@ -9,6 +9,7 @@
  */
 import { toFetchGuard } from 'api-conventions/fetch';
 import { Hono } from 'hono';
+import methodOverride from 'method-override';
 import { describe, expect, it } from 'vitest';
 import {
   type AppSpec,
@@ -29,6 +30,8 @@ interface Reaches {
   readonly public?: boolean;
   /** What a start-up TypeError must name for a refused set-up to count as fail-closed. */
   readonly refusal?: string;
+  /** Headers the request carries besides the token (`Host`, `Accept-Version`, a method override). */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 const is2xx = (status: number) => status >= 200 && status < 300;
@@ -44,7 +47,7 @@ async function expectFailClosed(build: Build, target: string, reaches: Reaches):
     return;
   }
   try {
-    const anonymous = await send(served.port, target);
+    const anonymous = await send(served.port, target, undefined, reaches.headers);
     const saw = (answer: typeof anonymous, who: string) =>
       `${target} ${who} answered ${answer.status}; protected handlers that ran: [${served.ran}]; ` +
       `warnings: ${served.warnings.join(' | ') || 'none'}`;
@@ -60,7 +63,7 @@ async function expectFailClosed(build: Build, target: string, reaches: Reaches):
       expect(anonymous.status, without).toBe(401);
       expect(anonymous.challenge, without).toMatch(/^Bearer /); // RFC 6750 §3
     }
-    const authorised = await send(served.port, target, await authorization());
+    const authorised = await send(served.port, target, await authorization(), reaches.headers);
     const withToken = saw(authorised, 'with a token');
     if (reaches.handler === undefined) {
       expect([404, 405], withToken).toContain(authorised.status);
@@ -324,5 +327,132 @@ describe('a public route that hands on with next() opens nothing behind it (issu
     }),
     'GET /v1/pass/export',
     { handler: 'pass' },
+  );
+});
+
+// The check stands where the host enters the code that answers (issue 41): what runs after the
+// conventions' first step (a method override, a URL rewrite, `next()` out of a public route) or
+// what the host dispatches by more than method and path (Fastify's constraints) meets a check
+// with the settings of exactly what it entered.
+for (const [label, version] of [
+  ['Express 5', 'express'],
+  ['Express 4', 'express4'],
+] as const) {
+  describe(`${label}: what runs after c.before is checked where Express enters it (issue 41)`, () => {
+    failsClosed(
+      'method-override after c.before turns a public POST into a protected DELETE',
+      expressApp({
+        version,
+        add: ({ app, c, answer, answerPublic }) => {
+          app.use(methodOverride());
+          app.post('/v1/webhooks/:id', c.guard({ auth: false }), answerPublic('hook'));
+          app.delete('/v1/webhooks/:id', answer('deleteHook'));
+        },
+      }),
+      'POST /v1/webhooks/1',
+      { handler: 'deleteHook', headers: { 'x-http-method-override': 'DELETE' } },
+    );
+    failsClosed(
+      'a middleware after c.before rewrites req.url from a public route to a protected one',
+      expressApp({
+        version,
+        add: ({ app, c, answer, answerPublic }) => {
+          app.use((req, _res, next) => {
+            if (req.url.startsWith('/v1/legacy/')) req.url = `/v1/${req.url.slice(11)}`;
+            next();
+          });
+          app.get('/v1/legacy/:name', c.guard({ auth: false }), answerPublic('legacy'));
+          app.get('/v1/reports', answer('reports'));
+        },
+      }),
+      'GET /v1/legacy/reports',
+      { handler: 'reports' },
+    );
+    failsClosed(
+      "a public route calls next() into app.use('/v1/files', handler)",
+      expressApp({
+        version,
+        add: ({ app, c, answer }) => {
+          app.get('/v1/files/:name', c.guard({ auth: false }), (_req, _res, next) => next());
+          app.use('/v1/files', answer('payroll'));
+        },
+      }),
+      'GET /v1/files/payroll',
+      { handler: 'payroll' },
+    );
+  });
+}
+
+describe('Hono 4: what runs after a public route is checked where Hono enters it (issue 41)', () => {
+  failsClosed(
+    "a public route calls next() into app.use('/v1/files/*', middleware)",
+    honoApp({
+      add: ({ app, api, answer }) => {
+        app.get('/v1/files/:name', toFetchGuard(api, { auth: false }), (_c, next) => next());
+        app.use('/v1/files/*', async (c) => answer('payroll')(c));
+      },
+    }),
+    'GET /v1/files/payroll',
+    { handler: 'payroll' },
+  );
+});
+
+describe('Fastify 5: the route Fastify dispatched decides, constraints included (issue 41)', () => {
+  /** `GET /v1/report` twice: one constrained, one plain; which one is public is the case's. */
+  const twins = (constraints: Record<string, string>, constrainedIsPublic: boolean) =>
+    fastifyApp({
+      add: ({ app, answer, answerPublic }) => {
+        const open = { config: { conventions: { auth: false as const } } };
+        app.route({
+          method: 'GET',
+          url: '/v1/report',
+          constraints,
+          ...(constrainedIsPublic ? open : {}),
+          handler: constrainedIsPublic ? answerPublic('constrained') : answer('constrained'),
+        });
+        app.route({
+          method: 'GET',
+          url: '/v1/report',
+          ...(constrainedIsPublic ? {} : open),
+          handler: constrainedIsPublic ? answer('plain') : answerPublic('plain'),
+        });
+      },
+    });
+  const kinds = [
+    ['version', { version: '2.0.0' }, { 'accept-version': '2.0.0' }],
+    ['host', { host: 'admin.example.com' }, { host: 'admin.example.com' }],
+  ] as const;
+  for (const [kind, constraints, headers] of kinds) {
+    failsClosed(
+      `a protected route constrained by ${kind} beside a public twin`,
+      twins(constraints, false),
+      'GET /v1/report',
+      { handler: 'constrained', headers },
+    );
+    failsClosed(
+      `a public route constrained by ${kind} beside a protected twin`,
+      twins(constraints, true),
+      'GET /v1/report',
+      { handler: 'constrained', public: true, headers },
+    );
+    failsClosed(
+      `the plain twin of a protected route constrained by ${kind} stays public`,
+      twins(constraints, false),
+      'GET /v1/report',
+      { handler: 'plain', public: true },
+    );
+  }
+  failsClosed(
+    'an onRequest hook of the app answers a path no route serves',
+    fastifyApp({
+      add: ({ app, answer }) => {
+        app.addHook('onRequest', async (request, reply) => {
+          if (request.url === '/v1/hooked')
+            await reply.send(await answer('hook').call(app, request, reply));
+        });
+      },
+    }),
+    'GET /v1/hooked',
+    {},
   );
 });

@@ -5,10 +5,7 @@ import { toExpressMiddleware } from 'api-conventions/express';
 import express, { type RequestHandler } from 'express';
 import express4 from 'express4';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { inputOf } from '../../src/adapters/_express-io.ts';
-import { expressMatcher } from '../../src/adapters/_express-match.ts';
-import { appRoutesOf, isStrict } from '../../src/adapters/_express-routes.ts';
-import { bindHost } from '../../src/host.ts';
+import { appRouter, appRoutesOf, isStrict, stackSize } from '../../src/adapters/_express-routes.ts';
 import { rawRequest } from '../conformance/_raw.ts';
 
 const logged = vi.fn<Logger['error']>();
@@ -286,24 +283,10 @@ describe('reading an Express 4-shaped app', () => {
     },
   };
 
-  const { match } = expressMatcher(
-    bindHost<express.Request>(conventions({ lint: 'off' }), { input: inputOf }),
-    new Set(),
-  );
-  const request = (method: string) => ({ app, method }) as unknown as express.Request;
-  it.each([
-    ['GET', '/v1/books', ['GET']],
-    ['HEAD', '/v1/books', ['GET']],
-    ['PUT', '/v1/authors/tolstoy', ['PUT']],
-    ['GET', '/v1/magazines', []],
-  ])(
-    'finds what Express 4 runs for %s %s through _router, never app.router',
-    (method, path, routes) => {
-      const found = match(request(method), path);
-      expect(found.routes.map((route) => route.method)).toEqual(routes);
-      expect(found.others).toBe(false);
-    },
-  );
+  it('reads the routing stack of Express 4 through _router, never app.router', () => {
+    expect(appRouter(app)?.stack).toHaveLength(3);
+    expect(stackSize(app)).toBe(3);
+  });
 
   it('reads strict routing from _router', () => {
     expect(isStrict(app)).toBe(true);

@@ -16,6 +16,7 @@ import { answerUnrouted, front, handleRoute, run } from '../pipeline/dispatch.ts
 import {
   admitAnonymous,
   checkDispatched,
+  checkEntry,
   type HostMatch,
   isOpen,
 } from '../pipeline/fail-closed.ts';
@@ -59,6 +60,13 @@ export interface HostBinding<Native> {
    * router (node:http, a bare `fetch` handler): the library's match is then the dispatch.
    */
   match?(native: Native, ctx: RequestContext): HostMatch | undefined;
+  /**
+   * Whether the adapter puts a check point ({@link BoundHost.check}) in front of everything of the
+   * app that may answer, so that each is checked as the host enters it: `enter` then runs no
+   * route's checks (Express, whose router decides as it goes, under wrappers, rewrites and
+   * `next()`). @default false
+   */
+  checkpoints?: boolean | undefined;
   /** The app's own routes, for the route view (`Allow`, 405, OPTIONS, preflights). */
   appRoutes?: AppRouteSource<Native> | undefined;
 }
@@ -165,13 +173,43 @@ export class BoundHost<Native extends object> {
     this.sync(native);
     const ctx = this.open(native);
     const { settings } = this.service;
-    const match = this.binding.match;
+    const { match, checkpoints } = this.binding;
     const stop = attempt(
-      () => front(settings, ctx, match && (() => match(native, ctx))),
+      () => front(settings, ctx, checkpoints ? null : match && (() => match(native, ctx))),
       (error) => failure(ctx, error, settings.logger),
     );
     return andThen(stop, (out) =>
       out === undefined ? undefined : respond(settings.response, ctx, out),
+    );
+  }
+
+  /**
+   * The check point where the host enters code of the app that may answer: one of its routes
+   * (`route`, with the host's decoded `params`), or middleware the library cannot read
+   * (`undefined`), which a caller without verified credentials passes only where `opensAhead`
+   * says an open route lies ahead. The response that refuses the request, or `undefined` to let
+   * the host enter; nothing on a request the binding has not opened (code before the
+   * conventions' first step).
+   */
+  check(
+    native: Native,
+    route: RouteSettings | undefined,
+    params?: Readonly<Record<string, string>>,
+    opensAhead?: () => boolean,
+  ): Step<ApiResponse | undefined> {
+    const ctx = this.held(native);
+    if (ctx === undefined) return undefined;
+    const { settings } = this.service;
+    return attempt(
+      () =>
+        andThen(
+          checkEntry(settings, ctx, route, params && joinWildcards(params), opensAhead),
+          (stop) =>
+            stop === undefined
+              ? undefined
+              : respond(settings.response, ctx, toOutgoing(settings, ctx, stop)),
+        ),
+      (error) => respond(settings.response, ctx, failure(ctx, error, settings.logger)),
     );
   }
 
@@ -291,6 +329,23 @@ export class BoundHost<Native extends object> {
   lint(routes: readonly LintRoute[]): LintFinding[] {
     return this.service.lint(routes, true);
   }
+}
+
+/**
+ * A host's decoded path parameters as strings: Express 5 gives a wildcard's segments as an array,
+ * which the table's `*name` holds as one string, its segments joined by `/`.
+ */
+function joinWildcards(
+  params: Readonly<Record<string, string | readonly string[]>>,
+): Readonly<Record<string, string>> {
+  let joined: Record<string, string> | undefined;
+  for (const name in params) {
+    const value = params[name];
+    if (!Array.isArray(value)) continue;
+    joined ??= { ...(params as Record<string, string>) };
+    joined[name] = value.join('/');
+  }
+  return joined ?? (params as Readonly<Record<string, string>>);
 }
 
 /**

@@ -53,16 +53,17 @@ function early(settings: Settings, ctx: RequestContext, result: CheckResult) {
 /**
  * The front of every request: the `onRequest` hooks, the path rules, then the checks of the route
  * that serves it: on a host with a router of its own, decided on what `match` says that host will
- * run (src/core/pipeline/fail-closed.ts); where the library routes (no `match`, or a `match` that
- * gives `undefined`), on the route view's match. An early answer, or `undefined` to go on. Throws
- * what a hook threw.
+ * run (src/core/pipeline/fail-closed.ts); on a host whose adapter checks what the host enters as it
+ * enters it (`match` is `null`: check points), none here; where the library routes (no `match`,
+ * or a `match` that gives `undefined`), on the route view's match. An early answer, or `undefined`
+ * to go on. Throws what a hook threw.
  *
  * @category Plugins and pipeline
  */
 export function front(
   settings: Settings,
   ctx: RequestContext,
-  match?: () => HostMatch | undefined,
+  match?: (() => HostMatch | undefined) | null,
 ): Step<OutgoingResponse | undefined> {
   // What the host will run is read first: the plugins that see every request (a rate limit)
   // tell from it whether the request goes on to authentication.
@@ -70,7 +71,7 @@ export function front(
   if (found !== undefined) ctx.routed = found.routes.length > 0;
   const checks = (): Step<OutgoingResponse | undefined> => {
     const stop = pathRules(ctx);
-    if (stop !== undefined) return stop;
+    if (stop !== undefined || match === null) return stop;
     if (found !== undefined) {
       return andThen(checkMatch(settings, ctx, found), (r) => early(settings, ctx, r));
     }

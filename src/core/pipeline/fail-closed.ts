@@ -27,7 +27,7 @@ export interface HostMatch {
   readonly params?: Readonly<Record<string, string>> | undefined;
   /**
    * Whether a handler the library cannot read could answer the request (middleware on its path,
-   * a mounted app): without a route that could serve it, such a request needs credentials.
+   * a mounted app) where no open route lies ahead of it: such a request needs credentials there.
    * @default false
    */
   readonly others?: boolean | undefined;
@@ -58,9 +58,8 @@ export function isOpen(identities: readonly IdentityPlan[], route: RouteSettings
 /** Whether a caller without credentials may reach what the host could run for `match`. */
 function needsIdentity(identities: readonly IdentityPlan[], match: HostMatch): boolean {
   if (identities.length === 0) return false;
-  const { routes } = match;
-  if (routes.length === 0) return match.others === true;
-  for (const route of routes) if (!isOpen(identities, route)) return true;
+  if (match.others === true) return true;
+  for (const route of match.routes) if (!isOpen(identities, route)) return true;
   return false;
 }
 
@@ -161,6 +160,37 @@ export function admitAnonymous(
   // A check that would wait (credentials to verify) cannot run here: refuse as unauthenticated.
   if (isPromise(refused)) refused.then(undefined, () => {});
   throw unauthorized('Send credentials for this request.');
+}
+
+/**
+ * The check where a host enters code of the app that may answer, decided on exactly what it
+ * entered: one of its routes (`route`, the settings it was declared with) gets its checks
+ * (authentication, which refuses a caller without accepted credentials where the route needs
+ * them, then `preParsing`), once, and again only for another route; middleware the library
+ * cannot read (`undefined`) lets a caller without verified credentials through only on the way to
+ * an open route (`opensAhead`), and otherwise verifies what the request presents, or refuses it.
+ * A table route the library's own router does not match to the path (an empty parameter, a
+ * trailing slash) is not checked: its handler answers that nothing is there. The route the view
+ * matched keeps the parameters the view decoded, by the table's own names.
+ *
+ * @category Plugins and pipeline
+ */
+export function checkEntry(
+  settings: Settings,
+  ctx: RequestContext,
+  route: RouteSettings | undefined,
+  params: Readonly<Record<string, string>> | undefined,
+  opensAhead?: () => boolean,
+): Step<CheckResult> {
+  if (route !== undefined) {
+    if (route === ctx.viewed) return checkDispatched(settings, ctx, route, undefined);
+    if (route.app !== true) return undefined;
+    return checkDispatched(settings, ctx, route, params);
+  }
+  const { identities } = settings;
+  if (ctx.identity !== undefined || identities.length === 0) return undefined;
+  if (opensAhead?.() === true) return undefined;
+  return requireIdentity(identities, ctx, undefined);
 }
 
 /**

@@ -1,0 +1,109 @@
+// An app of the agents suite, in a process of its own so that the agent loaded first (`-r` or
+// `--import`) wraps the framework as it does in production: Express 5 or 4, Fastify 5 or Hono 4
+// (argv[2]), each set up as docs/existing-apps.md shows, on the built package. It serves a
+// public route, a protected route with a parameter, a protected mounted router and a protected
+// table route, then prints its port and a valid token as one JSON line.
+'use strict';
+const { createServer } = require('node:http');
+const {
+  bearer,
+  conventions,
+  createTokenKeys,
+  issueAccessToken,
+  listOf,
+} = require('api-conventions');
+
+const issuer = 'https://api.example.com';
+const host = process.argv[2];
+const quiet = { error() {}, warn() {} };
+
+async function main() {
+  const keys = await createTokenKeys({ logger: quiet });
+  const plugins = [bearer({ keys, issuer, audience: issuer })];
+  // With OpenTelemetry loaded, the library's own spans beside the instrumentations'.
+  if (process.env.TELEMETRY === '1') plugins.push(require('api-conventions/otel').telemetry());
+  const api = conventions({
+    logger: quiet,
+    plugins,
+    routes: { '/v1/books': { GET: () => listOf('books', [{ id: 'dune' }], { hasNext: false }) } },
+  });
+  const port = await serve[host](api);
+  const { token } = await issueAccessToken(keys, {
+    issuer,
+    audience: issuer,
+    subject: 'alice',
+    clientId: 'agents',
+    scope: 'items:read',
+    ttlSeconds: 600,
+  });
+  process.stdout.write(`${JSON.stringify({ port, token })}\n`);
+}
+
+const listen = (server) =>
+  new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server.address().port)));
+
+function express(id) {
+  return (api) => {
+    const make = require(id);
+    const { toExpressMiddleware } = require('api-conventions/express');
+    const app = make();
+    app.set('strict routing', true);
+    const c = toExpressMiddleware(api);
+    app.use(c.before);
+    c.mount(app);
+    app.get('/v1/status', c.guard({ auth: false }), (_req, res) => res.json({ ran: 'status' }));
+    app.get('/v1/items/:id', (req, res) => res.json({ ran: 'item', id: req.params.id }));
+    const admin = make.Router({ strict: true });
+    admin.get('/reports', (_req, res) => res.json({ ran: 'reports' }));
+    app.use('/v1/admin', admin);
+    app.use(c.after);
+    return listen(createServer(app));
+  };
+}
+
+const serve = {
+  express: express('express'),
+  // Express 4 under its own name (the test links it there), as the agents know it: they hook
+  // `express` by the name its files are found under, which the `express4` alias would hide.
+  express4: express(`${__dirname}/express4/node_modules/express`),
+  async fastify(api) {
+    const Fastify = require('fastify');
+    const { serverOptions, toFastifyPlugin } = require('api-conventions/fastify');
+    const app = Fastify({ ...serverOptions });
+    await app.register(toFastifyPlugin(api));
+    app.get('/v1/status', { config: { conventions: { auth: false } } }, async () => ({
+      ran: 'status',
+    }));
+    app.get('/v1/items/:id', async (request) => ({ ran: 'item', id: request.params.id }));
+    await app.register(
+      async (admin) => {
+        admin.get('/reports', async () => ({ ran: 'reports' }));
+      },
+      { prefix: '/v1/admin' },
+    );
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    return app.server.address().port;
+  },
+  async hono(api) {
+    const { Hono } = require('hono');
+    const { createAdaptorServer } = require('@hono/node-server');
+    const fetch = require('api-conventions/fetch');
+    const app = new Hono();
+    app.use('*', fetch.toFetchMiddleware(api, { routes: () => app.routes }));
+    app.onError(fetch.toFetchErrorHandler(api));
+    app.get('/v1/status', fetch.toFetchGuard(api, { auth: false }), (c) =>
+      c.json({ ran: 'status' }),
+    );
+    app.get('/v1/items/:id', (c) => c.json({ ran: 'item', id: c.req.param('id') }));
+    const admin = new Hono();
+    admin.get('/reports', (c) => c.json({ ran: 'reports' }));
+    app.route('/v1/admin', admin);
+    app.notFound(fetch.toFetchHandler(api));
+    return listen(createAdaptorServer({ fetch: app.fetch }));
+  },
+};
+
+main().catch((error) => {
+  process.stderr.write(`${error.stack}\n`);
+  process.exit(1);
+});

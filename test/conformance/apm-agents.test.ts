@@ -1,0 +1,215 @@
+/**
+ * App routes stay closed with the APM agents services run (issue 41): each agent is loaded first,
+ * as its docs ask, into a process of its own serving an app set up as docs/existing-apps.md shows
+ * (test/conformance/agents/app.cjs, on the built package) on Express 5, Express 4, Fastify 5 and
+ * Hono 4. OpenTelemetry's Express instrumentation wraps every Express layer; with it loaded, a
+ * check decided ahead of dispatch let anonymous callers reach every protected route. With every
+ * agent, protected routes and mounted routers answer 401 without a token and 200 with one, public
+ * routes and the table's routes answer as without the agent, and the library's own span is still
+ * named by the route that served the request.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, symlinkSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const here = (file: string) => fileURLToPath(new URL(`./agents/${file}`, import.meta.url));
+// dd-trace 6 and newrelic 13+ run on the maintained Node lines: the registry's Node 22 runs them.
+const node22 = fileURLToPath(new URL('../../node_modules/node22/bin/node', import.meta.url));
+
+interface Agent {
+  readonly name: string;
+  readonly args: readonly string[];
+  readonly node?: string;
+  readonly env?: Readonly<Record<string, string>>;
+  /** OpenTelemetry: the library's telemetry() plugin runs too, and spans are printed. */
+  readonly spans?: boolean;
+}
+
+const offline = {
+  OTEL_TRACES_EXPORTER: 'none',
+  OTEL_METRICS_EXPORTER: 'none',
+  OTEL_LOGS_EXPORTER: 'none',
+};
+
+const agents: readonly Agent[] = [
+  {
+    name: 'OpenTelemetry http + Express instrumentations and @fastify/otel',
+    args: ['-r', here('otel.cjs')],
+    spans: true,
+  },
+  {
+    name: 'OpenTelemetry auto-instrumentations-node (Node SDK)',
+    args: ['-r', here('otel-auto.cjs')],
+    env: offline,
+    spans: true,
+  },
+  { name: '@sentry/node (tracing on)', args: ['--import', here('sentry.mjs')] },
+  {
+    name: 'dd-trace',
+    node: node22,
+    args: ['-r', 'dd-trace/init'],
+    env: {
+      DD_TRACE_AGENT_URL: 'http://127.0.0.1:9',
+      DD_INSTRUMENTATION_TELEMETRY_ENABLED: 'false',
+      DD_REMOTE_CONFIGURATION_ENABLED: 'false',
+      DD_TRACE_STARTUP_LOGS: 'false',
+    },
+  },
+  { name: 'elastic-apm-node', args: ['-r', here('elastic.cjs')] },
+  {
+    name: 'newrelic',
+    args: ['-r', 'newrelic'],
+    env: {
+      NEW_RELIC_APP_NAME: 'agents',
+      NEW_RELIC_LICENSE_KEY: '0'.repeat(40),
+      NEW_RELIC_HOST: '127.0.0.1',
+      NEW_RELIC_PORT: '9',
+      NEW_RELIC_LOG_ENABLED: 'false',
+      NEW_RELIC_NO_CONFIG_FILE: 'true',
+    },
+  },
+];
+
+const hosts = [
+  ['Express 5', 'express'],
+  ['Express 4', 'express4'],
+  ['Fastify 5', 'fastify'],
+  ['Hono 4', 'hono'],
+] as const;
+
+/** A running app of the suite: its port, a valid token, and what it printed. */
+interface Running {
+  readonly port: number;
+  readonly token: string;
+  readonly lines: string[];
+  readonly child: ChildProcess;
+}
+
+/**
+ * Express 4 where the agents look for Express: a link named `express` to the `express4` alias,
+ * which the app's process loads through the link (`--preserve-symlinks`).
+ */
+function linkExpress4(): void {
+  const link = here('express4/node_modules/express');
+  if (existsSync(link)) return;
+  mkdirSync(here('express4/node_modules'), { recursive: true });
+  symlinkSync(fileURLToPath(new URL('../../node_modules/express4', import.meta.url)), link, 'dir');
+}
+
+function start(agent: Agent, host: string): Promise<Running> {
+  const links = host === 'express4' ? ['--preserve-symlinks'] : [];
+  const args = [...links, ...agent.args, here('app.cjs'), host];
+  const child = spawn(agent.node ?? process.execPath, args, {
+    cwd: root,
+    env: { ...process.env, ...agent.env, ...(agent.spans ? { TELEMETRY: '1' } : {}) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const lines: string[] = [];
+  let errors = '';
+  child.stderr!.on('data', (chunk: Buffer) => {
+    errors += chunk.toString();
+  });
+  return new Promise((resolve, reject) => {
+    let rest = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      rest += chunk.toString();
+      const parts = rest.split('\n');
+      rest = parts.pop()!;
+      for (const line of parts) {
+        lines.push(line);
+        if (line.startsWith('{"port"')) resolve({ ...JSON.parse(line), lines, child });
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`the app exited (${code}): ${errors}`)));
+  });
+}
+
+async function get(running: Running, path: string, token?: string) {
+  const headers = token ? { authorization: `Bearer ${token}` } : undefined;
+  const res = await fetch(`http://127.0.0.1:${running.port}${path}`, { headers });
+  return { status: res.status, body: await res.text() };
+}
+
+interface SpanLine {
+  name: string;
+  scope: string;
+  route?: string;
+}
+
+/** The spans the app printed so far, read until `found` holds or the app has had 5 s to end them. */
+async function spansUntil(running: Running, found: (spans: SpanLine[]) => boolean) {
+  const read = () =>
+    running.lines
+      .filter((line) => line.startsWith('SPAN '))
+      .map((line) => JSON.parse(line.slice(5)) as SpanLine);
+  for (let waited = 0; waited < 5_000 && !found(read()); waited += 25) {
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  return read();
+}
+
+beforeAll(linkExpress4);
+
+for (const agent of agents) {
+  describe(`with ${agent.name} loaded first (issue 41)`, () => {
+    for (const [label, host] of hosts) {
+      describe(label, () => {
+        let running: Running;
+        beforeAll(async () => {
+          running = await start(agent, host);
+        }, 60_000);
+        afterAll(() => {
+          running?.child.kill();
+        });
+
+        it('answers 401 with the Bearer challenge to a protected app route without a token, 200 with one', async () => {
+          const anonymous = await get(running, '/v1/items/1');
+          expect(anonymous.status, anonymous.body).toBe(401);
+          expect(anonymous.body).not.toContain('"ran"');
+          const authorised = await get(running, '/v1/items/1', running.token);
+          expect(authorised.status, authorised.body).toBe(200);
+          expect(JSON.parse(authorised.body)).toEqual({ ran: 'item', id: '1' });
+        });
+
+        it('answers 401 to a protected route of a mounted router without a token, 200 with one', async () => {
+          const anonymous = await get(running, '/v1/admin/reports');
+          expect(anonymous.status, anonymous.body).toBe(401);
+          const authorised = await get(running, '/v1/admin/reports', running.token);
+          expect(authorised.status, authorised.body).toBe(200);
+          expect(JSON.parse(authorised.body)).toEqual({ ran: 'reports' });
+        });
+
+        it('lets a route with auth: false answer without a token', async () => {
+          const anonymous = await get(running, '/v1/status');
+          expect(anonymous.status, anonymous.body).toBe(200);
+          expect(JSON.parse(anonymous.body)).toEqual({ ran: 'status' });
+        });
+
+        it('serves the route table as without the agent: 401 without a token, the list with one, 404 elsewhere', async () => {
+          expect((await get(running, '/v1/books')).status).toBe(401);
+          const list = await get(running, '/v1/books', running.token);
+          expect(list.status, list.body).toBe(200);
+          expect(JSON.parse(list.body)).toEqual({ books: [{ id: 'dune' }], hasNext: false });
+          expect((await get(running, '/v1/nowhere')).status).toBe(404);
+        });
+
+        if (agent.spans) {
+          it("names the library's own span by the route that served the request", async () => {
+            await get(running, '/v1/items/7', running.token);
+            const ours = (spans: SpanLine[]) =>
+              spans.filter((span) => span.scope === 'api-conventions' && span.route !== undefined);
+            const spans = await spansUntil(running, (all) =>
+              ours(all).some((span) => span.route === '/v1/items/:id'),
+            );
+            expect(ours(spans).map((span) => [span.name, span.route])).toContainEqual([
+              'GET /v1/items/:id',
+              '/v1/items/:id',
+            ]);
+          });
+        }
+      });
+    }
+  });
+}
