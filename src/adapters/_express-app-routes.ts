@@ -60,7 +60,7 @@ export function guardMiddleware(
   };
   const guard: RequestHandler = (req, res, next) => {
     const ctx = host.context(req);
-    addBody(req, ctx.input);
+    addBody(req, host.inputOf(req));
     const route = req.route as ExpressRoute | undefined;
     const own =
       route === undefined ? looseOf(req.method, req.path) : routeSettings(route, req.method);

@@ -142,7 +142,7 @@ export function watchAppRoutes(
     const config = request.routeOptions.config as RouteConfigBag;
     if (config.conventions === undefined) return done();
     const ctx = host.context(request);
-    ctx.input.parsedBody = { value: request.body };
+    host.inputOf(request).parsedBody = { value: request.body };
     const go = (guarded: Guarded) => {
       if (guarded.response !== undefined) return send(reply, guarded.response);
       if (ctx.hasResponseHeaders) reply.headers(ctx.responseHeaders.record);

@@ -16,12 +16,11 @@ export function answerError(
   request: FastifyRequest,
   reply: FastifyReply,
 ) {
-  const ctx = host.context(request);
   const code = (error as FastifyError | undefined)?.code;
   // A URL find-my-way cannot decode, and a body-carrying method (QUERY) on no route, are routing
   // answers: the core gives them as on every host (400 naming the path, 404 or 405 with Allow).
   if (
-    (code === 'FST_ERR_BAD_URL' && ctx.problem !== undefined) ||
+    (code === 'FST_ERR_BAD_URL' && host.unroutable(request)) ||
     (code === 'FST_ERR_ROUTE_MISSING_CONTENT_TYPE' && request.is404)
   ) {
     return answer(reply, host.serve(request));

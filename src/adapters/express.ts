@@ -121,7 +121,7 @@ export function toExpressMiddleware(api: Conventions | ConventionsOptions): Expr
   // Express dispatched here: the table route this handler was made for, with Express's params.
   const route = (info: RouteInfo): RequestHandler => {
     const handler: RequestHandler = (req, res) => {
-      addBody(req, host.context(req).input);
+      addBody(req, host.inputOf(req));
       send(res, host.serve(req, info, req.params as Record<string, string>));
     };
     return mark(handler, { table: info });

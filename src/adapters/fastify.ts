@@ -80,7 +80,7 @@ function registerRoutes(fastify: FastifyInstance, host: FastifyHost): void {
     const handler = (request: FastifyRequest, reply: FastifyReply) => {
       const stream = request.body as IncomingMessage | undefined;
       if (stream !== undefined) {
-        const { input } = host.context(request);
+        const input = host.inputOf(request);
         input.readBody = (limit, options) => readNodeBody(stream, limit, options);
         input.decodeBody = decodeNodeBody;
       }

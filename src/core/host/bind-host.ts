@@ -10,7 +10,7 @@ import type { ApiResponse, OutgoingResponse } from '../http/response.ts';
 import type { HostAnswer, HostFailure } from '../limits/index.ts';
 import type { LintFinding, LintRoute } from '../lint/index.ts';
 import { startHeaders } from '../pipeline/answers.ts';
-import type { RequestContext, RequestInput } from '../pipeline/context.ts';
+import { type RequestContext, type RequestInput, runOf } from '../pipeline/context.ts';
 import { type Conventions, serviceOf, toConventions } from '../pipeline/conventions.ts';
 import { answerUnrouted, front, handleRoute, run } from '../pipeline/dispatch.ts';
 import {
@@ -143,6 +143,19 @@ export class BoundHost<Native extends object> {
     return (native as Holder)[held];
   }
 
+  /**
+   * The core's input for the request, where the adapter hands over its body once the host has it
+   * (a reader of the stream, or `parsedBody`: what a body parser made of it).
+   */
+  inputOf(native: Native): RequestInput {
+    return runOf(this.context(native)).input;
+  }
+
+  /** Whether the request's target cannot be routed (malformed percent-encoding, a refused head). */
+  unroutable(native: Native): boolean {
+    return runOf(this.context(native)).problem !== undefined;
+  }
+
   /** The request's context: the one kept for it, or a new one, matched and kept. */
   context(native: Native): RequestContext {
     return (native as Holder)[held] ?? this.open(native);
@@ -248,7 +261,7 @@ export class BoundHost<Native extends object> {
         andThen(checkDispatched(settings, ctx, route, params), (early) =>
           early !== undefined
             ? stop(toOutgoing(settings, ctx, early))
-            : andThen(prepareBody(settings, ctx, ctx.input), (r) =>
+            : andThen(prepareBody(settings, ctx, runOf(ctx).input), (r) =>
                 r === undefined
                   ? { response: undefined, body: ctx.body }
                   : stop(toOutgoing(settings, ctx, r)),
@@ -274,7 +287,7 @@ export class BoundHost<Native extends object> {
     if (ctx === undefined) return this.api.handle(this.binding.input(native));
     // A table route follows the library's path rules: the host ran it for a path the library's
     // own router does not match to it (an empty parameter, a trailing slash): nothing is there.
-    if (route === undefined || route !== ctx.viewed) {
+    if (route === undefined || route !== runOf(ctx).viewed) {
       if (route !== undefined) ctx.route = undefined;
       return run(settings, ctx, () => answerUnrouted(settings, ctx));
     }

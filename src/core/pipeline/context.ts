@@ -3,8 +3,7 @@
 import { consoleLogger, type Logger } from '../errors/logger.ts';
 import { HeaderBag } from '../http/headers.ts';
 import type { HeaderReader } from '../http/response.ts';
-import type { BodyDecoder } from '../limits/body-coding.ts';
-import { type LogPlan, requestLogger } from '../observability/request-logger.ts';
+import { requestLogger } from '../observability/request-logger.ts';
 import { type RequestOrigin, resolveOrigin } from '../origin/resolve-origin.ts';
 import { type TrustTest, trustNone } from '../origin/trust-proxy.ts';
 import { hasUpperCase, splitTarget } from '../paths/check-path.ts';
@@ -12,8 +11,20 @@ import { normalizeTarget } from '../paths/normalize-target.ts';
 import type { RouteSettings } from '../routing/types.ts';
 import type { StoreBudget } from '../stores/store-budget.ts';
 import type { Identity } from './identity.ts';
+import type { RequestInput } from './input.ts';
+import { Run } from './run.ts';
 
-const noTests: readonly ((ctx: RequestContext) => boolean)[] = [];
+export type { ParsedBody, ReadBodyOptions, RequestInput } from './input.ts';
+
+let runOfContext: (ctx: RequestContext) => Run<RequestContext>;
+
+/**
+ * The run of a request (src/core/pipeline/run.ts): the pipeline's own state of it, which plugins
+ * and handlers never see.
+ */
+export function runOf(ctx: RequestContext): Run<RequestContext> {
+  return runOfContext(ctx);
+}
 
 /**
  * Per-request data that plugins and handlers share. Each feature declares the fields it sets
@@ -31,67 +42,6 @@ const noTests: readonly ((ctx: RequestContext) => boolean)[] = [];
  */
 // biome-ignore lint/suspicious/noEmptyInterface: the target of every feature's declaration merging.
 export interface RequestState {}
-
-/**
- * A body the host framework has already parsed.
- *
- * @category Plugins and pipeline
- */
-export interface ParsedBody {
-  /** The parsed value; `undefined` when the request had no body. */
-  value: unknown;
-}
-
-/**
- * How long and until when the core lets a body arrive, handed to {@link RequestInput.readBody}.
- *
- * @category Plugins and pipeline
- */
-export interface ReadBodyOptions {
-  /** Milliseconds the whole body may take; past them the read rejects with a 408 `ApiError`. */
-  timeoutMs: number;
-}
-
-/**
- * What an adapter hands the core for one request: plain values only.
- *
- * @category Plugins and pipeline
- */
-export interface RequestInput {
-  /** The method, upper-case. */
-  method: string;
-  /** The request target as received: origin form (`/v1/books?page=2`) or absolute form. */
-  url: string;
-  /** Request headers by lower-case name. */
-  headers: HeaderReader;
-  /** The scheme of the connection. @default 'http' */
-  scheme?: 'http' | 'https' | undefined;
-  /**
-   * The HTTP version (`1.1`, `1.0`, `2.0`), when the host knows it: an HTTP/1.1 request without
-   * `Host` is then 400 (RFC 9112 §3.2). @default undefined (not checked)
-   */
-  httpVersion?: string | undefined;
-  /**
-   * Reads the raw body, rejecting with a 413 `ApiError` once more than `limit` bytes
-   * arrive, and with a 408 when it takes longer than `options.timeoutMs`. Absent when the request
-   * has no body.
-   */
-  readBody?: ((limit: number, options: ReadBodyOptions) => Promise<Uint8Array>) | undefined;
-  /**
-   * Decodes a body sent in a content coding the route reads (`encodings`); the core decides
-   * whether to decode and applies the limit to the decoded size. @default none (such a body is 415)
-   */
-  decodeBody?: BodyDecoder | undefined;
-  /**
-   * The body as the host framework already parsed it, when it did (`{ value }`); the core then
-   * skips `readBody` but still checks the media type.
-   */
-  parsedBody?: ParsedBody | undefined;
-  /** The peer address of the connection, when the host knows it. */
-  remoteAddress?: string | undefined;
-  /** The host's own request object, for handlers that need it. Never read by the core. */
-  native?: unknown;
-}
 
 /**
  * One request as the core sees it: plain values, parsed lazily.
@@ -123,41 +73,16 @@ export class RequestContext {
   identity: Identity | undefined = undefined;
   /** Data shared between plugins and the handler. */
   readonly state: RequestState = {};
-  /** @internal The adapter's input, for the body. */
-  readonly input: RequestInput;
-  /** @internal Why the target cannot be routed (malformed percent-encoding), if it cannot. */
-  problem: unknown = undefined;
-  /** @internal Whether the path has an upper-case letter (spec 4.1.3), found once. */
-  upperCase = false;
   /**
-   * @internal Whether pre-routing ran: a host may raise an error or a routing answer before its
-   * hooks (Fastify's bad percent-encoding), and the plugins that see every request see it then.
-   */
-  preRouted = false;
-  /**
-   * @internal Whether one of the app's routes will serve the request, as the host's own match
-   * says (set before pre-routing on a host with a router of its own); `undefined` where the
-   * library routes, and `ctx.route` says.
-   */
-  routed: boolean | undefined = undefined;
-  /** @internal The route the library's own router (the route view) matched, if any. */
-  viewed: RouteSettings | undefined = undefined;
-  /**
-   * @internal The route whose checks (authentication, `preParsing`) ran for this request, so that
-   * the route a host dispatches gets them once: again only when it is another route.
-   */
-  checked: RouteSettings | undefined = undefined;
-  /** @internal The identity plugins' `credentials` tests, for {@link RequestContext.hasCredentials}. */
-  credentialTests: readonly ((ctx: RequestContext) => boolean)[] = noTests;
-  /**
-   * @internal The time this request may still wait for stores, shared by every store call made
-   * for it (see {@link guardStore}); made by its first call that has to wait.
+   * The time this request may still wait for stores, shared by every store call made for it (the
+   * context is the `StoreBudgetHolder` a guarded store's calls take); made by its first call
+   * that has to wait.
    */
   storeBudget: StoreBudget | undefined = undefined;
-  /** @internal How the request logs (the service's logger and the plugins' fields). */
-  logs: LogPlan<RequestContext> | undefined = undefined;
-  /** @internal Whether the plugins that observe requests heard its final status (`onResponse`). */
-  responded = false;
+  readonly #run: Run<RequestContext>;
+  static {
+    runOfContext = (ctx) => ctx.#run;
+  }
   private log: Required<Logger> | undefined;
   private bag: HeaderBag | undefined;
   private parsedQuery: URLSearchParams | undefined;
@@ -172,7 +97,7 @@ export class RequestContext {
    * @param trust - which proxies are trusted (compiled `trustProxy`)
    */
   constructor(input: RequestInput, path: string, rawQuery: string, trust: TrustTest) {
-    this.input = input;
+    this.#run = new Run(input);
     this.method = input.method;
     this.path = path;
     this.rawQuery = rawQuery;
@@ -204,7 +129,7 @@ export class RequestContext {
    * route, and what plugins add, such as the request id and the trace id). Made when first used.
    */
   get logger(): Required<Logger> {
-    const plan = this.logs;
+    const plan = this.#run.logs;
     // A context made outside a service (a test's) has the library's default logger.
     if (plan === undefined) return consoleLogger;
     this.log ??= requestLogger<RequestContext>(this, plan);
@@ -253,7 +178,7 @@ export class RequestContext {
    * or by its network when they are refused.
    */
   get hasCredentials(): boolean {
-    for (const test of this.credentialTests) if (test(this)) return true;
+    for (const test of this.#run.credentialTests) if (test(this)) return true;
     return false;
   }
 
@@ -295,17 +220,18 @@ export function openContext(input: RequestInput, trust: TrustTest): RequestConte
   try {
     const { path, query } = normalizeTarget(input.url);
     const ctx = new RequestContext(input, path, query, trust);
-    ctx.upperCase = hasUpperCase(path);
+    runOf(ctx).upperCase = hasUpperCase(path);
     return ctx;
   } catch (error) {
     const { path, query } = splitTarget(input.url);
     const ctx = new RequestContext(input, path, query, trust);
-    ctx.problem = error;
+    runOf(ctx).problem = error;
     return ctx;
   }
 }
 
 /** Tells whether the path rules let the request reach the router: encoding well-formed, lower case. */
 export function routable(ctx: RequestContext): boolean {
-  return ctx.problem === undefined && !ctx.upperCase;
+  const run = runOf(ctx);
+  return run.problem === undefined && !run.upperCase;
 }

@@ -8,13 +8,14 @@
 import type { ApiResponse, OutgoingResponse } from '../http/response.ts';
 import type { RouteInfo } from '../routing/table.ts';
 import { allowAnswer, noRoute, upperCasePath, wrongMethod } from './answers.ts';
-import type { RequestContext } from './context.ts';
+import { type RequestContext, runOf } from './context.ts';
 import { checkMatch, type HostMatch } from './fail-closed.ts';
 import type { ResolvedConventionsOptions } from './options.ts';
 import type { CheckResult } from './plugin.ts';
 import { runPreRouting } from './pre-routing.ts';
 import { checkRequest, prepareBody, toOutgoing } from './request.ts';
 import { failure, respond } from './respond.ts';
+import { Phase } from './run.ts';
 import { andThen, attempt, type Step } from './steps.ts';
 
 type Settings = ResolvedConventionsOptions;
@@ -41,8 +42,9 @@ export function run(
  * @category Plugins and pipeline
  */
 export function pathRules(ctx: RequestContext): OutgoingResponse | undefined {
-  if (ctx.problem !== undefined) throw ctx.problem;
-  return ctx.upperCase ? upperCasePath(ctx) : undefined;
+  const run = runOf(ctx);
+  if (run.problem !== undefined) throw run.problem;
+  return run.upperCase ? upperCasePath(ctx) : undefined;
 }
 
 /** A check's early reply as the outgoing response, or `undefined` to go on. */
@@ -67,8 +69,9 @@ export function front(
 ): Step<OutgoingResponse | undefined> {
   // What the host will run is read first: the plugins that see every request (a rate limit)
   // tell from it whether the request goes on to authentication.
+  const run = runOf(ctx);
   const found = match?.();
-  if (found !== undefined) ctx.routed = found.routes.length > 0;
+  if (found !== undefined) run.routed = found.routes.length > 0;
   const checks = (): Step<OutgoingResponse | undefined> => {
     const stop = pathRules(ctx);
     if (stop !== undefined || match === null) return stop;
@@ -76,10 +79,11 @@ export function front(
       return andThen(checkMatch(settings, ctx, found), (r) => early(settings, ctx, r));
     }
     if (ctx.route === undefined) return undefined;
-    ctx.checked = ctx.route;
+    run.checked = ctx.route;
+    run.reach(Phase.checked);
     return andThen(checkRequest(settings, ctx), (r) => early(settings, ctx, r));
   };
-  ctx.preRouted = true;
+  run.reach(Phase.preRouted);
   if (settings.onRequest.length === 0) return checks();
   return andThen(runPreRouting(settings, ctx), (r) =>
     r === undefined ? checks() : toOutgoing(settings, ctx, r),
@@ -95,7 +99,7 @@ export function preRouting(
   settings: Settings,
   ctx: RequestContext,
 ): Step<OutgoingResponse | undefined> {
-  ctx.preRouted = true;
+  runOf(ctx).reach(Phase.preRouted);
   if (settings.onRequest.length === 0) return pathRules(ctx);
   return andThen(runPreRouting(settings, ctx), (r) =>
     r === undefined ? pathRules(ctx) : toOutgoing(settings, ctx, r),
@@ -125,7 +129,7 @@ export function handleRoute(
   ctx: RequestContext,
   route: RouteInfo,
 ): Step<OutgoingResponse> {
-  return andThen(prepareBody(settings, ctx, ctx.input), (stop) =>
+  return andThen(prepareBody(settings, ctx, runOf(ctx).input), (stop) =>
     stop === undefined
       ? andThen(route.handler(ctx), (result) => toOutgoing(settings, ctx, result))
       : toOutgoing(settings, ctx, stop),
@@ -139,7 +143,7 @@ export function handleRoute(
  * @category Plugins and pipeline
  */
 export function answerUnrouted(settings: Settings, ctx: RequestContext): Step<OutgoingResponse> {
-  const early = ctx.preRouted ? pathRules(ctx) : preRouting(settings, ctx);
+  const early = runOf(ctx).reached(Phase.preRouted) ? pathRules(ctx) : preRouting(settings, ctx);
   return andThen(early, (answer) => answer ?? unmatched(ctx));
 }
 

@@ -7,9 +7,10 @@
  */
 import { unauthorized } from '../errors/helpers.ts';
 import type { RouteSettings } from '../routing/types.ts';
-import type { RequestContext } from './context.ts';
+import { type RequestContext, runOf } from './context.ts';
 import type { IdentityPlan, ResolvedConventionsOptions } from './options.ts';
 import type { CheckResult } from './plugin.ts';
+import { Phase } from './run.ts';
 import { andThen, isPromise, runHooks, type Step } from './steps.ts';
 
 /**
@@ -114,15 +115,17 @@ export function checkMatch(
   const { identities } = settings;
   // A table route follows the library's path rules: one the host runs for a path the library's
   // own router does not match to it (an empty parameter, a trailing slash) serves nothing.
-  if (match.routes.some((route) => route.app !== true && route !== ctx.viewed)) {
-    match = { ...match, routes: match.routes.filter((r) => r.app === true || r === ctx.viewed) };
+  const run = runOf(ctx);
+  if (match.routes.some((route) => route.app !== true && route !== run.viewed)) {
+    match = { ...match, routes: match.routes.filter((r) => r.app === true || r === run.viewed) };
   }
   const first = match.routes[0];
   // The view decoded the parameters of the route it matched, by the table's own names: kept
   // when the host runs that very route.
   if (ctx.route !== first || first === undefined) ctx.params = match.params ?? {};
   ctx.route = first;
-  ctx.checked = first;
+  run.checked = first;
+  run.reach(Phase.checked);
   const gate = (): Step<CheckResult> => {
     if (ctx.identity !== undefined || !needsIdentity(identities, match)) return undefined;
     // Refused now: nothing else could serve it, or nothing checks the later routes; verified
@@ -154,7 +157,7 @@ export function admitAnonymous(
 ): void {
   const { identities } = settings;
   if (ctx.identity !== undefined || identities.length === 0) return;
-  if (route !== undefined && (ctx.checked === route || isOpen(identities, route))) return;
+  if (route !== undefined && (runOf(ctx).checked === route || isOpen(identities, route))) return;
   const refused = requireIdentity(identities, ctx, route);
   if (refused === undefined) return;
   // A check that would wait (credentials to verify) cannot run here: refuse as unauthenticated.
@@ -183,7 +186,7 @@ export function checkEntry(
   opensAhead?: () => boolean,
 ): Step<CheckResult> {
   if (route !== undefined) {
-    if (route === ctx.viewed) return checkDispatched(settings, ctx, route, undefined);
+    if (route === runOf(ctx).viewed) return checkDispatched(settings, ctx, route, undefined);
     if (route.app !== true) return undefined;
     return checkDispatched(settings, ctx, route, params);
   }
@@ -205,10 +208,12 @@ export function checkDispatched(
   route: RouteSettings,
   params: Readonly<Record<string, string>> | undefined,
 ): Step<CheckResult> {
-  if (ctx.checked === route) return undefined;
+  const run = runOf(ctx);
+  if (run.checked === route) return undefined;
   if (params !== undefined) ctx.params = params;
   ctx.route = route;
-  ctx.checked = route;
+  run.checked = route;
+  run.reach(Phase.checked);
   return andThen(runHooks(settings.authenticate, ctx), (stop) =>
     stop === undefined ? runHooks(settings.preParsing, ctx) : stop,
   );

@@ -3,8 +3,9 @@
  * the plugins that watch requests rather than decide them (telemetry, request ids). They cannot
  * answer; what they throw is logged, never answered.
  */
-import type { RequestContext } from './context.ts';
+import { type RequestContext, runOf } from './context.ts';
 import type { ResolvedConventionsOptions } from './options.ts';
+import { Phase } from './run.ts';
 
 type Settings = ResolvedConventionsOptions;
 
@@ -30,8 +31,9 @@ export function received(settings: Settings, ctx: RequestContext): void {
  * @category Plugins and pipeline
  */
 export function responded(settings: Settings, ctx: RequestContext, status: number): void {
-  if (ctx.responded) return;
-  ctx.responded = true;
+  const run = runOf(ctx);
+  if (run.reached(Phase.answered)) return;
+  run.reach(Phase.answered);
   const hooks = settings.onResponse;
   for (let i = 0; i < hooks.length; i++) {
     try {

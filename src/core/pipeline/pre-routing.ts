@@ -7,9 +7,10 @@ import { toApiError } from '../errors/to-response.ts';
 import type { ResponseHeaders } from '../http/headers.ts';
 import type { HeaderReader } from '../http/response.ts';
 import { type HostAnswer, type HostFailure, hostFailure, toHostAnswer } from '../limits/index.ts';
-import { RequestContext } from './context.ts';
+import { RequestContext, runOf } from './context.ts';
 import type { ResolvedConventionsOptions } from './options.ts';
 import type { CheckResult } from './plugin.ts';
+import { Phase } from './run.ts';
 import { attempt, isPromise, type Step } from './steps.ts';
 
 type Settings = ResolvedConventionsOptions;
@@ -101,8 +102,9 @@ export function raiseUnrouted(
   ctx: RequestContext,
   error: unknown,
 ): Step<never> {
-  if (ctx.preRouted || !settings.everyRequest.includes(true)) throw error;
-  ctx.preRouted = true;
+  const run = runOf(ctx);
+  if (run.reached(Phase.preRouted) || !settings.everyRequest.includes(true)) throw error;
+  run.reach(Phase.preRouted);
   return everyRequest(settings, ctx, 0, threw(error)) as Step<never>;
 }
 
@@ -126,8 +128,9 @@ export function countedHostAnswer(
   if (remoteAddress !== undefined && trust(remoteAddress, 0)) return uncounted;
   const input = { method: '', url: '/', headers: noHeaders, remoteAddress };
   const ctx = new RequestContext(input, '/', '', trust);
-  ctx.logs = settings.logs;
-  ctx.preRouted = true;
+  const run = runOf(ctx);
+  run.logs = settings.logs;
+  run.reach(Phase.preRouted);
   const headers = (): ResponseHeaders => ({
     ...settings.response.alwaysOn,
     ...(ctx.hasResponseHeaders ? ctx.responseHeaders.record : {}),

@@ -5,7 +5,7 @@ import type { ApiResponse, OutgoingResponse, SentResponse } from '../http/respon
 import { utf8Length } from '../http/response.ts';
 import { compiled } from '../internal/platform.ts';
 import { startHeaders } from './answers.ts';
-import type { RequestContext } from './context.ts';
+import { type RequestContext, runOf } from './context.ts';
 import { checkResponse } from './schemas.ts';
 import type { SerializerRegistry } from './serialize.ts';
 import { andThen, attempt, runAll, type Step } from './steps.ts';
@@ -40,7 +40,7 @@ export interface ResponsePlan {
  */
 export function failure(ctx: RequestContext, error: unknown, logger: Logger): OutgoingResponse {
   // A fault is logged with the request's context (its route, id and trace) where it has one.
-  const log = ctx.logs === undefined ? logger : ctx.logger;
+  const log = runOf(ctx).logs === undefined ? logger : ctx.logger;
   const { status, headers, body } = errorToOutgoing(error, log, {
     method: ctx.method,
     path: ctx.path,

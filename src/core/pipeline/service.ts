@@ -16,7 +16,7 @@ import { compileView } from '../routing/route-view.ts';
 import type { Router } from '../routing/router.ts';
 import type { RouteInfo } from '../routing/table.ts';
 import type { AppRoute, RouteConfig, RouteSettings } from '../routing/types.ts';
-import { openContext, type RequestContext, type RequestInput, routable } from './context.ts';
+import { openContext, type RequestContext, type RequestInput, routable, runOf } from './context.ts';
 import { received } from './observe.ts';
 import type { ResolvedConventionsOptions } from './options.ts';
 import { countedHostAnswer } from './pre-routing.ts';
@@ -52,26 +52,27 @@ export class Service {
   open(input: RequestInput): RequestContext {
     const { settings } = this;
     const ctx = openContext(input, settings.trust);
-    ctx.credentialTests = settings.credentialTests;
-    ctx.logs = settings.logs;
+    const run = runOf(ctx);
+    run.credentialTests = settings.credentialTests;
+    run.logs = settings.logs;
     const refused = checkRequestHead(input, settings.uriLimit);
-    if (refused !== undefined) ctx.problem = refused;
-    else if (routable(ctx) || (ctx.upperCase && settings.mixedCaseParameters)) {
+    if (refused !== undefined) run.problem = refused;
+    else if (routable(ctx) || (run.upperCase && settings.mixedCaseParameters)) {
       try {
         const found = this.view.lookup(ctx.method, ctx.path);
         if (found.kind !== 'notFound') {
           // The view matches literal segments case-sensitively (they are lower-case), so a path
           // it matched has its upper-case letters in parameter values only: allowed by option.
-          ctx.upperCase = false;
+          run.upperCase = false;
           ctx.allowed = found.allow;
           if (found.kind === 'found') {
             ctx.route = found.route;
-            ctx.viewed = found.route;
+            run.viewed = found.route;
             ctx.params = found.params;
           }
         }
       } catch (error) {
-        ctx.problem = error; // a parameter with malformed percent-encoding: 400 by the path rules
+        run.problem = error; // a parameter with malformed percent-encoding: 400 by the path rules
       }
     }
     if (settings.onReceive.length > 0) received(settings, ctx);

@@ -1,7 +1,7 @@
 /** The rate-limit plugin: the service's policies before routing (after authentication for callers with credentials), a route's own after its body is read. */
 
 import type { SentResponse } from '../http/response.ts';
-import { type RequestContext, routable } from '../pipeline/context.ts';
+import { type RequestContext, routable, runOf } from '../pipeline/context.ts';
 import type { CheckResult, Plugin } from '../pipeline/plugin.ts';
 import { isPromise, type Step } from '../pipeline/steps.ts';
 import type { RouteInfo } from '../routing/table.ts';
@@ -190,5 +190,5 @@ const nothing = (): undefined => undefined;
  * rules let it through.
  */
 function reachesAuthentication(ctx: RequestContext): boolean {
-  return (ctx.routed ?? ctx.route !== undefined) && routable(ctx);
+  return (runOf(ctx).routed ?? ctx.route !== undefined) && routable(ctx);
 }
