@@ -193,6 +193,45 @@ describe('credentials stay with the base URL’s origin', () => {
   });
 });
 
+describe('sign-in answers belong to the sign-in begun and to its issuer', () => {
+  const app = 'https://app.example.com/signed-in';
+  const metadata =
+    (authorize: string): Handler =>
+    (req, res) =>
+      req.target.startsWith('/.well-known')
+        ? json(res, {
+            issuer: hostile.origin,
+            authorization_endpoint: authorize,
+            token_endpoint: `${hostile.origin}/token`,
+          })
+        : json(res, { access_token: 'x', token_type: 'Bearer' });
+  const browser = () =>
+    createClient({ baseUrl: hostile.origin, oauth: { clientId: 'spa', redirectUri: app } });
+
+  it('refuses an answer whose iss is another issuer, and redeems nothing (RFC 9207 §2.4)', async () => {
+    behave = metadata(`${hostile.origin}/authorize`);
+    const client = browser();
+    const state = new URL(await client.beginSignIn()).searchParams.get('state');
+    const answer = `${app}?code=stolen&state=${state}&iss=${encodeURIComponent(collector.origin)}`;
+    expect(await outcome(client.completeSignIn(answer))).toMatchObject({ reason: 'issuer' });
+    expect(hostile.received.map((r) => r.target)).not.toContain('/token');
+  });
+
+  it('refuses an answer with a state it never sent (RFC 6749 §10.12)', async () => {
+    behave = metadata(`${hostile.origin}/authorize`);
+    const client = browser();
+    await client.beginSignIn();
+    const answer = `${app}?code=forged&state=made-up&iss=${encodeURIComponent(hostile.origin)}`;
+    expect(await outcome(client.completeSignIn(answer))).toMatchObject({ reason: 'sign-in' });
+    expect(hostile.received.map((r) => r.target)).not.toContain('/token');
+  });
+
+  it('refuses an authorization_endpoint on another origin', async () => {
+    behave = metadata(`${collector.origin}/authorize`);
+    expect(await outcome(browser().beginSignIn())).toMatchObject({ reason: 'origin' });
+  });
+});
+
 describe('no downgrade from https to http', () => {
   let tls: Recorder & { ca: string };
   let tlsBehave: Handler = (_req, res) => json(res, {});
