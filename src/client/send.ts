@@ -2,12 +2,12 @@
  * One call, as the specification asks a client to make it: within the known rate limit, with
  * a conditional GET or `If-Match`, waiting out a 429 or 503, renewing a refused token once.
  */
+import { encodeBody, readBody } from './body-codec.ts';
 import { ApiResponseError } from './errors.ts';
 import { exchange } from './exchange.ts';
 import { deprecationOf, isInvalidToken, limitOf, retryAfterOf } from './headers.ts';
 import type { ClientState } from './options.ts';
 import { reachOf } from './origins.ts';
-import { readText } from './read-body.ts';
 import { ClientRefusedError, durationOf } from './refused.ts';
 import { sleep } from './sleep.ts';
 
@@ -44,49 +44,6 @@ export interface Call {
 const idempotentMethods = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
 // Writes that replace or remove what was read: they carry If-Match (RFC 9110 §13.1.1).
 const conditionalWrites = new Set(['PUT', 'PATCH', 'DELETE']);
-
-/** The body to send, and its media type when the client chose one. */
-function encodeBody(body: unknown): { body?: BodyInit; type?: string } {
-  if (body === undefined) return {};
-  if (
-    typeof body === 'string' ||
-    body instanceof URLSearchParams ||
-    body instanceof ArrayBuffer ||
-    ArrayBuffer.isView(body) ||
-    (typeof Blob !== 'undefined' && body instanceof Blob) ||
-    (typeof FormData !== 'undefined' && body instanceof FormData)
-  ) {
-    return { body: body as BodyInit };
-  }
-  return { body: JSON.stringify(body), type: 'application/json' };
-}
-
-/**
- * The body of a response: JSON parsed, other text as text, nothing for 204, 304 and HEAD; at
- * most `maxBodySize` bytes.
- */
-async function readBody(
-  state: ClientState,
-  res: Response,
-  method: string,
-  url: string,
-): Promise<unknown> {
-  if (method === 'HEAD' || res.status === 204 || res.status === 205 || res.status === 304) {
-    await res.body?.cancel();
-    return undefined;
-  }
-  const text = await readText(res, state.maxBodySize, method, url);
-  if (text === '') return undefined;
-  const type = res.headers.get('content-type') ?? '';
-  if (/^application\/(?:[\w.-]+\+)?json\b/i.test(type)) {
-    try {
-      return JSON.parse(text);
-    } catch {
-      return text;
-    }
-  }
-  return text;
-}
 
 /** The path of a URL (the resource a tag belongs to), without its query. */
 const resourceOf = (url: string) => {
