@@ -7,7 +7,7 @@ import { createServer as createHttp, type IncomingMessage, type ServerResponse }
 import { createServer as createHttps, request as httpsRequest } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
-import { generate } from 'selfsigned';
+import { localCertificate } from '../_tls.ts';
 
 /** One request a server received. */
 export interface Received {
@@ -78,17 +78,9 @@ export function startRecorder(handler: Handler): Promise<Recorder> {
 
 /** A recording node:https server for `localhost`, and the certificate to trust. */
 export async function startTlsRecorder(handler: Handler): Promise<Recorder & { ca: string }> {
-  const made = await generate([{ name: 'commonName', value: 'localhost' }], {
-    keyType: 'ec',
-    curve: 'P-256',
-    extensions: [
-      { name: 'basicConstraints', cA: false },
-      { name: 'extKeyUsage', serverAuth: true },
-      { name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }] },
-    ],
-  });
+  const made = await localCertificate();
   const received: Received[] = [];
-  const server = createHttps({ key: made.private, cert: made.cert }, recording(handler, received));
+  const server = createHttps(made, recording(handler, received));
   const recorder = await running(server as never, 'https', 'localhost', received);
   return { ...recorder, ca: made.cert };
 }

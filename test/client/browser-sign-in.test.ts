@@ -5,20 +5,19 @@
  * on the page the client trades the code for tokens kept in memory, pages the books and
  * refreshes its 2-second token (RFC 6749 §4.1, RFC 7636, RFC 9700 §2.1.1), on every host.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBookshelf } from '../../examples/bookshelf/app.ts';
 import { loadHost, type Running } from '../../examples/bookshelf/hosts/host.ts';
+import { launchChromium } from '../_chromium.ts';
 import { hosts } from '../conformance/_matrix.ts';
 import { bundle } from '../runtimes/_runtimes.ts';
-
-const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /** The app: one page at `/` and `/signed-in`, its script the bundled client; `api` set per host. */
 interface App {
@@ -67,27 +66,13 @@ describe('sign-in from a browser with PKCE, in headless Chromium', () => {
   let app: App | undefined;
 
   beforeAll(async () => {
-    if (!existsSync(chromium)) {
-      throw new Error(
-        `No Chromium at ${chromium}: install Debian's chromium package (.ci/run does) or set CHROMIUM_PATH.`,
-      );
-    }
     const dir = mkdtempSync(join(tmpdir(), 'browser-app-'));
     const out = join(dir, 'app.js');
     await bundle(fileURLToPath(new URL('./_browser-app.ts', import.meta.url)), out);
     const script = readFileSync(out, 'utf8');
     rmSync(dir, { recursive: true, force: true });
     app = await startApp(script);
-    browser = await puppeteer.launch({
-      executablePath: chromium,
-      headless: true,
-      args: [
-        ...(process.getuid?.() === 0 ? ['--no-sandbox'] : []),
-        '--disable-gpu',
-        '--disable-dev-shm-usage',
-        '--no-first-run',
-      ],
-    });
+    browser = await launchChromium();
   }, 60_000);
 
   afterAll(async () => {
