@@ -228,6 +228,15 @@ function tokenSource(
       `${where}.redirectUri is the absolute URL registered for the client, such as "https://app.example.com/callback"; got "${oauth.redirectUri}".`,
     );
   }
+  const storage = oauth.storage as Partial<Record<string, unknown>> | undefined;
+  if (
+    storage !== undefined &&
+    !['getItem', 'setItem', 'removeItem'].every((m) => typeof storage?.[m] === 'function')
+  ) {
+    throw new TypeError(
+      `${where}.storage keeps a sign-in's verifier: give an object with getItem, setItem and removeItem, such as sessionStorage.`,
+    );
+  }
   const issuer = oauth.issuer ?? base.origin;
   let url: URL | undefined;
   try {

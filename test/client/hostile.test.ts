@@ -284,3 +284,47 @@ describe('no downgrade from https to http', () => {
     expect(error).not.toBeInstanceOf(ApiResponseError);
   });
 });
+
+describe('the options that say where credentials may go', () => {
+  const base = 'https://api.example.com';
+  it.each([
+    ['followOrigins with a path', { baseUrl: base, followOrigins: ['https://cdn.example.com/x'] }],
+    ['followOrigins not a list', { baseUrl: base, followOrigins: 'https://cdn.example.com' }],
+    [
+      'oauth.allowedOrigins of a non-URL',
+      { baseUrl: base, oauth: { clientId: 'a', allowedOrigins: ['auth'] } },
+    ],
+    [
+      'oauth.issuer with a query',
+      { baseUrl: base, oauth: { clientId: 'a', issuer: 'https://auth.example.com/?x=1' } },
+    ],
+    ['oauth.redirectUri relative', { baseUrl: base, oauth: { clientId: 'a', redirectUri: '/cb' } }],
+    [
+      'oauth.redirectUri with a password',
+      {
+        baseUrl: base,
+        oauth: {
+          clientId: 'a',
+          redirectUri: 'https://app.example.com/cb',
+          username: 'u',
+          password: 'p',
+        },
+      },
+    ],
+    [
+      'oauth.storage without its methods',
+      {
+        baseUrl: base,
+        oauth: { clientId: 'a', redirectUri: 'https://app.example.com/cb', storage: {} },
+      },
+    ],
+    ['maxBodySize negative', { baseUrl: base, maxBodySize: -1 }],
+  ])('refuses %s with a TypeError when the client is made', (_label, options) => {
+    expect(() => createClient(options as never)).toThrow(TypeError);
+  });
+
+  it('refuses beginSignIn without a redirectUri', async () => {
+    const client = createClient({ baseUrl: base, oauth: { clientId: 'a', clientSecret: 's' } });
+    await expect(client.beginSignIn()).rejects.toThrow(/redirectUri/);
+  });
+});
