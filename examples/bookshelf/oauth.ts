@@ -33,9 +33,14 @@ export const bookshelfUsers: Readonly<Record<string, { password: string; scopes:
 /** Where the demo web client wants its authorization answers. */
 export const demoRedirectUri = 'https://app.example.com/callback';
 
+/** Where the demo browser app's sign-ins come back to (see `OAuthSettings.browserRedirectUris`). */
+export const demoBrowserRedirectUri = 'https://app.example.com/signed-in';
+
 /**
  * The demo clients. `demo-client` has the grants of the contract (password, client
- * credentials, refresh); `demo-web` shows the authorization-code flow with PKCE.
+ * credentials, refresh); `demo-web` shows the authorization-code flow with PKCE; `demo-browser`
+ * is a public client (no secret) for a page in the browser: the same flow, the client proven by
+ * PKCE alone.
  */
 export const bookshelfClients: readonly OAuthClient[] = [
   {
@@ -48,6 +53,11 @@ export const bookshelfClients: readonly OAuthClient[] = [
     secret: 'demo-web-secret',
     grants: ['authorization_code', 'refresh_token'],
     redirectUris: [demoRedirectUri],
+  },
+  {
+    id: 'demo-browser',
+    grants: ['authorization_code', 'refresh_token'],
+    redirectUris: [demoBrowserRedirectUri],
   },
 ];
 
@@ -227,6 +237,11 @@ export interface OAuthSettings {
   issuer?: string | (() => string);
   /** Access-token lifetime in seconds (`TOKEN_TTL`). @default 3600 */
   tokenTtl?: number;
+  /**
+   * The redirect URIs of `demo-browser`, the public client of a browser app (a test page's, say;
+   * its origin goes in `security.extraOrigins` too). @default [demoBrowserRedirectUri]
+   */
+  browserRedirectUris?: readonly string[];
   /** Where refresh tokens, codes, counters and revoked token ids live. @default memory */
   store?: Store;
   /** The signing keys; instances that share them accept each other's tokens. @default a development key */
@@ -255,7 +270,11 @@ export function oauthPart(settings: OAuthSettings = {}): { plugins: Plugin[]; ro
   const oauth = oauthServer({
     scopes: bookshelfScopes,
     publicScopes: ['books:read'],
-    clients: bookshelfClients,
+    clients: settings.browserRedirectUris
+      ? bookshelfClients.map((c) =>
+          c.id === 'demo-browser' ? { ...c, redirectUris: settings.browserRedirectUris } : c,
+        )
+      : bookshelfClients,
     verifyUser: (username, password) => verifyBookshelfUser(username, password),
     authorizationEndpoint: '/v1/oauth2/authorize',
     ...(settings.issuer !== undefined ? { issuer: settings.issuer } : {}),

@@ -6,6 +6,7 @@ import { type ClientOptions, type ClientState, resolveClientOptions } from './op
 import { type PagingOptions, paginate } from './paginate.ts';
 import type { ClientMethod, PathsWith, RouteAt, RoutesOf } from './route-types.ts';
 import { type ClientResponse, send } from './send.ts';
+import type { SignInOptions } from './sign-in.ts';
 import { expandPath, withQuery } from './url.ts';
 
 /**
@@ -129,6 +130,16 @@ export interface Client<Routes = unknown> extends ClientMethods<RoutesOf<Routes>
   paginate: unknown extends Routes ? UntypedPaginate : TypedPaginate<RoutesOf<Routes>>;
   /** Any method on any path, untyped. */
   request(method: string, path: string, options?: CallOptions): Promise<ClientResponse>;
+  /**
+   * Begins a user's sign-in in a browser (authorization code with PKCE; needs
+   * `oauth.redirectUri`): resolves to the authorization server's URL to send the user to.
+   */
+  beginSignIn(options?: SignInOptions): Promise<string>;
+  /**
+   * Completes the sign-in when the user comes back to the redirect URI: `callbackUrl` is that
+   * page's URL (`location.href`). The tokens are kept in memory, and refreshed as needed.
+   */
+  completeSignIn(callbackUrl: string | URL): Promise<void>;
 }
 
 const callKeys = new Set([
@@ -200,12 +211,22 @@ export function createClient<Routes = unknown>(options: ClientOptions): Client<R
   const body = (method: ClientMethod) => async (path: string, call?: CallOptions) =>
     (await send(state, callOf(state, method, path, call))).body;
   const methods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+  const signIn = () => {
+    if (state.tokens === undefined || !state.signIn) {
+      throw new TypeError(
+        'createClient(): signing users in needs oauth with a redirectUri (and the clientId registered with it).',
+      );
+    }
+    return state.tokens;
+  };
   const client = {
     raw: Object.fromEntries(methods.map((m) => [m.toLowerCase(), raw(m)])),
     paginate: (path: string, call: CallOptions & PagingOptions = {}) =>
       paginate(state, callOf(state, 'GET', path, call), call),
     request: (method: string, path: string, call?: CallOptions) =>
       send(state, callOf(state, method.toUpperCase(), path, call)),
+    beginSignIn: async (options?: SignInOptions) => signIn().beginSignIn(options),
+    completeSignIn: async (url: string | URL) => signIn().completeSignIn(url),
     ...Object.fromEntries(methods.map((m) => [m.toLowerCase(), body(m)])),
   };
   return client as unknown as Client<Routes>;

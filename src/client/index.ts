@@ -65,6 +65,11 @@ export type {
 } from './openapi-types.ts';
 export type { ClientOptions, RetryOptions } from './options.ts';
 export type { PagingOptions } from './paginate.ts';
+export {
+  ClientRefusedError,
+  isClientRefusedError,
+  type RefusalReason,
+} from './refused.ts';
 export type {
   ClientMethod,
   Nothing,
@@ -76,4 +81,5 @@ export type {
 } from './route-types.ts';
 export type { Select, Whole, Wire } from './selection-types.ts';
 export type { ClientResponse } from './send.ts';
+export type { SignInOptions, SignInStorage } from './sign-in.ts';
 export type { QueryValue } from './url.ts';

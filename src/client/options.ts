@@ -2,7 +2,11 @@
 import { MemoryCache, type ResponseCache, Validators } from './cache.ts';
 import type { DeprecationNotice } from './headers.ts';
 import { type OAuthClientOptions, TokenSource } from './oauth.ts';
+import { type OriginPolicy, originList } from './origins.ts';
 import { RateGate } from './rate-gate.ts';
+import { defaultMaxBodySize } from './read-body.ts';
+import { defaultStorage } from './sign-in.ts';
+import { maxTimer } from './sleep.ts';
 
 /**
  * How a client retries a 429 or 503 (spec 8.2).
@@ -12,7 +16,11 @@ import { RateGate } from './rate-gate.ts';
 export interface RetryOptions {
   /** Retries of one call at most. @default 3 */
   retries?: number;
-  /** The longest wait, in ms, that a call accepts; a longer `Retry-After` rejects at once. @default 60000 */
+  /**
+   * The longest wait, in ms, that a call accepts, for a retry (`Retry-After`, a reset) and for
+   * the rate limit: a longer one rejects at once with a `ClientRefusedError` naming it. At most
+   * 2147483647 (a timer's limit). @default 60000
+   */
   maxWait?: number;
 }
 
@@ -42,16 +50,32 @@ export interface ClientOptions {
   retry?: RetryOptions | false;
   /** Whether calls wait to stay under the limit the rate-limit headers state (spec 8.3). @default true */
   rateLimit?: boolean;
-  /** Headers every call sends. @default `{ accept: 'application/json' }` */
+  /** Headers every call sends (to the base URL's origin only). @default `{ accept: 'application/json' }` */
   headers?: Record<string, string>;
+  /**
+   * Origins besides the base URL's that a `Link` or a redirect may lead to: they are followed
+   * without credentials (no token, no headers but `Accept`). A link or redirect anywhere else,
+   * or from https to http, rejects with a `ClientRefusedError`. @default []
+   */
+  followOrigins?: readonly string[];
+  /**
+   * The longest response body, in bytes (decoded), that the client reads; a longer one rejects
+   * with a `ClientRefusedError`, read no further. @default 10485760 (10 MiB)
+   */
+  maxBodySize?: number;
 }
 
 /** A client's options, resolved. */
 export interface ClientState {
   readonly base: string;
+  /** Where credentials may go, and bare requests. */
+  readonly origins: OriginPolicy;
+  readonly maxBodySize: number;
   readonly fetch: typeof fetch;
   readonly token: (() => string | Promise<string>) | undefined;
   readonly tokens: TokenSource | undefined;
+  /** Whether users sign in through the browser (`oauth.redirectUri`). */
+  readonly signIn: boolean;
   readonly cache: ResponseCache | undefined;
   readonly validators: Validators | undefined;
   readonly gate: RateGate | undefined;
@@ -73,8 +97,22 @@ const optionKeys = [
   'retry',
   'rateLimit',
   'headers',
+  'followOrigins',
+  'maxBodySize',
 ];
-const oauthKeys = ['tokenUrl', 'clientId', 'clientSecret', 'username', 'password', 'scope'];
+const oauthKeys = [
+  'tokenUrl',
+  'clientId',
+  'clientSecret',
+  'username',
+  'password',
+  'scope',
+  'issuer',
+  'allowedOrigins',
+  'redirectUri',
+  'authorizationUrl',
+  'storage',
+];
 
 function assertKeys(where: string, value: object, known: readonly string[]): void {
   for (const key of Object.keys(value)) {
@@ -114,21 +152,27 @@ export function resolveClientOptions(options: ClientOptions): ClientState {
     );
   }
   const now = Date.now;
-  let tokens: TokenSource | undefined;
-  if (options.oauth !== undefined) {
-    assertKeys(`${where}: oauth`, options.oauth, oauthKeys);
-    if (typeof options.oauth.clientId !== 'string' || options.oauth.clientId === '') {
-      throw new TypeError(`${where}: oauth.clientId is required.`);
-    }
-    tokens = new TokenSource(options.oauth, base.href, fetchImpl.bind(globalThis), now);
+  const maxBodySize = options.maxBodySize ?? defaultMaxBodySize;
+  if (!Number.isSafeInteger(maxBodySize) || maxBodySize < 0) {
+    throw new TypeError(`${where}: maxBodySize is a whole number of bytes, such as 10485760.`);
   }
+  const origins = {
+    own: base.origin,
+    follow: originList(`${where}: followOrigins`, options.followOrigins),
+  };
+  const tokens =
+    options.oauth === undefined
+      ? undefined
+      : tokenSource(options.oauth, base, fetchImpl.bind(globalThis), now, maxBodySize);
   const token = options.token;
   const retry = options.retry === false ? { retries: 0 } : (options.retry ?? {});
   if (options.retry) assertKeys(`${where}: retry`, options.retry, ['retries', 'maxWait']);
   const retries = retry.retries ?? 3;
   const maxWait = retry.maxWait ?? 60_000;
-  if (!Number.isInteger(retries) || retries < 0 || !(maxWait >= 0)) {
-    throw new TypeError(`${where}: retry.retries is a whole number and retry.maxWait ms ≥ 0.`);
+  if (!Number.isInteger(retries) || retries < 0 || !(maxWait >= 0) || maxWait > maxTimer) {
+    throw new TypeError(
+      `${where}: retry.retries is a whole number and retry.maxWait ms from 0 to ${maxTimer} (a timer's longest wait).`,
+    );
   }
   const cache =
     options.cache === false
@@ -143,9 +187,12 @@ export function resolveClientOptions(options: ClientOptions): ClientState {
   return {
     // Paths are appended to the base as written: `https://x/api` + `/v1/books`.
     base: base.href.replace(/\/+$/, ''),
+    origins,
+    maxBodySize,
     fetch: fetchImpl.bind(globalThis),
     token: typeof token === 'string' ? () => token : token,
     tokens,
+    signIn: options.oauth?.redirectUri !== undefined,
     cache,
     validators: options.cache === false ? undefined : new Validators(500),
     gate: options.rateLimit === false ? undefined : new RateGate(now),
@@ -156,4 +203,61 @@ export function resolveClientOptions(options: ClientOptions): ClientState {
     deprecated: new Set(),
     now,
   };
+}
+
+/** The token source of the `oauth` option, checked. */
+function tokenSource(
+  oauth: OAuthClientOptions,
+  base: URL,
+  fetchImpl: typeof fetch,
+  now: () => number,
+  maxBodySize: number,
+): TokenSource {
+  const where = 'createClient(): oauth';
+  assertKeys(where, oauth, oauthKeys);
+  if (typeof oauth.clientId !== 'string' || oauth.clientId === '') {
+    throw new TypeError(`${where}.clientId is required.`);
+  }
+  if (oauth.redirectUri !== undefined && oauth.username !== undefined) {
+    throw new TypeError(
+      `${where}: give redirectUri (users sign in at the authorization server) or username and password, not both.`,
+    );
+  }
+  if (oauth.redirectUri !== undefined && !URL.canParse(oauth.redirectUri)) {
+    throw new TypeError(
+      `${where}.redirectUri is the absolute URL registered for the client, such as "https://app.example.com/callback"; got "${oauth.redirectUri}".`,
+    );
+  }
+  const storage = oauth.storage as Partial<Record<string, unknown>> | undefined;
+  if (
+    storage !== undefined &&
+    !['getItem', 'setItem', 'removeItem'].every((m) => typeof storage?.[m] === 'function')
+  ) {
+    throw new TypeError(
+      `${where}.storage keeps a sign-in's verifier: give an object with getItem, setItem and removeItem, such as sessionStorage.`,
+    );
+  }
+  const issuer = oauth.issuer ?? base.origin;
+  let url: URL | undefined;
+  try {
+    url = new URL(issuer);
+  } catch {
+    url = undefined;
+  }
+  // RFC 8414 §2: an https URL (http on a test's loopback) with no query or fragment.
+  if (url === undefined || !/^https?:$/.test(url.protocol) || url.search || url.hash) {
+    throw new TypeError(
+      `${where}.issuer is the issuer's URL as its metadata names it, such as "https://auth.example.com"; got "${issuer}".`,
+    );
+  }
+  return new TokenSource({
+    options: oauth,
+    base: base.href,
+    issuer,
+    allowed: originList(`${where}.allowedOrigins`, oauth.allowedOrigins),
+    storage: oauth.storage ?? defaultStorage(),
+    fetch: fetchImpl,
+    now,
+    maxBodySize,
+  });
 }

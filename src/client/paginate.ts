@@ -1,10 +1,12 @@
 /**
  * Every item of a list, page after page, in any of the three paging styles (spec 2.8, 4.4):
  * the `next` link when the service sends one (RFC 8288), else the envelope's `hasNext` with the
- * next page number, offset or last id.
+ * next page number, offset or last id. A link to another origin is refused, or followed without
+ * credentials where `followOrigins` lists it.
  */
 import { linkOf } from './headers.ts';
 import type { ClientState } from './options.ts';
+import { reachOf } from './origins.ts';
 import { type Call, send } from './send.ts';
 import { withQuery } from './url.ts';
 
@@ -117,6 +119,8 @@ export async function* paginate(
     }
     const linked: string | undefined =
       options.links === false ? undefined : linkOf(res.headers, 'next', url);
+    // A link elsewhere is refused here, before a byte is sent (or followed bare when listed).
+    if (linked !== undefined) reachOf(state.origins, linked, `GET ${url}`, 'its Link rel="next"');
     url = linked ?? nextByEnvelope(url, res.body, items, options.style);
   }
 }

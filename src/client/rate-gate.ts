@@ -43,11 +43,19 @@ export class RateGate {
   /** Whether any response came back yet. */
   #learned = false;
 
-  /** Waits until a call may go without passing the known limit. */
-  async acquire(signal?: AbortSignal): Promise<void> {
+  /**
+   * Waits until a call may go without passing the known limit; a wait past `maxWait` rejects at
+   * once with what `refuse` makes of it (a reset far ahead must not hold calls for ever).
+   */
+  async acquire(
+    signal: AbortSignal | undefined,
+    maxWait: number,
+    refuse: (wait: number) => Error,
+  ): Promise<void> {
     for (;;) {
       const wait = this.#tryTake();
       if (wait === 0) return;
+      if (wait > maxWait) throw refuse(wait);
       if (wait < 0) await new Promise<void>((resolve) => this.#waiters.push(resolve));
       else await sleep(wait, signal);
       signal?.throwIfAborted();

@@ -2,9 +2,13 @@
  * One call, as the specification asks a client to make it: within the known rate limit, with
  * a conditional GET or `If-Match`, waiting out a 429 or 503, renewing a refused token once.
  */
+import { encodeBody, readBody } from './body-codec.ts';
 import { ApiResponseError } from './errors.ts';
+import { exchange } from './exchange.ts';
 import { deprecationOf, isInvalidToken, limitOf, retryAfterOf } from './headers.ts';
 import type { ClientState } from './options.ts';
+import { reachOf } from './origins.ts';
+import { ClientRefusedError, durationOf } from './refused.ts';
 import { sleep } from './sleep.ts';
 
 /**
@@ -41,41 +45,6 @@ const idempotentMethods = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
 // Writes that replace or remove what was read: they carry If-Match (RFC 9110 §13.1.1).
 const conditionalWrites = new Set(['PUT', 'PATCH', 'DELETE']);
 
-/** The body to send, and its media type when the client chose one. */
-function encodeBody(body: unknown): { body?: BodyInit; type?: string } {
-  if (body === undefined) return {};
-  if (
-    typeof body === 'string' ||
-    body instanceof URLSearchParams ||
-    body instanceof ArrayBuffer ||
-    ArrayBuffer.isView(body) ||
-    (typeof Blob !== 'undefined' && body instanceof Blob) ||
-    (typeof FormData !== 'undefined' && body instanceof FormData)
-  ) {
-    return { body: body as BodyInit };
-  }
-  return { body: JSON.stringify(body), type: 'application/json' };
-}
-
-/** The body of a response: JSON parsed, other text as text, nothing for 204, 304 and HEAD. */
-async function readBody(res: Response, method: string): Promise<unknown> {
-  if (method === 'HEAD' || res.status === 204 || res.status === 205 || res.status === 304) {
-    await res.body?.cancel();
-    return undefined;
-  }
-  const text = await res.text();
-  if (text === '') return undefined;
-  const type = res.headers.get('content-type') ?? '';
-  if (/^application\/(?:[\w.-]+\+)?json\b/i.test(type)) {
-    try {
-      return JSON.parse(text);
-    } catch {
-      return text;
-    }
-  }
-  return text;
-}
-
 /** The path of a URL (the resource a tag belongs to), without its query. */
 const resourceOf = (url: string) => {
   const query = url.indexOf('?');
@@ -90,13 +59,16 @@ export async function send(state: ClientState, call: Call): Promise<ClientRespon
   const retryable = idempotentMethods.has(method) || call.idempotent === true;
   let attempts = 0;
   let renewed = false;
+  // The call's own URL is on the base origin; a paging link may lead elsewhere.
+  const reach = reachOf(state.origins, url, `${method} ${url}`, 'the URL');
+  const gate = reach === 'own' ? state.gate : undefined;
   for (;;) {
     const headers = new Headers(state.headers);
     if (encoded.type) headers.set('content-type', encoded.type);
     if (call.headers)
       for (const [name, value] of Object.entries(call.headers)) headers.set(name, value);
     let token: string | undefined;
-    if (!headers.has('authorization')) {
+    if (reach === 'own' && !headers.has('authorization')) {
       token = state.tokens ? await state.tokens.current() : await state.token?.();
       if (token !== undefined) headers.set('authorization', `Bearer ${token}`);
     }
@@ -108,21 +80,26 @@ export async function send(state: ClientState, call: Call): Promise<ClientRespon
       const tag = state.validators.get(resource);
       if (tag !== undefined) headers.set('if-match', tag);
     }
-    await state.gate?.acquire(call.signal);
+    await gate?.acquire(call.signal, state.maxWait, (wait) =>
+      refusedWait(
+        url,
+        `${method} ${url}: the rate limit is spent until its reset in ${durationOf(wait)}, longer than retry.maxWait (${durationOf(state.maxWait)}); not sent.`,
+        wait,
+      ),
+    );
     let res: Response;
     try {
-      res = await state.fetch(url, {
-        method,
-        headers,
-        ...(encoded.body === undefined ? {} : { body: encoded.body }),
-        ...(call.signal ? { signal: call.signal } : {}),
-      });
+      res = await exchange(
+        state,
+        { method, url, headers, body: encoded.body, signal: call.signal },
+        reach,
+      );
     } catch (error) {
-      state.gate?.release(undefined);
+      gate?.release(undefined);
       throw error;
     }
     const now = state.now();
-    state.gate?.release(limitOf(res.headers, now));
+    gate?.release(limitOf(res.headers, now));
     if (state.onDeprecation) notice(state, call, res.headers);
 
     if (res.status === 304 && stored) {
@@ -145,22 +122,37 @@ export async function send(state: ClientState, call: Call): Promise<ClientRespon
     }
     if ((res.status === 429 || res.status === 503) && retryable && attempts < state.retries) {
       const limit = limitOf(res.headers, now);
-      const wait =
-        retryAfterOf(res.headers, now) ??
-        (limit?.remaining === 0 && limit.resetAt !== undefined
+      const asked = retryAfterOf(res.headers, now);
+      const reset =
+        limit?.remaining === 0 && limit.resetAt !== undefined
           ? Math.max(0, limit.resetAt - now)
-          : 500 * 2 ** attempts);
-      if (wait <= state.maxWait) {
-        attempts++;
-        await res.body?.cancel();
-        // spec 8.2: no call of this client goes before the wait is over.
-        if (res.status === 429) state.gate?.holdFor(wait);
-        await sleep(wait, call.signal);
-        continue;
+          : undefined;
+      const wait = asked ?? reset ?? 500 * 2 ** attempts;
+      if (wait > state.maxWait) {
+        const cause = new ApiResponseError(
+          method,
+          url,
+          res.status,
+          res.headers,
+          await readBody(state, res, method, url),
+        );
+        const by = asked !== undefined ? 'Retry-After' : 'the rate limit reset';
+        throw refusedWait(
+          url,
+          `${method} ${url}: the service answered ${res.status} and asked (${by}) to wait ${durationOf(wait)}, longer than retry.maxWait (${durationOf(state.maxWait)}); not retried.`,
+          wait,
+          cause,
+        );
       }
+      attempts++;
+      await res.body?.cancel();
+      // spec 8.2: no call of this client goes before the wait is over.
+      if (res.status === 429) gate?.holdFor(wait);
+      await sleep(wait, call.signal);
+      continue;
     }
 
-    const body = await readBody(res, method);
+    const body = await readBody(state, res, method, url);
     if (!res.ok && res.status !== 304) {
       // The tag is stale: the next write is sent without it unless read again.
       if (res.status === 412) state.validators?.set(resource, null);
@@ -179,6 +171,10 @@ export async function send(state: ClientState, call: Call): Promise<ClientRespon
     return { status: res.status, headers: res.headers, body, cached: false };
   }
 }
+
+/** The refusal of a wait past `maxWait`. */
+const refusedWait = (url: string, message: string, wait: number, cause?: unknown) =>
+  new ClientRefusedError('wait', url, message, { wait, cause });
 
 /** Calls `onDeprecation` the first time an endpoint says it is deprecated (spec 9.8). */
 function notice(state: ClientState, call: Call, headers: Headers): void {

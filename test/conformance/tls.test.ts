@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBookshelf } from '../../examples/bookshelf/app.ts';
 import { listen, type Running } from '../../examples/bookshelf/hosts/host.ts';
 import { serve as serveHttp } from '../../examples/bookshelf/hosts/node.ts';
+import { localCertificate } from '../_tls.ts';
 import { expectHeaderSet } from './_security.ts';
 
 interface Answer {
@@ -72,23 +73,9 @@ describe('the bookshelf over TLS (spec 4.8)', () => {
   let plain: Running | undefined;
 
   beforeAll(async () => {
-    const made = await generate([{ name: 'commonName', value: 'localhost' }], {
-      keyType: 'ec',
-      curve: 'P-256',
-      extensions: [
-        { name: 'basicConstraints', cA: false },
-        { name: 'extKeyUsage', serverAuth: true },
-        {
-          name: 'subjectAltName',
-          altNames: [
-            { type: 2, value: 'localhost' },
-            { type: 7, ip: '127.0.0.1' },
-          ],
-        },
-      ],
-    });
+    const made = await localCertificate();
     cert = made.cert;
-    const options = { key: made.private, cert: made.cert };
+    const options = { key: made.key, cert: made.cert };
     tls = await listen(
       createServer(options, toNodeHandler(createBookshelf())) as never,
       0,

@@ -1,9 +1,10 @@
 /**
  * What each runtime runs of api-conventions/client against the bookshelf (served by Node beside
  * it): a token from the token endpoint, every book through paginate, a 404 as an error with its
- * code, a 304 answered from the cache. Bundled unchanged for Bun, Deno and workerd.
+ * code, a 304 answered from the cache; and against a hostile service, what it refuses. Bundled
+ * unchanged for Bun, Deno and workerd.
  */
-import { createClient, isApiResponseError } from 'api-conventions/client';
+import { createClient, isApiResponseError, isClientRefusedError } from 'api-conventions/client';
 
 /** The outcome, as plain JSON. */
 export async function runClient(baseUrl: string): Promise<Record<string, unknown>> {
@@ -37,11 +38,45 @@ export async function runClient(baseUrl: string): Promise<Record<string, unknown
   };
 }
 
-/** A fetch handler that runs the client against the `base` query parameter. */
+/** Why each of the hostile service's tricks was refused (or what it got instead). */
+export async function runHostile(hostile: string): Promise<Record<string, unknown>> {
+  const secrets = { token: 'secret-token', headers: { 'x-api-key': 'secret-key' } };
+  const client = createClient({ baseUrl: hostile, ...secrets });
+  const why = (p: Promise<unknown>) =>
+    p.then(
+      () => 'followed',
+      (e) => (isClientRefusedError(e) ? e.reason : String(e)),
+    );
+  const pageAll = async () => {
+    for await (const _ of client.paginate('/v1/books')) {
+      // the next page is the collector's
+    }
+  };
+  const oauth = createClient({
+    baseUrl: hostile,
+    oauth: { clientId: 'demo', clientSecret: 'demo-secret', username: 'alice', password: 'pw' },
+  });
+  // One answer says the limit is spent until a reset 3,000 years away.
+  const limited = createClient({ baseUrl: hostile });
+  await limited.get('/v1/limited');
+  return {
+    link: await why(pageAll()),
+    redirect: await why(client.get('/v1/away')),
+    metadata: await why(oauth.get('/v1/me')),
+    wait: await why(limited.get('/v1/limited')),
+  };
+}
+
+/**
+ * A fetch handler that runs the client against the `base` query parameter, or against the
+ * hostile service at `hostile`.
+ */
 export async function handleClient(request: Request): Promise<Response> {
-  const base = new URL(request.url).searchParams.get('base') ?? '';
+  const query = new URL(request.url).searchParams;
+  const base = query.get('base') ?? '';
+  const hostile = query.get('hostile');
   try {
-    return Response.json(await runClient(base));
+    return Response.json(hostile ? await runHostile(hostile) : await runClient(base));
   } catch (error) {
     return Response.json({ error: String(error) }, { status: 500 });
   }

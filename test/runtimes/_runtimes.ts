@@ -6,7 +6,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type Plugin } from 'esbuild';
 import { freePort } from '../_ports.ts';
@@ -30,10 +30,10 @@ const fromSource: Plugin = {
   },
 };
 
-/** Bundles `entry` (a file of this folder) into one ES module at `out`, for a Web runtime. */
+/** Bundles `entry` (a file of this folder, or an absolute path) into one ES module at `out`, for a Web runtime. */
 export async function bundle(entry: string, out: string): Promise<void> {
   await build({
-    entryPoints: [join(root, 'test/runtimes', entry)],
+    entryPoints: [resolve(root, 'test/runtimes', entry)],
     outfile: out,
     bundle: true,
     format: 'esm',

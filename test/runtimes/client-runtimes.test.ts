@@ -1,15 +1,39 @@
 /**
  * api-conventions/client runs unchanged on Bun, Deno and workerd: each runtime, a real binary
  * from its npm package, runs the same bundled client against the bookshelf served by Node on a
- * port of its own (issue 37).
+ * port of its own (issue 37), and against a hostile service of the tests' own (issue 43).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBookshelf } from '../../examples/bookshelf/app.ts';
 import { loadHost, type Running } from '../../examples/bookshelf/hosts/host.ts';
+import { json, type Recorder, startRecorder } from '../client/_hostile.ts';
 import { type RuntimeServer, runtimes, startRuntime } from './_runtimes.ts';
 
 let bookshelf: Running | undefined;
+/** A hostile service (issue 43), and the other origin it points the client to. */
+let hostile: Recorder | undefined;
+let collector: Recorder | undefined;
 beforeAll(async () => {
+  collector = await startRecorder((_req, res) => json(res, { books: [], hasNext: false }));
+  const elsewhere = collector.origin;
+  hostile = await startRecorder((req, res) => {
+    if (req.target.startsWith('/v1/books')) {
+      return json(
+        res,
+        { books: [{ id: 'emma' }], hasNext: true },
+        {
+          link: `<${elsewhere}/v1/books?page=2>; rel="next"`,
+        },
+      );
+    }
+    if (req.target === '/v1/away') {
+      return res.writeHead(302, { location: `${elsewhere}/v1/books` }).end();
+    }
+    if (req.target.startsWith('/.well-known/')) {
+      return json(res, { issuer: hostile!.origin, token_endpoint: `${elsewhere}/token` });
+    }
+    json(res, {}, { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '99999999999999' });
+  });
   const serve = await loadHost('node');
   bookshelf = await serve(createBookshelf({ logger: { error() {}, warn() {} } }), {
     port: 0,
@@ -18,6 +42,8 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await bookshelf?.close();
+  await hostile?.close();
+  await collector?.close();
 });
 
 describe.each(runtimes)('the client on %s', (runtime) => {
@@ -40,5 +66,17 @@ describe.each(runtimes)('the client on %s', (runtime) => {
       missing: [404, 40400],
       cached: [true, 'Emma'],
     });
+  });
+
+  it('sends nothing to another origin a hostile service names, and waits no longer than maxWait (RFC 6454; RFC 8414 §3.3; issue 43)', async () => {
+    const from = collector!.received.length;
+    const res = await fetch(`${server!.url}/run?hostile=${encodeURIComponent(hostile!.origin)}`);
+    expect(await res.json()).toEqual({
+      link: 'origin',
+      redirect: 'origin',
+      metadata: 'origin',
+      wait: 'wait',
+    });
+    expect(collector!.received.slice(from)).toEqual([]);
   });
 });
