@@ -95,7 +95,7 @@ export function rewriteUrl(req: { url?: string }): string {
  * the app closes (`return503OnClosing: false`: the plugin answers 503), one routing of every target
  * (`rewriteUrl`), and path parameters bounded by the URI limit rather than Fastify's 100
  * characters (`routerOptions.maxParamLength`). Timeouts and `maxHeaderSize` are the host's
- * choice: see docs/limits.md.
+ * choice: see [Request limits](../../docs/limits.md).
  *
  * @example
  * ```ts

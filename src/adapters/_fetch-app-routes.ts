@@ -51,6 +51,9 @@ export interface FetchMiddlewareOptions<Context = unknown> extends FetchHostOpti
  * app.get('/v1/me', (c) => c.json({ subject: identityOf(c)?.subject ?? null }));
  * app.notFound(toFetchHandler(api));
  * ```
+ *
+ * @see [Adopting in an existing app](../../docs/existing-apps.md) for a Hono app with routes of its
+ *   own, and [Adapters](../../docs/adapters.md).
  */
 export function toFetchMiddleware<Context = unknown>(
   api: Conventions | ConventionsOptions,

@@ -93,6 +93,9 @@ type Verb = 'get' | 'head' | 'post' | 'put' | 'patch' | 'delete' | 'options';
  * app.use(c.after);
  * app.listen(3000);
  * ```
+ *
+ * @see [Adopting in an existing app](../../docs/existing-apps.md) for an Express app with routes of
+ *   its own, and [Adapters](../../docs/adapters.md).
  */
 export function toExpressMiddleware(api: Conventions | ConventionsOptions): ExpressConventions {
   const ours = new Set<unknown>();

@@ -188,6 +188,9 @@ const meta = { fastify: '5.x', name: 'api-conventions' } as const;
  * await app.register(toFastifyPlugin(api));
  * await app.listen({ port: 3000 });
  * ```
+ *
+ * @see [Adopting in an existing app](../../docs/existing-apps.md) for a Fastify app with routes of
+ *   its own, and [Adapters](../../docs/adapters.md).
  */
 export function toFastifyPlugin(
   api: Conventions | ConventionsOptions,

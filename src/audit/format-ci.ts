@@ -2,7 +2,7 @@
  * The reports CI systems read: JUnit XML (one test case per finding, grouped by section), SARIF
  * 2.1.0 (one result per failure, each rule with the help that says how to fix it) and GitHub
  * Actions workflow commands (one annotation per failure). The server's text is escaped in each
- * (docs/audit.md "Safe by default").
+ * ([The conformance auditor](../../docs/audit.md) "Safe by default").
  */
 import { escapeControls } from './escape.ts';
 import { type AuditReport, type Finding, sectionOf } from './report.ts';

@@ -1,4 +1,4 @@
-/** The two output formats: JSON exactly as docs/audit.md gives it, and text grouped by section. */
+/** The two output formats: JSON exactly as [The conformance auditor](../../docs/audit.md) gives it, and text grouped by section. */
 import { escapeControls, escapeJsonControls } from './escape.ts';
 import { type AuditReport, type Finding, sectionOf } from './report.ts';
 

@@ -30,6 +30,8 @@ interface Target {
  * {@link AuditUnreachableError} when the base URL (or the document's URL) does not answer.
  *
  * @category Audit
+ *
+ * @see [The conformance auditor](../../docs/audit.md): every check and how it is decided.
  */
 export async function audit(options: AuditOptions): Promise<AuditReport> {
   const resolved = resolveAuditOptions(options);

@@ -192,6 +192,8 @@ function callOf(state: ClientState, method: string, path: string, options: CallO
  * ```
  *
  * @category Client
+ *
+ * @see [Client](../../docs/client.md): paging, rate limits, ETags, tokens, types and browsers.
  */
 export function createClient<Routes = unknown>(options: ClientOptions): Client<Routes> {
   const state = resolveClientOptions(options);

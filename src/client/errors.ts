@@ -3,7 +3,7 @@
 import type { ErrorCodeValue } from '#core';
 
 /**
- * The code of an error entry: one of the library's catalogue (`docs/errors.md`), or one of the
+ * The code of an error entry: one of the library's catalogue ([Errors](../../docs/errors.md)), or one of the
  * service's own in the same scheme (status × 100 + n). Not narrowed per route: plugins the
  * route's settings do not show (rate limits, caching, HTTPS, CSRF, stores) and handlers that
  * throw answer with codes of their own on any route, so a closed union would reject codes the

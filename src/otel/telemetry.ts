@@ -272,7 +272,7 @@ export function contextOf(ctx: RequestContext): Context {
  * (`http.server.request.duration`, `http.server.active_requests`), named by the route that served
  * the request (`GET /v1/books/:id`) on every host, through the global `@opentelemetry/api`. An
  * incoming `traceparent` is continued; the library's decisions (authentication, the rate limit,
- * caching, negotiation, version, deprecation) are attributes. See docs/observability.md.
+ * caching, negotiation, version, deprecation) are attributes. See [Observability](../../docs/observability.md).
  *
  * @example
  * ```ts
@@ -281,6 +281,8 @@ export function contextOf(ctx: RequestContext): Context {
  *
  * const api = conventions({ routes: {}, requestIds: true, plugins: [telemetry()] });
  * ```
+ *
+ * @see [Observability](../../docs/observability.md): spans, metrics, request ids and logs.
  */
 export function telemetry(options?: TelemetryOptions): TelemetryPlugin {
   return new TelemetryPlugin(options);

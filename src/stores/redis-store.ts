@@ -149,6 +149,8 @@ const px = (ms: number) => String(Math.max(1, Math.ceil(ms)));
  * ```
  *
  * @category Stores
+ *
+ * @see [Redis](../../docs/redis.md): set-up, Cluster and what happens when Redis fails.
  */
 export class RedisStore implements Store {
   private readonly command: RedisCommand;

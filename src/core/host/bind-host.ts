@@ -297,6 +297,9 @@ export class BoundHost<Native extends object> {
  * Binds a service to a host: the steps every adapter runs, from the binding it supplies.
  *
  * @category Host binding
+ *
+ * @see [Extending](../../../docs/extending.md#hosts-with-their-own-router), the host binding for a
+ *   host with its own router.
  */
 export function bindHost<Native extends object>(
   api: Conventions | ConventionsOptions,

@@ -151,6 +151,9 @@ export function toConventions(api: Conventions | ConventionsOptions): Convention
  * ```
  *
  * @category Start here
+ *
+ * @see [The conventions, rule by rule](../../../docs/conventions.md) for what it answers, and
+ *   [Adapters](../../../docs/adapters.md) to serve it on your host.
  */
 export function conventions<const T extends Readonly<Record<string, object>> = RouteTable>(
   options: Omit<ConventionsOptions, 'routes'> & { routes?: TypedRoutes<T> } = {},

@@ -172,6 +172,9 @@ export class RateLimitPlugin implements Plugin {
  * ```
  *
  * @category Rate limits
+ *
+ * @see [Rate limits](../../../docs/rate-limits.md) for policies, identities, headers and store
+ *   failure, and [Redis](../../../docs/redis.md) for limits shared by several instances.
  */
 export function rateLimit(options: RateLimitOptions = {}): RateLimitPlugin {
   return new RateLimitPlugin(options);

@@ -332,7 +332,7 @@ function compileProjector(fields: readonly SelectedField[], trailing?: string): 
 /**
  * Selects fields of a value by a `fields` string, checked against the fields there are: the
  * one-call form of parsing the string, checking it and projecting the value. Unknown fields are a 400
- * naming each. Routes declare a resource instead (see docs/shaping.md), which parses each
+ * naming each. Routes declare a resource instead (see [Fields, views and links](../../../docs/shaping.md)), which parses each
  * distinct `fields` value once.
  *
  * @example
