@@ -36,7 +36,12 @@ export function answerError(
  *
  * @example
  * ```ts
- * const app = Fastify({ frameworkErrors });
+ * import Fastify from 'fastify';
+ * import { conventions } from 'api-conventions';
+ * import { frameworkErrors, toFastifyPlugin } from 'api-conventions/fastify';
+ *
+ * const api = conventions({ routes: { '/v1/books': { GET: () => ({ books: [], hasNext: false }) } } });
+ * const app = Fastify({ frameworkErrors }); // or all of them: Fastify({ ...serverOptions })
  * await app.register(toFastifyPlugin(api));
  * ```
  */
@@ -55,6 +60,18 @@ export function frameworkErrors(
  * sees a request (a bad request line, header or framing, a header section over `maxHeaderSize`,
  * a request slower than the timeouts) is answered with the spec's error body and the always-on
  * headers of the conventions registered on the app, instead of Fastify's own body.
+ *
+ * @example
+ * ```ts
+ * import Fastify from 'fastify';
+ * import { conventions } from 'api-conventions';
+ * import { clientErrorHandler, toFastifyPlugin } from 'api-conventions/fastify';
+ *
+ * const api = conventions({ routes: { '/v1/books': { GET: () => ({ books: [], hasNext: false }) } } });
+ * // One of serverOptions' members; an app that assembles its own server options names it.
+ * const app = Fastify({ clientErrorHandler, connectionTimeout: 10_000 });
+ * await app.register(toFastifyPlugin(api));
+ * ```
  */
 export function clientErrorHandler(
   this: object,
@@ -77,6 +94,18 @@ export function clientErrorHandler(
  * segments removed, percent-encoded unreserved characters decoded, absolute form and fragment
  * dropped), as the core and every other host do. A target that cannot be normalised is left as
  * it is and answered 400 by the plugin.
+ *
+ * @example
+ * ```ts
+ * import Fastify from 'fastify';
+ * import { conventions } from 'api-conventions';
+ * import { rewriteUrl, toFastifyPlugin } from 'api-conventions/fastify';
+ *
+ * const api = conventions({ routes: { '/v1/books': { GET: () => ({ books: [], hasNext: false }) } } });
+ * // One of serverOptions' members: /v1/./books and /v1/%62ooks route as /v1/books.
+ * const app = Fastify({ rewriteUrl });
+ * await app.register(toFastifyPlugin(api));
+ * ```
  */
 export function rewriteUrl(req: { url?: string }): string {
   const url = req.url ?? '/';
@@ -99,6 +128,11 @@ export function rewriteUrl(req: { url?: string }): string {
  *
  * @example
  * ```ts
+ * import Fastify from 'fastify';
+ * import { conventions } from 'api-conventions';
+ * import { serverOptions, toFastifyPlugin } from 'api-conventions/fastify';
+ *
+ * const api = conventions({ routes: { '/v1/books': { GET: () => ({ books: [], hasNext: false }) } } });
  * const app = Fastify({ ...serverOptions, logger: true });
  * await app.register(toFastifyPlugin(api));
  * ```

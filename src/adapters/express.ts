@@ -209,9 +209,20 @@ function relativePath(req: Request, path: string): string {
  *
  * @example
  * ```ts
+ * import express from 'express';
+ * import { bearer, conventions, createTokenKeys } from 'api-conventions';
+ * import { identityOf, toExpressMiddleware } from 'api-conventions/express';
+ *
+ * const keys = await createTokenKeys();
+ * const issuer = 'https://api.example.com';
+ * const api = conventions({ plugins: [bearer({ keys, issuer, audience: issuer })] });
+ * const c = toExpressMiddleware(api);
+ * const app = express();
+ * app.use(c.before);
  * app.get('/v1/me', c.guard({ scopes: ['profile'] }), (req, res) => {
  *   res.json({ subject: identityOf(req)?.subject });
  * });
+ * app.use(c.after);
  * ```
  */
 export function identityOf(req: Request): Identity | undefined {

@@ -212,6 +212,15 @@ export function toFastifyPlugin(
  *
  * @example
  * ```ts
+ * import Fastify from 'fastify';
+ * import { bearer, conventions, createTokenKeys } from 'api-conventions';
+ * import { identityOf, serverOptions, toFastifyPlugin } from 'api-conventions/fastify';
+ *
+ * const keys = await createTokenKeys();
+ * const issuer = 'https://api.example.com';
+ * const api = conventions({ plugins: [bearer({ keys, issuer, audience: issuer })] });
+ * const app = Fastify({ ...serverOptions });
+ * await app.register(toFastifyPlugin(api));
  * app.get('/v1/me', { config: { conventions: { scopes: ['profile'] } } }, async (request) => ({
  *   subject: identityOf(request)?.subject,
  * }));

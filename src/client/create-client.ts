@@ -184,6 +184,7 @@ function callOf(state: ClientState, method: string, path: string, options: CallO
  *
  * @example
  * ```ts
+ * import { createClient } from 'api-conventions/client';
  * const client = createClient({
  *   baseUrl: 'https://books.example.com',
  *   oauth: { clientId: 'demo-client', clientSecret: 'demo-secret', username: 'alice', password: 'wonderland' },

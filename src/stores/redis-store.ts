@@ -48,6 +48,9 @@ interface IoRedisLike {
  *
  * @example
  * ```ts
+ * import { RedisStore, redisCommand } from 'api-conventions/redis';
+ * import { createClient } from 'redis';
+ *
  * const client = await createClient({ url: 'redis://127.0.0.1:6379' }).connect();
  * const store = new RedisStore({ command: redisCommand(client) });
  * ```

@@ -219,6 +219,10 @@ class NegotiationPlugin implements Plugin {
  *
  * @example
  * ```ts
+ * import { conventions, defineRoutes, listOf, negotiation } from 'api-conventions';
+ *
+ * const routes = defineRoutes({ '/v1/books': { GET: () => listOf('books', [], { hasNext: false }) } });
+ *
  * const api = conventions({ routes, plugins: [negotiation({ formats: ['json', 'xml'] })] });
  * ```
  *

@@ -94,6 +94,7 @@ function named(key: string, child: unknown): unknown {
  *
  * @example
  * ```ts
+ * import { createXmlSerializer } from 'api-conventions';
  * const xml = createXmlSerializer({ root: 'response' });
  * ```
  *

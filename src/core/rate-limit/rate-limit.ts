@@ -165,6 +165,10 @@ export class RateLimitPlugin implements Plugin {
  *
  * @example
  * ```ts
+ * import { conventions, defineRoutes, listOf, rateLimit } from 'api-conventions';
+ *
+ * const routes = defineRoutes({ '/v1/books': { GET: () => listOf('books', [], { hasNext: false }) } });
+ *
  * const api = conventions({
  *   routes,
  *   plugins: [rateLimit({ policies: [{ limit: 10, window: 1 }, { limit: 1000, window: 3600 }] })],

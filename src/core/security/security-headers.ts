@@ -321,6 +321,10 @@ class SecurityHeadersPlugin implements Plugin {
  *
  * @example
  * ```ts
+ * import { conventions, defineRoutes, listOf, securityHeaders } from 'api-conventions';
+ *
+ * const routes = defineRoutes({ '/v1/books': { GET: () => listOf('books', [], { hasNext: false }) } });
+ *
  * const api = conventions({
  *   routes,
  *   plugins: [securityHeaders({ hsts: { maxAge: 63_072_000 }, requireHttps: true })],

@@ -10,6 +10,7 @@ import { parserWork } from '../internal/work.ts';
  *
  * @example
  * ```ts
+ * import type { FieldTree } from 'api-conventions';
  * const book: FieldTree = { id: true, title: true, author: { id: true, name: true } };
  * ```
  *
@@ -337,6 +338,9 @@ function compileProjector(fields: readonly SelectedField[], trailing?: string): 
  *
  * @example
  * ```ts
+ * import { selectFields } from 'api-conventions';
+ *
+ * const book = { id: 'emma', title: 'Emma', author: { name: 'Jane Austen', born: 1775 } };
  * selectFields(book, 'id,author(name)', { id: true, title: true, author: { name: true } });
  * // { id: 'emma', author: { name: 'Jane Austen' } }
  * ```

@@ -432,6 +432,7 @@ function checkPerRequest<T>(name: string, value: PerRequest<T> | undefined): Per
  *
  * @example
  * ```ts
+ * import { bearer, conventions, created, createTokenKeys } from 'api-conventions';
  * const keys = await createTokenKeys();
  * const auth = bearer({ keys, issuer: 'https://api.example.com', audience: 'https://api.example.com' });
  * const app = conventions({
