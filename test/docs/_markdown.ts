@@ -6,6 +6,8 @@
  *   exactly as a reader sees it: a block shows its imports and declares what it uses, so that
  *   it compiles as pasted. Nothing is added to it.
  * - A fence written ```` ```ts ignore ```` is not checked, and is counted as ignored.
+ * - A fence written ```` ```ts file=docs-page.ts ```` is a file the reader saves under that name:
+ *   the other blocks of the page may import it (`./docs-page.ts`), as the reader's files would.
  */
 
 /** One TypeScript block with the lines it is checked as. */
@@ -16,6 +18,8 @@ export interface CodeBlock {
   line: number;
   /** Whether the fence is marked `ignore`. */
   ignored: boolean;
+  /** The file name the fence gives the block (`file=docs-page.ts`), if it gives one. */
+  name?: string | undefined;
   /** The module checked: the block, then `export {}` to keep it a module. */
   text: string;
   /** For each line of `text`, the 1-based line of the page it comes from. */
@@ -61,10 +65,12 @@ export function typescriptBlocks(file: string, markdown: string): CodeBlock[] {
         );
       }
       push(text, origin, 'export {};', close + 1);
+      const words = flags.split(/\s+/);
       blocks.push({
         file,
         line: i + 1,
-        ignored: flags.split(/\s+/).includes('ignore'),
+        ignored: words.includes('ignore'),
+        name: words.find((w) => w.startsWith('file='))?.slice('file='.length),
         text: text.join('\n'),
         origin,
       });

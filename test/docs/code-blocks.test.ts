@@ -76,6 +76,15 @@ describe('code blocks in the docs', () => {
     ]);
   });
 
+  it('gives each saved file (```ts file=name.ts) one name in its folder', () => {
+    const named = blocks.filter((b) => b.name !== undefined).map((b) => `${b.file}: ${b.name}`);
+    const paths = blocks
+      .filter((b) => b.name !== undefined)
+      .map((b) => `${b.file.replace(/[^/]*$/, '')}${b.name}`);
+    expect(new Set(paths).size, named.join(', ')).toBe(paths.length);
+    expect(named).toContain('docs/openapi.md: docs-page.ts');
+  });
+
   it('hides no code from readers: no page has a prelude comment', () => {
     const hidden = pages.flatMap((page) => hiddenPreludes(read(page)).map((n) => `${page}:${n}`));
     expect(hidden).toEqual([]);
