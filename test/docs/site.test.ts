@@ -87,7 +87,7 @@ beforeAll(async () => {
     const group = /^group: (.*)$/m.exec(markdown)?.[1] ?? '';
     return { file, title, group, markdown, page: byTitle.get(title) ?? '' };
   });
-}, 180_000);
+}, 600_000);
 
 afterAll(() => {
   if (site?.dir) rmSync(site.dir, { recursive: true, force: true });
@@ -325,7 +325,7 @@ describe('search, in headless Chromium', () => {
     const tab = await browser!.newPage();
     try {
       await tab.goto(`${served!.origin}/index.html`, { waitUntil: 'load' });
-      // The index is ready once the status line is cleared.
+      // The index is ready once the status line is cleared (it is decompressed in the page).
       await tab.waitForFunction(
         () =>
           window.searchData !== undefined &&
@@ -341,6 +341,24 @@ describe('search, in headless Chromium', () => {
       await tab.close();
     }
   }
+
+  it('shows every subpath in the sidebar without scrolling, once "Modules" is open', async () => {
+    const tab = await browser!.newPage();
+    try {
+      await tab.setViewport({ width: 1280, height: 800 });
+      await tab.goto(`${served!.origin}/index.html`, { waitUntil: 'load' });
+      await tab.waitForSelector('#tsd-nav-container summary[data-key="Modules"]');
+      await tab.click('#tsd-nav-container summary[data-key="Modules"]');
+      const bottoms = await tab.$$eval(
+        '#tsd-nav-container a[href*="modules/api-conventions_"]',
+        (links) => links.map((link) => link.getBoundingClientRect().bottom),
+      );
+      expect(bottoms).toHaveLength(10);
+      expect(Math.max(...bottoms)).toBeLessThanOrEqual(800);
+    } finally {
+      await tab.close();
+    }
+  }, 30_000);
 
   // A new reader's words, and the guide that answers them.
   const questions: [string, string][] = [
