@@ -4,17 +4,15 @@
  * and submits a cross-site form, for an allowed origin and a foreign one. Two host names map to
  * 127.0.0.1 inside the browser, so no network is needed.
  */
-import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBookshelf } from '../../examples/bookshelf/app.ts';
 import { loadHost, type Running } from '../../examples/bookshelf/hosts/host.ts';
+import { launchChromium } from '../_chromium.ts';
 import { authorizationFor } from './_auth.ts';
 import { hosts } from './_matrix.ts';
-
-const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /** What a page's `fetch` gave: the answer it could read, or the error the browser raised. */
 type Outcome =
@@ -60,24 +58,11 @@ describe('CORS and CSRF in headless Chromium', () => {
   let pages: { server: Server; port: number } | undefined;
 
   beforeAll(async () => {
-    if (!existsSync(chromium)) {
-      throw new Error(
-        `No Chromium at ${chromium}: install Debian's chromium package (.ci/run does) or set CHROMIUM_PATH.`,
-      );
-    }
     pages = await startPages();
-    browser = await puppeteer.launch({
-      executablePath: chromium,
-      headless: true,
-      args: [
-        // Two sites for one loopback server: app.test is allowed, evil.test is not.
-        '--host-resolver-rules=MAP app.test 127.0.0.1, MAP evil.test 127.0.0.1',
-        ...(process.getuid?.() === 0 ? ['--no-sandbox'] : []),
-        '--disable-gpu',
-        '--disable-dev-shm-usage',
-        '--no-first-run',
-      ],
-    });
+    browser = await launchChromium([
+      // Two sites for one loopback server: app.test is allowed, evil.test is not.
+      '--host-resolver-rules=MAP app.test 127.0.0.1, MAP evil.test 127.0.0.1',
+    ]);
   }, 60_000);
 
   afterAll(async () => {

@@ -6,34 +6,18 @@
  * grouped by tags; it loads nothing from outside the service, and trips no
  * Content-Security-Policy violation.
  */
-import { existsSync } from 'node:fs';
-import puppeteer, { type Browser } from 'puppeteer-core';
+import type { Browser } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBookshelf } from '../../examples/bookshelf/app.ts';
 import { loadHost, type Running } from '../../examples/bookshelf/hosts/host.ts';
+import { launchChromium } from '../_chromium.ts';
 import { hosts } from './_matrix.ts';
-
-const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 describe('the documentation page in headless Chromium', () => {
   let browser: Browser | undefined;
 
   beforeAll(async () => {
-    if (!existsSync(chromium)) {
-      throw new Error(
-        `No Chromium at ${chromium}: install Debian's chromium package (.ci/run does) or set CHROMIUM_PATH.`,
-      );
-    }
-    browser = await puppeteer.launch({
-      executablePath: chromium,
-      headless: true,
-      args: [
-        ...(process.getuid?.() === 0 ? ['--no-sandbox'] : []),
-        '--disable-gpu',
-        '--disable-dev-shm-usage',
-        '--no-first-run',
-      ],
-    });
+    browser = await launchChromium();
   }, 60_000);
 
   afterAll(async () => {

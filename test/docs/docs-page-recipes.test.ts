@@ -7,15 +7,15 @@
  * the page carries its own policy while the API's answers keep `default-src 'none'`.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import puppeteer, { type Browser } from 'puppeteer-core';
+import type { Browser } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../_chromium.ts';
 import { freePort } from '../_ports.ts';
 import { typescriptBlocks } from './_markdown.ts';
 import { root } from './_site.ts';
 
-const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const page = 'docs/openapi.md';
 const hosts = ['node.ts', 'express.ts', 'hono.ts'];
 
@@ -75,25 +75,11 @@ describe(`the documentation page recipes of ${page}`, () => {
   let files: Map<string, string>;
 
   beforeAll(async () => {
-    if (!existsSync(chromium)) {
-      throw new Error(
-        `No Chromium at ${chromium}: install Debian's chromium package (.ci/run does) or set CHROMIUM_PATH.`,
-      );
-    }
     files = savedFiles();
     mkdirSync(join(root, '.test-tmp'), { recursive: true });
     dir = mkdtempSync(join(root, '.test-tmp', 'docs-page-'));
     for (const [name, text] of files) writeFileSync(join(dir, name), text);
-    browser = await puppeteer.launch({
-      executablePath: chromium,
-      headless: true,
-      args: [
-        ...(process.getuid?.() === 0 ? ['--no-sandbox'] : []),
-        '--disable-gpu',
-        '--disable-dev-shm-usage',
-        '--no-first-run',
-      ],
-    });
+    browser = await launchChromium();
   }, 60_000);
 
   afterAll(async () => {

@@ -10,8 +10,9 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { dirname, join, normalize } from 'node:path';
-import puppeteer, { type Browser } from 'puppeteer-core';
+import type { Browser } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../_chromium.ts';
 import {
   anchors,
   buildSite,
@@ -25,7 +26,6 @@ import {
   serveSite,
 } from './_site.ts';
 
-const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const config = JSON.parse(readFileSync(join(root, 'typedoc.json'), 'utf8')) as {
   projectDocuments: string[];
   groupOrder: string[];
@@ -297,22 +297,8 @@ describe('search, in headless Chromium', () => {
   let served: { server: Server; origin: string } | undefined;
 
   beforeAll(async () => {
-    if (!existsSync(chromium)) {
-      throw new Error(
-        `No Chromium at ${chromium}: install Debian's chromium package (.ci/run does) or set CHROMIUM_PATH.`,
-      );
-    }
     served = await serveSite(site.dir);
-    browser = await puppeteer.launch({
-      executablePath: chromium,
-      headless: true,
-      args: [
-        ...(process.getuid?.() === 0 ? ['--no-sandbox'] : []),
-        '--disable-gpu',
-        '--disable-dev-shm-usage',
-        '--no-first-run',
-      ],
-    });
+    browser = await launchChromium();
   }, 60_000);
 
   afterAll(async () => {
