@@ -1,7 +1,9 @@
 /**
  * `api-conventions/host`: what a host needs to serve the conventions on a framework of its own —
  * the router, request targets and path rules, body parsing, error responses, the request's origin,
- * and the plain shapes an adapter translates to and from. Services do not need it.
+ * and the plain shapes an adapter translates to and from. Services do not need it: an adapter
+ * does (`api-conventions/node` and its siblings). How a host is bound, step by step:
+ * [Extending](../docs/extending.md#hosts-with-their-own-router).
  *
  * @module api-conventions/host
  */

@@ -4,7 +4,9 @@
  * negotiation, caching, security, tokens, rate limits, versioning), stores and route lint. The
  * adapters live in `api-conventions/node` and its siblings, the OAuth 2.0 authorization server in
  * `api-conventions/oauth`, and what a host needs to serve the conventions on a framework of its
- * own in `api-conventions/host`.
+ * own in `api-conventions/host`. New here? [The conventions, rule by rule](../docs/conventions.md)
+ * says what it answers, [Adapters](../docs/adapters.md) how to serve it, and
+ * [Adopting in an existing app](../docs/existing-apps.md) how to bring it into an app you have.
  *
  * @packageDocumentation
  * @module api-conventions

@@ -2,7 +2,8 @@
  * `api-conventions/oauth`: the OAuth 2.0 authorization server (RFC 6749) as a plugin — the token
  * endpoint and its grants, refresh-token rotation, revocation (RFC 7009), introspection (RFC 7662),
  * metadata (RFC 8414) and the helpers an authorization page is built on. A service that only
- * checks tokens needs `bearer()` from `api-conventions`, not this.
+ * checks tokens needs `bearer()` from `api-conventions`, not this. The guide:
+ * [The OAuth 2.0 server](../docs/oauth.md).
  *
  * @module api-conventions/oauth
  */

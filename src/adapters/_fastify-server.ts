@@ -35,7 +35,12 @@ export function answerError(
  *
  * @example
  * ```ts
- * const app = Fastify({ frameworkErrors });
+ * import Fastify from 'fastify';
+ * import { conventions } from 'api-conventions';
+ * import { frameworkErrors, toFastifyPlugin } from 'api-conventions/fastify';
+ *
+ * const api = conventions({ routes: { '/v1/books': { GET: () => ({ books: [], hasNext: false }) } } });
+ * const app = Fastify({ frameworkErrors }); // or all of them: Fastify({ ...serverOptions })
  * await app.register(toFastifyPlugin(api));
  * ```
  */
@@ -54,6 +59,18 @@ export function frameworkErrors(
  * sees a request (a bad request line, header or framing, a header section over `maxHeaderSize`,
  * a request slower than the timeouts) is answered with the spec's error body and the always-on
  * headers of the conventions registered on the app, instead of Fastify's own body.
+ *
+ * @example
+ * ```ts
+ * import Fastify from 'fastify';
+ * import { conventions } from 'api-conventions';
+ * import { clientErrorHandler, toFastifyPlugin } from 'api-conventions/fastify';
+ *
+ * const api = conventions({ routes: { '/v1/books': { GET: () => ({ books: [], hasNext: false }) } } });
+ * // One of serverOptions' members; an app that assembles its own server options names it.
+ * const app = Fastify({ clientErrorHandler, connectionTimeout: 10_000 });
+ * await app.register(toFastifyPlugin(api));
+ * ```
  */
 export function clientErrorHandler(
   this: object,
@@ -76,6 +93,18 @@ export function clientErrorHandler(
  * segments removed, percent-encoded unreserved characters decoded, absolute form and fragment
  * dropped), as the core and every other host do. A target that cannot be normalised is left as
  * it is and answered 400 by the plugin.
+ *
+ * @example
+ * ```ts
+ * import Fastify from 'fastify';
+ * import { conventions } from 'api-conventions';
+ * import { rewriteUrl, toFastifyPlugin } from 'api-conventions/fastify';
+ *
+ * const api = conventions({ routes: { '/v1/books': { GET: () => ({ books: [], hasNext: false }) } } });
+ * // One of serverOptions' members: /v1/./books and /v1/%62ooks route as /v1/books.
+ * const app = Fastify({ rewriteUrl });
+ * await app.register(toFastifyPlugin(api));
+ * ```
  */
 export function rewriteUrl(req: { url?: string }): string {
   const url = req.url ?? '/';
@@ -94,10 +123,15 @@ export function rewriteUrl(req: { url?: string }): string {
  * the app closes (`return503OnClosing: false`: the plugin answers 503), one routing of every target
  * (`rewriteUrl`), and path parameters bounded by the URI limit rather than Fastify's 100
  * characters (`routerOptions.maxParamLength`). Timeouts and `maxHeaderSize` are the host's
- * choice: see docs/limits.md.
+ * choice: see [Request limits](../../docs/limits.md).
  *
  * @example
  * ```ts
+ * import Fastify from 'fastify';
+ * import { conventions } from 'api-conventions';
+ * import { serverOptions, toFastifyPlugin } from 'api-conventions/fastify';
+ *
+ * const api = conventions({ routes: { '/v1/books': { GET: () => ({ books: [], hasNext: false }) } } });
  * const app = Fastify({ ...serverOptions, logger: true });
  * await app.register(toFastifyPlugin(api));
  * ```

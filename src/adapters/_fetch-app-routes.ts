@@ -51,6 +51,9 @@ export interface FetchMiddlewareOptions<Context = unknown> extends FetchHostOpti
  * app.get('/v1/me', (c) => c.json({ subject: identityOf(c)?.subject ?? null }));
  * app.notFound(toFetchHandler(api));
  * ```
+ *
+ * @see [Adopting in an existing app](../../docs/existing-apps.md) for a Hono app with routes of its
+ *   own, and [Adapters](../../docs/adapters.md).
  */
 export function toFetchMiddleware<Context = unknown>(
   api: Conventions | ConventionsOptions,
@@ -93,6 +96,24 @@ export function toFetchMiddleware<Context = unknown>(
  * and checked, then the `preHandler` checks run. A guard without body settings leaves the body
  * unread, for the handler or a validator (`@hono/zod-validator`). The handler reads a checked
  * body with {@link bodyOf}. The settings are checked now: a misspelt key is a `TypeError`.
+ *
+ * @example
+ * ```ts
+ * import { bearer, conventions, createTokenKeys } from 'api-conventions';
+ * import { bodyOf, toFetchErrorHandler, toFetchGuard, toFetchMiddleware } from 'api-conventions/fetch';
+ * import { Hono } from 'hono';
+ *
+ * const keys = await createTokenKeys();
+ * const issuer = 'https://api.example.com';
+ * const api = conventions({ plugins: [bearer({ keys, issuer, audience: issuer })] });
+ * const app = new Hono();
+ * app.use('*', toFetchMiddleware(api, { routes: () => app.routes }));
+ * app.onError(toFetchErrorHandler(api));
+ * const note = { text: { type: 'string', required: true } } as const;
+ * app.post('/v1/notes', toFetchGuard(api, { scopes: ['notes:write'], body: note }), (c) =>
+ *   c.json(bodyOf<{ text: string }>(c), 201),
+ * );
+ * ```
  */
 export function toFetchGuard(api: Conventions, settings: RouteConfig): FetchMiddleware {
   const fetch = fetchHost(api);
@@ -112,7 +133,24 @@ export function toFetchGuard(api: Conventions, settings: RouteConfig): FetchMidd
   return guard;
 }
 
-/** The verified caller of a request the middleware saw (`ctx.identity`), or `undefined`. */
+/**
+ * The verified caller of a request the middleware saw (`ctx.identity`), or `undefined`.
+ *
+ * @example
+ * ```ts
+ * import { bearer, conventions, createTokenKeys } from 'api-conventions';
+ * import { identityOf, toFetchErrorHandler, toFetchMiddleware } from 'api-conventions/fetch';
+ * import { Hono } from 'hono';
+ *
+ * const keys = await createTokenKeys();
+ * const issuer = 'https://api.example.com';
+ * const api = conventions({ plugins: [bearer({ keys, issuer, audience: issuer })] });
+ * const app = new Hono();
+ * app.use('*', toFetchMiddleware(api, { routes: () => app.routes }));
+ * app.onError(toFetchErrorHandler(api));
+ * app.get('/v1/me', (c) => c.json({ subject: identityOf(c)?.subject ?? null }));
+ * ```
+ */
 export function identityOf(c: FetchContext | Request): Identity | undefined {
   return heldContext(c instanceof Request ? c : c.req.raw)?.identity;
 }
@@ -120,6 +158,23 @@ export function identityOf(c: FetchContext | Request): Identity | undefined {
 /**
  * The body {@link toFetchGuard} read and checked for this request (typed by the caller, as the
  * route's `body` rules make it), or `undefined` when the guard read none.
+ *
+ * @example
+ * ```ts
+ * import { conventions } from 'api-conventions';
+ * import { bodyOf, toFetchErrorHandler, toFetchGuard, toFetchMiddleware } from 'api-conventions/fetch';
+ * import { Hono } from 'hono';
+ *
+ * const api = conventions({});
+ * const app = new Hono();
+ * app.use('*', toFetchMiddleware(api, { routes: () => app.routes }));
+ * app.onError(toFetchErrorHandler(api));
+ * const book = { title: { type: 'string', required: true }, year: { type: 'integer' } } as const;
+ * app.post('/v1/books', toFetchGuard(api, { auth: false, body: book }), (c) => {
+ *   const body = bodyOf<{ title: string; year?: number }>(c)!; // checked: 400 before this line
+ *   return c.json({ id: 'b1', ...body }, 201);
+ * });
+ * ```
  */
 export function bodyOf<T = unknown>(c: FetchContext | Request): T | undefined {
   return heldContext(c instanceof Request ? c : c.req.raw)?.body as T | undefined;

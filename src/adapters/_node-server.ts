@@ -94,7 +94,27 @@ export function continueLater(listener: RequestListener): RequestListener {
   };
 }
 
-/** Sends `100 Continue` to a client that waits for it (RFC 9110 §10.1.1), once. */
+/**
+ * Sends `100 Continue` to a client that waits for it (RFC 9110 §10.1.1), once.
+ *
+ * @example
+ * ```ts
+ * import type { HttpBindings } from '@hono/node-server';
+ * import { conventions } from 'api-conventions';
+ * import { toFetchHandler } from 'api-conventions/fetch';
+ * import { sendContinue } from 'api-conventions/node';
+ * import { type Context, Hono } from 'hono';
+ *
+ * const api = conventions({ routes: { '/v1/books': { GET: () => ({ books: [], hasNext: false }) } } });
+ * // Hono on node:http: `100 Continue` only once the library reads the body, so a request it
+ * // refuses first (too large, no route) never sends its body.
+ * const handle = toFetchHandler<Context<{ Bindings: HttpBindings }>>(api, {
+ *   readingBody: (_request, c) => sendContinue(c.env.incoming),
+ * });
+ * const app = new Hono<{ Bindings: HttpBindings }>();
+ * app.notFound(handle);
+ * ```
+ */
 export function sendContinue(req: IncomingMessage): void {
   const res = (req as Waiting)[waiting];
   if (res === undefined) return;

@@ -94,6 +94,9 @@ type Verb = 'get' | 'head' | 'post' | 'put' | 'patch' | 'delete' | 'options';
  * app.use(c.after);
  * app.listen(3000);
  * ```
+ *
+ * @see [Adopting in an existing app](../../docs/existing-apps.md) for an Express app with routes of
+ *   its own, and [Adapters](../../docs/adapters.md).
  */
 export function toExpressMiddleware(api: Conventions | ConventionsOptions): ExpressConventions {
   const host: ExpressHost = bindHost(api, {
@@ -205,9 +208,20 @@ export function toExpressMiddleware(api: Conventions | ConventionsOptions): Expr
  *
  * @example
  * ```ts
+ * import express from 'express';
+ * import { bearer, conventions, createTokenKeys } from 'api-conventions';
+ * import { identityOf, toExpressMiddleware } from 'api-conventions/express';
+ *
+ * const keys = await createTokenKeys();
+ * const issuer = 'https://api.example.com';
+ * const api = conventions({ plugins: [bearer({ keys, issuer, audience: issuer })] });
+ * const c = toExpressMiddleware(api);
+ * const app = express();
+ * app.use(c.before);
  * app.get('/v1/me', c.guard({ scopes: ['profile'] }), (req, res) => {
  *   res.json({ subject: identityOf(req)?.subject });
  * });
+ * app.use(c.after);
  * ```
  */
 export function identityOf(req: Request): Identity | undefined {

@@ -196,6 +196,9 @@ const meta = { fastify: '5.x', name: 'api-conventions' } as const;
  * await app.register(toFastifyPlugin(api));
  * await app.listen({ port: 3000 });
  * ```
+ *
+ * @see [Adopting in an existing app](../../docs/existing-apps.md) for a Fastify app with routes of
+ *   its own, and [Adapters](../../docs/adapters.md).
  */
 export function toFastifyPlugin(
   api: Conventions | ConventionsOptions,
@@ -217,6 +220,15 @@ export function toFastifyPlugin(
  *
  * @example
  * ```ts
+ * import Fastify from 'fastify';
+ * import { bearer, conventions, createTokenKeys } from 'api-conventions';
+ * import { identityOf, serverOptions, toFastifyPlugin } from 'api-conventions/fastify';
+ *
+ * const keys = await createTokenKeys();
+ * const issuer = 'https://api.example.com';
+ * const api = conventions({ plugins: [bearer({ keys, issuer, audience: issuer })] });
+ * const app = Fastify({ ...serverOptions });
+ * await app.register(toFastifyPlugin(api));
  * app.get('/v1/me', { config: { conventions: { scopes: ['profile'] } } }, async (request) => ({
  *   subject: identityOf(request)?.subject,
  * }));

@@ -74,6 +74,8 @@ export interface FetchHandlerOptions<Context = unknown> extends FetchHostOptions
  * const handle = toFetchHandler(api);
  * export default { fetch: handle }; // or Deno.serve(handle), Bun.serve({ fetch: handle })
  * ```
+ *
+ * @see [Adapters](../../docs/adapters.md) for Hono, Bun, Deno and workers.
  */
 export function toFetchHandler<Context = unknown>(
   api: Conventions | ConventionsOptions,

@@ -32,6 +32,8 @@ export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void;
  * const api = conventions({ routes: { '/v1/books': { GET: () => ({ books: [], hasNext: false }) } } });
  * createServer(toNodeHandler(api)).listen(3000);
  * ```
+ *
+ * @see [Adapters](../../docs/adapters.md) for every host and its server settings.
  */
 export function toNodeHandler(api: Conventions | ConventionsOptions): NodeHandler {
   const conventions = toConventions(api);

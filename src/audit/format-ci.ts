@@ -2,7 +2,7 @@
  * The reports CI systems read: JUnit XML (one test case per finding, grouped by section), SARIF
  * 2.1.0 (one result per failure, each rule with the help that says how to fix it) and GitHub
  * Actions workflow commands (one annotation per failure). The server's text is escaped in each
- * (docs/audit.md "Safe by default").
+ * ([The conformance auditor](../../docs/audit.md) "Safe by default").
  */
 import { escapeControls } from './escape.ts';
 import { type AuditReport, type Finding, sectionOf } from './report.ts';
@@ -28,6 +28,15 @@ const count = (findings: Finding[], outcome: Finding['outcome']) =>
 /**
  * The report as JUnit XML: a test suite per section of the spec, a test case per finding (its
  * rule and request), a `<failure>` with the detail, evidence and fix, a `<skipped>` with why.
+ *
+ * @example
+ * ```ts
+ * import { writeFileSync } from 'node:fs';
+ * import { audit, formatJunit } from 'api-conventions/audit';
+ *
+ * const report = await audit({ baseUrl: 'https://staging.example.com', paths: ['/v1/books'] });
+ * writeFileSync('audit-junit.xml', formatJunit(report)); // for the CI's test report
+ * ```
  *
  * @category Audit
  */
@@ -96,6 +105,15 @@ function locationOf(finding: Finding, base: string | undefined): Record<string, 
  * The report as SARIF 2.1.0 (OASIS): one run of the tool `api-conventions audit`, each rule that
  * failed described with the help that says how to fix it, and one result per failure.
  *
+ * @example
+ * ```ts
+ * import { writeFileSync } from 'node:fs';
+ * import { audit, formatSarif } from 'api-conventions/audit';
+ *
+ * const report = await audit({ baseUrl: 'https://staging.example.com', paths: ['/v1/books'] });
+ * writeFileSync('audit.sarif', formatSarif(report)); // for code scanning (GitHub, GitLab)
+ * ```
+ *
  * @category Audit
  */
 export function formatSarif(report: AuditReport): string {
@@ -151,6 +169,14 @@ function commandProperty(text: string): string {
 /**
  * The report as GitHub Actions workflow commands: an `::error` annotation per failure (on the
  * OpenAPI document's file for a static check), then a `::notice` with the summary.
+ *
+ * @example
+ * ```ts
+ * import { audit, formatGithub } from 'api-conventions/audit';
+ *
+ * const report = await audit({ baseUrl: 'https://staging.example.com', paths: ['/v1/books'] });
+ * console.log(formatGithub(report)); // in a GitHub Actions step: annotations and a summary
+ * ```
  *
  * @category Audit
  */

@@ -1,4 +1,4 @@
-/** The two output formats: JSON exactly as docs/audit.md gives it, and text grouped by section. */
+/** The two output formats: JSON exactly as [The conformance auditor](../../docs/audit.md) gives it, and text grouped by section. */
 import { escapeControls, escapeJsonControls } from './escape.ts';
 import { type AuditReport, type Finding, sectionOf } from './report.ts';
 
@@ -49,6 +49,15 @@ function bySection(a: string, b: string): number {
  * failure with its `fix` too, with
  * control characters escaped (the JSON value is unchanged).
  *
+ * @example
+ * ```ts
+ * import { writeFileSync } from 'node:fs';
+ * import { audit, formatJson } from 'api-conventions/audit';
+ *
+ * const report = await audit({ baseUrl: 'https://staging.example.com', paths: ['/v1/books'] });
+ * writeFileSync('audit.json', formatJson(report)); // {"findings":[{"rule","outcome",…}]}
+ * ```
+ *
  * @category Audit
  */
 export function formatJson(report: AuditReport): string {
@@ -66,6 +75,14 @@ export function formatJson(report: AuditReport): string {
  * The report as text: findings grouped by section (failures and skips, or all), each with its
  * request, status and evidence, then a summary line. Control characters from the server are
  * escaped (`\x1b`), never written raw.
+ *
+ * @example
+ * ```ts
+ * import { audit, formatText } from 'api-conventions/audit';
+ *
+ * const report = await audit({ baseUrl: 'https://staging.example.com', paths: ['/v1/books'] });
+ * console.log(formatText(report, { color: process.stdout.isTTY }));
+ * ```
  *
  * @category Audit
  */

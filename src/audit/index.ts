@@ -1,6 +1,7 @@
 /**
  * The conformance auditor: checks a live API, in any language, against the conventions, rule by
- * rule (docs/audit.md). `api-conventions/audit` and the `api-conventions audit` command.
+ * rule. `api-conventions/audit` and the `api-conventions audit` command; every check and how
+ * it is decided: [The conformance auditor](../../docs/audit.md).
  *
  * @module api-conventions/audit
  */

@@ -1,7 +1,7 @@
 /** The auditor's options, checked once: a wrong one is a TypeError saying how to fix it. */
 
 /**
- * What to audit and how hard to push: see docs/audit.md.
+ * What to audit and how hard to push: see [The conformance auditor](../../docs/audit.md).
  *
  * @category Audit
  */

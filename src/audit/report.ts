@@ -1,4 +1,4 @@
-/** Findings: one per check and request, with the spec rule it tests (docs/audit.md). */
+/** Findings: one per check and request, with the spec rule it tests ([The conformance auditor](../../docs/audit.md)). */
 
 /**
  * What one check concluded.

@@ -29,7 +29,22 @@ interface Target {
  * Rejects with a `TypeError` for bad options or an unreadable OpenAPI document, and with
  * {@link AuditUnreachableError} when the base URL (or the document's URL) does not answer.
  *
+ * @example
+ * ```ts
+ * import { audit, formatText } from 'api-conventions/audit';
+ *
+ * const report = await audit({
+ *   baseUrl: 'https://staging.example.com',
+ *   paths: ['/v1/books', '/v1/books/1'],
+ *   headers: { Authorization: `Bearer ${process.env.API_TOKEN ?? ''}` },
+ * });
+ * console.log(formatText(report));
+ * process.exitCode = report.findings.some((f) => f.outcome === 'fail') ? 1 : 0;
+ * ```
+ *
  * @category Audit
+ *
+ * @see [The conformance auditor](../../docs/audit.md): every check and how it is decided.
  */
 export async function audit(options: AuditOptions): Promise<AuditReport> {
   const resolved = resolveAuditOptions(options);

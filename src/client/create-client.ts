@@ -195,6 +195,7 @@ function callOf(state: ClientState, method: string, path: string, options: CallO
  *
  * @example
  * ```ts
+ * import { createClient } from 'api-conventions/client';
  * const client = createClient({
  *   baseUrl: 'https://books.example.com',
  *   oauth: { clientId: 'demo-client', clientSecret: 'demo-secret', username: 'alice', password: 'wonderland' },
@@ -203,6 +204,8 @@ function callOf(state: ClientState, method: string, path: string, options: CallO
  * ```
  *
  * @category Client
+ *
+ * @see [Client](../../docs/client.md): paging, rate limits, ETags, tokens, types and browsers.
  */
 export function createClient<Routes = unknown>(options: ClientOptions): Client<Routes> {
   const state = resolveClientOptions(options);

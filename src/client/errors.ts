@@ -3,7 +3,7 @@
 import type { ErrorCodeValue } from '#core';
 
 /**
- * The code of an error entry: one of the library's catalogue (`docs/errors.md`), or one of the
+ * The code of an error entry: one of the library's catalogue ([Errors](../../docs/errors.md)), or one of the
  * service's own in the same scheme (status × 100 + n). Not narrowed per route: plugins the
  * route's settings do not show (rate limits, caching, HTTPS, CSRF, stores) and handlers that
  * throw answer with codes of their own on any route, so a closed union would reject codes the
@@ -34,10 +34,14 @@ const brand = Symbol.for('api-conventions.ApiResponseError');
  *
  * @example
  * ```ts
+ * import { ApiResponseError, createClient } from 'api-conventions/client';
+ *
+ * const client = createClient({ baseUrl: 'https://books.example.com' });
  * try {
  *   await client.get('/v1/books/:id', { params: { id: 'nope' } });
  * } catch (error) {
- *   if (isApiResponseError(error) && error.status === 404) console.log(error.code); // 40400
+ *   // isApiResponseError(error) also knows one made by another copy of the package.
+ *   if (error instanceof ApiResponseError && error.status === 404) console.log(error.code); // 40400
  * }
  * ```
  *
@@ -88,6 +92,20 @@ export class ApiResponseError<Code extends number = ClientErrorCode> extends Err
 
 /**
  * Whether `value` is an {@link ApiResponseError}, also one made by another copy of the client.
+ *
+ * @example
+ * ```ts
+ * import { createClient, isApiResponseError } from 'api-conventions/client';
+ *
+ * const client = createClient({ baseUrl: 'https://books.example.com' });
+ * try {
+ *   await client.delete('/v1/books/:id', { params: { id: 'emma' } });
+ * } catch (error) {
+ *   if (isApiResponseError(error) && error.status === 412) {
+ *     console.log('Changed since it was read; read it again.'); // error.changed is true
+ *   } else throw error;
+ * }
+ * ```
  *
  * @category Client
  */

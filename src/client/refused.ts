@@ -35,10 +35,14 @@ const brand = Symbol.for('api-conventions.ClientRefusedError');
  *
  * @example
  * ```ts
+ * import { ClientRefusedError, createClient } from 'api-conventions/client';
+ *
+ * const client = createClient({ baseUrl: 'https://books.example.com' });
  * try {
  *   for await (const book of client.paginate('/v1/books')) console.log(book);
  * } catch (error) {
- *   if (isClientRefusedError(error) && error.reason === 'origin') console.log(error.url);
+ *   // A `Link` to another origin: nothing was sent there.
+ *   if (error instanceof ClientRefusedError && error.reason === 'origin') console.log(error.url);
  * }
  * ```
  *
@@ -70,6 +74,19 @@ export class ClientRefusedError extends Error {
 
 /**
  * Whether `value` is a {@link ClientRefusedError}, also one made by another copy of the client.
+ *
+ * @example
+ * ```ts
+ * import { createClient, isClientRefusedError } from 'api-conventions/client';
+ *
+ * const client = createClient({ baseUrl: 'https://books.example.com', retry: { maxWait: 5_000 } });
+ * try {
+ *   await client.get('/v1/books');
+ * } catch (error) {
+ *   if (!isClientRefusedError(error) || error.reason !== 'wait') throw error;
+ *   console.log(`the service asked for a wait of ${error.wait} ms`);
+ * }
+ * ```
  *
  * @category Client
  */

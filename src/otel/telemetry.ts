@@ -88,6 +88,16 @@ const now = () => performance.now();
 /**
  * A SERVER span per request and the HTTP server metrics, named by the route that served the
  * request. Made by {@link telemetry}.
+ *
+ * @example
+ * ```ts
+ * import { conventions } from 'api-conventions';
+ * import { type TelemetryPlugin, telemetry } from 'api-conventions/otel';
+ *
+ * // telemetry() makes it; an SDK registered before gets the spans and metrics.
+ * const plugin: TelemetryPlugin = telemetry({ metrics: true, unmatchedRoute: 'unmatched' });
+ * const api = conventions({ plugins: [plugin] });
+ * ```
  */
 export class TelemetryPlugin implements Plugin {
   readonly name = 'telemetry';
@@ -252,6 +262,18 @@ function routeOf(route: RouteSettings | undefined, unmatched: string | undefined
 /**
  * The span of a request, while `telemetry()` watches it (until its response is done), or
  * `undefined`: to add attributes or events of your own.
+ *
+ * @example
+ * ```ts
+ * import { conventions, type RequestContext } from 'api-conventions';
+ * import { spanOf, telemetry } from 'api-conventions/otel';
+ *
+ * const getBook = (ctx: RequestContext) => {
+ *   spanOf(ctx)?.setAttribute('book.id', ctx.param('id'));
+ *   return { id: ctx.param('id'), title: 'Emma' };
+ * };
+ * const api = conventions({ routes: { '/v1/books/:id': { GET: getBook } }, plugins: [telemetry()] });
+ * ```
  */
 export function spanOf(ctx: RequestContext): Span | undefined {
   return watchOf(ctx)?.span;
@@ -261,6 +283,24 @@ export function spanOf(ctx: RequestContext): Span | undefined {
  * The OpenTelemetry context in which the request's span is the current span, for the spans your
  * handler makes: `context.with(contextOf(ctx), () => db.query(…))`. The active context when no
  * span watches the request.
+ *
+ * @example
+ * ```ts
+ * import { context, trace } from '@opentelemetry/api';
+ * import { conventions, type RequestContext } from 'api-conventions';
+ * import { contextOf, telemetry } from 'api-conventions/otel';
+ *
+ * const tracer = trace.getTracer('bookshelf');
+ * const listBooks = (ctx: RequestContext) =>
+ *   // The query's span is a child of the request's.
+ *   context.with(contextOf(ctx), () =>
+ *     tracer.startActiveSpan('books.query', (span) => {
+ *       span.end();
+ *       return { books: [], hasNext: false };
+ *     }),
+ *   );
+ * const api = conventions({ routes: { '/v1/books': { GET: listBooks } }, plugins: [telemetry()] });
+ * ```
  */
 export function contextOf(ctx: RequestContext): Context {
   const watch = watchOf(ctx);
@@ -272,7 +312,7 @@ export function contextOf(ctx: RequestContext): Context {
  * (`http.server.request.duration`, `http.server.active_requests`), named by the route that served
  * the request (`GET /v1/books/:id`) on every host, through the global `@opentelemetry/api`. An
  * incoming `traceparent` is continued; the library's decisions (authentication, the rate limit,
- * caching, negotiation, version, deprecation) are attributes. See docs/observability.md.
+ * caching, negotiation, version, deprecation) are attributes.
  *
  * @example
  * ```ts
@@ -281,6 +321,8 @@ export function contextOf(ctx: RequestContext): Context {
  *
  * const api = conventions({ routes: {}, requestIds: true, plugins: [telemetry()] });
  * ```
+ *
+ * @see [Observability](../../docs/observability.md): spans, metrics, request ids and logs.
  */
 export function telemetry(options?: TelemetryOptions): TelemetryPlugin {
   return new TelemetryPlugin(options);

@@ -48,6 +48,9 @@ interface IoRedisLike {
  *
  * @example
  * ```ts
+ * import { RedisStore, redisCommand } from 'api-conventions/redis';
+ * import { createClient } from 'redis';
+ *
  * const client = await createClient({ url: 'redis://127.0.0.1:6379' }).connect();
  * const store = new RedisStore({ command: redisCommand(client) });
  * ```
@@ -149,6 +152,8 @@ const px = (ms: number) => String(Math.max(1, Math.ceil(ms)));
  * ```
  *
  * @category Stores
+ *
+ * @see [Redis](../../docs/redis.md): set-up, Cluster and what happens when Redis fails.
  */
 export class RedisStore implements Store {
   private readonly command: RedisCommand;

@@ -1,12 +1,13 @@
 /**
- * Finds the TypeScript blocks of a Markdown page and what each assumes. The conventions are
- * written down in CONTRIBUTING.md ("Code blocks in the docs"):
+ * Finds the TypeScript blocks of a Markdown page. The conventions are written down in
+ * CONTRIBUTING.md ("Code blocks in the docs"):
  *
- * - A fence whose language is `ts` or `typescript` is type-checked as one module of its own.
- * - `<!-- prelude: CODE -->` on the lines just before a fence (blank lines allowed between)
- *   puts CODE ahead of that block only: the declarations a fragment assumes.
- * - `<!-- file prelude: CODE -->` puts CODE ahead of every TypeScript block after it on the page.
+ * - A fence whose language is `ts` or `typescript` is type-checked as one module of its own,
+ *   exactly as a reader sees it: a block shows its imports and declares what it uses, so that
+ *   it compiles as pasted. Nothing is added to it.
  * - A fence written ```` ```ts ignore ```` is not checked, and is counted as ignored.
+ * - A fence written ```` ```ts file=docs-page.ts ```` is a file the reader saves under that name:
+ *   the other blocks of the page may import it (`./docs-page.ts`), as the reader's files would.
  */
 
 /** One TypeScript block with the lines it is checked as. */
@@ -17,7 +18,9 @@ export interface CodeBlock {
   line: number;
   /** Whether the fence is marked `ignore`. */
   ignored: boolean;
-  /** The module checked: preludes, then the block, then `export {}` to keep it a module. */
+  /** The file name the fence gives the block (`file=docs-page.ts`), if it gives one. */
+  name?: string | undefined;
+  /** The module checked: the block, then `export {}` to keep it a module. */
   text: string;
   /** For each line of `text`, the 1-based line of the page it comes from. */
   origin: number[];
@@ -25,21 +28,6 @@ export interface CodeBlock {
 
 const fence = /^(\s*)(`{3,}|~{3,})\s*([^\s`]*)\s*(.*)$/;
 const typescript = new Set(['ts', 'typescript']);
-
-interface Prelude {
-  code: string;
-  line: number;
-}
-
-/** Reads an HTML comment `<!-- KIND: CODE -->` ending on line `end` (0-based), if there is one. */
-function commentEndingAt(lines: string[], end: number, kind: string): Prelude | undefined {
-  if (!lines[end]?.trimEnd().endsWith('-->')) return undefined;
-  let start = end;
-  while (start > 0 && !lines[start]?.includes('<!--')) start--;
-  const text = lines.slice(start, end + 1).join('\n');
-  const match = new RegExp(`^\\s*<!--\\s*${kind}:([\\s\\S]*)-->\\s*$`).exec(text);
-  return match ? { code: match[1]!.trim(), line: start + 1 } : undefined;
-}
 
 /** Appends `code` to the module, each of its lines credited to the page's line `line`. */
 function push(text: string[], origin: number[], code: string, line: number): void {
@@ -53,10 +41,7 @@ function push(text: string[], origin: number[], code: string, line: number): voi
 export function typescriptBlocks(file: string, markdown: string): CodeBlock[] {
   const lines = markdown.split(/\r?\n/);
   const blocks: CodeBlock[] = [];
-  const filePreludes: Prelude[] = [];
   for (let i = 0; i < lines.length; i++) {
-    const filePrelude = commentEndingAt(lines, i, 'file prelude');
-    if (filePrelude) filePreludes.push(filePrelude);
     const open = fence.exec(lines[i]!);
     if (!open) continue;
     const [, indent = '', marks = '', lang = '', flags = ''] = open;
@@ -68,13 +53,8 @@ export function typescriptBlocks(file: string, markdown: string): CodeBlock[] {
       close++;
     }
     if (typescript.has(lang.toLowerCase())) {
-      let before = i - 1;
-      while (before >= 0 && lines[before]!.trim() === '') before--;
-      const prelude = commentEndingAt(lines, before, 'prelude');
       const text: string[] = [];
       const origin: number[] = [];
-      for (const p of filePreludes) push(text, origin, p.code, p.line);
-      if (prelude) push(text, origin, prelude.code, prelude.line);
       for (let j = i + 1; j < close; j++) {
         const codeLine = lines[j]!;
         push(
@@ -85,10 +65,12 @@ export function typescriptBlocks(file: string, markdown: string): CodeBlock[] {
         );
       }
       push(text, origin, 'export {};', close + 1);
+      const words = flags.split(/\s+/);
       blocks.push({
         file,
         line: i + 1,
-        ignored: flags.split(/\s+/).includes('ignore'),
+        ignored: words.includes('ignore'),
+        name: words.find((w) => w.startsWith('file='))?.slice('file='.length),
         text: text.join('\n'),
         origin,
       });
@@ -96,4 +78,14 @@ export function typescriptBlocks(file: string, markdown: string): CodeBlock[] {
     i = close;
   }
   return blocks;
+}
+
+/**
+ * The hidden code comments of a page that earlier versions of this check read
+ * (`<!-- prelude: … -->`, `<!-- file prelude: … -->`): code a reader never sees. None may be left.
+ */
+export function hiddenPreludes(markdown: string): number[] {
+  return markdown
+    .split(/\r?\n/)
+    .flatMap((line, i) => (/<!-{2}\s*(file\s+)?prelude\s*:/.test(line) ? [i + 1] : []));
 }

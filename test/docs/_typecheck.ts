@@ -3,6 +3,7 @@
  * each block a module of its own beside its page, `api-conventions` resolved to the sources
  * through the `paths` of tsconfig.json.
  */
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import type { CodeBlock } from './_markdown.ts';
@@ -18,8 +19,13 @@ function projectOptions(): ts.CompilerOptions {
   return { ...parsed.options, noEmit: true };
 }
 
-/** The path a block is compiled at: beside its page, so relative imports resolve from there. */
+/**
+ * The path a block is compiled at: beside its page, so relative imports resolve from there; a
+ * block that names its file (`file=docs-page.ts`) under that name, so its page's other blocks
+ * import it as `./docs-page.ts`.
+ */
 function virtualPath(block: CodeBlock): string {
+  if (block.name !== undefined) return `${root}${dirname(block.file)}/${block.name}`;
   return `${root}${block.file}.${block.line}.ts`;
 }
 

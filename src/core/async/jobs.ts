@@ -107,6 +107,20 @@ export interface SeeOther {
 /**
  * Ends a job's work with the URI of its outcome: its status resource answers 303 to it.
  *
+ * @example
+ * ```ts
+ * import { conventions, createJobs, seeOther } from 'api-conventions';
+ *
+ * const reports = createJobs({ path: '/v1/report-runs' });
+ * const api = conventions({
+ *   routes: {
+ *     // The work ends with the report's URI: GET /v1/report-runs/:id answers 303 to it.
+ *     '/v1/report-runs': { POST: () => reports.start(async () => seeOther('/v1/reports/42')) },
+ *   },
+ *   plugins: [reports],
+ * });
+ * ```
+ *
  * @category Asynchronous work
  */
 export function seeOther(location: string): SeeOther {
@@ -281,12 +295,15 @@ class JobsPlugin implements Jobs {
  *
  * @example
  * ```ts
+ * import { conventions, createJobs } from 'api-conventions';
+ *
+ * // The work itself: here, counting what was sent.
+ * const importBooks = async (list: unknown) => ({ imported: Array.isArray(list) ? list.length : 0 });
+ *
  * const imports = createJobs({ path: '/v1/book-imports' });
  * const api = conventions({
- *   routes: {
- *     '/v1/book-imports': { POST: (ctx: RequestContext) => imports.start(() => importBooks(ctx.body)) },
- *   },
- *   plugins: [imports],
+ *   routes: { '/v1/book-imports': { POST: (ctx) => imports.start(() => importBooks(ctx.body)) } },
+ *   plugins: [imports], // GET /v1/book-imports/:id answers each import's status
  * });
  * ```
  *

@@ -99,6 +99,7 @@ const contradictions: [keyof CacheDirectives, keyof CacheDirectives, string][] =
  *
  * @example
  * ```ts
+ * import { cacheControl } from 'api-conventions';
  * cacheControl({ public: true, maxAge: 60 }); // 'public, max-age=60'
  * cacheControl('private, no-cache'); // 'private, no-cache'
  * ```

@@ -382,6 +382,9 @@ function sendValidators(ctx: RequestContext, sent: SentResponse, compiled: Compi
  *
  * @example
  * ```ts
+ * import { caching, conventions, defineRoutes, listOf, negotiation } from 'api-conventions';
+ *
+ * const routes = defineRoutes({ '/v1/books': { GET: () => listOf('books', [], { hasNext: false }) } });
  * const api = conventions({ routes, plugins: [negotiation(), caching({ requireIfMatch: true })] });
  * ```
  *

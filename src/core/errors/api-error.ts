@@ -98,6 +98,7 @@ function capped(errors: readonly ErrorEntry[]): readonly ErrorEntry[] {
  *
  * @example
  * ```ts
+ * import { ApiError, ErrorCode } from 'api-conventions';
  * throw new ApiError(409, ErrorCode.Conflict, 'A book with id "dune" already exists.');
  * ```
  *
@@ -142,6 +143,16 @@ export class ApiError extends Error {
 /**
  * Tells whether a value is an {@link ApiError}, also across realms and duplicate copies of the
  * package, where `instanceof` fails.
+ *
+ * @example
+ * ```ts
+ * import { isApiError } from 'api-conventions';
+ *
+ * export function describe(error: unknown): string {
+ *   // True for an ApiError from another copy of the package too, where instanceof is false.
+ *   return isApiError(error) ? `${error.status} ${error.code}: ${error.message}` : String(error);
+ * }
+ * ```
  *
  * @category Errors
  */

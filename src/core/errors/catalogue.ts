@@ -3,9 +3,11 @@
 /**
  * Every error code the library emits, by name. A code is `status * 100 + n`, so the status can
  * always be read back from it (`Math.floor(code / 100)`). Codes are stable: a code's meaning
- * never changes once released. `docs/errors.md` lists them with their messages.
+ * never changes once released. [Errors](../../../docs/errors.md) lists them with their messages.
  *
  * @category Errors
+ *
+ * @see [Errors](../../../docs/errors.md): the error body and every code.
  */
 export const ErrorCode = {
   /** 400: a client error that fits no other code (spec 7.1.4). */

@@ -84,6 +84,7 @@ function sendableHeaders(headers: unknown): Record<string, string> | undefined {
  * @example
  * ```ts
  * import createError from 'http-errors';
+ * import { fromHttpError } from 'api-conventions/host';
  * const error = fromHttpError(createError(429, 'Slow down.', { headers: { 'Retry-After': '5' } }));
  * // ApiError 429, code 42900, "Slow down.", headers { 'retry-after': '5' }
  * ```

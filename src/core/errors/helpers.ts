@@ -5,6 +5,17 @@ import { ErrorCode } from './catalogue.ts';
 /**
  * 400 for a client error that fits no other code, such as wrong parameters (spec 7.1.4).
  *
+ * @example
+ * ```ts
+ * import { badRequest, type RequestContext } from 'api-conventions';
+ *
+ * const search = (ctx: RequestContext) => {
+ *   const q = ctx.query.get('q') ?? '';
+ *   if (q.length < 3) throw badRequest('The parameter "q" needs at least 3 characters.'); // 40000
+ *   return { books: [], hasNext: false };
+ * };
+ * ```
+ *
  * @category Errors
  */
 export function badRequest(
@@ -31,6 +42,17 @@ export interface FieldProblem {
  * them all in one round trip (spec 2.11). Past `maxErrorEntries` problems the body keeps the
  * first ones and one `ErrorCode.MoreErrors` entry that counts the rest, so its size is bounded.
  *
+ * @example
+ * ```ts
+ * import { ErrorCode, invalidRequest } from 'api-conventions';
+ *
+ * // 400 with two entries: 40003 for the title, 40002 (the default) for the year.
+ * throw invalidRequest([
+ *   { message: 'The field "title" is required.', code: ErrorCode.MissingField },
+ *   { message: 'The field "year" must be an integer.' },
+ * ]);
+ * ```
+ *
  * @category Errors
  */
 export function invalidRequest(problems: readonly FieldProblem[]): ApiError {
@@ -45,6 +67,16 @@ export function invalidRequest(problems: readonly FieldProblem[]): ApiError {
 
 /**
  * 401: the caller is not identified (spec 5.8). Sends `WWW-Authenticate: Bearer` by default.
+ *
+ * @example
+ * ```ts
+ * import { type RequestContext, unauthorized } from 'api-conventions';
+ *
+ * const me = (ctx: RequestContext) => {
+ *   if (ctx.identity === undefined) throw unauthorized(); // 401 with WWW-Authenticate: Bearer
+ *   return { subject: ctx.identity.subject };
+ * };
+ * ```
  *
  * @category Errors
  */
@@ -61,6 +93,15 @@ export function unauthorized(
 /**
  * 403: the caller is identified but not allowed (spec 5.8).
  *
+ * @example
+ * ```ts
+ * import { forbidden, hasScopes, type RequestContext } from 'api-conventions';
+ *
+ * const deleteBook = (ctx: RequestContext) => {
+ *   if (!hasScopes(ctx.identity, 'books:write')) throw forbidden('You may not delete books.');
+ * };
+ * ```
+ *
  * @category Errors
  */
 export function forbidden(
@@ -75,7 +116,14 @@ export function forbidden(
  *
  * @example
  * ```ts
- * throw notFound(`No book with id "${id}".`);
+ * import { notFound } from 'api-conventions';
+ *
+ * const books = new Map([['emma', { id: 'emma', title: 'Emma' }]]);
+ * export function getBook(id: string) {
+ *   const book = books.get(id);
+ *   if (book === undefined) throw notFound(`No book with id "${id}".`); // 404, code 40400
+ *   return book;
+ * }
  * ```
  *
  * @category Start here
@@ -86,6 +134,14 @@ export function notFound(message: string, options?: ApiErrorOptions): ApiError {
 
 /**
  * 405 with the `Allow` header listing the methods the path does support (RFC 9110 §15.5.6).
+ *
+ * @example
+ * ```ts
+ * import { methodNotAllowed } from 'api-conventions';
+ *
+ * // The router answers this itself; a handler that serves several methods may too.
+ * throw methodNotAllowed('DELETE', '/v1/books', ['GET', 'HEAD', 'POST', 'OPTIONS']); // 405 + Allow
+ * ```
  *
  * @category Errors
  */
@@ -101,6 +157,16 @@ export function methodNotAllowed(method: string, path: string, allow: readonly s
 /**
  * 406: the requested format is not supported (spec 4.5).
  *
+ * @example
+ * ```ts
+ * import { notAcceptable, type RequestContext } from 'api-conventions';
+ *
+ * const exportBooks = (ctx: RequestContext) => {
+ *   if (!ctx.headers.get('accept')?.includes('text/csv')) throw notAcceptable('Ask for text/csv.');
+ *   return 'id,title\nemma,Emma\n';
+ * };
+ * ```
+ *
  * @category Errors
  */
 export function notAcceptable(message = 'None of the accepted formats can be produced.'): ApiError {
@@ -109,6 +175,21 @@ export function notAcceptable(message = 'None of the accepted formats can be pro
 
 /**
  * 408: the request took too long to arrive. Sends `Connection: close`.
+ *
+ * @example
+ * ```ts
+ * import { requestTimeout } from 'api-conventions';
+ *
+ * // bodyTimeout answers it while the library reads a body; code that reads a stream itself:
+ * export async function readUpload(stream: AsyncIterable<Uint8Array>, deadline: number) {
+ *   let size = 0;
+ *   for await (const chunk of stream) {
+ *     if (Date.now() > deadline) throw requestTimeout(); // 408 with Connection: close
+ *     size += chunk.byteLength;
+ *   }
+ *   return size;
+ * }
+ * ```
  *
  * @category Errors
  */
@@ -121,6 +202,19 @@ export function requestTimeout(message = 'The request took too long to arrive.')
 /**
  * 409: the request conflicts with the resource, e.g. a duplicate identifier.
  *
+ * @example
+ * ```ts
+ * import { conflict, created, type RequestContext } from 'api-conventions';
+ *
+ * const ids = new Set(['emma']);
+ * const createBook = (ctx: RequestContext) => {
+ *   const { id } = ctx.body as { id: string };
+ *   if (ids.has(id)) throw conflict(`A book with id "${id}" already exists.`); // 409, 40900
+ *   ids.add(id);
+ *   return created(`/v1/books/${id}`, { id });
+ * };
+ * ```
+ *
  * @category Errors
  */
 export function conflict(message: string, options?: ApiErrorOptions): ApiError {
@@ -130,6 +224,16 @@ export function conflict(message: string, options?: ApiErrorOptions): ApiError {
 /**
  * 410: the resource existed and is gone.
  *
+ * @example
+ * ```ts
+ * import { gone } from 'api-conventions';
+ *
+ * // A resource that existed and was removed for good: 410, code 41000.
+ * const readReview = () => {
+ *   throw gone('Reviews were retired on 2026-01-31; see /v2/ratings.');
+ * };
+ * ```
+ *
  * @category Errors
  */
 export function gone(message: string, options?: ApiErrorOptions): ApiError {
@@ -138,6 +242,18 @@ export function gone(message: string, options?: ApiErrorOptions): ApiError {
 
 /**
  * 412: a precondition such as `If-Match` failed.
+ *
+ * @example
+ * ```ts
+ * import { preconditionFailed, type RequestContext } from 'api-conventions';
+ *
+ * const book = { id: 'emma', revision: 3 };
+ * const replaceBook = (ctx: RequestContext) => {
+ *   // caching() does this from the route's resourceVersion; by hand:
+ *   if (ctx.headers.get('if-match') !== `"${book.revision}"`) throw preconditionFailed(); // 412
+ *   return book;
+ * };
+ * ```
  *
  * @category Errors
  */
@@ -150,6 +266,18 @@ export function preconditionFailed(
 
 /**
  * 413: the body is larger than `limit` bytes.
+ *
+ * @example
+ * ```ts
+ * import { payloadTooLarge, type RequestContext } from 'api-conventions';
+ *
+ * // bodyLimit answers it before the handler; a handler that counts items of its own:
+ * const importBooks = (ctx: RequestContext) => {
+ *   const text = JSON.stringify(ctx.body);
+ *   if (text.length > 64_000) throw payloadTooLarge(64_000); // 413, Connection: close
+ *   return { imported: true };
+ * };
+ * ```
  *
  * @category Errors
  */
@@ -165,6 +293,16 @@ export function payloadTooLarge(limit: number): ApiError {
 /**
  * 414: the URI is longer than `limit` characters.
  *
+ * @example
+ * ```ts
+ * import { uriTooLong } from 'api-conventions';
+ *
+ * // The uriLimit option answers it before routing; a host of your own with a limit of its own:
+ * export function checkTarget(target: string): void {
+ *   if (target.length > 8192) throw uriTooLong(8192); // 414
+ * }
+ * ```
+ *
  * @category Errors
  */
 export function uriTooLong(limit: number): ApiError {
@@ -177,6 +315,17 @@ export function uriTooLong(limit: number): ApiError {
 
 /**
  * 415: the body's media type is not one the endpoint reads (spec 4.6).
+ *
+ * @example
+ * ```ts
+ * import { type RequestContext, unsupportedMediaType } from 'api-conventions';
+ *
+ * const uploadCover = (ctx: RequestContext) => {
+ *   const type = ctx.headers.get('content-type') ?? undefined;
+ *   if (type !== 'image/png') throw unsupportedMediaType(type, ['image/png']); // 415
+ *   return { stored: true };
+ * };
+ * ```
  *
  * @category Errors
  */
@@ -197,6 +346,20 @@ export function unsupportedMediaType(
 /**
  * 429: the rate limit is exceeded (spec 8.2); `retryAfter` is whole seconds.
  *
+ * @example
+ * ```ts
+ * import { type RequestContext, tooManyRequests } from 'api-conventions';
+ *
+ * const exportsToday = new Map<string, number>();
+ * const exportBooks = (ctx: RequestContext) => {
+ *   const who = ctx.identity?.subject ?? 'anonymous';
+ *   const count = (exportsToday.get(who) ?? 0) + 1;
+ *   exportsToday.set(who, count);
+ *   if (count > 3) throw tooManyRequests(3600); // 429 with Retry-After: 3600
+ *   return { books: [], hasNext: false };
+ * };
+ * ```
+ *
  * @category Errors
  */
 export function tooManyRequests(retryAfter?: number, options: ApiErrorOptions = {}): ApiError {
@@ -213,6 +376,21 @@ export function tooManyRequests(retryAfter?: number, options: ApiErrorOptions = 
 /**
  * 503: the service, or a store it needs, is temporarily unavailable.
  *
+ * @example
+ * ```ts
+ * import { serviceUnavailable } from 'api-conventions';
+ *
+ * const maintenance = { until: new Date('2026-05-01T02:00:00Z') };
+ * const listBooks = () => {
+ *   if (Date.now() < maintenance.until.getTime()) {
+ *     throw serviceUnavailable('Down for maintenance until 02:00 UTC.', {
+ *       headers: { 'retry-after': '600' },
+ *     }); // 503, code 50300
+ *   }
+ *   return { books: [], hasNext: false };
+ * };
+ * ```
+ *
  * @category Errors
  */
 export function serviceUnavailable(
@@ -224,6 +402,20 @@ export function serviceUnavailable(
 
 /**
  * 400: the body is not valid JSON; `detail` is the parser's own message, when there is one.
+ *
+ * @example
+ * ```ts
+ * import { malformedJson } from 'api-conventions';
+ *
+ * // Body parsing answers it for JSON bodies; a handler that parses a JSON string of its own:
+ * export function parseFilter(text: string): unknown {
+ *   try {
+ *     return JSON.parse(text);
+ *   } catch (error) {
+ *     throw malformedJson((error as Error).message); // 400, code 40001
+ *   }
+ * }
+ * ```
  *
  * @category Errors
  */

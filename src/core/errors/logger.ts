@@ -87,6 +87,7 @@ function describe(value: unknown): string {
  * @example
  * ```ts
  * import { consoleLogger, resolveLogger } from './logger.ts';
+ *
  * const logger = resolveLogger(consoleLogger);
  * logger.warn('route lint: 1 finding');
  * ```

@@ -362,9 +362,30 @@ function joinWildcards(
 }
 
 /**
- * Binds a service to a host: the steps every adapter runs, from the binding it supplies.
+ * Binds a service to a host: the steps every adapter runs, from the binding it supplies. It is
+ * for the author of an adapter, for a framework none of the package's adapters serves; a service
+ * uses its host's adapter (`api-conventions/node`, `/express`, `/fastify`, `/fetch`), each built
+ * on it, and never calls it.
+ *
+ * @example
+ * ```ts
+ * import { conventions } from 'api-conventions';
+ * import { type ApiResponse, bindHost, type RequestInput } from 'api-conventions/host';
+ *
+ * const api = conventions({ routes: { '/v1/books': { GET: () => ({ books: [], hasNext: false }) } } });
+ * // A host whose request object is the core's input itself, with no router of its own.
+ * const host = bindHost<RequestInput>(api, { input: (input) => input });
+ *
+ * export async function serve(input: RequestInput): Promise<ApiResponse> {
+ *   const stopped = await host.enter(input); // pre-routing, the path rules, the route's checks
+ *   return stopped ?? host.serve(input); // the table's route, or 404, 405 and OPTIONS
+ * }
+ * ```
  *
  * @category Host binding
+ *
+ * @see [Extending](../../../docs/extending.md#hosts-with-their-own-router), the host binding for a
+ *   host with its own router.
  */
 export function bindHost<Native extends object>(
   api: Conventions | ConventionsOptions,

@@ -1,7 +1,7 @@
 /**
  * How much structure a request body may hold (issue 34, item 1): its depth, the items of one
  * array, the members of one object and its values in all, bounded while the body is parsed so
- * that no schema, field rule or handler ever sees more (docs/limits.md).
+ * that no schema, field rule or handler ever sees more ([Request limits](../../../docs/limits.md)).
  */
 import { ApiError } from '../errors/api-error.ts';
 import { ErrorCode } from '../errors/catalogue.ts';

@@ -107,6 +107,7 @@ const HeaderRecord = function HeaderRecord() {} as unknown as new () => Response
  *
  * @example
  * ```ts
+ * import { HeaderBag } from 'api-conventions';
  * const headers = new HeaderBag({ 'Cache-Control': 'no-store' });
  * headers.append('set-cookie', 'a=1; Path=/; Secure; HttpOnly');
  * headers.append('set-cookie', 'b=2; Path=/; Secure; HttpOnly');

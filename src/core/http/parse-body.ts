@@ -151,7 +151,7 @@ export function bodyFormat(
  * @param bytes - the raw body, already limited in size by the adapter
  * @param contentTypeHeader - the request's `Content-Type` header, if any
  * @param accepts - the formats the route reads
- * @param limits - the bounds on the body's structure (docs/limits.md)
+ * @param limits - the bounds on the body's structure ([Request limits](../../../docs/limits.md))
  *
  * @category Replies and HTTP
  */

@@ -42,6 +42,14 @@ function withLocation<T>(r: Reply<T>, location: string): Reply<T> {
  * 200 with the data: the answer to GET, and to PUT or PATCH with the changed resource (spec 4.3).
  * Returning the data itself from a handler does the same.
  *
+ * @example
+ * ```ts
+ * import { ok, type RequestContext } from 'api-conventions';
+ *
+ * const getBook = (ctx: RequestContext) =>
+ *   ok({ id: ctx.param('id'), title: 'Emma' }, { 'cache-control': 'max-age=60' }); // 200, with a header
+ * ```
+ *
  * @category Start here
  */
 export function ok<T>(data: T, headers?: HeaderInit): Reply<T> {
@@ -53,7 +61,13 @@ export function ok<T>(data: T, headers?: HeaderInit): Reply<T> {
  *
  * @example
  * ```ts
- * return created(`/v1/books/${book.id}`, book);
+ * import { conventions, created, type RequestContext } from 'api-conventions';
+ *
+ * const createBook = (ctx: RequestContext) => {
+ *   const book = { id: crypto.randomUUID(), ...(ctx.body as { title: string }) };
+ *   return created(`/v1/books/${book.id}`, book); // 201 with Location: /v1/books/…
+ * };
+ * const api = conventions({ routes: { '/v1/books': { POST: createBook } } });
  * ```
  *
  * @category Start here
@@ -66,6 +80,17 @@ export function created<T>(location: string, data: T, headers?: HeaderInit): Rep
  * 202: accepted for asynchronous processing, with the `Location` of a status resource the
  * client can poll (spec 4.3, RFC 9110 §15.3.3).
  *
+ * @example
+ * ```ts
+ * import { accepted, type RequestContext } from 'api-conventions';
+ *
+ * const startImport = (ctx: RequestContext) => {
+ *   const id = crypto.randomUUID();
+ *   void ctx.body; // queue the work with its body here
+ *   return accepted(`/v1/book-imports/${id}`, { id, status: 'pending' }); // 202 + Location
+ * };
+ * ```
+ *
  * @category Start here
  */
 export function accepted<T>(location: string, data?: T, headers?: HeaderInit): Reply<T> {
@@ -74,6 +99,17 @@ export function accepted<T>(location: string, data?: T, headers?: HeaderInit): R
 
 /**
  * 204 with an empty body: the answer to DELETE (spec 4.3).
+ *
+ * @example
+ * ```ts
+ * import { noContent, type RequestContext } from 'api-conventions';
+ *
+ * const books = new Map([['emma', { id: 'emma' }]]);
+ * const deleteBook = (ctx: RequestContext) => {
+ *   books.delete(ctx.param('id'));
+ *   return noContent(); // 204, no body
+ * };
+ * ```
  *
  * @category Start here
  */

@@ -1,5 +1,5 @@
 /**
- * The checks of a body's structure against its bounds (docs/limits.md): a scan of JSON text
+ * The checks of a body's structure against its bounds ([Request limits](../../../docs/limits.md)): a scan of JSON text
  * before `JSON.parse` (which has no hook for depth or size), and a walk of a value a host's own
  * parser already made. Both stop at the first bound passed.
  */

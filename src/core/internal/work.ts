@@ -1,5 +1,5 @@
 /**
- * The work the request parsers do, counted for the tests of their bounds (docs/limits.md, "What
+ * The work the request parsers do, counted for the tests of their bounds ([Request limits](../../../docs/limits.md), "What
  * each parser costs"). Internal: nothing outside `src/core` reads it and the package root never
  * exports it.
  */

@@ -5,9 +5,15 @@ import type { LintFinding } from './lint-finding.ts';
  * Formats findings as one line each: severity, spec section, rule, pattern, what is wrong, and
  * the corrected pattern when there is one, e.g. `error 4.1.3 lower-case /v1/userProfiles: …
  * Fix: declare it as /v1/user-profiles`.
+ *
  * @example
- * const findings = lintRoutes(routes);
+ * ```ts
+ * import { formatFindings, lintRoutes } from 'api-conventions';
+ *
+ * const findings = lintRoutes([{ method: 'GET', path: '/v1/userProfiles' }]);
  * if (findings.length > 0) console.warn(formatFindings(findings));
+ * // error 4.1.3 lower-case /v1/userProfiles: … Fix: declare it as /v1/user-profiles
+ * ```
  *
  * @category Route lint
  */

@@ -120,8 +120,14 @@ export function finding(
 
 /**
  * Tells whether any finding is an error: a route whose declared path answers 404.
+ *
  * @example
- * if (hasErrors(lintRoutes(routes))) process.exitCode = 1;
+ * ```ts
+ * import { hasErrors, lintRoutes } from 'api-conventions';
+ *
+ * // A route with a trailing slash is never served (spec 4.1.9): an error.
+ * if (hasErrors(lintRoutes([{ method: 'GET', path: '/v1/books/' }]))) process.exitCode = 1;
+ * ```
  *
  * @category Route lint
  */

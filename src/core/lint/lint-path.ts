@@ -64,10 +64,15 @@ export function lintPattern(
 /**
  * Lints one path-to-regexp v8 pattern against the path rules of spec 4.1 and the version
  * prefix of spec 9.1; an empty list means the pattern follows them all.
+ *
  * @example
+ * ```ts
+ * import { lintPath } from 'api-conventions';
+ *
  * lintPath('/v1/userProfiles');
  * // [{ rule: 'lower-case', section: '4.1.3', path: '/v1/userProfiles',
  * //    message: 'upper-case letters in `userProfiles`; …', fix: '/v1/user-profiles' }]
+ * ```
  *
  * @category Route lint
  */

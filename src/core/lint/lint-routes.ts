@@ -40,13 +40,18 @@ function deprecatedWithoutSuccessor(
 /**
  * Lints every route of a service: each distinct pattern once, in the order given, with POST
  * targets checked as collections and item parameters compared across routes.
+ *
  * @example
+ * ```ts
+ * import { lintRoutes } from 'api-conventions';
+ *
  * lintRoutes([
  *   { method: 'GET', path: '/v1/books/:id' },
  *   { method: 'GET', path: '/v1/books/:bookId/reviews' },
  * ]);
  * // [{ rule: 'uniform-structure', path: '/v1/books/:bookId/reviews',
  * //    fix: '/v1/books/:id/reviews', … }]
+ * ```
  *
  * @category Route lint
  */

@@ -57,7 +57,13 @@ export function lastWord(text: string): string {
 /**
  * Tells whether a collection name reads as plural: it ends in "s", or its last word is a known
  * irregular plural, an uncountable noun or one of `exceptions`.
- * @example isPlural('book-imports') // true
+ *
+ * @example
+ * ```ts
+ * import { isPlural } from './pluralize.ts';
+ *
+ * isPlural('book-imports'); // true
+ * ```
  *
  * @category Route lint
  */
@@ -75,7 +81,13 @@ export function isPlural(text: string, exceptions: ReadonlySet<string> = new Set
 /**
  * Puts the last word of a name in the plural: irregular forms, y → ies after a consonant,
  * s/x/z/ch/sh → es, else + s.
- * @example pluralize('user-category') // 'user-categories'
+ *
+ * @example
+ * ```ts
+ * import { pluralize } from './pluralize.ts';
+ *
+ * pluralize('user-category'); // 'user-categories'
+ * ```
  *
  * @category Route lint
  */

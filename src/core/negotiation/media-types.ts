@@ -94,7 +94,7 @@ export class Offer {
   /**
    * The format for an `Accept` value; `null` when nothing offered is acceptable (406). Throws a
    * 431 `ApiError` for a value longer than 4,096 characters or with more than 64 media ranges
-   * (docs/negotiation.md).
+   * ([Content negotiation](../../../docs/negotiation.md)).
    */
   negotiate(accept: string | null | undefined): Chosen | null {
     if (accept == null) return this.preferred;

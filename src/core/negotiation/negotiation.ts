@@ -215,10 +215,14 @@ class NegotiationPlugin implements Plugin {
  * names no version or one the route serves (its path's `/v1`, or its `versioned()` handler's;
  * `application/vnd.acme.v9+json` is not offered). Nothing acceptable is a 406 whose body (in
  * JSON) names what is offered. Each route's answer to an `Accept` value is computed once and
- * kept in a bounded cache. JSONP is never offered (docs/negotiation.md says why).
+ * kept in a bounded cache. JSONP is never offered ([Content negotiation](../../../docs/negotiation.md) says why).
  *
  * @example
  * ```ts
+ * import { conventions, defineRoutes, listOf, negotiation } from 'api-conventions';
+ *
+ * const routes = defineRoutes({ '/v1/books': { GET: () => listOf('books', [], { hasNext: false }) } });
+ *
  * const api = conventions({ routes, plugins: [negotiation({ formats: ['json', 'xml'] })] });
  * ```
  *

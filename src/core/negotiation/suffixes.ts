@@ -20,9 +20,14 @@ export interface FormatSuffixOptions {
  *
  * @example
  * ```ts
+ * import { conventions, negotiation, type RequestContext, withFormatSuffixes } from 'api-conventions';
+ *
+ * const getBook = (ctx: RequestContext) => ({ id: ctx.param('id'), title: 'Emma' });
+ * // /v1/books/emma, /v1/books/emma.json and /v1/books/emma.xml
  * const routes = withFormatSuffixes({
  *   '/v1/books/:id': { GET: { handler: getBook, config: { formats: ['json', 'xml'], suffixes: true } } },
  * });
+ * const api = conventions({ routes, plugins: [negotiation()] });
  * ```
  *
  * @category Negotiation

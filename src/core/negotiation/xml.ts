@@ -90,10 +90,11 @@ function named(key: string, child: unknown): unknown {
 /**
  * Builds the XML serializer: the body under one root element, each member an element, a list
  * as its element holding one element per entry named by the singular of the list's name. The
- * whole mapping is in docs/negotiation.md.
+ * whole mapping is in [Content negotiation](../../../docs/negotiation.md).
  *
  * @example
  * ```ts
+ * import { createXmlSerializer } from 'api-conventions';
  * const xml = createXmlSerializer({ root: 'response' });
  * ```
  *

@@ -39,6 +39,7 @@ const codes: Readonly<Record<OAuthErrorWord, number>> = {
  *
  * @example
  * ```ts
+ * import { oauthError } from 'api-conventions/oauth';
  * throw oauthError('invalid_scope', 'The scope books:admin is not known.');
  * ```
  *

@@ -159,13 +159,24 @@ class OAuthServerPlugin implements OAuthServer {
  *
  * @example
  * ```ts
+ * import { conventions, createTokenKeys, issueAccessToken } from 'api-conventions';
+ * import { hashClientSecret, oauthServer } from 'api-conventions/oauth';
+ *
+ * const keys = await createTokenKeys(); // real keys in production: see createTokenKeys
  * const oauth = oauthServer({
+ *   issuer: 'https://api.example.com',
  *   scopes: ['books:read', 'books:write'],
  *   publicScopes: ['books:read'],
- *   clients: [{ id: 'demo-client', secretHash, grants: ['client_credentials'] }],
+ *   clients: [
+ *     {
+ *       id: 'demo-client',
+ *       secretHash: await hashClientSecret(process.env.DEMO_CLIENT_SECRET!),
+ *       grants: ['client_credentials'],
+ *     },
+ *   ],
  *   tokens: { issue: (request) => issueAccessToken(keys, request) },
  * });
- * const api = conventions({ routes, plugins: [oauth] });
+ * const api = conventions({ plugins: [oauth] }); // POST /v1/oauth2/token, and its siblings
  * ```
  *
  * @category OAuth server

@@ -32,6 +32,7 @@ const hashPrefix = 'sha256:';
  *
  * @example
  * ```ts
+ * import { hashClientSecret } from 'api-conventions/oauth';
  * const secretHash = await hashClientSecret('demo-secret'); // "sha256:…"
  * ```
  *

@@ -106,9 +106,10 @@ export class RequestIdsPlugin implements Plugin {
  *
  * @example
  * ```ts
- * import { conventions, requestIds } from 'api-conventions';
+ * import { conventions } from 'api-conventions';
  *
- * const api = conventions({ routes: {}, plugins: [requestIds()] });
+ * // The plugin behind the `requestIds` option: X-Request-Id kept or made, echoed, logged.
+ * const api = conventions({ requestIds: true });
  * ```
  *
  * @category Observability

@@ -66,6 +66,9 @@ function tagsOf(used: ReadonlySet<string>, options: OpenApiOptions) {
  *
  * @example
  * ```ts
+ * import { conventions, openapi } from 'api-conventions';
+ *
+ * const api = conventions({ routes: { '/v1/books': { GET: () => ({ books: [], hasNext: false }) } } });
  * const doc = openapi(api, { info: { title: 'Bookshelf', version: '1.0.0' } });
  * ```
  *

@@ -77,7 +77,7 @@ function listParameters(route: RouteInfo): unknown[] {
 /**
  * `fields` and `view` (spec 2.10), on the reads of a resource. A write shapes its answer too, but
  * the document leaves them out there: what a write answers is described whole, its members
- * required (docs/openapi.md, "Required members").
+ * required ([OpenAPI 3.1](../../../docs/openapi.md), "Required members").
  */
 function selectionParameters(route: RouteInfo): unknown[] {
   const resource = route.config.resource;

@@ -85,6 +85,10 @@ class ServeOpenApiPlugin implements Plugin {
  *
  * @example
  * ```ts
+ * import { conventions, defineRoutes, listOf, serveOpenApi } from 'api-conventions';
+ *
+ * const routes = defineRoutes({ '/v1/books': { GET: () => listOf('books', [], { hasNext: false }) } });
+ *
  * const api = conventions({
  *   routes,
  *   plugins: [serveOpenApi({ info: { title: 'Books', version: '1.0.0' } })],

@@ -1,6 +1,6 @@
 /**
  * The schema of a body sent as XML (OpenAPI 3.1 §4.8.26): the members of its JSON schema with
- * the element names the XML serializer writes (docs/negotiation.md): every body under one root
+ * the element names the XML serializer writes ([Content negotiation](../../../docs/negotiation.md)): every body under one root
  * element (`<response>`), each member an element of its name, a list wrapped in its element and
  * each entry named by the singular of the list's name (`<books><book>…</book></books>`, `<links>
  * <link>`), a top-level list's entries `<item>`.

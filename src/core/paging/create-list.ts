@@ -8,9 +8,13 @@ import { compileList, type ListOptions, type ListSpec } from './list-options.ts'
  *
  * @example
  * ```ts
+ * import { createList } from './create-list.ts';
+ * import { readList } from './list-query.ts';
+ *
  * const books = createList({ name: 'books', sort: ['year'], filters: { year: 'integer' } });
- * // in a handler:
- * const page = readList(books, ctx.query).pageArray(allBooks);
+ * const allBooks = [{ id: 'emma', year: 1815 }];
+ * // in a handler, with its ctx.query:
+ * const page = readList(books, new URLSearchParams('year=1815')).pageArray(allBooks);
  * ```
  *
  * @category Payloads

@@ -46,12 +46,24 @@ const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
  *
  * @example
  * ```ts
- * const sql = keysetSql(listQuery(ctx), { table: 'books' });
- * const { rows } = await pool.query(
- *   `SELECT * FROM books WHERE ${sql.where} ORDER BY ${sql.orderBy} LIMIT ${sql.limit} OFFSET ${sql.offset}`,
- *   sql.params,
- * );
- * return listQuery(ctx).pageOf(rows);
+ * import { conventions, keysetSql, listQuery, payloads, type RequestContext } from 'api-conventions';
+ * import pg from 'pg';
+ *
+ * const pool = new pg.Pool(); // PGHOST, PGDATABASE… from the environment
+ * const listBooks = async (ctx: RequestContext) => {
+ *   const sql = keysetSql(listQuery(ctx), { table: 'books' });
+ *   const { rows } = await pool.query(
+ *     `SELECT * FROM books WHERE ${sql.where} ORDER BY ${sql.orderBy} LIMIT ${sql.limit} OFFSET ${sql.offset}`,
+ *     sql.params,
+ *   );
+ *   return listQuery(ctx).pageOf(rows);
+ * };
+ * const api = conventions({
+ *   plugins: [payloads()],
+ *   routes: {
+ *     '/v1/books': { GET: { handler: listBooks, config: { list: { name: 'books', sort: ['year'] } } } },
+ *   },
+ * });
  * ```
  *
  * @category Payloads

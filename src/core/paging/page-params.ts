@@ -77,9 +77,16 @@ function readInteger(
  *
  * @example
  * ```ts
+ * import { conventions, createPaging, listOf, type RequestContext } from 'api-conventions';
+ *
  * const paging = createPaging({ maxPerPage: 50 });
- * // in a handler:
- * const { offset, perPage } = paging.parse(ctx.query); // 400 naming each wrong parameter
+ * const all = [{ id: 'emma' }, { id: 'persuasion' }];
+ * const listBooks = (ctx: RequestContext) => {
+ *   const { offset, perPage } = paging.parse(ctx.query); // 400 naming each wrong parameter
+ *   const page = all.slice(offset, offset + perPage);
+ *   return listOf('books', page, { hasNext: offset + perPage < all.length });
+ * };
+ * const api = conventions({ routes: { '/v1/books': { GET: listBooks } } });
  * ```
  *
  * @category Start here
@@ -140,8 +147,13 @@ export interface ListMeta {
  *
  * @example
  * ```ts
- * return listOf('books', page, { hasNext: offset + page.length < all.length });
- * // { "books": [...], "hasNext": true }
+ * import { listOf } from 'api-conventions';
+ *
+ * const all = [{ id: 'emma' }, { id: 'persuasion' }, { id: 'sanditon' }];
+ * const offset = 0;
+ * const page = all.slice(offset, offset + 2);
+ * const body = listOf('books', page, { hasNext: offset + page.length < all.length });
+ * // { "books": [{ "id": "emma" }, { "id": "persuasion" }], "hasNext": true }
  * ```
  *
  * @category Start here

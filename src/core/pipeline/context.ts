@@ -33,9 +33,21 @@ export function runOf(ctx: RequestContext): Run<RequestContext> {
  *
  * @example
  * ```ts
+ * import type { Plugin } from 'api-conventions';
+ *
  * declare module 'api-conventions' {
- *   interface RequestState { tenant?: string }
+ *   interface RequestState {
+ *     tenant?: string;
+ *   }
  * }
+ *
+ * // Sets it for every later hook and the handler: `ctx.state.tenant`.
+ * export const tenants: Plugin = {
+ *   name: 'tenants',
+ *   onRequest(ctx) {
+ *     ctx.state.tenant = ctx.headers.get('x-tenant') ?? undefined;
+ *   },
+ * };
  * ```
  *
  * @category Plugins and pipeline
@@ -45,6 +57,22 @@ export interface RequestState {}
 
 /**
  * One request as the core sees it: plain values, parsed lazily.
+ *
+ * @example
+ * ```ts
+ * import { conventions, type RequestContext } from 'api-conventions';
+ *
+ * // What a handler (and every hook) is given: the request's plain values, parsed when first read.
+ * const search = (ctx: RequestContext) => ({
+ *   method: ctx.method, // 'GET'
+ *   path: ctx.path, // '/v1/books/emma'
+ *   id: ctx.param('id'), // 'emma'
+ *   q: ctx.query.get('q'), // from ?q=…
+ *   language: ctx.headers.get('accept-language'),
+ *   caller: ctx.identity?.subject, // set by an identity plugin
+ * });
+ * const api = conventions({ routes: { '/v1/books/:id': { GET: search } } });
+ * ```
  *
  * @category Start here
  */

@@ -24,6 +24,22 @@ let serviceOfApi: (api: Conventions) => Service | undefined;
  * `toFetchHandler(api)`), or answer a request in-process with `handle`. What a host needs beyond
  * that lives in `api-conventions/host`.
  *
+ * @example
+ * ```ts
+ * import { type Conventions, conventions } from 'api-conventions';
+ *
+ * const api: Conventions = conventions({
+ *   routes: { '/v1/books': { GET: () => ({ books: [], hasNext: false }) } },
+ * });
+ * // In-process, as a test does: no server, no adapter.
+ * const response = await api.handle({
+ *   method: 'GET',
+ *   url: '/v1/books',
+ *   headers: new Headers({ accept: 'application/json' }),
+ * });
+ * console.log(response.status, response.body); // 200 {"books":[],"hasNext":false}
+ * ```
+ *
  * @category Start here
  */
 export class Conventions {
@@ -147,10 +163,14 @@ export function toConventions(api: Conventions | ConventionsOptions): Convention
  *
  * @example
  * ```ts
+ * import { conventions } from 'api-conventions';
  * const api = conventions({ routes: { '/v1/books': { GET: () => ({ books: [], hasNext: false }) } } });
  * ```
  *
  * @category Start here
+ *
+ * @see [The conventions, rule by rule](../../../docs/conventions.md) for what it answers, and
+ *   [Adapters](../../../docs/adapters.md) to serve it on your host.
  */
 export function conventions<const T extends Readonly<Record<string, object>> = RouteTable>(
   options: Omit<ConventionsOptions, 'routes'> & { routes?: TypedRoutes<T> } = {},

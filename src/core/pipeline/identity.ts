@@ -24,7 +24,12 @@ export interface Identity {
  *
  * @example
  * ```ts
- * if (!hasScopes(ctx.identity, 'books:write')) throw forbidden('You may not change books.');
+ * import { forbidden, hasScopes, noContent, type RequestContext } from 'api-conventions';
+ *
+ * const deleteBook = (ctx: RequestContext) => {
+ *   if (!hasScopes(ctx.identity, 'books:write')) throw forbidden('You may not change books.');
+ *   return noContent();
+ * };
  * ```
  *
  * @category Plugins and pipeline

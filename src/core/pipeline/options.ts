@@ -41,7 +41,7 @@ export interface ConventionsOptions {
    * The most structure a request body may hold, checked while it is parsed, before any schema or
    * field rule sees it: nesting depth, items of one array, members of one object, values in all.
    * Past any bound the answer is 413 naming it; a route's `bodyStructure` overrides the bounds it
-   * names (docs/limits.md). @default { maxDepth: 64, maxItems: 10000, maxMembers: 10000, maxValues: 20000 }
+   * names ([Request limits](../../../docs/limits.md)). @default { maxDepth: 64, maxItems: 10000, maxMembers: 10000, maxValues: 20000 }
    */
   bodyStructure?: BodyStructure;
   /**
@@ -54,7 +54,7 @@ export interface ConventionsOptions {
   /**
    * The longest request target (path and query) read, in characters; longer ones get 414 before
    * routing. The host's own header limit must let such a target through (Node's `maxHeaderSize`,
-   * 16 KiB by default): see docs/limits.md. @default 8192
+   * 16 KiB by default): see [Request limits](../../../docs/limits.md). @default 8192
    */
   uriLimit?: number;
   /**
@@ -88,7 +88,7 @@ export interface ConventionsOptions {
    */
   mixedCaseParameters?: boolean;
   /**
-   * Request ids (docs/observability.md): `true` (or the options) gives every request an id, the
+   * Request ids ([Observability](../../../docs/observability.md)): `true` (or the options) gives every request an id, the
    * client's `X-Request-Id` when it is bounded and well-formed, else a new one, echoed on every
    * response, kept on `ctx.state.requestId`, on the span and on every line the request logs.
    * @default false

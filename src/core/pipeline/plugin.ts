@@ -77,7 +77,7 @@ export interface PluginSetup {
 
 /**
  * A feature that takes part in every request. Hooks are named after the phase they run in (the
- * table in docs/extending.md sets them beside Fastify's and Hono's). Each may be async, may throw
+ * table in [Extending](../../../docs/extending.md) sets them beside Fastify's and Hono's). Each may be async, may throw
  * an {@link ApiError} to stop the request with that error, and a check may return a
  * {@link Reply} to answer early. A hook that returns no promise costs no asynchronous hop.
  *

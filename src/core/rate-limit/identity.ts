@@ -20,6 +20,8 @@ const hex = (byte: number) => byte.toString(16).padStart(2, '0');
  *
  * @example
  * ```ts
+ * import { clientNetwork } from './identity.ts';
+ *
  * clientNetwork('2001:db8:aa:bb01::7'); // '2001:0db8:00aa:bb00::/56'
  * clientNetwork('::ffff:192.0.2.1'); // '192.0.2.1'
  * ```

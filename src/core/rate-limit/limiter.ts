@@ -426,6 +426,7 @@ export class RateLimiter {
  *
  * @example
  * ```ts
+ * import { createRateLimiter } from 'api-conventions';
  * const logins = createRateLimiter({
  *   policies: [{ name: 'login', limit: 10, window: 300, identity: (ctx) => ctx.query.get('user') ?? undefined }],
  * });

@@ -9,6 +9,7 @@ import type { RateIdentity } from './identity.ts';
  *
  * @example
  * ```ts
+ * import type { RatePolicy } from 'api-conventions';
  * const policies: RatePolicy[] = [
  *   { name: 'burst', limit: 10, window: 1 },
  *   { name: 'hourly', limit: 1000, window: 3600 },

@@ -165,6 +165,10 @@ export class RateLimitPlugin implements Plugin {
  *
  * @example
  * ```ts
+ * import { conventions, defineRoutes, listOf, rateLimit } from 'api-conventions';
+ *
+ * const routes = defineRoutes({ '/v1/books': { GET: () => listOf('books', [], { hasNext: false }) } });
+ *
  * const api = conventions({
  *   routes,
  *   plugins: [rateLimit({ policies: [{ limit: 10, window: 1 }, { limit: 1000, window: 3600 }] })],
@@ -172,6 +176,9 @@ export class RateLimitPlugin implements Plugin {
  * ```
  *
  * @category Rate limits
+ *
+ * @see [Rate limits](../../../docs/rate-limits.md) for policies, identities, headers and store
+ *   failure, and [Redis](../../../docs/redis.md) for limits shared by several instances.
  */
 export function rateLimit(options: RateLimitOptions = {}): RateLimitPlugin {
   return new RateLimitPlugin(options);

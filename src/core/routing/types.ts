@@ -19,9 +19,22 @@ export type Method = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPT
  *
  * @example
  * ```ts
+ * import type { Plugin } from 'api-conventions';
+ *
  * declare module 'api-conventions' {
- *   interface RouteConfig { audit?: boolean }
+ *   interface RouteConfig {
+ *     audit?: boolean;
+ *   }
  * }
+ *
+ * // The plugin that reads it lists it, so a misspelt key is a TypeError at start-up.
+ * export const audit: Plugin = {
+ *   name: 'audit',
+ *   routeConfig: ['audit'],
+ *   onSend(ctx, sent) {
+ *     if (ctx.route?.config.audit) console.info(`${ctx.method} ${ctx.path} ${sent.status}`);
+ *   },
+ * };
  * ```
  *
  * @category Routing

@@ -164,6 +164,17 @@ function writableCheck(ctx: RequestContext, writable: ReadonlySet<string>): void
  *
  * @example
  * ```ts
+ * import {
+ *   accessChecks,
+ *   bearer,
+ *   conventions,
+ *   createTokenKeys,
+ *   defineRoutes,
+ *   type RequestContext,
+ * } from 'api-conventions';
+ *
+ * const notes = new Map([['n1', { id: 'n1', ownerId: 'alice', title: 'Tea', text: '' }]]);
+ * const patchNote = (ctx: RequestContext) => ({ ...notes.get(ctx.param('id')), ...(ctx.body as object) });
  * const routes = defineRoutes({
  *   '/v1/notes/:id': {
  *     PATCH: {
@@ -176,7 +187,9 @@ function writableCheck(ctx: RequestContext, writable: ReadonlySet<string>): void
  *     },
  *   },
  * });
- * const api = conventions({ routes, plugins: [bearer, accessChecks()] });
+ * const keys = await createTokenKeys();
+ * const issuer = 'https://api.example.com';
+ * const api = conventions({ routes, plugins: [bearer({ keys, issuer, audience: issuer }), accessChecks()] });
  * ```
  *
  * @category Security

@@ -46,8 +46,12 @@ function refuse(name: string, why: string): never {
  *
  * @example
  * ```ts
- * headers.append('set-cookie', serializeCookie('__Host-session', sessionId));
- * // __Host-session=…; Path=/; Secure; HttpOnly; SameSite=Lax
+ * import { type RequestContext, serializeCookie } from 'api-conventions';
+ *
+ * export function startSession(ctx: RequestContext, sessionId: string): void {
+ *   ctx.responseHeaders.append('set-cookie', serializeCookie('__Host-session', sessionId));
+ *   // __Host-session=…; Path=/; Secure; HttpOnly; SameSite=Lax
+ * }
  * ```
  *
  * @category Security
@@ -110,6 +114,19 @@ export function serializeCookie(name: string, value: string, options: CookieOpti
 /**
  * The value of one cookie in a request's `Cookie` header, or `undefined`. The first of several
  * with the same name wins, as browsers send the most specific first (RFC 6265 §5.4).
+ *
+ * @example
+ * ```ts
+ * import { type RequestContext, readCookie, unauthorized } from 'api-conventions';
+ *
+ * const sessions = new Map([['s-1', { user: 'alice' }]]);
+ * const me = (ctx: RequestContext) => {
+ *   const id = readCookie(ctx.headers.get('cookie'), '__Host-session');
+ *   const session = id === undefined ? undefined : sessions.get(id);
+ *   if (session === undefined) throw unauthorized('Sign in first.');
+ *   return session;
+ * };
+ * ```
  *
  * @category Security
  */

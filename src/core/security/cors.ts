@@ -228,6 +228,10 @@ class CorsPlugin implements Plugin {
  *
  * @example
  * ```ts
+ * import { conventions, cors, defineRoutes, listOf } from 'api-conventions';
+ *
+ * const routes = defineRoutes({ '/v1/books': { GET: () => listOf('books', [], { hasNext: false }) } });
+ *
  * const api = conventions({
  *   routes,
  *   plugins: [cors({ origins: ['https://app.example.com', /^https:\/\/[a-z0-9-]+\.example\.com$/], credentials: true })],

@@ -279,6 +279,10 @@ const message = (mask: string, sessionId: string) =>
  *
  * @example
  * ```ts
+ * import { conventions, csrf, defineRoutes, listOf } from 'api-conventions';
+ *
+ * const routes = defineRoutes({ '/v1/books': { GET: () => listOf('books', [], { hasNext: false }) } });
+ *
  * const protection = csrf({ secret: process.env.CSRF_SECRET!, trustedOrigins: ['https://app.example.com'] });
  * const api = conventions({ routes, plugins: [protection] });
  * // in a handler: { token: await protection.issueToken(sessionId) }

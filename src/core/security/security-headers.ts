@@ -49,7 +49,7 @@ export interface SecurityHeadersOptions {
   /**
    * `X-XSS-Protection`. The spec asks for `1; mode=block`; current browsers have removed the
    * filter, and where an old one still runs, `0` avoids the leaks the filter itself caused
-   * (docs/security.md weighs both). @default '1; mode=block'
+   * ([Security headers, CORS and CSRF](../../../docs/security.md) weighs both). @default '1; mode=block'
    */
   xssProtection?: '1; mode=block' | '0';
   /** `X-Frame-Options`: an API's answers are never framed. @default 'deny' */
@@ -321,6 +321,10 @@ class SecurityHeadersPlugin implements Plugin {
  *
  * @example
  * ```ts
+ * import { conventions, defineRoutes, listOf, securityHeaders } from 'api-conventions';
+ *
+ * const routes = defineRoutes({ '/v1/books': { GET: () => listOf('books', [], { hasNext: false }) } });
+ *
  * const api = conventions({
  *   routes,
  *   plugins: [securityHeaders({ hsts: { maxAge: 63_072_000 }, requireHttps: true })],

@@ -28,6 +28,7 @@ const maxNodes = 10_000;
  *
  * @example
  * ```ts
+ * import { checkPayload } from 'api-conventions';
  * checkPayload({ created_at: '2026-11-21 10:00', hasNext: true, book: [] });
  * // three findings: mixed styles, a date that is not RFC 3339, a list under "book"
  * ```

@@ -117,7 +117,16 @@ type Carrier = Record<symbol, unknown>;
  *
  * @example
  * ```ts
+ * import { conventions, listQuery, payloads, type RequestContext } from 'api-conventions';
+ *
+ * const allBooks = [{ id: 'emma', title: 'Emma', year: 1815 }];
  * const listBooks = (ctx: RequestContext) => listQuery(ctx).pageArray(allBooks);
+ * const api = conventions({
+ *   plugins: [payloads()],
+ *   routes: {
+ *     '/v1/books': { GET: { handler: listBooks, config: { list: { name: 'books', sort: ['year'] } } } },
+ *   },
+ * });
  * ```
  *
  * @category Payloads
@@ -135,6 +144,28 @@ export function listQuery(ctx: RequestContext): ListQuery {
 /**
  * Pages an in-memory array by the request of a route that declares `config.list`: filters,
  * search, sort and the request's paging style. Returns the page; the response step wraps it.
+ *
+ * @example
+ * ```ts
+ * import { conventions, pageArray, payloads } from 'api-conventions';
+ *
+ * const books = [
+ *   { id: 'emma', title: 'Emma', year: 1815 },
+ *   { id: 'persuasion', title: 'Persuasion', year: 1817 },
+ * ];
+ * const api = conventions({
+ *   plugins: [payloads()],
+ *   routes: {
+ *     '/v1/books': {
+ *       // ?year=1817, ?sort=-year, ?page=2: filtered, sorted and paged from the array.
+ *       GET: {
+ *         handler: (ctx) => pageArray(ctx, books),
+ *         config: { list: { name: 'books', sort: ['year'], filters: { year: 'integer' } } },
+ *       },
+ *     },
+ *   },
+ * });
+ * ```
  *
  * @category Payloads
  */
@@ -310,6 +341,10 @@ function projectorFor(selection: Selection): Projector {
  *
  * @example
  * ```ts
+ * import { conventions, defineResource, pageArray, payloads } from 'api-conventions';
+ *
+ * const books = [{ id: 'emma', title: 'Emma', year: 1815 }];
+ * const book = defineResource({ fields: { id: true, title: true, year: true } });
  * conventions({
  *   plugins: [payloads()],
  *   routes: {

@@ -168,6 +168,14 @@ function checkTree(where: string, tree: unknown, depth = 0): void {
  *
  * @example
  * ```ts
+ * import { defineResource, hasScopes } from 'api-conventions';
+ *
+ * interface Book {
+ *   id: string;
+ *   title: string;
+ *   year: number;
+ *   author: { id: string; name: string };
+ * }
  * const book = defineResource<Book>({
  *   fields: { id: true, title: true, year: true, author: { id: true, name: true } },
  *   views: { small: 'id,title', large: '*' },

@@ -10,6 +10,7 @@ import { parserWork } from '../internal/work.ts';
  *
  * @example
  * ```ts
+ * import type { FieldTree } from 'api-conventions';
  * const book: FieldTree = { id: true, title: true, author: { id: true, name: true } };
  * ```
  *
@@ -332,11 +333,14 @@ function compileProjector(fields: readonly SelectedField[], trailing?: string): 
 /**
  * Selects fields of a value by a `fields` string, checked against the fields there are: the
  * one-call form of parsing the string, checking it and projecting the value. Unknown fields are a 400
- * naming each. Routes declare a resource instead (see docs/shaping.md), which parses each
+ * naming each. Routes declare a resource instead (see [Fields, views and links](../../../docs/shaping.md)), which parses each
  * distinct `fields` value once.
  *
  * @example
  * ```ts
+ * import { selectFields } from 'api-conventions';
+ *
+ * const book = { id: 'emma', title: 'Emma', author: { name: 'Jane Austen', born: 1775 } };
  * selectFields(book, 'id,author(name)', { id: true, title: true, author: { name: true } });
  * // { id: 'emma', author: { name: 'Jane Austen' } }
  * ```

@@ -81,6 +81,7 @@ const failed = 'A store this request needs failed, so the request was refused; t
  *
  * @example
  * ```ts
+ * import { guardStore, MemoryStore } from 'api-conventions';
  * const store = new MemoryStore();
  * const limits = guardStore(store, { prefix: 'rl:', timeoutMs: 200 });
  * const [perSecond] = await limits.hit([{ key: 'alice:1s', ttlMs: 1000 }]); // key "rl:alice:1s"

@@ -56,6 +56,20 @@ function count(value: string | number): number | undefined {
  * tokens, so limits would fail open. Refusing makes the flood's own new keys fail (a 503
  * through {@link guardStore}) while every existing key keeps working.
  *
+ * @example
+ * ```ts
+ * import { conventions, csrf, MemoryStore, rateLimit } from 'api-conventions';
+ *
+ * // One store for the features of one instance; RedisStore (api-conventions/redis) for several.
+ * const store = new MemoryStore();
+ * const api = conventions({
+ *   plugins: [
+ *     rateLimit({ store, policies: [{ limit: 100, window: 60 }] }),
+ *     csrf({ secret: process.env.CSRF_SECRET!, store }),
+ *   ],
+ * });
+ * ```
+ *
  * @category Stores
  */
 export class MemoryStore implements Store {

@@ -32,7 +32,7 @@ export interface BearerOptions {
    * The URL of an identity provider's JWK set (its `jwks_uri`, RFC 8414 §2 / OpenID Connect
    * Discovery): fetched on first use, kept for `jwksMaxAgeMs`, and fetched again when a token
    * names a key the set lacks (a rotation). At most one fetch per `jwksCooldownMs`, whatever its
-   * outcome, shared by every request that needs it. See docs/identity-providers.md for Keycloak,
+   * outcome, shared by every request that needs it. See [Your identity provider](../../../docs/identity-providers.md) for Keycloak,
    * Auth0, Okta, Entra ID and Cognito, and for what happens while the provider fails.
    */
   jwksUri?: string | URL;

@@ -428,10 +428,11 @@ function checkPerRequest<T>(name: string, value: PerRequest<T> | undefined): Per
  * The RFC 6750 bearer plugin: every route needs a valid access token unless it says
  * `auth: false` (or `'optional'`); route settings `scopes` and `user: true` narrow it further.
  * The verified caller is on `ctx.identity` (subject, client, scopes). Verified tokens are
- * remembered (see docs/tokens.md), so a token seen before costs a map lookup.
+ * remembered (see [Access tokens](../../../docs/tokens.md)), so a token seen before costs a map lookup.
  *
  * @example
  * ```ts
+ * import { bearer, conventions, created, createTokenKeys } from 'api-conventions';
  * const keys = await createTokenKeys();
  * const auth = bearer({ keys, issuer: 'https://api.example.com', audience: 'https://api.example.com' });
  * const app = conventions({
@@ -444,6 +445,10 @@ function checkPerRequest<T>(name: string, value: PerRequest<T> | undefined): Per
  * ```
  *
  * @category Tokens
+ *
+ * @see [Access tokens](../../../docs/tokens.md) for keys, rotation and the verified-token cache;
+ *   [Your identity provider](../../../docs/identity-providers.md) for Keycloak, Auth0, Okta, Entra
+ *   ID and Cognito.
  */
 export function bearer(options: BearerOptions): BearerPlugin {
   return new BearerPlugin(options);

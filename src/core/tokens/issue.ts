@@ -58,6 +58,7 @@ function need(name: string, value: unknown): string {
  *
  * @example
  * ```ts
+ * import { createTokenKeys, issueAccessToken } from 'api-conventions';
  * const keys = await createTokenKeys();
  * const { token, expiresIn } = await issueAccessToken(keys, {
  *   issuer: 'https://api.example.com', audience: 'https://api.example.com',

@@ -181,6 +181,7 @@ const developmentWarning =
  *
  * @example
  * ```ts
+ * import { createTokenKeys } from 'api-conventions';
  * const keys = await createTokenKeys({
  *   keys: [{ privateKey: JSON.parse(process.env.TOKEN_KEY ?? '{}') }],
  * });

@@ -186,7 +186,7 @@ function recentSlot(token: string): number {
 }
 
 /**
- * Verifies access tokens and remembers the verified ones. See docs/tokens.md for why the cache
+ * Verifies access tokens and remembers the verified ones. See [Access tokens](../../../docs/tokens.md) for why the cache
  * is safe and for its bounds.
  */
 export class TokenVerifier {

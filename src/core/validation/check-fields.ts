@@ -67,8 +67,13 @@ function notAnObject(body: unknown): never {
  *
  * @example
  * ```ts
+ * import { compileFields, created, type RequestContext } from 'api-conventions';
+ *
  * const checkBook = compileFields({ title: { type: 'string', required: true, max: 200 } });
- * const book = checkBook(ctx.body);
+ * const createBook = (ctx: RequestContext) => {
+ *   const book = checkBook(ctx.body); // 400 with one entry per problem
+ *   return created('/v1/books/1', book);
+ * };
  * ```
  *
  * @category Payloads
@@ -140,7 +145,9 @@ export function compileFields(schema: FieldSchema, options: CheckFieldsOptions =
  *
  * @example
  * ```ts
- * const book = checkFields(ctx.body, { title: { type: 'string', required: true, max: 200 } });
+ * import { checkFields } from './check-fields.ts';
+ *
+ * const book = checkFields({ title: 'Emma' }, { title: { type: 'string', required: true, max: 200 } });
  * ```
  *
  * @category Payloads

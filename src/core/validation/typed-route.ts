@@ -164,6 +164,7 @@ export type TypedResult<C extends RouteConfig> = [Extract<keyof C, 'list' | 'res
  * @example
  * ```ts
  * import { z } from 'zod';
+ * import { created, defineRoute, defineRoutes } from 'api-conventions';
  *
  * const newBook = z.object({ title: z.string().min(1), year: z.number().int() });
  * const routes = defineRoutes({
@@ -251,13 +252,48 @@ export type TypedRoutes<T> = {
  *
  * @example
  * ```ts
+ * import {
+ *   conventions,
+ *   created,
+ *   defineRoutes,
+ *   listOf,
+ *   noContent,
+ *   notFound,
+ *   type RequestContext,
+ * } from 'api-conventions';
+ * import { z } from 'zod';
+ *
+ * const book = z.object({ id: z.string(), title: z.string(), year: z.number().int() });
+ * const newBook = book.omit({ id: true });
+ * const books = new Map<string, z.infer<typeof book>>();
+ *
  * const routes = defineRoutes({
  *   '/v1/books': {
- *     GET: listBooks,
- *     POST: { config: { body: newBook, response: { 201: book } }, handler: (ctx) => create(ctx.body) },
+ *     GET: () => listOf('books', [...books.values()], { hasNext: false }),
+ *     POST: {
+ *       config: { body: newBook, response: { 201: book } },
+ *       handler: (ctx) => {
+ *         const { title, year } = ctx.body; // typed by newBook: { title: string; year: number }
+ *         const added = { id: crypto.randomUUID(), title, year };
+ *         books.set(added.id, added);
+ *         return created(`/v1/books/${added.id}`, added);
+ *       },
+ *     },
  *   },
- *   '/v1/books/:id': { GET: getBook, DELETE: deleteBook },
+ *   // A handler of another path takes its type, or the table's inference stops.
+ *   '/v1/books/:id': {
+ *     GET: (ctx: RequestContext) => {
+ *       const found = books.get(ctx.param('id'));
+ *       if (found === undefined) throw notFound(`No book "${ctx.param('id')}".`);
+ *       return found;
+ *     },
+ *     DELETE: (ctx: RequestContext) => {
+ *       books.delete(ctx.param('id'));
+ *       return noContent();
+ *     },
+ *   },
  * });
+ * const api = conventions({ routes });
  * ```
  *
  * @category Start here

@@ -10,6 +10,7 @@ import { assertKnownKeys } from '../internal/options.ts';
  *
  * @example
  * ```ts
+ * import type { Deprecation } from 'api-conventions';
  * const deprecation: Deprecation = {
  *   announced: '2026-01-15',
  *   sunset: '2026-09-30',

@@ -45,8 +45,20 @@ export interface VersionedOptions {
  *
  * @example
  * ```ts
+ * import { conventions, defineRoutes, versioned, versioning } from 'api-conventions';
+ *
+ * const listAuthorsV1 = () => ({ authors: [{ id: '7', name: 'Jane Austen' }], hasNext: false });
+ * const listAuthorsV2 = () => ({
+ *   authors: [{ id: '7', given: 'Jane', family: 'Austen' }],
+ *   hasNext: false,
+ * });
  * const routes = defineRoutes({
  *   '/authors': { GET: versioned({ 1: listAuthorsV1, 2: listAuthorsV2 }) },
+ * });
+ * const api = conventions({
+ *   routes,
+ *   plugins: [versioning({ select: { query: 'version' } })], // /authors?version=2
+ *   lintOptions: { requireVersion: false },
  * });
  * ```
  *

@@ -276,17 +276,28 @@ class VersioningPlugin implements Plugin {
  *
  * @example
  * ```ts
+ * import { conventions, versioning } from 'api-conventions';
+ *
+ * const listAuthorsV1 = () => ({ authors: [{ id: '7', name: 'Jane Austen' }], hasNext: false });
+ * const listAuthorsV2 = () => ({
+ *   authors: [{ id: '7', given: 'Jane', family: 'Austen' }],
+ *   hasNext: false,
+ * });
  * const api = conventions({
  *   routes: {
  *     '/v1/authors': {
  *       GET: {
  *         handler: listAuthorsV1,
- *         config: { deprecation: { announced: '2026-01-15', sunset: '2026-09-30', successor: '/v2/authors' } },
+ *         config: {
+ *           deprecation: { announced: '2026-01-15', sunset: '2026-09-30', successor: '/v2/authors' },
+ *         },
  *       },
  *     },
  *     '/v2/authors': { GET: listAuthorsV2 },
  *   },
- *   plugins: [versioning({ onDeprecatedCall: (call) => console.info(call.route, call.identity?.subject) })],
+ *   plugins: [
+ *     versioning({ onDeprecatedCall: (call) => console.info(call.route, call.identity?.subject) }),
+ *   ],
  * });
  * ```
  *
