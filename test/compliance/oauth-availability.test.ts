@@ -6,9 +6,8 @@
  */
 import { MemoryStore, type Store } from 'api-conventions';
 import { RedisStore, redisCommand } from 'api-conventions/redis';
-import { createClient } from 'redis';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { describeRedis, type RedisServer, startRedis } from '../stores/_redis-servers.ts';
+import { describe, expect, it } from 'vitest';
+import { describeRedis, redisForSuite } from '../stores/_redis-servers.ts';
 import { demo, oauthOptions } from './_oauth-app.ts';
 import { type InProcess, inProcess } from './_oauth-inproc.ts';
 
@@ -108,25 +107,11 @@ availability('a MemoryStore that refuses new keys when full (maxKeys 400)', () =
 }));
 
 describeRedis('availability on a real redis-server', () => {
-  let server: RedisServer;
-  let client: ReturnType<typeof createClient>;
-  beforeAll(async () => {
-    server = await startRedis();
-    client = createClient({ url: server.url });
-    client.on('error', () => {});
-    await client.connect();
-  });
-  beforeEach(async () => {
-    await client.flushDb();
-  });
-  afterAll(async () => {
-    await client?.quit().catch(() => {});
-    await server?.stop();
-  });
+  const redis = redisForSuite();
   availability('RedisStore', () => ({
-    make: () => new RedisStore({ command: redisCommand(client) }),
+    make: () => new RedisStore({ command: redisCommand(redis()) }),
     // Every key of the server but its failure counters (bf:, which expire with their window).
     refreshKeys: async () =>
-      (await client.keys('oauth:*')).filter((k) => !k.startsWith('oauth:bf:')).length,
+      (await redis().keys('oauth:*')).filter((k) => !k.startsWith('oauth:bf:')).length,
   }));
 });

@@ -5,7 +5,7 @@
  * answer for a reset (RFC 9112 §9.6, lingering close). Node's `http` client, `fetch` (undici) and
  * curl each post 8 MiB with a token to `POST /v1/books`, 20 times, on every host.
  */
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -53,18 +53,25 @@ function inChild(kind: 'http' | 'chunked' | 'fetch', type = 'application/json', 
         ],
         { cwd: root },
       );
-      let out = '';
-      let err = '';
-      child.stdout.on('data', (c: Buffer) => {
-        out += c;
-      });
-      child.stderr.on('data', (c: Buffer) => {
-        err += c;
-      });
-      child.on('close', (code) =>
+      outputOf(child).then(({ code, out, err }) =>
         code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`client exited ${code}: ${err}`)),
       );
     });
+}
+
+/** What a child process printed, and its exit code, once it has ended. */
+function outputOf(child: ChildProcess): Promise<{ code: number | null; out: string; err: string }> {
+  return new Promise((resolve) => {
+    let out = '';
+    let err = '';
+    child.stdout!.on('data', (c: Buffer) => {
+      out += c;
+    });
+    child.stderr!.on('data', (c: Buffer) => {
+      err += c;
+    });
+    child.on('close', (code) => resolve({ code, out, err }));
+  });
 }
 
 /** `tries` uploads with curl. */
@@ -74,9 +81,9 @@ async function curl(served: Served, authorization: string): Promise<Outcome[]> {
   return seen;
 }
 
-function curlOnce(served: Served, authorization: string): Promise<Outcome> {
-  return new Promise((resolve) => {
-    const child = spawn('curl', [
+async function curlOnce(served: Served, authorization: string): Promise<Outcome> {
+  const { out, err } = await outputOf(
+    spawn('curl', [
       '-sS',
       '-o',
       '/dev/null',
@@ -91,17 +98,9 @@ function curlOnce(served: Served, authorization: string): Promise<Outcome> {
       '--data-binary',
       `@${file}`,
       served.url('/v1/books'),
-    ]);
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (c: Buffer) => {
-      out += c;
-    });
-    child.stderr.on('data', (c: Buffer) => {
-      err += c;
-    });
-    child.on('close', () => resolve(out === '413' ? 413 : `${out} ${err.trim()}`));
-  });
+    ]),
+  );
+  return out === '413' ? 413 : `${out} ${err.trim()}`;
 }
 
 const clients = {
