@@ -73,6 +73,18 @@ function availability(name: string, kind: () => StoreKind): void {
       expect((await svc.password('bob', 'builder')).status).toBe(200);
     });
 
+    it('refuses a token with a family’s place that the family never had, and revokes nothing (RFC 9700 §4.14.2)', async () => {
+      const svc = inProcess(oauthOptions({}, kind().make()));
+      const real = (await tokensOf(await svc.password('alice', 'wonderland'))).refresh_token;
+      const place = real.split('.').slice(0, 3).join('.');
+      const forged = `${place}.${'A'.repeat(43)}`;
+      const refused = await refreshOf(svc, forged);
+      expect(refused.status).toBe(400);
+      expect((await refused.json()).error).toBe('invalid_grant');
+      expect((await svc.post('/v1/oauth2/revoke', `token=${forged}`)).status).toBe(200);
+      expect((await refreshOf(svc, real)).status).toBe(200);
+    });
+
     it('ends the least recently used of a user’s families past maxRefreshFamilies, a revoked one first (RFC 9700 §4.14.2)', async () => {
       const svc = inProcess(oauthOptions({ maxRefreshFamilies: 3 }, kind().make()));
       const login = async () =>

@@ -24,6 +24,13 @@ export interface RefreshRecord {
   readonly f: string;
   /** The digest of its current refresh token; `''` before the first. */
   readonly d: string;
+  /**
+   * The digests of its last spent tokens, oldest first (at most 16): a token among them is a
+   * replay. A token in neither is one this server never issued (a forgery, a re-spelling), or
+   * one spent long ago: refused without revoking, so that knowing a family's place is not
+   * enough to end it.
+   */
+  readonly p?: readonly string[];
   /** The client it was issued to. */
   readonly c: string;
   /** The user, when there is one. */

@@ -29,6 +29,8 @@ const unknown = 'The refresh token is unknown, expired or revoked.';
 const maxTracked = 64;
 // A revoked family's mark needs only outlive a request that rotated it at that moment.
 const markMs = 300_000;
+// How many spent tokens of a family are known as spent: a replay comes soon after the use.
+const maxSpent = 16;
 const tokenSyntax = /^([A-Za-z0-9_-]{43})\.(\d{1,4})\.([A-Za-z0-9_-]{22})\.[A-Za-z0-9_-]{43}$/;
 
 /** Revokes an access token by `jti` until `expiresAt` (epoch seconds): the token side's `revoke`. */
@@ -71,7 +73,15 @@ export class RefreshTokens {
   async issue(ref: FamilyRef, grant: FamilyGrant, ctx?: StoreBudgetHolder): Promise<string> {
     const token = `${ref.u}.${ref.i}.${ref.f}.${randomToken()}`;
     const d = await digestKey(token);
-    const record: RefreshRecord = { ...grant, f: ref.f, d, exp: this.now() + this.ttlMs };
+    const before = await this.slots.record(ref, ctx);
+    const p = before === undefined || before.d === '' ? [] : [...(before.p ?? []), before.d];
+    const record: RefreshRecord = {
+      ...grant,
+      f: ref.f,
+      d,
+      p: p.slice(-maxSpent),
+      exp: this.now() + this.ttlMs,
+    };
     await this.store.set(slotKey('rfc', ref), d, this.ttlMs, ctx);
     await this.store.set(slotKey('rfs', ref), JSON.stringify(record), this.ttlMs, ctx);
     await this.slots.touch(ref, ctx);
@@ -94,9 +104,10 @@ export class RefreshTokens {
   /**
    * Uses a refresh token once (RFC 6749 §6). A spent token of a live family revokes the family
    * before anything else is checked (RFC 9700 §4.14.2): a replay with another client or a wider
-   * scope revokes it too. Then the client and the caller's `check` (the scope), and then the
-   * token is taken with one atomic take: of two concurrent uses exactly one wins; the other is
-   * a replay and revokes the family, the winner's new token included.
+   * scope revokes it too. A token the family never had is refused and revokes nothing. Then the
+   * client and the caller's `check` (the scope), and then the token is taken with one atomic
+   * take: of two concurrent uses exactly one wins; the other is a replay and revokes the family,
+   * the winner's new token included.
    */
   async use(
     token: string,
@@ -109,7 +120,7 @@ export class RefreshTokens {
     if (ref === undefined || record === undefined) throw oauthError('invalid_grant', unknown);
     const digest = await digestKey(token);
     if (record.d !== digest) {
-      await this.revokeFamily(ref, ctx);
+      if (record.p?.includes(digest)) await this.revokeFamily(ref, ctx);
       throw oauthError('invalid_grant', unknown);
     }
     // RFC 6749 §10.4: a refresh token is bound to its client; another client learns nothing.
@@ -190,11 +201,16 @@ export class RefreshTokens {
     return false;
   }
 
-  /** Revokes the family of a token, if the token names a family of this client (RFC 7009 §2.1). */
+  /**
+   * Revokes the family of a token, if it is a token of a live family of this client, current or
+   * recently spent (RFC 7009 §2.1).
+   */
   async revoke(token: string, clientId: string, ctx?: StoreBudgetHolder): Promise<boolean> {
     const ref = refOf(token);
     const record = ref && (await this.slots.record(ref, ctx));
     if (ref === undefined || record === undefined || record.c !== clientId) return false;
+    const digest = await digestKey(token);
+    if (record.d !== digest && !record.p?.includes(digest)) return false;
     await this.revokeFamily(ref, ctx);
     return true;
   }
