@@ -142,6 +142,8 @@ export function bookRoutes(books: Map<string, Book> = seedShelf()) {
           resource,
           formats: ['json', 'xml'],
           suffixes: true,
+          // One book is also application/vnd.bookshelf.book+json (and +xml, and ….book.v1+…).
+          vendorTypes: ['book'],
           resourceVersion: (ctx) => bookVersion(books.get(ctx.param('id'))),
           response: { 200: bookView },
         },

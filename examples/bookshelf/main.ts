@@ -1,6 +1,7 @@
 /**
  * Starts the bookshelf: `ADAPTER=node|… PORT=3000 HOST=127.0.0.1 ISSUER=https://… REDIS_URL=…
- * TOKEN_KEYS=… npm run example`.
+ * TOKEN_KEYS=… npm run example`. Under NODE_ENV=production it also needs ALLOW_DEMO_SECRETS=1:
+ * its clients and users have published secrets.
  */
 import { createBookshelf } from './app.ts';
 import { type AdapterName, adapters, loadHost } from './hosts/host.ts';
@@ -11,6 +12,14 @@ import { bookshelfTokenKeys, sharedIssuerName, sharedTtlMs } from './token-keys.
 const adapter = (process.env.ADAPTER ?? 'node') as AdapterName;
 if (!adapters.includes(adapter)) {
   console.error(`ADAPTER must be one of ${adapters.join(', ')}; got "${adapter}".`);
+  process.exit(1);
+}
+// The demo clients and users have secrets anyone can read in this repository, and without
+// TOKEN_KEYS tokens are signed with a key of this process: a production start must ask for that.
+if (process.env.NODE_ENV === 'production' && process.env.ALLOW_DEMO_SECRETS !== '1') {
+  console.error(
+    'The bookshelf is a demonstration: its clients and users have published secrets (demo-client:demo-secret, alice:wonderland…), and without TOKEN_KEYS it signs tokens with a key of this process. Under NODE_ENV=production it starts only when asked: set ALLOW_DEMO_SECRETS=1 to run it anyway.',
+  );
   process.exit(1);
 }
 const host = process.env.HOST ?? '127.0.0.1';

@@ -3,6 +3,7 @@ import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'n
 import type { Duplex } from 'node:stream';
 import type { Conventions, HostAnswer, HostFailure } from 'api-conventions';
 import { hostAnswerFor, stampDate } from 'api-conventions/host';
+import { lingerOnClose } from './_node-linger.ts';
 
 /** A `clientError` listener: Node's own HTTP parser errors and timeouts, with the socket. */
 export type ClientErrorHandler = (error: Error & { code?: string }, socket: Duplex) => void;
@@ -88,6 +89,7 @@ function onReader(this: IncomingMessage, event: string | symbol): void {
  */
 export function continueLater(listener: RequestListener): RequestListener {
   return (req, res) => {
+    lingerOnClose(req);
     (req as Waiting)[waiting] = res;
     req.on('newListener', onReader);
     listener(req, res);

@@ -2,16 +2,20 @@
 import type { ServerResponse } from 'node:http';
 import type { Logger } from 'api-conventions';
 import { type ApiResponse, errorToResponse } from 'api-conventions/host';
+import { lingerOnClose } from './_node-linger.ts';
 
 /**
- * Writes a core response to a Node response, with `Content-Length` when there is a body. A
- * response Node refuses to write (a header value with a line break, say) becomes a logged 500.
+ * Writes a core response to a Node response, with `Content-Length` when there is a body, and a
+ * lingering close should it close the connection before the request body arrived. A response
+ * Node refuses to write (a header value with a line break, say) becomes a logged 500.
  */
 export function writeNodeResponse(
   res: ServerResponse,
   response: ApiResponse,
   logger: Logger,
 ): void {
+  // Node or Express without attachServerHandlers: the refusals the core writes linger all the same.
+  lingerOnClose(res.req);
   const { body, headers } = response;
   if (body !== null && headers['content-length'] === undefined) {
     headers['content-length'] = String(

@@ -28,6 +28,7 @@ import { toFastifyUrl } from './_fastify-routes.ts';
 import { answerError, served } from './_fastify-server.ts';
 import { decodeNodeBody } from './_node-decode.ts';
 import { readNodeBody } from './_node-io.ts';
+import { lingerOnCloseOf } from './_node-linger.ts';
 import { takeExpectations } from './_node-server.ts';
 
 export {
@@ -113,6 +114,7 @@ function plugin(fastify: FastifyInstance, api: Conventions, settings: FastifyPlu
     match: (request) => match!(request),
   });
   served.set(fastify, host);
+  lingerOnCloseOf(fastify.server);
   match = watchAppRoutes(fastify, host);
   const { server } = fastify;
   // Requests Node would answer by itself go through Fastify's own request listener instead.

@@ -8,6 +8,7 @@ import type { Conventions, ConventionsOptions } from 'api-conventions';
 import { toConventions } from 'api-conventions/host';
 import { decodeNodeBody } from './_node-decode.ts';
 import { announcesBody, nodeHeaders, readNodeBody, schemeOf } from './_node-io.ts';
+import { lingerOnCloseOf } from './_node-linger.ts';
 import { answerClientError, type ClientErrorHandler, takeExpectations } from './_node-server.ts';
 import { writeNodeResponse } from './_node-write.ts';
 
@@ -108,5 +109,6 @@ export function attachServerHandlers<S extends Server>(
 ): S {
   server.on('clientError', toClientErrorHandler(api));
   takeExpectations(server, api, listener);
+  lingerOnCloseOf(server);
   return server;
 }

@@ -59,7 +59,7 @@ export function testTokens(secret = crypto.getRandomValues(new Uint8Array(32))) 
 /** The server's options: demo-client, demo-web (code + PKCE), spa (public), alice and bob. */
 export function oauthOptions(
   overrides: Partial<OAuthServerOptions> = {},
-  store: Store = new MemoryStore(),
+  store: Store = new MemoryStore({ whenFull: 'evict' }),
   tokens = testTokens().side,
 ): OAuthServerOptions {
   return {

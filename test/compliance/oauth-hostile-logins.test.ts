@@ -6,9 +6,8 @@
 import { MemoryStore, type Store } from 'api-conventions';
 import type { OAuthServerOptions } from 'api-conventions/oauth';
 import { RedisStore, redisCommand } from 'api-conventions/redis';
-import { createClient } from 'redis';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { describeRedis, type RedisServer, startRedis } from '../stores/_redis-servers.ts';
+import { describe, expect, it } from 'vitest';
+import { describeRedis, redisForSuite } from '../stores/_redis-servers.ts';
 import { basic, oauthOptions, testTokens, users } from './_oauth-app.ts';
 import { home, inProcess } from './_oauth-inproc.ts';
 
@@ -254,23 +253,9 @@ hostileLogins('a MemoryStore', () => ({
 }));
 
 describeRedis('hostile logins on a real redis-server', () => {
-  let server: RedisServer;
-  let client: ReturnType<typeof createClient>;
-  beforeAll(async () => {
-    server = await startRedis();
-    client = createClient({ url: server.url });
-    client.on('error', () => {});
-    await client.connect();
-  });
-  beforeEach(async () => {
-    await client.flushDb();
-  });
-  afterAll(async () => {
-    await client?.quit().catch(() => {});
-    await server?.stop();
-  });
+  const redis = redisForSuite();
   hostileLogins('RedisStore', () => ({
-    make: () => new RedisStore({ command: redisCommand(client) }),
-    counters: async () => (await client.keys('oauth:bf:*')).length,
+    make: () => new RedisStore({ command: redisCommand(redis()) }),
+    counters: async () => (await redis().keys('oauth:bf:*')).length,
   }));
 });

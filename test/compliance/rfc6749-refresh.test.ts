@@ -71,6 +71,17 @@ describeMatrix(
       expect((await after.json()).error).toBe('invalid_grant');
     });
 
+    it('revokes the family when a spent token comes back with a wider scope: the reuse check comes first (RFC 9700 §4.14.2)', async () => {
+      const first = await login(served, 'books:read');
+      const second = await (await refresh(served, first.refresh_token)).json();
+      const replay = await refresh(served, first.refresh_token, '&scope=books:read%20books:write');
+      expect(replay.status).toBe(400);
+      expect((await replay.json()).error).toBe('invalid_grant');
+      const after = await refresh(served, second.refresh_token);
+      expect(after.status).toBe(400);
+      expect((await after.json()).error).toBe('invalid_grant');
+    });
+
     it('allows a narrower scope and refuses a wider one with invalid_scope (RFC 6749 §6)', async () => {
       const narrowGrant = await login(served, 'books:read');
       const wider = await refresh(

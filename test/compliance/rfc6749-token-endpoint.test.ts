@@ -20,7 +20,10 @@ describeMatrix(
       expect(Number.isInteger(body.expires_in)).toBe(true);
       expect(body.expires_in).toBe(3600);
       expect(typeof body.access_token).toBe('string');
-      expect(body.refresh_token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      // Its family's place (owner digest, slot, family id), then 256 random bits.
+      expect(body.refresh_token).toMatch(
+        /^[A-Za-z0-9_-]{43}\.\d+\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}$/,
+      );
       // Nothing asked, everything granted: the answer names the scope (RFC 6749 §5.1).
       expect(body.scope).toBe('books:read books:write');
     });

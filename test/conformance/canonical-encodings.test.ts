@@ -56,9 +56,11 @@ describeMatrix(
         });
       const login = await token('grant_type=password&username=bob&password=builder');
       const refresh = (await login.json()).refresh_token as string;
-      // 32 random bytes: 43 characters, the last with 2 spare bits.
-      expect(respellings(refresh)).toHaveLength(3);
-      for (const other of respellings(refresh)) {
+      // Its family's place, then 32 random bytes: 43 characters, the last with 2 spare bits.
+      const dot = refresh.lastIndexOf('.');
+      const others = respellings(refresh.slice(dot + 1)).map((r) => refresh.slice(0, dot + 1) + r);
+      expect(others).toHaveLength(3);
+      for (const other of others) {
         const res = await token(`grant_type=refresh_token&refresh_token=${other}`);
         expect(res.status).toBe(400);
         expect((await res.json()).error).toBe('invalid_grant');

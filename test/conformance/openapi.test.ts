@@ -67,12 +67,16 @@ describe('the bookshelf OpenAPI document', () => {
     );
     // Errors come in every type the route answers in: JSON, XML and the vendor tree's own.
     expect(get['429']).toEqual({ $ref: '#/components/responses/TooManyRequestsJsonXmlVendor' });
-    // The route offers JSON and XML (spec 4.5), and the vendor tree's own types (RFC 6839).
+    // Exactly what the route serves: JSON and XML (spec 4.5), the vendor tree's own types and
+    // its version's (RFC 6839), no other.
     expect(Object.keys((get['200'] as { content: object }).content)).toEqual([
       'application/json',
       'application/xml',
+      'text/xml',
       'application/vnd.bookshelf+json',
       'application/vnd.bookshelf+xml',
+      'application/vnd.bookshelf.v1+json',
+      'application/vnd.bookshelf.v1+xml',
     ]);
     // The .json and .xml twins are the same operation, not paths of their own: a client picks
     // the format with Accept or the documented `format` parameter.

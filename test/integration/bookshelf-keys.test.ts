@@ -128,7 +128,11 @@ describeRedis('the bookshelf with REDIS_URL and no TOKEN_KEYS under NODE_ENV=pro
 
   it('refuses to start, saying to set TOKEN_KEYS, and keeps no key in Redis', async () => {
     server = await startRedis();
-    const failure = await start({ NODE_ENV: 'production', REDIS_URL: server.url }).then(
+    const failure = await start({
+      NODE_ENV: 'production',
+      ALLOW_DEMO_SECRETS: '1',
+      REDIS_URL: server.url,
+    }).then(
       ({ stop }) => {
         stop();
         return undefined;

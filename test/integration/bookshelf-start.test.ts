@@ -1,9 +1,10 @@
 /**
  * The reference service started as its README starts it (`npm run example`, here main.ts through
- * tsx on port 0) under NODE_ENV=production, where the library refuses to generate a signing key
- * unless asked: the bookshelf asks, so its token endpoint (spec 4.9) issues tokens and
- * `GET /v1/books` accepts them, instead of starting fine and answering 500 to every token
- * request.
+ * tsx on port 0) under NODE_ENV=production: it refuses to start with its published demo secrets
+ * unless ALLOW_DEMO_SECRETS=1 asks for them. Asked, where the library refuses to generate a
+ * signing key unless asked too: the bookshelf asks, so its token endpoint (spec 4.9) issues
+ * tokens and `GET /v1/books` accepts them, instead of starting fine and answering 500 to every
+ * token request.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -12,7 +13,32 @@ import { rawRequest } from '../conformance/_raw.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
-describe('the bookshelf under NODE_ENV=production', () => {
+describe('the bookshelf under NODE_ENV=production without ALLOW_DEMO_SECRETS', () => {
+  it('refuses to start with its published demo secrets, naming ALLOW_DEMO_SECRETS=1', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'examples/bookshelf/main.ts'], {
+      cwd: root,
+      env: { ...process.env, PORT: '0', NODE_ENV: 'production', ALLOW_DEMO_SECRETS: '' },
+      stdio: 'pipe',
+    });
+    let stderr = '';
+    child.stderr!.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    // A start that wrongly goes on listening is stopped, never left running.
+    let listened = false;
+    child.stdout!.on('data', () => {
+      listened = true;
+      child.kill('SIGTERM');
+    });
+    const code = await new Promise((done) => child.once('exit', done));
+    expect(listened).toBe(false);
+    expect(code).toBe(1);
+    expect(stderr).toContain('published secrets');
+    expect(stderr).toContain('set ALLOW_DEMO_SECRETS=1');
+  }, 30_000);
+});
+
+describe('the bookshelf under NODE_ENV=production with ALLOW_DEMO_SECRETS=1', () => {
   let child: ChildProcess;
   let base = '';
   let stderr = '';
@@ -20,7 +46,7 @@ describe('the bookshelf under NODE_ENV=production', () => {
   beforeAll(async () => {
     child = spawn(process.execPath, ['--import', 'tsx', 'examples/bookshelf/main.ts'], {
       cwd: root,
-      env: { ...process.env, PORT: '0', NODE_ENV: 'production' },
+      env: { ...process.env, PORT: '0', NODE_ENV: 'production', ALLOW_DEMO_SECRETS: '1' },
       stdio: 'pipe',
     });
     child.stderr!.on('data', (chunk: Buffer) => {

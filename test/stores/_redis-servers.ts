@@ -10,7 +10,8 @@ import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
-import { describe, it } from 'vitest';
+import { createClient } from 'redis';
+import { afterAll, beforeAll, beforeEach, describe, it } from 'vitest';
 import { freePort as freeTcpPort } from '../_ports.ts';
 
 /** The path of an executable on PATH (or /usr/bin, /usr/local/bin), or `undefined`. */
@@ -279,4 +280,30 @@ export async function startCluster(options: ClusterOptions = {}): Promise<RedisC
     rmSync(dir, { recursive: true, force: true });
     throw error;
   }
+}
+
+/** A node-redis client of a suite's redis-server: see {@link redisForSuite}. */
+export type SuiteRedisClient = ReturnType<typeof createClient>;
+
+/**
+ * Starts a redis-server for the suite (in `beforeAll`) with a node-redis client to it, emptied
+ * before each test and closed after the suite; the getter answers the client once started.
+ */
+export function redisForSuite(): () => SuiteRedisClient {
+  let server: RedisServer | undefined;
+  let client: SuiteRedisClient | undefined;
+  beforeAll(async () => {
+    server = await startRedis();
+    client = createClient({ url: server.url });
+    client.on('error', () => {});
+    await client.connect();
+  });
+  beforeEach(async () => {
+    await client!.flushDb();
+  });
+  afterAll(async () => {
+    await client?.quit().catch(() => {});
+    await server?.stop();
+  });
+  return () => client!;
 }

@@ -138,7 +138,9 @@ describe('Offer: bounded negotiation (docs/negotiation.md)', () => {
   });
 
   it('offers the first 16 distinct vendor types back, and compares at most 19 offers with 64 ranges', () => {
-    const offer = new Offer(['json', 'xml'], 'acme', 8);
+    // The route declares all 44 names: the bound, not the declaration, stops the 17th.
+    const names = Array.from({ length: 44 }, (_, i) => String(i));
+    const offer = new Offer(['json', 'xml'], 'acme', 8, [], names);
     // Each later type weighs more: the 20th would win if every one were offered.
     const ranges = vendorTypes('acme', 20).map((t, i) => `${t};q=0.${String(i + 10)}`);
     const accept = [...ranges, ...ranges, ...vendorTypes('acme', 24, 20)].join(',');

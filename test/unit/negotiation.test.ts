@@ -55,18 +55,21 @@ describe('Offer (RFC 9110 §12.5.1)', () => {
     ['text/xml', 'text/xml'],
     ['application/json;q=0.5, application/xml', 'application/xml'],
     ['application/*', 'application/json'],
-    ['application/vnd.acme.book+xml', 'application/vnd.acme.book+xml'],
-    ['application/vnd.acme+json', 'application/vnd.acme+json'],
   ])('answers Accept %j with %s', (accept, type) => {
     expect(offer.negotiate(accept)?.type).toBe(type);
   });
 
-  it.each(['text/csv', 'application/yaml', 'application/json;q=0', 'image/*'])(
-    'finds nothing acceptable in %j (spec 4.5: 406)',
-    (accept) => {
-      expect(offer.negotiate(accept)).toBeNull();
-    },
-  );
+  it.each([
+    'text/csv',
+    'application/yaml',
+    'application/json;q=0',
+    'image/*',
+    // No vendor: no vendor type is served.
+    'application/vnd.acme.book+xml',
+    'application/vnd.acme+json',
+  ])('finds nothing acceptable in %j (spec 4.5: 406)', (accept) => {
+    expect(offer.negotiate(accept)).toBeNull();
+  });
 
   it('keeps at most cacheSize answers', () => {
     const small = new Offer(['json'], undefined, 3);
@@ -75,12 +78,26 @@ describe('Offer (RFC 9110 §12.5.1)', () => {
     expect(small.negotiate('text/x-9')).toBeNull();
   });
 
-  it('recognises only the configured vendor', () => {
+  it("serves the vendor's own type, and a name only where the route declares it", () => {
     const acme = new Offer(['json'], 'acme', 8);
-    expect(acme.negotiate('application/vnd.acme.book+json')?.type).toBe(
+    expect(acme.negotiate('application/vnd.acme+json')?.type).toBe('application/vnd.acme+json');
+    expect(acme.negotiate('application/vnd.acme.book+json')).toBeNull();
+    expect(acme.negotiate('application/vnd.acme.zzz+json')).toBeNull();
+    expect(acme.negotiate('application/vnd.other.book+json')).toBeNull();
+    const books = new Offer(['json'], 'acme', 8, [], ['book']);
+    expect(books.negotiate('application/vnd.acme.book+json')?.type).toBe(
       'application/vnd.acme.book+json',
     );
-    expect(acme.negotiate('application/vnd.other.book+json')).toBeNull();
+    expect(books.negotiate('application/vnd.acme.books+json')).toBeNull();
+    expect(books.negotiate('application/vnd.acme.book+xml')).toBeNull();
+    expect(books.negotiate('application/vnd.acme.zzz+json, application/json;q=0.1')?.type).toBe(
+      'application/json',
+    );
+    expect(books.mediaTypes).toEqual([
+      'application/json',
+      'application/vnd.acme+json',
+      'application/vnd.acme.book+json',
+    ]);
   });
 });
 
@@ -98,7 +115,7 @@ describe('vendor types that name a version (RFC 9110 §12.5.1, §15.5.7)', () =>
     expect(vendorVersionOf(type, tree)).toBe(version);
   });
 
-  const v1 = new Offer(['json', 'xml'], 'acme', 8, [1]);
+  const v1 = new Offer(['json', 'xml'], 'acme', 8, [1], ['book']);
   it.each([
     ['application/vnd.acme.v1+json', 'application/vnd.acme.v1+json'],
     ['application/vnd.acme.book.v1+xml', 'application/vnd.acme.book.v1+xml'],
@@ -121,17 +138,18 @@ describe('vendor types that name a version (RFC 9110 §12.5.1, §15.5.7)', () =>
     expect(v1.negotiate(accept)).toBeNull();
   });
 
-  it('offers no version on a route that has none, and says so', () => {
-    const none = new Offer(['json'], 'acme', 8);
+  it('offers no version on a route that has none, and lists exactly what it serves', () => {
+    const none = new Offer(['json'], 'acme', 8, [], ['book']);
     expect(none.negotiate('application/vnd.acme.v1+json')).toBeNull();
+    expect(none.negotiate('application/vnd.acme.book.v1+json')).toBeNull();
     expect(none.negotiate('application/vnd.acme.book+json')?.type).toBe(
       'application/vnd.acme.book+json',
     );
     expect(none.available).toBe(
-      'application/json, application/vnd.acme.*+json; this resource has no versions, so a vendor type must name none',
+      'application/json, application/vnd.acme+json, application/vnd.acme.book+json',
     );
     expect(v1.available).toBe(
-      'application/json, application/xml, text/xml, application/vnd.acme.v1+json, application/vnd.acme.v1+xml, application/vnd.acme.*+json, application/vnd.acme.*+xml; a vendor type that names a version must name version 1',
+      'application/json, application/xml, text/xml, application/vnd.acme+json, application/vnd.acme+xml, application/vnd.acme.v1+json, application/vnd.acme.v1+xml, application/vnd.acme.book+json, application/vnd.acme.book+xml, application/vnd.acme.book.v1+json, application/vnd.acme.book.v1+xml',
     );
   });
 
@@ -141,7 +159,7 @@ describe('vendor types that name a version (RFC 9110 §12.5.1, §15.5.7)', () =>
     const { errors } = JSON.parse(r.text);
     expect(errors[0].code).toBe(40600);
     expect(errors[0].message).toBe(
-      'Nothing this resource offers matches Accept: "application/vnd.acme.v2+json". It is available as application/json, application/xml, text/xml, application/vnd.acme.v1+json, application/vnd.acme.v1+xml, application/vnd.acme.*+json, application/vnd.acme.*+xml; a vendor type that names a version must name version 1.',
+      'Nothing this resource offers matches Accept: "application/vnd.acme.v2+json". It is available as application/json, application/xml, text/xml, application/vnd.acme+json, application/vnd.acme+xml, application/vnd.acme.v1+json, application/vnd.acme.v1+xml.',
     );
     const ok = await get(
       make({ vendor: 'acme' }),
@@ -201,10 +219,50 @@ describe('negotiation() (spec 4.5)', () => {
     expect(json.headers['content-type']).toBe('application/json');
   });
 
-  it('echoes a vendor type as the Content-Type', async () => {
-    const r = await get(make(), '/v1/books/dune', 'application/vnd.acme.book+json');
+  it('echoes a vendor type the route declares as the Content-Type, and lists it for the document', async () => {
+    const routes: RouteTable = {
+      '/v1/books/:id': { GET: { handler: () => book, config: { vendorTypes: ['book'] } } },
+      '/v1/notes': { GET: () => ({ notes: [] }) },
+    };
+    const api = make({ vendor: 'acme' }, routes);
+    const r = await get(api, '/v1/books/dune', 'application/vnd.acme.book+json');
     expect(r.headers['content-type']).toBe('application/vnd.acme.book+json');
     expect(JSON.parse(r.text).id).toBe('dune');
+    // Undeclared here: a 406 listing what the route serves (was: echoed on any route).
+    const notes = await get(api, '/v1/notes', 'application/vnd.acme.book+json');
+    expect(notes.status).toBe(406);
+    expect(JSON.parse(notes.text).errors[0].message).toContain(
+      'It is available as application/json, application/vnd.acme+json, application/vnd.acme.v1+json.',
+    );
+    const [books, list] = ['/v1/books/:id', '/v1/notes'].map((p) =>
+      api.mediaTypesOf(api.routes.find((x) => x.pattern === p && x.method === 'GET')!),
+    );
+    expect(books).toEqual([
+      'application/json',
+      'application/vnd.acme+json',
+      'application/vnd.acme.v1+json',
+      'application/vnd.acme.book+json',
+      'application/vnd.acme.book.v1+json',
+    ]);
+    expect(list).toEqual([
+      'application/json',
+      'application/vnd.acme+json',
+      'application/vnd.acme.v1+json',
+    ]);
+  });
+
+  it.each([
+    [{}, { vendorTypes: ['book'] }, /vendorTypes needs .*negotiation\(\{ vendor: 'acme' \}\)/],
+    [
+      { vendor: 'acme' },
+      { vendorTypes: ['Book'] },
+      /vendorTypes must be a list of lower-case names/,
+    ],
+    [{ vendor: 'acme' }, { vendorTypes: ['book.v2'] }, /naming no version/],
+    [{ vendor: 'acme' }, { vendorTypes: 'book' }, /vendorTypes must be a list/],
+  ])('refuses with a TypeError at start-up: %j with %j', (options, config, message) => {
+    const routes = { '/v1/books/:id': { GET: { handler: () => book, config } } } as RouteTable;
+    expect(() => make(options, routes)).toThrow(message);
   });
 
   it('sends errors in the negotiated format', async () => {

@@ -1,3 +1,4 @@
+import { MemoryStore } from 'api-conventions';
 import { type BruteForceOptions, oauthServer } from 'api-conventions/oauth';
 import { describe, expect, it } from 'vitest';
 
@@ -56,6 +57,30 @@ describe('oauthServer bruteForce options', () => {
           'client out for everyone; raise maxClientTotalFailures to at least 500, or lower ' +
           'maxClientFailures or clientWindowSeconds.',
       ),
+    );
+  });
+});
+
+describe('oauthServer store and maxRefreshFamilies', () => {
+  const warningsOf = (options: Partial<Parameters<typeof oauthServer>[0]>) => {
+    const warnings: string[] = [];
+    oauthServer({ ...base, ...options }).setup?.({
+      logger: { error() {}, warn: (message: string) => warnings.push(message) },
+    } as never);
+    return warnings;
+  };
+
+  it("warns at start-up about a MemoryStore that refuses new keys when full, saying to use whenFull: 'evict'", () => {
+    expect(warningsOf({ store: new MemoryStore() })).toEqual([
+      expect.stringMatching(/refuses new keys when full.*whenFull: 'evict'/),
+    ]);
+    expect(warningsOf({ store: new MemoryStore({ whenFull: 'evict' }) })).toEqual([]);
+    expect(warningsOf({})).toEqual([]);
+  });
+
+  it.each([0, 1.5, 1001, '10'])('refuses maxRefreshFamilies %j with a TypeError', (value) => {
+    expect(() => oauthServer({ ...base, maxRefreshFamilies: value as number })).toThrow(
+      /`maxRefreshFamilies` must be a whole number from 1 to 1000/,
     );
   });
 });

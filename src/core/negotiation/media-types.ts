@@ -19,8 +19,7 @@ export type Format = 'json' | 'xml';
 
 /**
  * The outcome of negotiation: the format and the media type the response is labelled with (a
- * vendor type the client asked for is echoed, RFC 6839, when it names no version or one the
- * route serves).
+ * vendor type the client asked for is echoed, RFC 6839, when the route declares it).
  *
  * @category Negotiation
  */
@@ -45,7 +44,6 @@ export const formatTypes: Readonly<Record<Format, readonly string[]>> = {
 
 const chosenJson: Chosen = Object.freeze({ format: 'json', type: 'application/json' });
 const vndPrefix = 'application/vnd.';
-const vendorSubtype = /^vnd\.[a-z0-9][a-z0-9.!#$&^_-]*\+(?:json|xml)$/;
 // A longer value is negotiated each time it comes rather than kept: the cache stays small.
 const maxCachedLength = 512;
 
@@ -62,7 +60,11 @@ export class Offer {
   readonly jsonOnly: boolean;
   /** What the offer answers in, as a 406 lists it: built once, at start-up. */
   readonly available: string;
+  /** Every media type the offer answers in: its formats' and its vendor types (the document's). */
+  readonly mediaTypes: readonly string[];
   private readonly types: string[];
+  private readonly declared: ReadonlySet<string>;
+  private readonly anyName: boolean;
   private readonly served: ReadonlySet<number>;
   private readonly cache: BoundedCache<string, Chosen | null>;
   private readonly tree: string | undefined;
@@ -72,23 +74,31 @@ export class Offer {
    * @param formats - the formats, in order of preference
    * @param vendor - the organisation of the vendor types recognised (`vnd.<vendor>.…`); any when undefined
    * @param cacheSize - how many `Accept` values the cache keeps
-   * @param versions - the major versions the route serves: a vendor type that names another
-   *   (`application/vnd.acme.v9+json`) is not offered
+   * @param versions - the major versions the route serves (`application/vnd.acme.v1+json`)
+   * @param names - the names in the vendor's tree the route declares (`book`:
+   *   `application/vnd.acme.book+json`, and `…book.v1+json` for each version); `'any'` offers
+   *   every name of the tree that names a version served, which is how versioning reads the
+   *   version a type asks for (whether the type is served is negotiation's to say)
    */
   constructor(
     formats: readonly Format[],
     vendor: string | undefined,
     cacheSize: number,
     versions: readonly number[] = [],
+    names: readonly string[] | 'any' = [],
   ) {
     this.formats = formats;
     this.jsonOnly = formats.length === 1 && formats[0] === 'json';
     this.types = formats.flatMap((f) => formatTypes[f]);
     this.tree = vendor === undefined ? undefined : `application/vnd.${vendor.toLowerCase()}`;
+    const vendorTypes = declaredTypes(this.tree, formats, versions, names === 'any' ? [] : names);
+    this.declared = new Set(vendorTypes);
+    this.anyName = names === 'any' && this.tree !== undefined;
     this.served = new Set(versions);
+    this.mediaTypes = Object.freeze([...this.types, ...vendorTypes]);
     this.cache = new BoundedCache(cacheSize);
     this.preferred = this.fixed(formats[0]!);
-    this.available = describe(this.types, formats, this.tree ?? 'application/vnd.*', versions);
+    this.available = this.mediaTypes.join(', ');
   }
 
   /**
@@ -139,49 +149,53 @@ export class Offer {
   }
 
   /**
-   * Vendor types named in `Accept` whose suffix (RFC 6839) is a format offered, in the vendor's
-   * tree when one is set, naming no version or one the route serves: the first 16 distinct ones,
-   * so that they add at most 16 offers.
+   * Vendor types named in `Accept` that the route declares: the first 16 distinct ones, so that
+   * they add at most 16 offers. A type it does not declare is left out of the negotiation, as any
+   * other type it does not serve: the rest of `Accept` decides, and alone it is a 406
+   * (RFC 9110 §12.5.1, §15.5.7). One set look-up per range.
    */
   private vendorTypes(ranges: readonly MediaRange[]): string[] {
     const found: string[] = [];
+    if (this.declared.size === 0) return found;
     for (const range of ranges) {
-      if (range.type !== 'application' || !vendorSubtype.test(range.subtype)) continue;
+      if (range.type !== 'application' || !range.subtype.startsWith('vnd.')) continue;
       const type = `application/${range.subtype}`;
-      if (!this.formats.includes(type.endsWith('+xml') ? 'xml' : 'json')) continue;
-      if (
-        this.tree !== undefined &&
-        !type.startsWith(`${this.tree}.`) &&
-        !type.startsWith(`${this.tree}+`)
-      ) {
-        continue;
-      }
-      // A type that names a version the route does not serve would label a body of another
-      // version: it is not offered, so it alone is a 406 (RFC 9110 §12.5.1, §15.5.7).
-      const version = vendorVersionOf(type, this.tree);
-      if (version !== undefined && !this.served.has(version)) continue;
-      if (!found.includes(type)) found.push(type);
+      if (!(this.declared.has(type) || (this.anyName && this.inTree(type)))) continue;
+      if (found.includes(type)) continue;
+      found.push(type);
       if (found.length === maxVendorTypes) break;
     }
     return found;
   }
+
+  /** Whether `type` is of the tree, in a format offered, naming a version served (or none). */
+  private inTree(type: string): boolean {
+    const tree = this.tree!;
+    if (!type.startsWith(`${tree}.`) && !type.startsWith(`${tree}+`)) return false;
+    if (!this.formats.includes(type.endsWith('+xml') ? 'xml' : 'json')) return false;
+    if (!type.endsWith('+json') && !type.endsWith('+xml')) return false;
+    const version = vendorVersionOf(type, tree);
+    return version === undefined || this.served.has(version);
+  }
 }
 
 /**
- * The list a 406 gives: the formats' types, the vendor types of each version served, the tree's
- * other names, and what a vendor type may say of a version here.
+ * The vendor types a route declares, for each format: the tree's own type and its version family
+ * (`application/vnd.acme+json`, `application/vnd.acme.v1+json`), then each name and its versions
+ * (`application/vnd.acme.book+json`, `application/vnd.acme.book.v1+json`). None without a tree.
  */
-function describe(
-  types: readonly string[],
+function declaredTypes(
+  tree: string | undefined,
   formats: readonly Format[],
-  tree: string,
   versions: readonly number[],
-): string {
-  const byVersion = versions.flatMap((v) => formats.map((f) => `${tree}.v${v}+${f}`));
-  const names = formats.map((f) => `${tree}.*+${f}`);
-  const rule =
-    versions.length === 0
-      ? 'this resource has no versions, so a vendor type must name none'
-      : `a vendor type that names a version must name ${versions.length === 1 ? 'version' : 'one of versions'} ${versions.join(', ')}`;
-  return `${[...types, ...byVersion, ...names].join(', ')}; ${rule}`;
+  names: readonly string[],
+): string[] {
+  if (tree === undefined) return [];
+  const out: string[] = [];
+  for (const base of ['', ...names.map((n) => `.${n}`)]) {
+    for (const version of ['', ...versions.map((v) => `.v${v}`)]) {
+      for (const f of formats) out.push(`${tree}${base}${version}+${f}`);
+    }
+  }
+  return out;
 }

@@ -24,9 +24,12 @@ export interface NegotiationOptions {
   /** The query parameter that picks a format (`?format=xml`); `false` for none. @default 'format' */
   query?: string | false;
   /**
-   * The organisation of the vendor media types recognised (`application/vnd.<vendor>.<name>+json`
-   * is echoed as the `Content-Type`, unless a `v<N>` in it names a version the route does not
-   * serve); any vendor when not set. @default any
+   * The organisation whose vendor media types the routes serve: every route then serves the
+   * tree's own type (`application/vnd.<vendor>+json`) and one per version it serves
+   * (`application/vnd.<vendor>.v1+json`), and a route with a `vendorTypes` setting the names it
+   * declares (`application/vnd.<vendor>.book+json`, `….book.v1+json`); each is echoed as the
+   * `Content-Type` and listed in the OpenAPI document. No other vendor type is served (406 when
+   * nothing else in `Accept` is). Without it, no vendor type is served. @default none
    */
   vendor?: string;
   /** Options of the XML serializer. @default the serializer's defaults */
@@ -36,6 +39,9 @@ export interface NegotiationOptions {
 }
 
 const known = ['formats', 'query', 'vendor', 'xml', 'cacheSize'];
+// A name of the vendor's tree: `book`, `book.summary`; a `v<N>` part would name a version.
+const vendorName = /^[a-z0-9][a-z0-9-]*(?:\.[a-z0-9][a-z0-9-]*)*$/;
+const namesVersion = /(?:^|\.)v\d+(?:\.|$)/;
 const allFormats: readonly Format[] = ['json', 'xml'];
 // RFC 9110 §9.3.5: a DELETE answers 204 with no representation; nothing to negotiate.
 const noRepresentation = new Set(['DELETE', 'OPTIONS']);
@@ -57,7 +63,7 @@ function checkFormats(where: string, formats: unknown): readonly Format[] {
 /** The plugin of {@link negotiation}: its offers, compiled once, and each route's. */
 class NegotiationPlugin implements Plugin {
   readonly name = 'negotiation';
-  readonly routeConfig = ['formats', 'formatSuffix', 'suffixes'];
+  readonly routeConfig = ['formats', 'formatSuffix', 'suffixes', 'vendorTypes'];
   readonly serializers: Readonly<Record<string, Serializer>>;
   private readonly formats: readonly Format[];
   private readonly query: string | false;
@@ -103,10 +109,14 @@ class NegotiationPlugin implements Plugin {
     this.marker = query === false ? '' : `${query}=`;
   }
 
-  /** Compiles a route's `formats` and `formatSuffix` at start-up; a mistake is a `TypeError`. */
+  /**
+   * Compiles a route's `formats`, `formatSuffix` and `vendorTypes` at start-up; a mistake is a
+   * `TypeError`.
+   */
   onRoute(route: RouteInfo): void {
     const where = `Route "${route.method} ${route.pattern}"`;
     const { formats: own, formatSuffix } = route.config;
+    const names = this.namesOf(where, route.config.vendorTypes);
     const list = own === undefined ? this.formats : checkFormats(`${where} formats`, own);
     let pinned: Chosen | undefined;
     if (formatSuffix !== undefined) {
@@ -118,21 +128,19 @@ class NegotiationPlugin implements Plugin {
       pinned = { format: formatSuffix, type: formatTypes[formatSuffix][0]! };
     }
     const table = versionTableOf(route.handler);
-    this.byRoute.set(route, { offer: this.offerOf(list, versionsOf(route, table)), pinned, table });
+    const offer = this.offerOf(list, versionsOf(route, table), names);
+    this.byRoute.set(route, { offer, pinned, table });
   }
 
-  /** The media types `route` answers in, for the OpenAPI document. */
+  /**
+   * The media types `route` answers in, for the OpenAPI document: exactly the ones it serves,
+   * each format's and each vendor type it declares, so that the document and the service agree.
+   */
   mediaTypes(route: RouteInfo): readonly string[] {
     const known = this.byRoute.get(route);
-    const list =
-      known?.pinned !== undefined ? [known.pinned.format] : (known?.offer ?? this.fallback).formats;
-    // The first type of each format, and the vendor tree's own type in it (RFC 6839), which
-    // stands for every `application/vnd.<vendor>.<name>+<format>` a client may ask for.
-    const types = list.map((f) => formatTypes[f][0]!);
-    const vendor = this.vendor;
-    if (vendor !== undefined)
-      types.push(...list.map((f) => `application/vnd.${vendor.toLowerCase()}+${f}`));
-    return types;
+    // A `.json`/`.xml` twin answers in its format whatever `Accept` says.
+    if (known?.pinned !== undefined) return [known.pinned.type];
+    return (known?.offer ?? this.fallback).mediaTypes;
   }
 
   /** Before the body is read: the format the request asks for, or 406. */
@@ -145,7 +153,7 @@ class NegotiationPlugin implements Plugin {
       return;
     }
     const offer = known?.offer ?? this.fallback;
-    // The answer depends on Accept on every route (a vendor type is echoed): say so to caches.
+    // The answer depends on Accept on every route: say so to caches.
     if (ctx.hasResponseHeaders) ctx.responseHeaders.vary('Accept');
     else ctx.responseHeaders.record.vary = 'Accept';
     const chosen = this.fromQuery(ctx, offer) ?? offer.negotiate(ctx.headers.get('accept'));
@@ -179,14 +187,37 @@ class NegotiationPlugin implements Plugin {
       served === chosen.version ? chosen.type : relabel(chosen.type, chosen.version, served);
   }
 
-  private offerOf(list: readonly Format[], versions: readonly number[]): Offer {
-    const key = `${list.join(',')} ${versions.join(',')}`;
+  private offerOf(
+    list: readonly Format[],
+    versions: readonly number[],
+    names: readonly string[] = [],
+  ): Offer {
+    const key = `${list.join(',')} ${versions.join(',')} ${names.join(',')}`;
     let offer = this.offers.get(key);
     if (offer === undefined) {
-      offer = new Offer(list, this.vendor, this.cacheSize, versions);
+      offer = new Offer(list, this.vendor, this.cacheSize, versions, names);
       this.offers.set(key, offer);
     }
     return offer;
+  }
+
+  /** A route's `vendorTypes`, checked: names in the vendor's tree that name no version. */
+  private namesOf(where: string, names: unknown): readonly string[] {
+    if (names === undefined) return [];
+    if (this.vendor === undefined) {
+      throw new TypeError(
+        `${where}: vendorTypes needs the organisation of the types: negotiation({ vendor: 'acme' }).`,
+      );
+    }
+    if (
+      !Array.isArray(names) ||
+      names.some((n) => typeof n !== 'string' || !vendorName.test(n) || namesVersion.test(n))
+    ) {
+      throw new TypeError(
+        `${where}: vendorTypes must be a list of lower-case names in the vendor's tree, such as ['book'] for application/vnd.${this.vendor}.book+json, naming no version (v1: the route's path or versioned() says which it serves); got ${JSON.stringify(names)}.`,
+      );
+    }
+    return Object.freeze([...new Set(names as string[])].sort());
   }
 
   private fromQuery(ctx: RequestContext, offer: Offer): Chosen | undefined {
@@ -211,10 +242,11 @@ class NegotiationPlugin implements Plugin {
  * Content negotiation (spec 4.5, RFC 9110 §12): each route offers JSON (the default and the answer
  * to `*\/*`) and, where its `formats` setting says so, XML. The format comes from the `format`
  * query parameter, from a `.json`/`.xml` suffix ({@link withFormatSuffixes}), or from `Accept`;
- * a vendor type (`application/vnd.acme.book+json`) is echoed as the `Content-Type` when it
- * names no version or one the route serves (its path's `/v1`, or its `versioned()` handler's;
- * `application/vnd.acme.v9+json` is not offered). Nothing acceptable is a 406 whose body (in
- * JSON) names what is offered. Each route's answer to an `Accept` value is computed once and
+ * a vendor type is served, and echoed as the `Content-Type`, only where the route declares it:
+ * the `vendor` tree's own type and its versions the route serves (its path's `/v1`, or its
+ * `versioned()` handler's), and the names of its `vendorTypes` setting
+ * (`application/vnd.acme.book+json`). The OpenAPI document lists exactly these. Nothing
+ * acceptable is a 406 whose body (in JSON) lists what is offered. Each route's answer to an `Accept` value is computed once and
  * kept in a bounded cache. JSONP is never offered ([Content negotiation](../../../docs/negotiation.md) says why).
  *
  * @example

@@ -12,6 +12,13 @@ declare module '../routing/types.ts' {
     formatSuffix?: Format;
     /** Whether `withFormatSuffixes` adds `.json`/`.xml` twins of this GET route. @default false */
     suffixes?: boolean;
+    /**
+     * The names in the `negotiation` plugin's `vendor` tree this route also answers in:
+     * `['book']` serves `application/vnd.<vendor>.book+json` (and `+xml` where it offers XML,
+     * and `….book.v1+json` for each version it serves). No other vendor name is served here.
+     * @default []
+     */
+    vendorTypes?: readonly string[];
   }
 }
 

@@ -37,7 +37,6 @@ export class AuthorizationCodes {
   constructor(
     private readonly store: GuardedStore,
     private readonly ttlMs: number,
-    private readonly reuseMemoryMs: number,
   ) {}
 
   /** Stores a new code and returns it. */
@@ -51,29 +50,31 @@ export class AuthorizationCodes {
   /**
    * Redeems a code once (RFC 6749 §4.1.3): bound to the client, the redirect URI and the PKCE
    * verifier (RFC 7636 §4.6). A code used twice revokes what the first use issued
-   * (RFC 6749 §4.1.2): `onReplay` gets the family to revoke.
+   * (RFC 6749 §4.1.2): `onReplay` gets the code's record, whose family to revoke. A used code is
+   * remembered for a code's lifetime, while a client racing an attacker for it can still come:
+   * long enough for that, and short enough that sign-ins never pile state up in the store.
    */
   async redeem(
     code: string,
     clientId: string,
     redirectUri: string | undefined,
     verifier: string | undefined,
-    onReplay: (family: string) => Promise<void>,
+    onReplay: (record: CodeRecord) => Promise<void>,
     ctx?: StoreBudgetHolder,
   ): Promise<CodeRecord> {
     const digest = await digestKey(code);
     const peek = await this.store.get(`code:${digest}`, ctx);
     if (peek === undefined) {
-      const family = await this.store.get(`codeu:${digest}`, ctx);
-      if (family !== undefined) await onReplay(family);
+      const used = await this.store.get(`codeu:${digest}`, ctx);
+      if (used !== undefined) await onReplay(JSON.parse(used) as CodeRecord);
       throw oauthError('invalid_grant', unusable);
     }
     const record = JSON.parse(peek) as CodeRecord;
     if (record.c !== clientId) throw oauthError('invalid_grant', unusable);
     // Marked used before it is taken: a second use that loses the take still finds the mark.
-    await this.store.set(`codeu:${digest}`, record.f, this.reuseMemoryMs, ctx);
+    await this.store.set(`codeu:${digest}`, peek, this.ttlMs, ctx);
     if ((await this.store.take(`code:${digest}`, ctx)) === undefined) {
-      await onReplay(record.f);
+      await onReplay(record);
       throw oauthError('invalid_grant', unusable);
     }
     if (

@@ -68,9 +68,10 @@ class OAuthServerPlugin implements OAuthServer {
       refresh: new RefreshTokens(
         o.store,
         o.refreshTokenTtl * 1000,
+        o.maxRefreshFamilies,
         o.tokens.revoke?.bind(o.tokens),
       ),
-      codes: new AuthorizationCodes(o.store, o.codeTtl * 1000, o.refreshTokenTtl * 1000),
+      codes: new AuthorizationCodes(o.store, o.codeTtl * 1000),
       counter: o.bruteForce ? new FailureCounter(o.counterStore, o.bruteForce) : undefined,
     };
     const metadata = compileMetadata(o);

@@ -145,11 +145,21 @@ export interface OAuthServerOptions {
   /** The `aud` of access tokens. @default the issuer */
   audience?: string;
   /**
-   * Where the server's state lives (refresh tokens, codes, the access tokens issued from each;
-   * the failure counters too when it is a shared store, see `BruteForceOptions.store`).
-   * @default a new MemoryStore
+   * Where the server's state lives (refresh-token families, codes, the access tokens issued from
+   * each; the failure counters too when it is a shared store, see `BruteForceOptions.store`).
+   * Every record fails closed when a store drops it (a lost family is an unknown refresh token,
+   * the user signs in again), so a memory store for it should evict when full; one that refuses
+   * is warned about at start-up.
+   * @default a new MemoryStore({ whenFull: 'evict' }) of its own
    */
   store?: Store;
+  /**
+   * The most refresh-token families one user holds with one client: a family is one sign-in and
+   * every token rotated from it (RFC 9700 §4.14.2). A sign-in past the limit ends the family used
+   * least recently (an expired or revoked one first), so one user's sign-ins take a bounded part
+   * of the store, whatever their number. @default 10
+   */
+  maxRefreshFamilies?: number;
   /** Access-token lifetime in seconds. @default 3600 */
   accessTokenTtl?: number;
   /** Refresh-token lifetime in seconds, counted from each rotation. @default 1209600 (14 days) */

@@ -34,6 +34,7 @@ export interface ResolvedOAuth {
   readonly accessTokenTtl: number;
   readonly refreshTokenTtl: number;
   readonly codeTtl: number;
+  readonly maxRefreshFamilies: number;
   readonly clientSecretPost: boolean;
   readonly paths: {
     token: string;
@@ -171,6 +172,10 @@ function countersBeside(store: MemoryStore): MemoryStore {
   return counters;
 }
 
+const refusingStore =
+  "oauthServer: its store is a MemoryStore that refuses new keys when full (whenFull: 'refuse'), so once full every new sign-in is a 503 until keys expire. Give the server a MemoryStore of its own with whenFull: 'evict' (or no store: that is the default), or a shared store (docs/oauth.md#state).";
+
+/** A whole number option from 1 to `max` (seconds, or a count), or its default. */
 function seconds(name: string, value: unknown, fallback: number, max: number): number {
   return value === undefined ? fallback : assertInteger(`${where}: \`${name}\``, value, 1, max);
 }
@@ -193,6 +198,7 @@ export function resolveOAuthOptions(options: OAuthServerOptions): ResolvedOAuth 
     'basePath',
     'authorizationEndpoint',
     'bruteForce',
+    'maxRefreshFamilies',
   ]);
   if (typeof options?.tokens?.issue !== 'function') {
     throw new TypeError(`${where}: \`tokens.issue\` must be a function that issues access tokens.`);
@@ -247,7 +253,12 @@ export function resolveOAuthOptions(options: OAuthServerOptions): ResolvedOAuth 
   const { issuerOf, warning } = compileIssuer(options.issuer);
   const audience = options.audience;
   const bruteForce = resolveBruteForce(options.bruteForce);
-  const store = options.store ?? new MemoryStore();
+  // The server's state fails closed when evicted (a lost record is an unknown token, a lost claim
+  // a replay that revokes), so a full memory store evicts its oldest keys rather than refuse
+  // every new sign-in (docs/oauth.md#state).
+  const store = options.store ?? new MemoryStore({ whenFull: 'evict' });
+  const warnings = warning === undefined ? [] : [warning];
+  if (store instanceof MemoryStore && store.whenFull === 'refuse') warnings.push(refusingStore);
   // A memory store is this process's alone, so the counters lose nothing by living in one of
   // their own that evicts when full: a flood of failed logins then never takes the room that
   // refresh-token families and codes need. A shared store (Redis) keeps them beside the rest.
@@ -263,12 +274,13 @@ export function resolveOAuthOptions(options: OAuthServerOptions): ResolvedOAuth 
     tokens: options.tokens,
     issuerOf,
     audienceOf: audience !== undefined ? () => audience : issuerOf,
-    warnings: warning === undefined ? [] : [warning],
+    warnings,
     store: guardStore(store, { prefix: 'oauth:' }),
     counterStore: guardStore(counterStore, { prefix: 'oauth:' }),
     accessTokenTtl: seconds('accessTokenTtl', options.accessTokenTtl, 3600, 86_400 * 7),
     refreshTokenTtl: seconds('refreshTokenTtl', options.refreshTokenTtl, 1_209_600, 86_400 * 365),
     codeTtl: seconds('codeTtl', options.codeTtl, 60, 600),
+    maxRefreshFamilies: seconds('maxRefreshFamilies', options.maxRefreshFamilies, 10, 1000),
     clientSecretPost: options.clientSecretPost === true,
     paths: {
       token: `${basePath}/token`,

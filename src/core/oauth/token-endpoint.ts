@@ -7,7 +7,7 @@ import type { AuthorizationCodes } from './codes.ts';
 import { oauthError } from './errors.ts';
 import { formParams, type OAuthParams, required } from './form.ts';
 import type { GrantType } from './options.ts';
-import type { RefreshTokens } from './refresh-tokens.ts';
+import type { FamilyRef, RefreshTokens } from './refresh-tokens.ts';
 import type { CompiledClient, ResolvedOAuth } from './resolve.ts';
 import { differs, intersect, narrowScope, parseScope } from './scopes.ts';
 
@@ -68,10 +68,13 @@ interface Grant {
   subject: string | undefined;
   scope: string[];
   wanted: ReadonlySet<string> | undefined;
-  /** The refresh-token family to continue, or `true` for a new one, or `false` for none. */
-  refresh: { family: string; scope: string } | boolean;
-  /** The family the access token belongs to even without a refresh token (a code's). */
-  family?: string;
+  /**
+   * The family the tokens belong to: one to continue (a refresh), one to open (a code's, or a new
+   * one for a password grant), or none (client credentials).
+   */
+  family: { ref: FamilyRef; scope: string } | { open: string } | undefined;
+  /** Whether a refresh token is issued. */
+  refresh: boolean;
 }
 
 async function passwordGrant(
@@ -94,14 +97,16 @@ async function passwordGrant(
   }
   await attempt?.settle();
   const scope = narrowScope(wanted, intersect(client.scopes, user.scopes));
-  return { subject: user.subject, scope, wanted, refresh: client.grants.has('refresh_token') };
+  const refresh = client.grants.has('refresh_token');
+  const family = refresh ? { open: s.refresh.newFamily() } : undefined;
+  return { subject: user.subject, scope, wanted, family, refresh };
 }
 
 function clientCredentialsGrant(s: TokenState, client: CompiledClient, p: OAuthParams): Grant {
   const wanted = parseScope(p.get('scope'), s.options.scopes);
   // spec 5.4: client credentials give access to public information only; RFC 6749 §4.4.3: no refresh token.
   const scope = narrowScope(wanted, intersect(client.scopes, s.options.publicScopes));
-  return { subject: undefined, scope, wanted, refresh: false };
+  return { subject: undefined, scope, wanted, family: undefined, refresh: false };
 }
 
 async function refreshGrant(
@@ -112,7 +117,7 @@ async function refreshGrant(
 ): Promise<Grant> {
   const token = required(p, 'refresh_token');
   const wanted = parseScope(p.get('scope'), s.options.scopes);
-  const record = await s.refresh.use(
+  const { record, ref } = await s.refresh.use(
     token,
     client.id,
     (r) => {
@@ -128,7 +133,8 @@ async function refreshGrant(
     ctx,
   );
   const scope = wanted ? [...wanted].sort() : record.sc.split(' ');
-  return { subject: record.s, scope, wanted, refresh: { family: record.f, scope: record.sc } };
+  const family = { ref, scope: record.sc };
+  return { subject: record.s, scope, wanted, family, refresh: true };
 }
 
 async function codeGrant(
@@ -143,14 +149,12 @@ async function codeGrant(
     client.id,
     p.get('redirect_uri'),
     p.get('code_verifier'),
-    (f) => s.refresh.revokeFamily(f, ctx),
+    (r) => s.refresh.revokeGrant(r.c, r.s, r.f, ctx),
     ctx,
   );
   const scope = record.sc.split(' ');
-  const refresh = client.grants.has('refresh_token')
-    ? { family: record.f, scope: record.sc }
-    : false;
-  return { subject: record.s, scope, wanted: new Set(scope), refresh, family: record.f };
+  const refresh = client.grants.has('refresh_token');
+  return { subject: record.s, scope, wanted: new Set(scope), family: { open: record.f }, refresh };
 }
 
 /** The token endpoint's handler. */
@@ -205,19 +209,17 @@ async function issueTokens(
     token_type: 'Bearer',
     expires_in: issued.expiresIn,
   };
-  const family =
-    g.refresh === true ? s.refresh.newFamily() : g.refresh === false ? g.family : g.refresh.family;
-  // RFC 6749 §4.1.2, RFC 7009 §2.1: revoking the grant (a replayed code, a replayed or revoked
-  // refresh token) revokes the access tokens issued from it too.
-  if (family !== undefined && !(await s.refresh.track(family, issued.jti, issued.expiresAt, ctx))) {
-    throw oauthError('invalid_grant', 'The grant was revoked while this request used it.');
-  }
-  if (g.refresh !== false) {
-    const base = { c: client.id, sc: scope, ...(g.subject !== undefined ? { s: g.subject } : {}) };
-    body.refresh_token =
-      g.refresh === true
-        ? await s.refresh.issue(base, family, ctx)
-        : await s.refresh.issue({ ...base, sc: g.refresh.scope }, family, ctx);
+  if (g.family !== undefined) {
+    // The scope the grant holds: a refresh keeps the original one (RFC 6749 §6).
+    const held = 'ref' in g.family ? g.family.scope : scope;
+    const grant = { c: client.id, sc: held, ...(g.subject !== undefined ? { s: g.subject } : {}) };
+    const ref = 'ref' in g.family ? g.family.ref : await s.refresh.open(grant, g.family.open, ctx);
+    // RFC 6749 §4.1.2, RFC 7009 §2.1: revoking the grant (a replayed code, a replayed or revoked
+    // refresh token) revokes the access tokens issued from it too.
+    if (!(await s.refresh.track(ref, issued.jti, issued.expiresAt, ctx))) {
+      throw oauthError('invalid_grant', 'The grant was revoked while this request used it.');
+    }
+    if (g.refresh) body.refresh_token = await s.refresh.issue(ref, grant, ctx);
   }
   if (differs(g.wanted, g.scope)) body.scope = scope;
   return body;

@@ -37,6 +37,7 @@ export const settingOwners: Readonly<Record<string, string>> = {
   formats: 'negotiation()',
   formatSuffix: 'negotiation()',
   suffixes: 'negotiation()',
+  vendorTypes: 'negotiation()',
   auth: 'bearer()',
   scopes: 'bearer()',
   user: 'bearer()',

@@ -137,6 +137,11 @@ export class MemoryStore implements Store {
     (this.timer as { unref?: () => void }).unref?.();
   }
 
+  /** What this store does with a new key when full (its `whenFull` option). */
+  get whenFull(): 'refuse' | 'evict' {
+    return this.evict ? 'evict' : 'refuse';
+  }
+
   /** How many keys are held, expired ones not yet swept included. */
   get size(): number {
     return this.entries.size;

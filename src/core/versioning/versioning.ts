@@ -196,7 +196,7 @@ class VersioningPlugin implements Plugin {
       const media =
         vendor === undefined || versions === undefined
           ? undefined
-          : new Offer(['json', 'xml'], vendor, mediaCacheSize, list);
+          : new Offer(['json', 'xml'], vendor, mediaCacheSize, list, 'any');
       const served = list.map((v) => `application/vnd.${vendor}.v${v}+json`).join(', ');
       this.plans.set(route, { deprecation, versions, byVersion, media, served });
     }
