@@ -80,9 +80,12 @@ export async function auditPath(
     get: first,
     allow: undefined,
   };
+  // Findings are about the documented template when there is one, so that what the document
+  // and the live answers say of one operation is merged into one finding.
+  const scope = documented?.template ?? path.split('?')[0]!;
   const own = (): PathAudit => ({
     ...audit,
-    ctx: { ...ctx, findings: new Findings(ctx.options.only) },
+    ctx: { ...ctx, findings: new Findings(ctx.options, scope) },
   });
   const head = own();
   checkPathShape(head.ctx.findings, path, `GET ${path}`);

@@ -1,6 +1,6 @@
 /** Path shape (spec 4.1.2-4.1.6) and the version segment (9.1), decided on the path's text. */
 import { lintPath } from 'api-conventions';
-import type { Findings } from '../report.ts';
+import type { Findings, Place } from '../report.ts';
 
 /** The lint rules the auditor reports, by spec rule, with what a pass means. */
 const rules: readonly [section: string, pass: string][] = [
@@ -14,9 +14,15 @@ const rules: readonly [section: string, pass: string][] = [
 
 /**
  * Reports each path rule for `path` (a concrete path or an OpenAPI template with `{name}`
- * parameters), under `request`.
+ * parameters), under `request`. The rules are about the path's spelling, whatever the method.
  */
-export function checkPathShape(findings: Findings, path: string, request: string): void {
+export function checkPathShape(
+  findings: Findings,
+  path: string,
+  request: string,
+  at?: string,
+): void {
+  const place: Place = { method: null, ...(at !== undefined ? { path: at } : {}) };
   // OpenAPI templates name parameters in braces; the lint reads `:name`. In a concrete path a
   // number or a UUID is an identifier, so the segment before it names a collection (heuristic).
   const pattern = path
@@ -31,9 +37,17 @@ export function checkPathShape(findings: Findings, path: string, request: string
     const found = lint.find((f) => f.section === section);
     if (found) {
       const fix = found.fix ? ` (e.g. ${found.fix})` : '';
-      findings.fail(section, request, `${found.message}${fix}`);
+      findings.fail(
+        section,
+        request,
+        `${found.message}${fix}`,
+        undefined,
+        undefined,
+        undefined,
+        place,
+      );
     } else {
-      findings.pass(section, request, pass);
+      findings.pass(section, request, pass, undefined, place);
     }
   }
 }

@@ -107,6 +107,8 @@ export async function checkWrites(
         '415 with the error body',
         ex.status,
         problem ? excerpt(ex.body) : undefined,
+        // The 415 is required; its body's shape is spec 7.1.5's pattern.
+        ex.status === 415 ? 'pattern' : 'required',
       );
       await removeCreated(ctx, path, ex);
     }
@@ -128,6 +130,7 @@ export async function checkWrites(
         '413 with the error body',
         413,
         excerpt(ex.body),
+        'pattern',
       );
     } else if (ex.status >= 400 && ex.status < 500) {
       findings.skip(
@@ -170,6 +173,9 @@ export async function checkWrites(
     `201 with Location: ${location}`,
     ex.status,
     problem ? excerpt(ex.body) : undefined,
+    // Spec 4.3 requires the 201; a Location for the new item is RFC 9110 §15.3.2's way to name
+    // it, which the spec does not ask for.
+    ex.status === 201 ? 'pattern' : 'required',
   );
   // Leave nothing behind: remove what the audit created, on the base origin only.
   await removeCreated(ctx, path, ex);
