@@ -17,6 +17,9 @@ export interface Answer {
   error?: string;
 }
 
+/** How long an answer may still arrive after the upload broke (EPIPE, ECONNRESET). */
+const lateAnswerMs = 50;
+
 /** How much of a body is uploaded at a time, so that an early answer stops the upload. */
 const uploadChunk = 64 * 1024;
 
@@ -81,8 +84,14 @@ export class Transport {
         });
       });
       req.on('error', (error) => {
-        // After the answer arrived, a broken upload (EPIPE, ECONNRESET) changes nothing.
-        if (!answered) failed(error);
+        // After the answer arrived, a broken upload (EPIPE, ECONNRESET) changes nothing. Before
+        // it, the answer may still be on its way through the parser (a server that answers, then
+        // closes on an upload it did not read): it is given a moment to arrive and be judged.
+        if (answered) return;
+        const late = setTimeout(() => {
+          if (!answered) failed(error);
+        }, lateAnswerMs);
+        late.unref();
       });
       if (!payload) {
         req.end();
