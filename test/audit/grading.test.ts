@@ -6,6 +6,8 @@
  */
 import { audit } from 'api-conventions/audit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findDates } from '../../src/audit/checks/dates.ts';
+import { checkPathShape } from '../../src/audit/checks/path-shape.ts';
 import { main } from '../../src/audit/cli.ts';
 import { mergeFindings } from '../../src/audit/merge.ts';
 import { type Finding, Findings } from '../../src/audit/report.ts';
@@ -152,5 +154,28 @@ describe('api-conventions audit --strict, --skip', () => {
     const rules = (JSON.parse(out) as { findings: Finding[] }).findings.map((f) => f.rule);
     expect(rules.length).toBeGreaterThan(5);
     expect(rules.filter((r) => r.startsWith('4.') || r === '7.1.5')).toEqual([]);
+  });
+});
+
+describe('the two false failures measured on outside APIs', () => {
+  it('takes no URL in a date-named field for a date (spec 2.6, GitHub GET /emojis)', () => {
+    const emojis = {
+      date: 'https://github.githubassets.com/images/icons/emoji/unicode/1f4c5.png?v8',
+    };
+    expect(findDates(emojis)).toEqual([]);
+    expect(findDates({ date: '11/23/2026' })).toEqual([
+      { where: 'date', value: '11/23/2026', ok: false },
+    ]);
+  });
+
+  it('asks no plural of a protocol that groups operations (spec 4.1.4, /auth/oauth/{provider})', () => {
+    const findings = new Findings(selection);
+    checkPathShape(findings, '/auth/oauth/{provider}', 'GET /auth/oauth/{provider}');
+    checkPathShape(findings, '/v1/order/{id}', 'GET /v1/order/{id}');
+    const plural = findings.list.filter((f) => f.rule === '4.1.4');
+    expect(plural.map((f) => [f.request, f.outcome])).toEqual([
+      ['GET /auth/oauth/{provider}', 'pass'],
+      ['GET /v1/order/{id}', 'fail'],
+    ]);
   });
 });

@@ -2,6 +2,12 @@
 import { lintPath } from 'api-conventions';
 import type { Findings, Place } from '../report.ts';
 
+/**
+ * Names of protocols and schemes that group the operations under them (`/auth/oauth/{provider}`):
+ * the segment before a parameter, but no collection to put in the plural.
+ */
+const pluralExceptions = ['auth', 'oauth', 'oauth2', 'openid', 'oidc', 'saml', 'sso', 'ldap'];
+
 /** The lint rules the auditor reports, by spec rule, with what a pass means. */
 const rules: readonly [section: string, pass: string][] = [
   ['4.1.3', 'the path is lower-case'],
@@ -32,7 +38,7 @@ export function checkPathShape(
       /\/(?:\d+|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(?=\/|$)/gi,
       '/:id',
     );
-  const lint = lintPath(pattern);
+  const lint = lintPath(pattern, { pluralExceptions });
   for (const [section, pass] of rules) {
     const found = lint.find((f) => f.section === section);
     if (found) {
