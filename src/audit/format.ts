@@ -19,6 +19,7 @@ const titles: Record<string, string> = {
   '4.1': 'Paths',
   '4.2': 'Methods',
   '4.3': 'Success statuses',
+  '4.4': 'Query parameters',
   '4.5': 'Choosing the format',
   '4.6': 'Media types',
   '4.7': 'Caching',

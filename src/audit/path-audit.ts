@@ -4,6 +4,7 @@ import { checkCacheControl, checkConditional } from './checks/caching.ts';
 import { checkRateHeaders } from './checks/limits.ts';
 import { checkHead, checkOptions, checkUnsupportedMethod } from './checks/methods.ts';
 import { checkJsonDefault, checkNotAcceptable } from './checks/negotiation.ts';
+import { pagingNameProblem } from './checks/paging.ts';
 import { checkPathShape } from './checks/path-shape.ts';
 import { checkPayloads } from './checks/payloads.ts';
 import { checkResponses } from './checks/responses.ts';
@@ -89,6 +90,11 @@ export async function auditPath(
   });
   const head = own();
   checkPathShape(head.ctx.findings, path, `GET ${path}`);
+  // Spec 4.4: the query parameters of the audited path are named as the spec names them.
+  for (const name of new Set(new URLSearchParams(path.split('?')[1] ?? '').keys())) {
+    const problem = pagingNameProblem(name);
+    if (problem) head.ctx.findings.fail('4.4', `GET ${path}`, problem);
+  }
   if (!audit.get) audit.get = await ctx.client.send('GET', path);
   if (!audit.get) head.ctx.findings.skip('4.2', `GET ${path}`, budgetSpent);
   else if (audit.get.status !== 0) audit.exchanges.push(audit.get);

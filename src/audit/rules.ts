@@ -29,8 +29,13 @@ const help: Record<string, RuleHelp> = {
   },
   '2.8': {
     title: 'hasNext on paged lists',
-    fix: 'Give every paged list a boolean hasNext.',
+    fix: 'Give every paged list a flag telling whether a next page exists: a boolean hasNext.',
     library: 'return listOf(name, items, { hasNext }), or config.list with the payloads() plugin.',
+  },
+  '4.4': {
+    title: 'Query parameters',
+    fix: 'Name the paging parameters as spec 4.4 does: page and per_page, or limit and offset.',
+    library: 'use parsePageParams() (page, per_page, limit, offset).',
   },
   '4.1': {
     title: 'Paths',

@@ -8,8 +8,8 @@ import type { Exchange } from '../client.ts';
 import type { AuditContext } from '../context.ts';
 import { excerpt, isJsonType, isParsed, jsonOf, mediaType } from '../inspect.ts';
 import type { Place } from '../report.ts';
-import { resolveRef } from './load.ts';
 import type { Operation } from './paths.ts';
+import { resolveRef } from './ref.ts';
 import { validate } from './schema.ts';
 
 type Response = {

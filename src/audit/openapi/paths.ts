@@ -1,5 +1,5 @@
 /** What the live audit takes from an OpenAPI document: concrete paths, their methods, bodies, security. */
-import { type OpenApiDocument, resolveRef } from './load.ts';
+import { type OpenApiDocument, resolveRef } from './ref.ts';
 
 const methods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch'];
 

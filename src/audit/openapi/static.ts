@@ -1,10 +1,12 @@
 /** Static checks of an OpenAPI document: path shapes and versions (spec 4.1, 9.1), wrapped lists (2.7), date-time formats (2.6), error schemas (7.1.5). */
 import { isRfc3339 } from '../checks/dates.ts';
+import { pagingNameProblem } from '../checks/paging.ts';
 import { checkPathShape } from '../checks/path-shape.ts';
 import type { Findings } from '../report.ts';
 import { flatten } from './generate.ts';
-import { type OpenApiDocument, pointer, resolveRef } from './load.ts';
-import { serverPrefix } from './paths.ts';
+import { listSchemaVerdict } from './paging.ts';
+import { type Operation, parametersOf, serverPrefix } from './paths.ts';
+import { type OpenApiDocument, pointer, resolveRef } from './ref.ts';
 
 type Schema = {
   type?: unknown;
@@ -46,7 +48,12 @@ function alternatives(doc: OpenApiDocument, schema: Schema | undefined): Schema[
  * or a string whose example is no RFC 3339 date. A string without `format: date-time` says
  * nothing either way (its values are judged live), so it is not reported.
  */
-function undatedProperties(doc: OpenApiDocument, raw: unknown, where = '', depth = 0): string[] {
+export function undatedProperties(
+  doc: OpenApiDocument,
+  raw: unknown,
+  where = '',
+  depth = 0,
+): string[] {
   if (depth > 6) return [];
   const out: string[] = [];
   for (const schema of alternatives(doc, flatten(doc, raw) as Schema | undefined)) {
@@ -78,7 +85,7 @@ function undatedProperties(doc: OpenApiDocument, raw: unknown, where = '', depth
  * integer}`, with `allOf` parts merged (`allOf: [Error, {…}]`), `$ref`s followed, and each
  * `oneOf`/`anyOf` alternative one too.
  */
-function isErrorSchema(doc: OpenApiDocument, raw: unknown): boolean {
+export function isErrorSchema(doc: OpenApiDocument, raw: unknown): boolean {
   const options = alternatives(doc, flatten(doc, raw) as Schema | undefined);
   return (
     options.length > 0 &&
@@ -93,7 +100,7 @@ function isErrorSchema(doc: OpenApiDocument, raw: unknown): boolean {
 }
 
 /** Whether a schema, its `allOf` merged, is a bare array. */
-function isArraySchema(doc: OpenApiDocument, raw: unknown): boolean {
+export function isArraySchema(doc: OpenApiDocument, raw: unknown): boolean {
   const schema = flatten(doc, raw) as Schema | undefined;
   return (
     schema?.type === 'array' ||
@@ -110,15 +117,43 @@ export function checkDocument(findings: Findings, doc: OpenApiDocument, source: 
     const path = `${prefix}${template}`;
     checkPathShape(findings, path, `${source}${pointer('paths', template)}`, path);
     for (const [method, raw] of Object.entries(item ?? {})) {
-      const operation = raw as { responses?: Record<string, unknown> };
+      const operation = raw as Operation;
       if (!operation?.responses || typeof operation.responses !== 'object') continue;
       const at = (...rest: string[]) =>
         `${source}${pointer('paths', template, method, 'responses', ...rest)}`;
       const place = { method: method.toUpperCase(), path };
+      const query = parametersOf(doc, item as Record<string, unknown>, operation)
+        .filter((p) => p.in === 'query' && typeof p.name === 'string')
+        .map((p) => p.name as string);
+      for (const name of query) {
+        const problem = pagingNameProblem(name);
+        if (problem)
+          findings.fail(
+            '4.4',
+            `${source}${pointer('paths', template, method, 'parameters')}`,
+            problem,
+            undefined,
+            undefined,
+            undefined,
+            place,
+          );
+      }
       for (const [status, response] of Object.entries(operation.responses)) {
         const schema = jsonSchema(doc, response);
         if (schema === undefined || schema === null) continue;
         if (/^2/.test(status)) {
+          const verdict = method === 'get' ? listSchemaVerdict(doc, schema, query) : undefined;
+          if (verdict?.problem !== undefined) {
+            findings.fail(
+              '2.8',
+              at(status),
+              verdict.problem,
+              undefined,
+              undefined,
+              verdict.strength,
+              place,
+            );
+          } else if (verdict) findings.pass('2.8', at(status), verdict.pass, undefined, place);
           if (method === 'get') {
             findings.decide(
               '2.7',
