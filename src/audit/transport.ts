@@ -15,6 +15,8 @@ export interface Answer {
   headers: Headers;
   body: string;
   error?: string;
+  /** Set when the answer came before the request's body was all sent: the server did not read it. */
+  early?: boolean;
 }
 
 /** How long an answer may still arrive after the upload broke (EPIPE, ECONNRESET). */
@@ -77,8 +79,9 @@ export class Transport {
       }
       req.on('response', (res) => {
         answered = true;
+        const early = payload !== undefined && !req.writableFinished;
         this.read(res, method, signal).then((answer) => {
-          settle(answer);
+          settle(early && answer.status !== 0 ? { ...answer, early } : answer);
           // An upload cut short leaves the connection unusable: end it.
           if (!req.writableFinished) req.destroy();
         });

@@ -99,6 +99,8 @@ describe('a json-server-like API (json-server 0.17 defaults)', () => {
         /201 .*expected 415/,
       ],
       ['4.3', 'DELETE /posts/', /200 .*expected 204/],
+      // No credentials were given, and the writes went through (spec 5.1).
+      ['5.1', 'POST /posts', /accepted \(201\) without any credentials/],
       ['7.2', 'POST /posts (an 8 MiB body)', /413: the error body is text\/html/],
     ]);
   });
@@ -242,6 +244,8 @@ describe('a Prism-like mock of the Petstore, as its document is published (serve
       ['4.1.4', 'GET /v2/pet/1', /plural/],
       ['4.1.3', '#/paths/~1pet~1findByStatus', /upper-case/],
       ['4.1.3', 'GET /v2/pet/findByStatus', /upper-case/],
+      // "find": the operation in the path, which the method states (spec 4.1.4, 1).
+      ['4.1.4', 'GET /v2/pet/findByStatus', /`findByStatus` is a verb/],
       ['2.7', '#/paths/~1pet~1findByStatus/get/responses/200', /bare array/],
       ['4.1', 'GET /v2/pet/1', /answers 404, so none of its checks ran/],
       ['4.1', 'GET /v2/pet/findByStatus?status=available', /answers 404/],
@@ -279,6 +283,7 @@ describe('a Prism-like mock of the Petstore, with the servers it serves', () => 
       ...perPath('/pet/1'),
       ...perPath('/pet/findByStatus?status=available'),
       ['4.1.3', 'GET /pet/findByStatus', /upper-case/],
+      ['4.1.4', 'GET /pet/findByStatus', /`findByStatus` is a verb/],
       ['2.7', 'GET /pet/findByStatus?status=available', /bare array/],
       // The operation takes OAuth 2.0 too, yet challenges with api_key and takes any token.
       ['5.8', 'GET /pet/1 (no credentials)', /without a Bearer challenge/],

@@ -8,6 +8,7 @@ import { audit } from 'api-conventions/audit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findDates } from '../../src/audit/checks/dates.ts';
 import { checkPathShape } from '../../src/audit/checks/path-shape.ts';
+import { resourceNameProblem } from '../../src/audit/checks/resource-names.ts';
 import { main } from '../../src/audit/cli.ts';
 import { mergeFindings } from '../../src/audit/merge.ts';
 import { type Finding, Findings } from '../../src/audit/report.ts';
@@ -177,5 +178,35 @@ describe('the two false failures measured on outside APIs', () => {
       ['GET /auth/oauth/{provider}', 'pass'],
       ['GET /v1/order/{id}', 'fail'],
     ]);
+  });
+});
+
+describe('resource names: singular nouns and verbs (spec 4.1.4, 1)', () => {
+  it.each([
+    ['/user', /`user` names a resource in the singular/],
+    ['/meta', /`meta` names a resource in the singular/],
+    ['/rate_limit', /`rate_limit` names a resource in the singular/],
+    ['/auth/login', /`login` is a verb/],
+    ['/users/invite', /`invite` is a verb/],
+    ['/utils/cache/clear', /`clear` is a verb/],
+    ['/v1/books/{id}/cover', /`cover` names a resource in the singular/],
+  ])('reports %s', (path, message) => {
+    expect(resourceNameProblem(path)).toMatch(message);
+  });
+
+  it.each([
+    '/v1/books',
+    '/v1/books/{id}',
+    '/v1/books/emma',
+    '/v1/me',
+    '/v1/openapi',
+    '/settings',
+    '/user/repos',
+    '/gists/public',
+    '/v1/oauth2/token',
+    '/.well-known/oauth-authorization-server',
+    '/v1/books.json',
+  ])('passes %s', (path) => {
+    expect(resourceNameProblem(path)).toBeUndefined();
   });
 });

@@ -52,7 +52,7 @@ const planted = {
   info: { title: 'planted', version: '1' },
   paths: {
     '/v1/Books': get(list('books', { hasNext: { type: 'boolean' } })),
-    '/v1/book_list': get(list('books', { hasNext: { type: 'boolean' } })),
+    '/v1/book_lists': get(list('books', { hasNext: { type: 'boolean' } })),
     '/v1/order/{id}': {
       parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
       ...get(jsonOf({ type: 'object' })),
@@ -89,7 +89,7 @@ const planted = {
 describe('planted violations', () => {
   const expected: [code: string, severity: string, at: string][] = [
     ['api-conventions-path-lower-case', 'error', 'paths//v1/Books'],
-    ['api-conventions-path-hyphens', 'error', 'paths//v1/book_list'],
+    ['api-conventions-path-hyphens', 'error', 'paths//v1/book_lists'],
     ['api-conventions-path-plural', 'error', 'paths//v1/order/{id}'],
     ['api-conventions-path-no-extension', 'error', 'paths//v1/index.php'],
     ['api-conventions-path-no-encoding', 'error', 'paths//v1/my notes'],

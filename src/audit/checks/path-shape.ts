@@ -1,6 +1,7 @@
 /** Path shape (spec 4.1.2-4.1.6) and the version segment (9.1), decided on the path's text. */
 import { lintPath } from 'api-conventions';
 import type { Findings, Place } from '../report.ts';
+import { resourceNameProblem } from './resource-names.ts';
 
 /**
  * Names of protocols and schemes that group the operations under them (`/auth/oauth/{provider}`):
@@ -43,11 +44,13 @@ export function pathShapeProblems(path: string): Map<string, string> {
     );
   const lint = lintPath(pattern, { pluralExceptions });
   const problems = new Map<string, string>();
+  const named = resourceNameProblem(pattern);
   for (const found of lint) {
     if (!problems.has(found.section)) {
       problems.set(found.section, `${found.message}${found.fix ? ` (e.g. ${found.fix})` : ''}`);
     }
   }
+  if (named !== undefined && !problems.has('4.1.4')) problems.set('4.1.4', named);
   return problems;
 }
 

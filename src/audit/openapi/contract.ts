@@ -56,8 +56,12 @@ function refusalProblem(
   return errorBodyProblem(ex);
 }
 
-/** Statuses that refuse a request for reasons other than its parameters, or a path's 404. */
-const otherRefusals = new Set([401, 403, 404, 413, 414, 429, 431]);
+/**
+ * The 4xx codes of spec 7.2's table besides 400, each for a reason of its own (a 406 for a format
+ * value the API does not offer, a path's 404): any other code for a wrong parameter (a 422) fits
+ * none of them, so it is 7.1.4's 400.
+ */
+const otherRefusals = new Set([401, 403, 404, 405, 406, 408, 409, 410, 413, 414, 415, 429]);
 
 /**
  * Decides `openapi.negative`: what the schema forbids (`what`) is refused with a 4xx. The
