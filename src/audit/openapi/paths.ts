@@ -174,7 +174,7 @@ export function documentedPaths(doc: OpenApiDocument): DocumentedPath[] {
     let missing: string | undefined;
     let generated = false;
     // A parameter without an example gets a value made from its schema (an integer 1, a word).
-    const valueOf = (param: Parameter | undefined): unknown => {
+    const valueFor = (param: Parameter | undefined): unknown => {
       const example = param ? exampleOf(doc, param) : undefined;
       if (example !== undefined || param?.schema === undefined) return example;
       const made = generateValue(doc, param.schema);
@@ -184,7 +184,7 @@ export function documentedPaths(doc: OpenApiDocument): DocumentedPath[] {
     const pathValues: Record<string, string> = {};
     const concrete = template.replace(/\{([^}]+)\}/g, (_, name: string) => {
       const param = params.find((p) => p.in === 'path' && p.name === name);
-      const example = valueOf(param);
+      const example = valueFor(param);
       if (example === undefined) missing ??= name;
       pathValues[name] = String(example);
       return encodeURIComponent(String(example));
@@ -192,7 +192,7 @@ export function documentedPaths(doc: OpenApiDocument): DocumentedPath[] {
     // Required query parameters are sent, with their example, so the GET is a valid request.
     const query = new URLSearchParams();
     for (const param of params.filter((p) => p.in === 'query' && p.required === true)) {
-      const example = valueOf(param);
+      const example = valueFor(param);
       if (example === undefined) missing ??= String(param.name);
       else
         query.append(
