@@ -89,7 +89,8 @@ export async function auditPath(
     ctx: { ...ctx, findings: new Findings(ctx.options, scope) },
   });
   const head = own();
-  checkPathShape(head.ctx.findings, path, `GET ${path}`);
+  // A documented path is judged by its template: its concrete values may be made up.
+  checkPathShape(head.ctx.findings, documented?.template ?? path, `GET ${path}`);
   // Spec 4.4: the query parameters of the audited path are named as the spec names them.
   for (const name of new Set(new URLSearchParams(path.split('?')[1] ?? '').keys())) {
     const problem = pagingNameProblem(name);

@@ -81,7 +81,8 @@ const planted: [string, string, string, RegExp][] = [
     'a paged list without hasNext (spec 2.8)',
     '2.8',
     'GET /v1/orders',
-    /paged list \(page, total\)/,
+    // A total alone says nothing of more pages; the page number does.
+    /paged list \(page\) with no flag/,
   ],
   [
     'non-RFC 3339 dates (spec 2.6)',

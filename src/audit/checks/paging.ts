@@ -49,18 +49,14 @@ export function isPagingParameter(name: string): boolean {
   );
 }
 
-// Members that say a page may be followed by more: counts, positions, cursors.
+// Members that say a page may be followed by more: positions and sizes. A count alone (total,
+// total_count) does not: a complete list may carry one.
 const signs = new Set([
   'page',
   'per_page',
   'perPage',
   'pageSize',
   'page_size',
-  'total',
-  'total_count',
-  'totalCount',
-  'filter_count',
-  'count',
   'offset',
   'limit',
   'cursor',
@@ -68,6 +64,8 @@ const signs = new Set([
   'total_pages',
   'totalPages',
 ]);
+// Counts a list envelope may hold beside its list.
+const counts = new Set(['total', 'total_count', 'totalCount', 'filter_count', 'count']);
 // Flags under another name than hasNext: booleans, and links or cursors that are absent or null
 // on the last page.
 const otherFlags = new Set([
@@ -105,6 +103,7 @@ export function isListMember(name: string): boolean {
     name === 'previous' ||
     otherFlags.has(name) ||
     signs.has(name) ||
+    counts.has(name) ||
     pagingHolders.has(name)
   );
 }
