@@ -24,6 +24,8 @@ const strengths: Readonly<Record<string, Strength>> = {
   '9.1': 'recommended',
   // "Rate-limit information can be sent in these response headers."
   '8.3': 'pattern',
+  // "Redirects for moved resources are avoided."
+  '4.1.9': 'recommended',
 };
 
 /** The strength a finding of `rule` has unless its check says otherwise. */

@@ -66,8 +66,6 @@ export async function checkTrailingSlash(audit: PathAudit): Promise<void> {
       ex.request,
       `the trailing-slash variant is served (${ex.status}); it is a different path`,
       ex.status,
-      undefined,
-      'recommended',
     );
   } else if (ex.status === 0) {
     findings.fail('4.1.9', ex.request, answered(ex), 0);
