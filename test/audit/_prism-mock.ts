@@ -3,14 +3,13 @@
  * serving an OpenAPI document's examples, validating requests against it (422 for a value the
  * schema forbids) and its security (401 without the credentials it declares).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../_ports.ts';
+import { runPrism } from '../conformance/_prism.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const cli = join(root, 'node_modules', '@stoplight', 'prism-cli', 'dist', 'index.js');
 
 /** A running mock. */
 export interface PrismMock {
@@ -43,35 +42,10 @@ export async function startPrismMock(document: Record<string, unknown>): Promise
     ]),
   );
   writeFileSync(file, JSON.stringify({ ...document, servers: [{ url }], paths }));
-  const child: ChildProcess = spawn(
-    process.execPath,
-    [cli, 'mock', file, '--port', String(port), '--host', '127.0.0.1'],
-    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' } },
+  const prism = await runPrism(
+    ['mock', file, '--port', String(port), '--host', '127.0.0.1'],
+    url,
+    `${url}/api-conventions-ready`,
   );
-  let output = '';
-  child.stdout?.on('data', (chunk) => {
-    output += chunk;
-  });
-  child.stderr?.on('data', (chunk) => {
-    output += chunk;
-  });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const close = async () => {
-    child.kill('SIGTERM');
-    await exited;
-  };
-  for (let attempt = 0; ; attempt++) {
-    if (child.exitCode !== null) throw new Error(`prism exited: ${output}`);
-    try {
-      await fetch(`${url}/api-conventions-ready`, { signal: AbortSignal.timeout(2000) });
-      break;
-    } catch (error) {
-      if (attempt > 300) {
-        await close();
-        throw new Error(`prism did not start: ${(error as Error).message}\n${output}`);
-      }
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-  return { url, document: file, close };
+  return { url, document: file, close: prism.close };
 }
