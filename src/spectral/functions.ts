@@ -23,7 +23,10 @@ export interface SpectralContext {
   /** Where the checked value is in the document. */
   path: (string | number)[];
   /** The document; `data` is the parsed document, `$ref`s unresolved. */
-  document: { data: unknown };
+  document: {
+    /** The parsed document. */
+    data: unknown;
+  };
 }
 
 /** A function of the ruleset, in the shape Spectral calls. */
@@ -42,7 +45,10 @@ const asObject = (value: unknown): Record<string, unknown> | undefined =>
     : undefined;
 
 /** A path key's rule of spec 4.1 or 9.1 (`options.section`), with the first server's base path. */
-export const pathShape: SpectralFunction<{ section: string }> = (input, options, context) => {
+export const pathShape: SpectralFunction<{
+  /** The spec rule to check: `4.1.2` to `4.1.6`, or `9.1`. */
+  section: string;
+}> = (input, options, context) => {
   if (typeof input !== 'string') return [];
   const prefix = serverPrefix((asObject(context.document.data) ?? {}) as OpenApiDocument);
   const problem = pathShapeProblems(`${prefix}${input}`).get(options.section);
@@ -79,7 +85,10 @@ export const dateFormat: SpectralFunction = (input) => {
  * A paged list's 2xx schema says whether a next page exists (spec 2.8): `strength` `required`
  * reports a list with no flag, `pattern` a flag not named hasNext. Checked on a path item.
  */
-export const pagedList: SpectralFunction<{ strength: Strength }> = (input, options, context) => {
+export const pagedList: SpectralFunction<{
+  /** `required`: a list with no flag; `pattern`: a flag not named hasNext. */
+  strength: Strength;
+}> = (input, options, context) => {
   const item = asObject(input);
   const get = asObject(item?.get);
   if (!get) return [];

@@ -29,8 +29,13 @@ export interface SpectralRule {
   /** JSONPath expressions of the places it checks. */
   given: string | string[];
   /** The function that checks each place. */
-  // biome-ignore lint/suspicious/noExplicitAny: each rule's options are its function's own
-  then: { function: SpectralFunction<any>; functionOptions?: Record<string, unknown> };
+  then: {
+    /** The function. */
+    // biome-ignore lint/suspicious/noExplicitAny: each rule's options are its function's own
+    function: SpectralFunction<any>;
+    /** The options the function takes. */
+    functionOptions?: Record<string, unknown>;
+  };
   /** Where the spec states the rule. */
   documentationUrl: string;
 }
