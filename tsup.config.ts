@@ -11,6 +11,8 @@ export default defineConfig({
     oauth: 'src/oauth.ts',
     redis: 'src/redis.ts',
     audit: 'src/audit/index.ts',
+    // A Spectral ruleset: plain functions, no Spectral import (the user's Spectral runs them).
+    spectral: 'src/spectral/index.ts',
     // Loads @opentelemetry/api (an optional peer dependency, so external) and nothing else.
     otel: 'src/otel.ts',
     // Depends on nothing but fetch: it imports only types from the core.

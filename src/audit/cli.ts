@@ -1,5 +1,7 @@
 /** The `api-conventions audit` command: arguments parsed with node:util, exit status 0, 1 or 2. */
+import { readFile, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
+import { applyBaseline, hasFailures, parseBaseline, toBaseline } from './baseline.ts';
 import { AuditUnreachableError } from './errors.ts';
 import { escapeControls } from './escape.ts';
 import { formatJson, formatText } from './format.ts';
@@ -28,6 +30,9 @@ Checks a live API against the conventions (docs/audit.md).
   --allow-writes       send probes with bodies (415, 413, POST -> 201, DELETE -> 204)
   --allow-burst        send requests until the rate limit answers 429
   --only 4.1,7         only the rules under these sections (openapi: the contract)
+  --skip 4.7,openapi   leave out the rules under these sections
+  --strict             fail on warnings too (preferred rules and the spec's patterns)
+  --baseline FILE      fail only on violations not in FILE (written when it is absent)
   --max-requests N     at most N requests (default 500)
   --concurrency N      requests in flight at once (default 4)
   --timeout MS         per-request timeout (default 10000)
@@ -35,7 +40,9 @@ Checks a live API against the conventions (docs/audit.md).
                        or github (GitHub Actions annotations)
   --all                list passes too (text format)
 
-Exit status: 0 when no check fails, 1 when one does, 2 on a usage error or an unreachable URL.
+Exit status: 0 when no check fails (warnings do not, unless --strict; with --baseline, nor
+violations in the baseline), 1 when one does, 2 on a usage error, an unreadable document or
+baseline, or an unreachable URL.
 `;
 
 class UsageError extends Error {}
@@ -50,10 +57,18 @@ function whole(name: string, text: string | undefined): number | undefined {
   return Number(text);
 }
 
+/** A comma-separated list (`4.1,7`). */
+function list(text: string | undefined): string[] {
+  return (text ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
 /** Turns the command line into audit options (and the output settings). */
 export function parseCommand(
   argv: readonly string[],
-): { options: AuditOptions; format: Format; all: boolean } | 'help' {
+): { options: AuditOptions; format: Format; all: boolean; baseline?: string } | 'help' {
   const { values, positionals } = parseArgs({
     args: [...argv],
     allowPositionals: true,
@@ -67,6 +82,9 @@ export function parseCommand(
       'allow-writes': { type: 'boolean' },
       'allow-burst': { type: 'boolean' },
       only: { type: 'string' },
+      skip: { type: 'string' },
+      strict: { type: 'boolean' },
+      baseline: { type: 'string' },
       'max-requests': { type: 'string' },
       concurrency: { type: 'string' },
       timeout: { type: 'string' },
@@ -103,12 +121,9 @@ export function parseCommand(
     headers,
     allowWrites: values['allow-writes'] ?? false,
     allowBurst: values['allow-burst'] ?? false,
-    only: values.only
-      ? values.only
-          .split(',')
-          .map((s) => s.trim())
-          .filter(Boolean)
-      : [],
+    only: list(values.only),
+    skip: list(values.skip),
+    strict: values.strict ?? false,
     ...(values.openapi !== undefined ? { openapi: values.openapi } : {}),
     ...(values.origin !== undefined ? { origin: values.origin } : {}),
     ...(client ? { client } : {}),
@@ -119,7 +134,12 @@ export function parseCommand(
   if (maxRequests !== undefined) options.maxRequests = maxRequests;
   if (concurrency !== undefined) options.concurrency = concurrency;
   if (timeoutMs !== undefined) options.timeoutMs = timeoutMs;
-  return { options, format, all: values.all ?? false };
+  return {
+    options,
+    format,
+    all: values.all ?? false,
+    ...(values.baseline !== undefined ? { baseline: values.baseline } : {}),
+  };
 }
 
 /** Runs the command; resolves to its exit status. */
@@ -136,7 +156,22 @@ export async function main(argv: readonly string[], io: CommandIo): Promise<numb
     return 0;
   }
   try {
-    const report = await audit(parsed.options);
+    let baseline: ReturnType<typeof parseBaseline> | undefined;
+    if (parsed.baseline !== undefined) {
+      const text = await readFile(parsed.baseline, 'utf8').catch((error: NodeJS.ErrnoException) => {
+        if (error.code === 'ENOENT') return undefined;
+        throw new TypeError(`the baseline ${parsed.baseline} could not be read: ${error.message}`);
+      });
+      if (text !== undefined) baseline = parseBaseline(text, `the baseline ${parsed.baseline}`);
+    }
+    let report = await audit(parsed.options);
+    if (baseline) report = applyBaseline(report, baseline);
+    else if (parsed.baseline !== undefined) {
+      // No baseline yet: today's violations become it, and this run fails nothing.
+      await writeFile(parsed.baseline, `${JSON.stringify(toBaseline(report), null, 2)}\n`);
+      report = applyBaseline(report, toBaseline(report));
+      io.err(`api-conventions: wrote the baseline ${parsed.baseline}\n`);
+    }
     const color = io.isTTY && !io.env.NO_COLOR;
     const print = {
       text: () => formatText(report, { color, all: parsed.all }),
@@ -146,7 +181,7 @@ export async function main(argv: readonly string[], io: CommandIo): Promise<numb
       github: () => formatGithub(report),
     };
     io.out(print[parsed.format]());
-    return report.findings.some((f) => f.outcome === 'fail') ? 1 : 0;
+    return hasFailures(report) ? 1 : 0;
   } catch (error) {
     if (error instanceof TypeError || error instanceof AuditUnreachableError) {
       // A message may quote the server (a document that could not be fetched): escaped.

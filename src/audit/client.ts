@@ -19,6 +19,8 @@ export interface Exchange {
   /** The body as text, up to {@link bodyCap} bytes. */
   body: string;
   error?: string;
+  /** Set when the answer came before the request's body was all sent. */
+  early?: boolean;
   /** Set when the request was not sent because its URL is on another origin than the base. */
   offOrigin?: string;
 }

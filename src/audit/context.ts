@@ -1,7 +1,7 @@
 /** What every check is given: the client, the findings, the options, and one path's exchanges. */
 import type { AuditClient, Exchange, SendInit } from './client.ts';
-import type { OpenApiDocument } from './openapi/load.ts';
 import type { DocumentedPath } from './openapi/paths.ts';
+import type { OpenApiDocument } from './openapi/ref.ts';
 import type { ResolvedAuditOptions } from './options.ts';
 import type { Findings } from './report.ts';
 

@@ -5,7 +5,8 @@
  * ([The conformance auditor](../../docs/audit.md) "Safe by default").
  */
 import { escapeControls } from './escape.ts';
-import { type AuditReport, type Finding, sectionOf } from './report.ts';
+import { summaryOf } from './format.ts';
+import { type AuditReport, type Finding, isViolation, sectionOf } from './report.ts';
 import { fixFor, helpFor } from './rules.ts';
 
 /** The page that documents every check, for SARIF's `helpUri` and `informationUri`. */
@@ -58,7 +59,11 @@ export function formatJunit(report: AuditReport): string {
     for (const f of findings) {
       const open = `    <testcase classname="api-conventions.${xml(section)}" name="${xml(`${f.rule} ${f.request}`)}" time="0"`;
       if (f.outcome === 'pass') lines.push(`${open}/>`);
-      else if (f.outcome === 'skip') {
+      else if (f.outcome === 'warn') {
+        // JUnit has no warning: a test case that passed, with the warning in its output.
+        const text = `warning (${f.strength}): ${f.detail}${f.evidence ? ` (${f.evidence})` : ''}. Fix: ${f.fix ?? fixFor(f.rule, false)}`;
+        lines.push(`${open}>`, `      <system-out>${xml(text)}</system-out>`, '    </testcase>');
+      } else if (f.outcome === 'skip') {
         lines.push(`${open}>`, `      <skipped message="${xml(f.detail)}"/>`, '    </testcase>');
       } else {
         const body = [f.detail, f.evidence, `Fix: ${f.fix ?? fixFor(f.rule, false)}`]
@@ -117,7 +122,7 @@ function locationOf(finding: Finding, base: string | undefined): Record<string, 
  * @category Audit
  */
 export function formatSarif(report: AuditReport): string {
-  const failures = report.findings.filter((f) => f.outcome === 'fail');
+  const failures = report.findings.filter(isViolation);
   const ids = [...new Set(failures.map((f) => f.rule))];
   const rules = ids.map((id) => {
     const help = helpFor(id);
@@ -129,13 +134,18 @@ export function formatSarif(report: AuditReport): string {
       shortDescription: { text: `${id} ${help.title}` },
       help: { text: help.library ? `${help.fix} With api-conventions: ${help.library}` : help.fix },
       helpUri: guide,
-      defaultConfiguration: { level: 'error' },
+      defaultConfiguration: {
+        level: failures.find((f) => f.rule === id)?.strength === 'required' ? 'error' : 'warning',
+      },
     };
   });
   const results = failures.map((f) => ({
     ruleId: f.rule,
     ruleIndex: ids.indexOf(f.rule),
-    level: 'error',
+    level: f.outcome === 'fail' ? 'error' : 'warning',
+    // With a baseline, code scanning tells new results from known ones.
+    ...(report.gone !== undefined ? { baselineState: f.baselined ? 'unchanged' : 'new' } : {}),
+    properties: { strength: f.strength },
     message: {
       text: escapeControls(
         `${f.request}: ${f.detail}${f.evidence ? ` (${f.evidence})` : ''}. Fix: ${f.fix ?? fixFor(f.rule, false)}`,
@@ -181,19 +191,17 @@ function commandProperty(text: string): string {
  * @category Audit
  */
 export function formatGithub(report: AuditReport): string {
-  const lines = report.findings
-    .filter((f) => f.outcome === 'fail')
-    .map((f) => {
-      const hash = f.request.indexOf('#/');
-      const file =
-        hash > 0 && !/^https?:/i.test(f.request) && !/\s/.test(f.request.slice(0, hash))
-          ? `file=${commandProperty(f.request.slice(0, hash))},`
-          : '';
-      const title = commandProperty(`api-conventions ${f.rule} ${helpFor(f.rule).title}`);
-      const text = `${f.request}: ${f.detail}${f.evidence ? ` (${f.evidence})` : ''}. Fix: ${f.fix ?? fixFor(f.rule, false)}`;
-      return `::error ${file}title=${title}::${commandData(text)}`;
-    });
-  const summary = `${count(report.findings, 'pass')} passed, ${count(report.findings, 'fail')} failed, ${count(report.findings, 'skip')} skipped (${report.requests} requests)`;
-  lines.push(`::notice title=api-conventions audit::${commandData(summary)}`);
+  const lines = report.findings.filter(isViolation).map((f) => {
+    const hash = f.request.indexOf('#/');
+    const file =
+      hash > 0 && !/^https?:/i.test(f.request) && !/\s/.test(f.request.slice(0, hash))
+        ? `file=${commandProperty(f.request.slice(0, hash))},`
+        : '';
+    const title = commandProperty(`api-conventions ${f.rule} ${helpFor(f.rule).title}`);
+    const text = `${f.request}: ${f.detail}${f.evidence ? ` (${f.evidence})` : ''}. Fix: ${f.fix ?? fixFor(f.rule, false)}`;
+    const level = f.outcome === 'fail' && !f.baselined ? 'error' : 'warning';
+    return `::${level} ${file}title=${title}::${commandData(text)}`;
+  });
+  lines.push(`::notice title=api-conventions audit::${commandData(summaryOf(report))}`);
   return `${lines.join('\n')}\n`;
 }

@@ -19,6 +19,7 @@ const titles: Record<string, string> = {
   '4.1': 'Paths',
   '4.2': 'Methods',
   '4.3': 'Success statuses',
+  '4.4': 'Query parameters',
   '4.5': 'Choosing the format',
   '4.6': 'Media types',
   '4.7': 'Caching',
@@ -44,10 +45,26 @@ function bySection(a: string, b: string): number {
   return 0;
 }
 
+/** A finding as the JSON report and the baseline file write it. */
+export function findingJson(f: Finding): Record<string, unknown> {
+  return {
+    rule: f.rule,
+    outcome: f.outcome,
+    strength: f.strength,
+    request: f.request,
+    detail: f.detail,
+    ...(f.method !== undefined ? { method: f.method } : {}),
+    ...(f.path !== undefined ? { path: f.path } : {}),
+    ...(f.document !== undefined ? { document: f.document } : {}),
+    ...(f.fix !== undefined ? { fix: f.fix } : {}),
+    ...(f.baselined ? { baselined: true } : {}),
+  };
+}
+
 /**
- * The report as one JSON object: `{"findings":[{"rule","outcome","request","detail"}, …]}`, a
- * failure with its `fix` too, with
- * control characters escaped (the JSON value is unchanged).
+ * The report as one JSON object: `{"findings":[{"rule","outcome","strength","request","detail"},
+ * …]}` (a violation with its `fix` too; with a baseline, `gone` lists the violations it held that
+ * this run did not find), with control characters escaped (the JSON value is unchanged).
  *
  * @example
  * ```ts
@@ -61,14 +78,19 @@ function bySection(a: string, b: string): number {
  * @category Audit
  */
 export function formatJson(report: AuditReport): string {
-  const findings = report.findings.map(({ rule, outcome, request, detail, fix }) => ({
-    rule,
-    outcome,
-    request,
-    detail,
-    ...(fix !== undefined ? { fix } : {}),
-  }));
-  return escapeJsonControls(JSON.stringify({ findings }));
+  const findings = report.findings.map(findingJson);
+  const gone = report.gone ? { gone: report.gone.map(findingJson) } : {};
+  return escapeJsonControls(JSON.stringify({ findings, ...gone }));
+}
+
+/** The summary line: `64 passed, 0 failed, 3 warnings, 9 skipped (27 requests)`. */
+export function summaryOf(report: AuditReport): string {
+  const count = (outcome: Finding['outcome']) =>
+    report.findings.filter((f) => f.outcome === outcome).length;
+  const known = report.findings.filter((f) => f.baselined).length;
+  const baseline =
+    report.gone !== undefined ? `; baseline: ${known} known, ${report.gone.length} gone` : '';
+  return `${count('pass')} passed, ${count('fail')} failed, ${count('warn')} warnings, ${count('skip')} skipped (${report.requests} requests${baseline})`;
 }
 
 /**
@@ -89,7 +111,12 @@ export function formatJson(report: AuditReport): string {
 export function formatText(report: AuditReport, options: TextFormatOptions = {}): string {
   const paint = (code: number, text: string) =>
     options.color ? `\u001b[${code}m${text}\u001b[0m` : text;
-  const label = { pass: paint(32, 'PASS'), fail: paint(31, 'FAIL'), skip: paint(33, 'SKIP') };
+  const label = {
+    pass: paint(32, 'PASS'),
+    fail: paint(31, 'FAIL'),
+    warn: paint(35, 'WARN'),
+    skip: paint(33, 'SKIP'),
+  };
   const groups = new Map<string, Finding[]>();
   for (const finding of report.findings) {
     if (finding.outcome === 'pass' && !options.all) continue;
@@ -102,19 +129,29 @@ export function formatText(report: AuditReport, options: TextFormatOptions = {})
     for (const f of groups.get(section) ?? []) {
       // Requests, details and evidence carry the server's text: never raw on a terminal.
       const status = f.status ? ` → ${f.status}` : '';
+      const graded =
+        f.outcome === 'fail' || f.outcome === 'warn'
+          ? ` (${f.strength}${f.baselined ? ', in the baseline' : ''})`
+          : '';
       lines.push(
-        `  ${label[f.outcome]} ${escapeControls(f.rule).padEnd(6)} ${escapeControls(f.request)}${status}`,
+        `  ${label[f.outcome]} ${escapeControls(f.rule).padEnd(6)} ${escapeControls(f.request)}${status}${graded}`,
       );
       lines.push(`              ${escapeControls(f.detail)}`);
+      if (f.document) lines.push(`              document: ${escapeControls(f.document)}`);
       if (f.evidence) lines.push(`              ${paint(2, escapeControls(f.evidence))}`);
       if (f.fix) lines.push(`              fix: ${f.fix}`);
     }
     lines.push('');
   }
-  const count = (outcome: Finding['outcome']) =>
-    report.findings.filter((f) => f.outcome === outcome).length;
-  const failed = count('fail');
-  const summary = `${count('pass')} passed, ${failed} failed, ${count('skip')} skipped (${report.requests} requests)`;
-  lines.push(failed > 0 ? paint(31, summary) : paint(32, summary));
+  if (report.gone && report.gone.length > 0) {
+    lines.push(paint(1, 'Gone since the baseline'));
+    for (const f of report.gone) {
+      lines.push(`  ${escapeControls(f.rule).padEnd(6)} ${escapeControls(f.request)}`);
+    }
+    lines.push('');
+  }
+  const failed = report.findings.some((f) => f.outcome === 'fail' && !f.baselined);
+  const summary = summaryOf(report);
+  lines.push(failed ? paint(31, summary) : paint(32, summary));
   return `${lines.join('\n')}\n`;
 }

@@ -6,9 +6,16 @@
  * @module api-conventions/audit
  */
 
+export {
+  applyBaseline,
+  type Baseline,
+  hasFailures,
+  parseBaseline,
+  toBaseline,
+} from './baseline.ts';
 export { AuditUnreachableError } from './errors.ts';
 export { formatJson, formatText, type TextFormatOptions } from './format.ts';
 export { formatGithub, formatJunit, formatSarif } from './format-ci.ts';
 export type { AuditOptions } from './options.ts';
-export type { AuditReport, Finding, FindingOutcome } from './report.ts';
+export type { AuditReport, Finding, FindingOutcome, Strength } from './report.ts';
 export { audit } from './run.ts';

@@ -22,6 +22,13 @@ export interface AuditOptions {
   allowBurst?: boolean;
   /** Only the rules under these sections (`['4.1', '7']`, `'openapi'` for the contract). @default every rule */
   only?: readonly string[];
+  /** Leave out the rules under these sections (`['4.7', 'openapi.schema']`). @default none */
+  skip?: readonly string[];
+  /**
+   * Fail on every violation, the warnings of preferred rules and patterns included (only a
+   * required rule fails otherwise). @default false
+   */
+  strict?: boolean;
   /** The most requests sent in all. @default 500 */
   maxRequests?: number;
   /** Requests in flight at once. @default 4 */
@@ -47,6 +54,8 @@ export interface ResolvedAuditOptions {
   allowWrites: boolean;
   allowBurst: boolean;
   only: string[];
+  skip: string[];
+  strict: boolean;
   maxRequests: number;
   concurrency: number;
   timeoutMs: number;
@@ -62,6 +71,8 @@ const known = new Set([
   'allowWrites',
   'allowBurst',
   'only',
+  'skip',
+  'strict',
   'maxRequests',
   'concurrency',
   'timeoutMs',
@@ -98,6 +109,18 @@ function checkPath(path: unknown): string {
   return path;
 }
 
+/** A list of rules or sections (`4.1`, `7`, `openapi`, `openapi.schema`), checked. */
+function ruleList(name: string, rules: readonly string[] | undefined): string[] {
+  return [...(rules ?? [])].map((rule) => {
+    if (!/^(?:\d+(?:\.\d+)*|openapi(?:\.[a-z-]+)?)$/.test(rule)) {
+      throw new TypeError(
+        `audit(): ${name} takes spec sections such as 4.1 or 7, or openapi; got "${rule}".`,
+      );
+    }
+    return rule;
+  });
+}
+
 /** Checks `options` and fills in the defaults. */
 export function resolveAuditOptions(options: AuditOptions): ResolvedAuditOptions {
   if (typeof options !== 'object' || options === null) {
@@ -124,14 +147,8 @@ export function resolveAuditOptions(options: AuditOptions): ResolvedAuditOptions
     }
     headers.push([name.toLowerCase(), value]);
   }
-  const only = [...(options.only ?? [])].map((rule) => {
-    if (!/^(?:\d+(?:\.\d+)*|openapi(?:\.[a-z-]+)?)$/.test(rule)) {
-      throw new TypeError(
-        `audit(): only takes spec sections such as 4.1 or 7, or openapi; got "${rule}".`,
-      );
-    }
-    return rule;
-  });
+  const only = ruleList('only', options.only);
+  const skip = ruleList('skip', options.skip);
   const client = options.client;
   if (
     client !== undefined &&
@@ -148,6 +165,8 @@ export function resolveAuditOptions(options: AuditOptions): ResolvedAuditOptions
     allowWrites: options.allowWrites === true,
     allowBurst: options.allowBurst === true,
     only,
+    skip,
+    strict: options.strict === true,
     maxRequests: wholeNumber('maxRequests', options.maxRequests, 500, 1),
     concurrency: wholeNumber('concurrency', options.concurrency, 4, 1),
     timeoutMs: wholeNumber('timeoutMs', options.timeoutMs, 10_000, 1),

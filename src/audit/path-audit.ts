@@ -4,6 +4,7 @@ import { checkCacheControl, checkConditional } from './checks/caching.ts';
 import { checkRateHeaders } from './checks/limits.ts';
 import { checkHead, checkOptions, checkUnsupportedMethod } from './checks/methods.ts';
 import { checkJsonDefault, checkNotAcceptable } from './checks/negotiation.ts';
+import { pagingNameProblem } from './checks/paging.ts';
 import { checkPathShape } from './checks/path-shape.ts';
 import { checkPayloads } from './checks/payloads.ts';
 import { checkResponses } from './checks/responses.ts';
@@ -80,16 +81,34 @@ export async function auditPath(
     get: first,
     allow: undefined,
   };
+  // Findings are about the documented template when there is one, so that what the document
+  // and the live answers say of one operation is merged into one finding.
+  const scope = documented?.template ?? path.split('?')[0]!;
   const own = (): PathAudit => ({
     ...audit,
-    ctx: { ...ctx, findings: new Findings(ctx.options.only) },
+    ctx: { ...ctx, findings: new Findings(ctx.options, scope) },
   });
   const head = own();
-  checkPathShape(head.ctx.findings, path, `GET ${path}`);
+  // A documented path is judged by its template: its concrete values may be made up.
+  checkPathShape(head.ctx.findings, documented?.template ?? path, `GET ${path}`);
+  // Spec 4.4: the query parameters of the audited path are named as the spec names them.
+  for (const name of new Set(new URLSearchParams(path.split('?')[1] ?? '').keys())) {
+    const problem = pagingNameProblem(name);
+    if (problem) head.ctx.findings.fail('4.4', `GET ${path}`, problem);
+  }
   if (!audit.get) audit.get = await ctx.client.send('GET', path);
   if (!audit.get) head.ctx.findings.skip('4.2', `GET ${path}`, budgetSpent);
   else if (audit.get.status !== 0) audit.exchanges.push(audit.get);
   const served = audit.get !== undefined && audit.get.status >= 200 && audit.get.status < 300;
+  if (audit.get?.status === 404 && documented?.generated) {
+    // The values were made up from the schemas: nothing need be there.
+    head.ctx.findings.skip(
+      '4.1',
+      audit.get.request,
+      "not found with parameter values made from the document's schemas (it gives no example)",
+    );
+    return { findings: head.ctx.findings.list, allow: undefined, served, get: audit.get };
+  }
   if (audit.get?.status === 404) {
     // Nothing is there, so every other check of the path would pass or skip on a 404 alone.
     head.ctx.findings.fail(

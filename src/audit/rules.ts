@@ -3,7 +3,7 @@
  * give the fix beside each failure, JUnit and SARIF carry it as help, and where the service is
  * built with this library the fix names the plugin or helper that does it.
  */
-import type { Finding } from './report.ts';
+import { type Finding, isViolation } from './report.ts';
 
 /** One rule as the reports describe it. */
 export interface RuleHelp {
@@ -29,8 +29,13 @@ const help: Record<string, RuleHelp> = {
   },
   '2.8': {
     title: 'hasNext on paged lists',
-    fix: 'Give every paged list a boolean hasNext.',
+    fix: 'Give every paged list a flag telling whether a next page exists: a boolean hasNext.',
     library: 'return listOf(name, items, { hasNext }), or config.list with the payloads() plugin.',
+  },
+  '4.4': {
+    title: 'Query parameters',
+    fix: 'Name the paging parameters as spec 4.4 does: page and per_page, or limit and offset.',
+    library: 'use parsePageParams() (page, per_page, limit, offset).',
   },
   '4.1': {
     title: 'Paths',
@@ -124,6 +129,11 @@ const help: Record<string, RuleHelp> = {
     fix: "Name what was not found in a 404's message.",
     library: 'throw notFound(message).',
   },
+  '7.1.4': {
+    title: 'Wrong parameters are 400',
+    fix: 'Answer wrong or malformed parameters with 400 (not 422), with the error body.',
+    library: 'throw badRequest(); the body rules of a route answer 400.',
+  },
   '7.1.5': {
     title: 'One error body',
     fix: 'Send every error as {"errors":[{"message": string, "code": integer}]}.',
@@ -176,9 +186,7 @@ export function fixFor(rule: string, usesLibrary: boolean): string {
   return usesLibrary && library ? `${fix} With api-conventions: ${library}` : fix;
 }
 
-/** Gives each failure its fix. */
+/** Gives each violation (failure or warning) its fix. */
 export function withFixes(findings: Finding[], usesLibrary: boolean): Finding[] {
-  return findings.map((f) =>
-    f.outcome === 'fail' ? { ...f, fix: fixFor(f.rule, usesLibrary) } : f,
-  );
+  return findings.map((f) => (isViolation(f) ? { ...f, fix: fixFor(f.rule, usesLibrary) } : f));
 }

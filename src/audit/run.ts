@@ -8,6 +8,7 @@ import { checkWrites, type WriteTarget } from './checks/writes.ts';
 import { AuditClient } from './client.ts';
 import type { AuditContext } from './context.ts';
 import { AuditUnreachableError } from './errors.ts';
+import { mergeFindings } from './merge.ts';
 import { checkContract } from './openapi/contract.ts';
 import { generateValue } from './openapi/generate.ts';
 import { loadOpenApi } from './openapi/load.ts';
@@ -57,7 +58,7 @@ export async function audit(options: AuditOptions): Promise<AuditReport> {
 }
 
 async function run(resolved: ResolvedAuditOptions, client: AuditClient): Promise<AuditReport> {
-  const findings = new Findings(resolved.only);
+  const findings = new Findings(resolved);
   const ctx: AuditContext = { client, findings, options: resolved };
   const targets: Target[] = resolved.paths.map((path) => ({ path }));
   if (resolved.openapi !== undefined) {
@@ -71,6 +72,7 @@ async function run(resolved: ResolvedAuditOptions, client: AuditClient): Promise
           '4.1',
           documented.template,
           `not requested: no example value for {${documented.missing}}`,
+          { method: 'GET', path: documented.template },
         );
       } else {
         // A path given with --path too keeps what the document says of it.
@@ -82,7 +84,11 @@ async function run(resolved: ResolvedAuditOptions, client: AuditClient): Promise
   }
   const baseUrl = resolved.base.origin;
   if (targets.length === 0) {
-    return { findings: withFixes(findings.list, false), requests: client.spent, baseUrl };
+    return {
+      findings: withFixes(mergeFindings(findings.list), false),
+      requests: client.spent,
+      baseUrl,
+    };
   }
   const sample = targets[0]!.path;
   const first = await client.send('GET', sample);
@@ -95,7 +101,7 @@ async function run(resolved: ResolvedAuditOptions, client: AuditClient): Promise
     targets.map((t, i) => auditPath(ctx, t.path, t.documented, i === 0 ? first : undefined)),
   );
   const all: Finding[] = [...findings.list, ...perPath.flatMap((p) => p.findings)];
-  const service = new Findings(resolved.only);
+  const service = new Findings(resolved);
   const serviceCtx = { ...ctx, findings: service };
   await checkMissing(serviceCtx, sample);
   await checkLongUri(serviceCtx, sample);
@@ -114,7 +120,7 @@ async function run(resolved: ResolvedAuditOptions, client: AuditClient): Promise
   await checkWrites(serviceCtx, await writeTarget(ctx, targets, perPath));
   // The burst spends the rate limit, so it comes last.
   if (service.wants('8.2')) await checkBurst(serviceCtx, sample, first);
-  const list = [...all, ...service.list];
+  const list = mergeFindings([...all, ...service.list]);
   const usesLibrary = serviceCtx.usesLibrary === true;
   return { findings: withFixes(list, usesLibrary), requests: client.spent, baseUrl };
 }

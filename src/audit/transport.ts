@@ -15,7 +15,12 @@ export interface Answer {
   headers: Headers;
   body: string;
   error?: string;
+  /** Set when the answer came before the request's body was all sent: the server did not read it. */
+  early?: boolean;
 }
+
+/** How long an answer may still arrive after the upload broke (EPIPE, ECONNRESET). */
+const lateAnswerMs = 50;
 
 /** How much of a body is uploaded at a time, so that an early answer stops the upload. */
 const uploadChunk = 64 * 1024;
@@ -74,15 +79,22 @@ export class Transport {
       }
       req.on('response', (res) => {
         answered = true;
+        const early = payload !== undefined && !req.writableFinished;
         this.read(res, method, signal).then((answer) => {
-          settle(answer);
+          settle(early && answer.status !== 0 ? { ...answer, early } : answer);
           // An upload cut short leaves the connection unusable: end it.
           if (!req.writableFinished) req.destroy();
         });
       });
       req.on('error', (error) => {
-        // After the answer arrived, a broken upload (EPIPE, ECONNRESET) changes nothing.
-        if (!answered) failed(error);
+        // After the answer arrived, a broken upload (EPIPE, ECONNRESET) changes nothing. Before
+        // it, the answer may still be on its way through the parser (a server that answers, then
+        // closes on an upload it did not read): it is given a moment to arrive and be judged.
+        if (answered) return;
+        const late = setTimeout(() => {
+          if (!answered) failed(error);
+        }, lateAnswerMs);
+        late.unref();
       });
       if (!payload) {
         req.end();

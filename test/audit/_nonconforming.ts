@@ -51,12 +51,12 @@ export const plantedDocument = {
     '/v1/notes': {
       get: {
         responses: {
-          // 2.6: a date without format: date-time.
+          // 2.6: a date as an epoch number.
           '200': {
             description: 'ok',
             content: {
               'application/json': {
-                schema: { type: 'object', properties: { createdAt: { type: 'string' } } },
+                schema: { type: 'object', properties: { createdAt: { type: 'integer' } } },
               },
             },
           },

@@ -2,7 +2,9 @@
  * The bookshelf, audited with its own OpenAPI document (`GET /v1/openapi`) and every flag on
  * (a token, an origin, client credentials, writes and the burst), fails nothing, in each of 10
  * consecutive runs on node:http and on Fastify (issue 35, item 2): no false failure, and none at
- * random (the 413 of an upload the server stops reading is read every time).
+ * random (the 413 of an upload the server stops reading is read every time). The routes
+ * Fastify serves itself (`/v1/native`, `/v1/native-public`) are named by an adjective, a 4.1.4
+ * violation of the example that is expected, and nothing else (issue 45).
  */
 import { audit, type Finding } from 'api-conventions/audit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +14,9 @@ import { appOrigin } from '../../examples/bookshelf/security.ts';
 import { authorizationFor } from '../conformance/_auth.ts';
 
 const runs = 10;
+
+/** A finding about the host's own example routes (`GET /v1/native`), not the table's. */
+const hostRoute = (f: Finding) => f.path === '/v1/native' || f.path === '/v1/native-public';
 
 describe.each(['node', 'fastify'] as const)(
   'the bookshelf on %s, audited with its own document',
@@ -42,7 +47,16 @@ describe.each(['node', 'fastify'] as const)(
           allowWrites: true,
           allowBurst: true,
         });
-        failed.push(report.findings.filter((f) => f.outcome === 'fail'));
+        failed.push(report.findings.filter((f) => f.outcome === 'fail' && !hostRoute(f)));
+        if (adapter === 'fastify') {
+          // The two routes the bookshelf's hosts declare themselves are named by an adjective,
+          // not a plural noun: a true 4.1.4 violation of the example, reported every run.
+          const there = report.findings.filter((f) => hostRoute(f) && f.outcome === 'fail');
+          expect(there.map((f) => [f.rule, f.path])).toEqual([
+            ['4.1.4', '/v1/native'],
+            ['4.1.4', '/v1/native-public'],
+          ]);
+        }
         passes = report.findings.filter((f) => f.outcome === 'pass').length;
       }
       expect(failed).toEqual(Array.from({ length: runs }, () => []));

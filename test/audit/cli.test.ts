@@ -39,17 +39,28 @@ describe('api-conventions audit', () => {
     const report = JSON.parse(out) as { findings: Record<string, unknown>[] };
     expect(Object.keys(report)).toEqual(['findings']);
     for (const finding of report.findings) {
-      // A failure also says how to fix it.
-      const keys = ['rule', 'outcome', 'request', 'detail'];
-      expect(Object.keys(finding)).toEqual(finding.outcome === 'fail' ? [...keys, 'fix'] : keys);
+      // A violation also says how to fix it.
+      const keys = ['rule', 'outcome', 'strength', 'request', 'detail'];
+      expect(Object.keys(finding).slice(0, 5)).toEqual(keys);
+      const optional = ['method', 'path', 'document', 'fix'];
+      expect(
+        Object.keys(finding)
+          .slice(5)
+          .every((k) => optional.includes(k)),
+      ).toBe(true);
+      expect('fix' in finding).toBe(finding.outcome === 'fail' || finding.outcome === 'warn');
       expect(finding.rule).toMatch(/^\d+(\.\d+)*$/);
-      expect(['pass', 'fail', 'skip']).toContain(finding.outcome);
+      expect(['pass', 'fail', 'warn', 'skip']).toContain(finding.outcome);
+      expect(['required', 'recommended', 'pattern']).toContain(finding.strength);
     }
     expect(report.findings).toContainEqual({
       rule: '4.1.3',
       outcome: 'fail',
+      strength: 'required',
       request: 'GET /V1/AUTHORS',
       detail: '301 redirect to /v1/authors',
+      method: 'GET',
+      path: '/v1/authors',
       fix: 'Use lower-case paths, and answer an upper-case one with 404, not a redirect.',
     });
   });
@@ -79,10 +90,10 @@ describe('api-conventions audit', () => {
     ]);
     expect(out).toMatch(/^4\.1 Paths$/m);
     expect(out).toMatch(/^2 Fields and payloads$/m);
-    expect(out).toMatch(/^ {2}FAIL 4\.1\.3 +GET \/V1\/AUTHORS → 301$/m);
+    expect(out).toMatch(/^ {2}FAIL 4\.1\.3 +GET \/V1\/AUTHORS → 301 \(required\)$/m);
     expect(out).toContain('Location: /v1/authors');
     expect(out).not.toMatch(/^ {2}PASS /m);
-    expect(out).toMatch(/^\d+ passed, \d+ failed, \d+ skipped \(\d+ requests\)$/m);
+    expect(out).toMatch(/^\d+ passed, \d+ failed, \d+ warnings, \d+ skipped \(\d+ requests\)$/m);
     expect(out).not.toContain('\u001b[');
     const all = await run(['audit', server.base, '--path', '/v1/authors', '--all']);
     expect(all.out).toMatch(/^ {2}PASS /m);

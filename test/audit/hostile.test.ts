@@ -98,7 +98,7 @@ describe('control characters from the server', () => {
     const text = formatText(report, { all: true, color: true });
     // Our own colours are the only escape sequences: SGR codes the formatter wrote.
     // biome-ignore lint/suspicious/noControlCharactersInRegex: the formatter's own SGR codes
-    const withoutOwnColours = text.replace(/\u001b\[(?:0|1|2|31|32|33)m/g, '');
+    const withoutOwnColours = text.replace(/\u001b\[(?:0|1|2|31|32|33|35)m/g, '');
     expect(withoutOwnColours).not.toMatch(rawControl);
     expect(text).toContain('\\x1b]52;c;ZXZpbA==\\x07');
     expect(text).toContain('\\x9b2J');

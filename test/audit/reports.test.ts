@@ -21,6 +21,7 @@ import { toNodeHandler } from 'api-conventions/node';
 import { parse as parseJunit, type TestSuites } from 'junit2json';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/audit/cli.ts';
+import { isViolation } from '../../src/audit/report.ts';
 import { startHostile } from './_hostile.ts';
 import { plantedPaths, startNonConforming } from './_nonconforming.ts';
 
@@ -31,6 +32,7 @@ const schema = JSON.parse(
 let server: Awaited<ReturnType<typeof startNonConforming>>;
 let report: AuditReport;
 const failures = () => report.findings.filter((f) => f.outcome === 'fail');
+const violations = () => report.findings.filter(isViolation);
 
 beforeAll(async () => {
   server = await startNonConforming();
@@ -45,7 +47,7 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 describe('SARIF (OASIS SARIF 2.1.0)', () => {
-  it('validates against the SARIF 2.1.0 JSON schema, one result per failure (SARIF §3.27)', () => {
+  it('validates against the SARIF 2.1.0 JSON schema, one result per violation (SARIF §3.27)', () => {
     const ajv = new Ajv.default({ allErrors: true, strict: false });
     addFormats.default(ajv);
     const validate = ajv.compile(schema);
@@ -55,14 +57,18 @@ describe('SARIF (OASIS SARIF 2.1.0)', () => {
         results: {
           ruleId: string;
           ruleIndex: number;
+          level: string;
           locations: { physicalLocation?: { artifactLocation: { uri: string } } }[];
         }[];
       }[];
     };
     expect(validate(sarif), JSON.stringify(validate.errors?.slice(0, 5))).toBe(true);
     const [run] = sarif.runs;
-    expect(run!.results).toHaveLength(failures().length);
+    expect(run!.results).toHaveLength(violations().length);
     expect(failures().length).toBeGreaterThan(20);
+    // A failure is an error, a warning (a preferred rule or a pattern) a warning.
+    expect(run!.results.filter((r) => r.level === 'error')).toHaveLength(failures().length);
+    expect(run!.results.filter((r) => r.level === 'warning').length).toBeGreaterThan(0);
     // Each result names its rule, described with the help that says how to fix it.
     for (const result of run!.results) {
       const rule = run!.tool.driver.rules[result.ruleIndex];
@@ -140,9 +146,7 @@ describe('the fix each failure names', () => {
     try {
       const base = `http://127.0.0.1:${(own.address() as AddressInfo).port}`;
       const result = await audit({ baseUrl: `${base}/v1/books` });
-      const fixes = result.findings
-        .filter((f) => f.outcome === 'fail')
-        .map((f) => `${f.rule}: ${f.fix}`);
+      const fixes = result.findings.filter(isViolation).map((f) => `${f.rule}: ${f.fix}`);
       expect(fixes).toContainEqual(
         expect.stringMatching(/^4\.8: .*With api-conventions: add the securityHeaders\(\) plugin/),
       );
@@ -156,7 +160,7 @@ describe('the fix each failure names', () => {
   });
 
   it('says how to fix it, without a plugin, for a service built otherwise', () => {
-    const fix = failures().find((f) => f.rule === '4.8')?.fix;
+    const fix = violations().find((f) => f.rule === '4.8')?.fix;
     expect(fix).toMatch(/X-Frame-Options/);
     expect(fix).not.toMatch(/api-conventions/);
   });

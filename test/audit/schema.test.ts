@@ -13,7 +13,7 @@ import type { Exchange } from '../../src/audit/client.ts';
 import { escapeControls } from '../../src/audit/escape.ts';
 import { errorText } from '../../src/audit/inspect.ts';
 import { generateValue, violatingBody } from '../../src/audit/openapi/generate.ts';
-import type { OpenApiDocument } from '../../src/audit/openapi/load.ts';
+import type { OpenApiDocument } from '../../src/audit/openapi/ref.ts';
 import { validate } from '../../src/audit/openapi/schema.ts';
 
 const components = {

@@ -58,8 +58,10 @@ it('runs `npx api-conventions audit` from the installed tarball, with the docume
       {
         rule: '9.1',
         outcome: 'pass',
+        strength: 'recommended',
         request: 'GET /v1/authors',
         detail: 'a version segment such as /v1 comes first',
+        path: '/v1/authors',
       },
     ],
   });
@@ -72,7 +74,7 @@ it('runs `npx api-conventions audit` from the installed tarball, with the docume
     (error: { code: number; stdout: string }) => error,
   );
   expect(failing.code).toBe(1);
-  expect(failing.stdout).toMatch(/FAIL 2\.7 +GET \/v1\/authors → 200/);
+  expect(failing.stdout).toMatch(/FAIL 2\.7 +GET \/v1\/authors → 200 \(required\)/);
   // The function is there too, from the subpath, in ESM.
   const imported = await run(
     process.execPath,

@@ -39,10 +39,10 @@ export async function startPrism(document: unknown, upstream: string): Promise<P
   const file = join(dir, 'openapi.json');
   writeFileSync(file, JSON.stringify(document));
   const port = await freePort();
-  const child: ChildProcess = spawn(
-    process.execPath,
+  const url = `http://127.0.0.1:${port}`;
+  // Ready once it answers a request through to the service (it prints "Prism is listening" too).
+  return runPrism(
     [
-      cli,
       'proxy',
       file,
       upstream,
@@ -53,8 +53,17 @@ export async function startPrism(document: unknown, upstream: string): Promise<P
       '--cors=false',
       '--errors=false',
     ],
-    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' } },
+    url,
+    `${url}/v1/openapi`,
   );
+}
+
+/** Runs the Prism command with `args` in a process of its own; resolves once `ready` answers. */
+export async function runPrism(args: string[], url: string, ready: string): Promise<Prism> {
+  const child: ChildProcess = spawn(process.execPath, [cli, ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
+  });
   let output = '';
   child.stdout?.on('data', (chunk) => {
     output += chunk;
@@ -63,19 +72,17 @@ export async function startPrism(document: unknown, upstream: string): Promise<P
     output += chunk;
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const url = `http://127.0.0.1:${port}`;
   const close = async () => {
     child.kill('SIGTERM');
     await exited;
   };
-  // Ready once it answers a request through to the service (it prints "Prism is listening" too).
   for (let attempt = 0; ; attempt++) {
     if (child.exitCode !== null) throw new Error(`prism exited: ${output}`);
     try {
-      await fetch(`${url}/v1/openapi`, { signal: AbortSignal.timeout(2000) });
+      await fetch(ready, { signal: AbortSignal.timeout(2000) });
       break;
     } catch (error) {
-      if (attempt > 150) {
+      if (attempt > 300) {
         await close();
         throw new Error(`prism did not start: ${(error as Error).message}\n${output}`);
       }

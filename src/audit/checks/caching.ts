@@ -28,12 +28,15 @@ export function checkCacheControl(audit: PathAudit) {
     !get.headers.has('cache-control') &&
     !get.headers.has('expires')
   ) {
+    // A pattern: spec 4.7 lists the caching headers and their directives, and requires none
+    // but Date on every answer.
     return findings.fail(
       '4.7',
       get.request,
       `a ${get.status} GET without Cache-Control: it does not say how it may be cached`,
       get.status,
       headerLine(get, 'cache-control'),
+      'pattern',
     );
   }
   const sent = audit.exchanges.filter((ex) => ex.headers.has('cache-control'));
@@ -51,6 +54,7 @@ export function checkCacheControl(audit: PathAudit) {
         `Cache-Control uses ${unknown.join(', ')}, outside the spec's directives`,
         ex.status,
         `Cache-Control: ${value}`,
+        'pattern',
       );
     }
   }

@@ -61,7 +61,10 @@ export function findDates(body: unknown): DateValue[] {
       for (const [k, v] of Object.entries(value))
         walk(v, where ? `${where}.${k}` : k, k, depth + 1);
     } else if (typeof value === 'string') {
-      if (dateName.test(key) || otherDate.test(value) || dateTime.test(value)) {
+      // A date-named field holding a URL or a word (`date: "https://…/date.png"`, an emoji
+      // table) holds no date: only text with a digit that is no URL is taken for one.
+      const dated = dateName.test(key) && /\d/.test(value) && !/^[a-z][a-z\d+.-]*:/i.test(value);
+      if (dated || otherDate.test(value) || dateTime.test(value)) {
         out.push({ where, value, ok: isRfc3339(value) });
       }
     } else if (typeof value === 'number' && (dateName.test(key) || isEpoch(key, value))) {

@@ -76,6 +76,8 @@ export async function checkBurst(
   }
   if (!limited)
     return findings.skip('8.2', request, `no 429 after ${sent} requests: ${budgetSpent}`);
+  // Spec 8.2: the 429 is required; it "should include error detail" and "may include a
+  // Retry-After header".
   const problem = !limited.headers.has('retry-after')
     ? '429 without Retry-After'
     : errorBodyProblem(limited);
@@ -86,5 +88,6 @@ export async function checkBurst(
     `429 with Retry-After after ${sent} requests`,
     429,
     problem ? excerpt(limited.body) : undefined,
+    'pattern',
   );
 }

@@ -26,12 +26,15 @@ export async function checkOptions(audit: PathAudit): Promise<void> {
       ex.status,
     );
   } else {
+    // RFC 9110 §9.3.7: a server SHOULD send the headers that name its optional features
+    // (Allow among them); spec 4.2 does not list OPTIONS.
     findings.fail(
       '4.2',
       ex.request,
       `OPTIONS ${answered(ex)}${allow ? '' : ' without Allow'}`,
       ex.status,
       headerLine(ex, 'allow'),
+      'recommended',
     );
   }
 }

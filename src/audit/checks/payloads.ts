@@ -3,25 +3,9 @@ import type { Exchange } from '../client.ts';
 import type { PathAudit } from '../context.ts';
 import { excerpt, isParsed, jsonOf } from '../inspect.ts';
 import { findDates } from './dates.ts';
+import { isListMember, isPagingParameter, readPaging } from './paging.ts';
 
-// Fields that say a list is one page of more (besides a Link header with rel="next"/"prev").
-const pagingFields = [
-  'page',
-  'per_page',
-  'perPage',
-  'pageSize',
-  'total',
-  'offset',
-  'limit',
-  'next',
-  'cursor',
-  'nextCursor',
-  'nextPage',
-  'prev',
-  'previous',
-];
 const linkKeys = new Set(['links', '_links']);
-const listKeys = new Set([...pagingFields, ...linkKeys, 'hasNext', 'meta', 'count']);
 // The keys an error object is made of; a 200 whose body has only these hides a failure.
 const errorKeys = new Set([
   'error',
@@ -43,6 +27,65 @@ const errorKeys = new Set([
 /** Whether a response's `Link` header has a next or previous page. */
 function hasPageLinks(ex: Exchange): boolean {
   return /rel="?(?:next|prev|previous)"?/i.test(ex.headers.get('link') ?? '');
+}
+
+const asObject = (value: unknown): Record<string, unknown> | undefined =>
+  value !== null && typeof value === 'object' && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
+
+/**
+ * A list says whether a next page exists (spec 2.8: required where more results may follow),
+ * by a boolean named hasNext (the spec's pattern). More may follow when the list carries paging
+ * members (a total, an offset, `meta.total_count`) or its document declares paging parameters.
+ */
+function checkHasNext(audit: PathAudit, get: Exchange, object: Record<string, unknown>): void {
+  const { findings } = audit.ctx;
+  const request = `GET ${audit.path}`;
+  const status = get.status;
+  const says = readPaging(object, asObject);
+  const declared = (audit.documented?.parameters ?? [])
+    .filter((p) => p.in === 'query' && typeof p.name === 'string' && isPagingParameter(p.name))
+    .map((p) => `?${p.name}`);
+  if (says.hasNext !== undefined) {
+    findings.decide(
+      '2.8',
+      request,
+      typeof says.hasNext === 'boolean'
+        ? undefined
+        : `hasNext is ${JSON.stringify(says.hasNext)}, not a boolean`,
+      `a list with hasNext: ${says.hasNext}`,
+      status,
+      undefined,
+      'pattern',
+    );
+  } else if (says.otherFlag !== undefined || hasPageLinks(get)) {
+    // "A boolean-style field named hasNext is the pattern": a flag of another name keeps the
+    // rule and misses the pattern.
+    const flag = says.otherFlag ?? 'a Link to another page';
+    findings.fail(
+      '2.8',
+      request,
+      `says whether a next page exists by ${flag}, not by a boolean hasNext`,
+      status,
+      excerpt(get.body),
+      'pattern',
+    );
+  } else if (says.signs.length > 0 || declared.length > 0) {
+    findings.fail(
+      '2.8',
+      request,
+      `a paged list (${[...says.signs, ...declared].join(', ')}) with no flag telling whether a next page exists`,
+      status,
+      excerpt(get.body),
+    );
+  } else
+    findings.pass(
+      '2.8',
+      request,
+      'an unpaged list (no paging members, links or parameters)',
+      status,
+    );
 }
 
 /** Runs the payload checks on the path's GET, if it answered 2xx JSON. */
@@ -79,30 +122,9 @@ export function checkPayloads(audit: PathAudit) {
     >;
     // A list object holds one list beside paging fields and links; a resource holds other fields.
     const lists = Object.keys(object).filter((k) => Array.isArray(object[k]) && !linkKeys.has(k));
-    const others = Object.keys(object).filter((k) => !lists.includes(k) && !listKeys.has(k));
+    const others = Object.keys(object).filter((k) => !lists.includes(k) && !isListMember(k));
     if (lists.length !== 1 || others.length > 0) findings.skip('2.8', request, 'not a list');
-    else if ('hasNext' in object && typeof object.hasNext !== 'boolean') {
-      findings.fail(
-        '2.8',
-        request,
-        `hasNext is ${JSON.stringify(object.hasNext)}, not a boolean`,
-        status,
-      );
-    } else if ('hasNext' in object)
-      findings.pass('2.8', request, `a list with hasNext: ${object.hasNext}`, status);
-    else {
-      const signs = pagingFields.filter((k) => k in object);
-      if (hasPageLinks(get)) signs.push('a Link to another page');
-      if (signs.length > 0) {
-        findings.fail(
-          '2.8',
-          request,
-          `a paged list (${signs.join(', ')}) without a boolean hasNext`,
-          status,
-          excerpt(get.body),
-        );
-      } else findings.pass('2.8', request, 'an unpaged list (no paging fields or links)', status);
-    }
+    else checkHasNext(audit, get, object);
   }
   // 2.6: every date-like value is RFC 3339.
   const dates = findDates(body);

@@ -15,6 +15,7 @@ import {
   jsonOf,
   mediaType,
 } from '../inspect.ts';
+import type { Place } from '../report.ts';
 
 /** Runs `test` on the chosen exchanges and reports the first offender, or a pass. */
 function overAll(
@@ -26,8 +27,10 @@ function overAll(
   none: string,
 ) {
   const { findings } = audit.ctx;
+  // About the path, whatever request shows the first offender (their order varies).
+  const place: Place = { method: null };
   const seen = audit.exchanges.filter(chosen);
-  if (seen.length === 0) return findings.skip(rule, audit.path, none);
+  if (seen.length === 0) return findings.skip(rule, audit.path, none, place);
   const failed = seen.flatMap((ex) => {
     const result = test(ex);
     return result ? [{ ex, ...result }] : [];
@@ -42,9 +45,17 @@ function overAll(
       `${first.problem}${more}`,
       first.ex.status,
       first.evidence,
+      undefined,
+      place,
     );
   } else {
-    findings.pass(rule, `${audit.path} (${seen.length} responses)`, pass(seen.length));
+    findings.pass(
+      rule,
+      `${audit.path} (${seen.length} responses)`,
+      pass(seen.length),
+      undefined,
+      place,
+    );
   }
 }
 

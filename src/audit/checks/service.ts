@@ -67,6 +67,7 @@ export async function checkLongUri(ctx: AuditContext, sample: string): Promise<v
       '414 with the error body',
       414,
       excerpt(ex.body),
+      'pattern',
     );
   }
   if (ex.status >= 200 && ex.status < 500 && ex.status !== 431) {

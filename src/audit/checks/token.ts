@@ -75,6 +75,16 @@ export async function checkTokenEndpoint(ctx: AuditContext): Promise<void> {
   if (refused.status === 404 || refused.status === 405) {
     return findings.skip('4.9', request, `no token endpoint (${refused.status})`);
   }
+  if (refused.status >= 500 && !(refused.status === 503 && refused.headers.has('retry-after'))) {
+    // A server error is the service failing a request it should answer, token endpoint or not.
+    return findings.fail(
+      '7.2',
+      request,
+      `${answered(refused)}: a server error for a token request without credentials`,
+      refused.status,
+      excerpt(refused.body) || '(empty body)',
+    );
+  }
   const refusal = jsonOf(refused);
   if (!found.named && !isParsed(refusal)) {
     // Nothing named a token endpoint and the answer is no OAuth error of any shape (an API-key

@@ -47,13 +47,20 @@ export async function checkTrailingSlash(audit: PathAudit): Promise<void> {
   const ex = await probe(audit, 'GET', `${variant}${query}`);
   if (!ex) return findings.skip('4.1.9', `GET ${variant}`, budgetSpent);
   if (isRedirect(ex.status)) {
+    // Spec 4.1.9: "Redirects for moved resources are avoided" (recommended); one "where a
+    // redirect is used" carries Location (required).
+    const location = ex.headers.has('location');
     findings.fail(
       '4.1.9',
       ex.request,
       `${redirectText(ex)}: a trailing-slash variant redirects`,
       ex.status,
+      undefined,
+      location ? 'recommended' : 'required',
     );
   } else if (ex.status >= 200 && ex.status < 300) {
+    // Spec 4.1.7: "Path structure follows one uniform rule across the API"; no rule forbids
+    // serving both spellings, so a second URI for a resource is a warning.
     findings.fail(
       '4.1.9',
       ex.request,
@@ -61,7 +68,7 @@ export async function checkTrailingSlash(audit: PathAudit): Promise<void> {
       ex.status,
     );
   } else if (ex.status === 0) {
-    findings.fail('4.1.9', ex.request, answered(ex));
+    findings.fail('4.1.9', ex.request, answered(ex), 0);
   } else {
     findings.pass(
       '4.1.9',

@@ -5,10 +5,13 @@
  * can never be stored by a conforming service: one is an unknown type, the other unfinished
  * JSON; whatever a probe created anyway is deleted.
  */
-import type { Exchange } from '../client.ts';
 import type { AuditContext } from '../context.ts';
 import { budgetSpent } from '../context.ts';
-import { answered, errorBodyProblem, excerpt, isParsed, jsonOf } from '../inspect.ts';
+import { answered, errorBodyProblem, errorText, excerpt } from '../inspect.ts';
+import { removeCreated } from './created.ts';
+
+// What an error says of a body refused for its size.
+const tooLarge = /too (?:large|big|long)|exceed|size|limit/i;
 
 /** A collection to write to, and the body to create with, when one is known. */
 export interface WriteTarget {
@@ -16,59 +19,6 @@ export interface WriteTarget {
   example: unknown;
   /** Whether `example` was made from the document's schema rather than given by it. */
   generated?: boolean;
-}
-
-/**
- * The URL of what a write created: its `Location` (RFC 9110 §10.2.2), else the collection's
- * path and the `id` of a JSON body; undefined when neither says, or it is on another origin.
- */
-function createdAt(ctx: AuditContext, path: string, ex: Exchange): URL | string | undefined {
-  const { client, findings } = ctx;
-  const location = ex.headers.get('location');
-  if (location) {
-    const url = client.reference(location, client.resolve(path));
-    if (url && client.isOwn(url)) return url;
-    client.refused.push(url?.href ?? location);
-    findings.skip(
-      '4.3',
-      `DELETE ${location}`,
-      `not sent: Location resolves to ${url?.href ?? 'no http(s) URL'}, not the base origin; delete the created resource by hand`,
-    );
-    return undefined;
-  }
-  const body = jsonOf(ex) as { id?: unknown } | undefined;
-  const id = isParsed(body) ? body?.id : undefined;
-  return typeof id === 'string' || typeof id === 'number'
-    ? `${path.replace(/\/$/, '')}/${encodeURIComponent(String(id))}`
-    : undefined;
-}
-
-/** Deletes what a write created, and judges the DELETE's answer: 204 with no body (spec 4.3). */
-async function removeCreated(ctx: AuditContext, path: string, ex: Exchange): Promise<void> {
-  const { client, findings } = ctx;
-  if (ex.status < 200 || ex.status >= 300) return;
-  const target = createdAt(ctx, path, ex);
-  if (target === undefined) return;
-  const deleted = await client.send('DELETE', target);
-  if (!deleted || deleted.status === 0) return;
-  const problem =
-    deleted.status === 204
-      ? deleted.body === ''
-        ? undefined
-        : '204 with a body'
-      : deleted.status >= 200 && deleted.status < 300
-        ? `${answered(deleted)} to a delete; expected 204 with no body`
-        : undefined;
-  if (deleted.status >= 200 && deleted.status < 300) {
-    findings.decide(
-      '4.3',
-      deleted.request,
-      problem,
-      '204 with no body for a delete',
-      deleted.status,
-      problem ? excerpt(deleted.body) || '(empty body)' : undefined,
-    );
-  }
 }
 
 /** Runs the write probes against `target`, if writes are allowed. */
@@ -107,6 +57,8 @@ export async function checkWrites(
         '415 with the error body',
         ex.status,
         problem ? excerpt(ex.body) : undefined,
+        // The 415 is required; its body's shape is spec 7.1.5's pattern.
+        ex.status === 415 ? 'pattern' : 'required',
       );
       await removeCreated(ctx, path, ex);
     }
@@ -127,6 +79,17 @@ export async function checkWrites(
         problem && `413: ${problem}`,
         '413 with the error body',
         413,
+        excerpt(ex.body),
+        'pattern',
+      );
+    } else if (ex.status === 400 && (ex.early || tooLarge.test(errorText(ex) ?? ''))) {
+      // Refused before the body was read, or said to be too large: the size was judged, and a
+      // body too big is 413 (spec 7.2), not 400.
+      findings.fail(
+        '7.2',
+        request,
+        `400 for an 8 MiB body${ex.early ? ' it refused before reading it' : ' it calls too large'}: a body too big is 413`,
+        400,
         excerpt(ex.body),
       );
     } else if (ex.status >= 400 && ex.status < 500) {
@@ -170,7 +133,10 @@ export async function checkWrites(
     `201 with Location: ${location}`,
     ex.status,
     problem ? excerpt(ex.body) : undefined,
+    // Spec 4.3 requires the 201; a Location for the new item is RFC 9110 §15.3.2's way to name
+    // it, which the spec does not ask for.
+    ex.status === 201 ? 'pattern' : 'required',
   );
   // Leave nothing behind: remove what the audit created, on the base origin only.
-  await removeCreated(ctx, path, ex);
+  await removeCreated(ctx, path, ex, target.example);
 }

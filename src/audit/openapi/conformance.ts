@@ -7,8 +7,9 @@ import { isPageMedia } from '../checks/negotiation.ts';
 import type { Exchange } from '../client.ts';
 import type { AuditContext } from '../context.ts';
 import { excerpt, isJsonType, isParsed, jsonOf, mediaType } from '../inspect.ts';
-import { resolveRef } from './load.ts';
+import type { Place } from '../report.ts';
 import type { Operation } from './paths.ts';
+import { resolveRef } from './ref.ts';
 import { validate } from './schema.ts';
 
 type Response = {
@@ -61,6 +62,7 @@ export function checkConformance(
   op: Operation,
   ex: Exchange,
   where: string,
+  place: Place,
 ): void {
   const { findings } = ctx;
   const doc = ctx.doc!;
@@ -74,14 +76,28 @@ export function checkConformance(
       ex.request,
       `${ex.status} is not declared for ${where} (declared: ${declared.join(', ') || 'none'})`,
       ex.status,
+      undefined,
+      undefined,
+      place,
     );
     return;
   }
-  findings.pass('openapi.status', ex.request, `${ex.status} is declared (${found[0]})`, ex.status);
+  findings.pass(
+    'openapi.status',
+    ex.request,
+    `${ex.status} is declared (${found[0]})`,
+    ex.status,
+    place,
+  );
   const type = mediaType(ex);
   if (isPageMedia(type)) {
     // A documentation page or its assets are not API data: not held to the document's types.
-    findings.skip('openapi.media-type', ex.request, `a page or asset (${type}), not API data`);
+    findings.skip(
+      'openapi.media-type',
+      ex.request,
+      `a page or asset (${type}), not API data`,
+      place,
+    );
     return;
   }
   const response = resolveRef(doc, found[1]) as Response | undefined;
@@ -96,6 +112,9 @@ export function checkConformance(
         ex.request,
         `${type || 'an untyped body'} is not declared for ${ex.status} (declared: ${Object.keys(content).join(', ')})`,
         ex.status,
+        undefined,
+        undefined,
+        place,
       );
     } else {
       findings.pass(
@@ -103,6 +122,7 @@ export function checkConformance(
         ex.request,
         `${type} is declared for ${ex.status}`,
         ex.status,
+        place,
       );
       schema = content[key]?.schema;
     }
@@ -131,6 +151,9 @@ export function checkConformance(
       wrong.length > 0 ? `declared headers: ${wrong.join('; ')}` : undefined,
       'the declared headers fit',
       ex.status,
+      undefined,
+      undefined,
+      place,
     );
   }
   const body = jsonOf(ex);
@@ -145,6 +168,8 @@ export function checkConformance(
       'the body fits the declared schema',
       ex.status,
       problems.length > 0 ? excerpt(ex.body) : undefined,
+      undefined,
+      place,
     );
   }
 }

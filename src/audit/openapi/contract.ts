@@ -12,6 +12,7 @@ import type { Exchange } from '../client.ts';
 import type { AuditContext } from '../context.ts';
 import { budgetSpent } from '../context.ts';
 import { answered, errorBodyProblem, excerpt, isJsonType, mediaType } from '../inspect.ts';
+import type { Place } from '../report.ts';
 import { checkConformance, declaresType } from './conformance.ts';
 import { violatingBody, violatingText } from './generate.ts';
 import { asPath, type DocumentedPath, exampleOf, type Operation, type Parameter } from './paths.ts';
@@ -55,25 +56,61 @@ function refusalProblem(
   return errorBodyProblem(ex);
 }
 
-/** Decides `openapi.negative`: what the schema forbids (`what`) is refused with a 4xx and its error body. */
+/**
+ * The 4xx codes of spec 7.2's table besides 400, each for a reason of its own (a 406 for a format
+ * value the API does not offer, a path's 404): any other code for a wrong parameter (a 422) fits
+ * none of them, so it is 7.1.4's 400.
+ */
+const otherRefusals = new Set([401, 403, 404, 405, 406, 408, 409, 410, 413, 414, 415, 429]);
+
+/**
+ * Decides `openapi.negative`: what the schema forbids (`what`) is refused with a 4xx. The
+ * refusal's status is spec 7.1.4's 400 for a wrong parameter (a 422 is not), and its body the
+ * error body of 7.1.5's pattern, each reported under its own rule.
+ */
 function decideRefusal(
   ctx: AuditContext,
   op: Operation | undefined,
   request: string,
   ex: Exchange,
   what: string,
+  place: Place,
+  parameter: boolean,
 ): void {
+  const { findings } = ctx;
   const refused = ex.status >= 400 && ex.status < 500;
-  const problem = refused
-    ? refusalProblem(ctx, op, ex)
-    : `${answered(ex)} to ${what}; expected a 4xx`;
-  ctx.findings.decide(
+  findings.decide(
     'openapi.negative',
     request,
-    problem,
-    `refused with ${ex.status} and the error body`,
+    refused ? undefined : `${answered(ex)} to ${what}; expected a 4xx`,
+    `refused with ${ex.status}`,
     ex.status,
-    problem ? excerpt(ex.body) : undefined,
+    refused ? undefined : excerpt(ex.body),
+    undefined,
+    place,
+  );
+  if (!refused) return;
+  if (parameter && ex.status !== 400 && !otherRefusals.has(ex.status)) {
+    findings.fail(
+      '7.1.4',
+      request,
+      `${ex.status} for ${what}: wrong parameters are a 400`,
+      ex.status,
+      excerpt(ex.body),
+      undefined,
+      place,
+    );
+  }
+  const problem = refusalProblem(ctx, op, ex);
+  findings.decide(
+    '7.1.5',
+    request,
+    problem && `${ex.status}: ${problem}`,
+    `${ex.status} with the error body`,
+    ex.status,
+    problem ? excerpt(ex.body) || '(empty body)' : undefined,
+    undefined,
+    place,
   );
 }
 
@@ -84,6 +121,7 @@ async function checkParameters(ctx: AuditContext, documented: DocumentedPath): P
   const op = documented.operations.get;
   if (!op) return;
   const where = `GET ${documented.template}`;
+  const place: Place = { method: 'GET', path: documented.template };
   let negatives = 0;
   let positives = 0;
   for (const param of documented.parameters) {
@@ -96,7 +134,15 @@ async function checkParameters(ctx: AuditContext, documented: DocumentedPath): P
     const ex = await client.send('GET', target);
     if (!ex) return findings.skip('openapi.negative', request, budgetSpent);
     // A path parameter's value that names nothing may be 404; a query's is 400 (spec 7.1.4).
-    decideRefusal(ctx, op, request, ex, `${param.in} parameter ${param.name} ${violation.why}`);
+    decideRefusal(
+      ctx,
+      op,
+      request,
+      ex,
+      `${param.in} parameter ${param.name} ${violation.why}`,
+      place,
+      true,
+    );
   }
   for (const param of documented.parameters) {
     if (param.in !== 'query' || param.required === true || positives >= maxPositive) continue;
@@ -116,8 +162,10 @@ async function checkParameters(ctx: AuditContext, documented: DocumentedPath): P
       `accepted with ${ex.status}`,
       ex.status,
       excerpt(ex.body),
+      undefined,
+      place,
     );
-    if (ex.status !== 0) checkConformance(ctx, op, ex, where);
+    if (ex.status !== 0) checkConformance(ctx, op, ex, where, place);
   }
 }
 
@@ -134,7 +182,16 @@ async function checkBody(ctx: AuditContext, documented: DocumentedPath): Promise
     body: JSON.stringify(violation.value),
   });
   if (!ex) return findings.skip('openapi.negative', request, budgetSpent);
-  decideRefusal(ctx, documented.operations.post, request, ex, `a body ${violation.why}`);
+  const place: Place = { method: 'POST', path: documented.template };
+  decideRefusal(
+    ctx,
+    documented.operations.post,
+    request,
+    ex,
+    `a body ${violation.why}`,
+    place,
+    false,
+  );
   // A body that should have been refused and created something is removed.
   const location = ex.status === 201 ? ex.headers.get('location') : null;
   const url = location ? client.reference(location, client.resolve(path)) : undefined;
@@ -149,7 +206,10 @@ export async function checkContract(ctx: AuditContext, targets: ContractTarget[]
     const op = documented.operations.get;
     // A path that answers 404 is reported once, under 4.1, not again as an undeclared status.
     if (op && get && get.status !== 0 && get.status !== 404) {
-      checkConformance(ctx, op, get, `GET ${documented.template}`);
+      checkConformance(ctx, op, get, `GET ${documented.template}`, {
+        method: 'GET',
+        path: documented.template,
+      });
     }
   }
   for (const { documented, get } of targets) {

@@ -3,7 +3,7 @@
  * document gives no example, a query value the schema allows) and one the schema forbids (to
  * see it refused). Only what the schema says is used; a schema that says too little gives none.
  */
-import { type OpenApiDocument, resolveRef } from './load.ts';
+import { type OpenApiDocument, resolveRef } from './ref.ts';
 import type { JsonSchema } from './schema.ts';
 
 const maxDepth = 8;

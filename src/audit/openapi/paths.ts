@@ -1,5 +1,6 @@
 /** What the live audit takes from an OpenAPI document: concrete paths, their methods, bodies, security. */
-import { type OpenApiDocument, resolveRef } from './load.ts';
+import { generateValue } from './generate.ts';
+import { type OpenApiDocument, resolveRef } from './ref.ts';
 
 const methods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch'];
 
@@ -22,6 +23,8 @@ export interface DocumentedPath {
   template: string;
   /** The path to request, with its required query parameters, or undefined when one has no value. */
   concrete: string | undefined;
+  /** Set when a parameter's value was made from its schema, the document giving no example. */
+  generated?: boolean;
   /** The first parameter with no example, when `concrete` is undefined. */
   missing?: string;
   /** The declared methods, upper-case. */
@@ -169,10 +172,19 @@ export function documentedPaths(doc: OpenApiDocument): DocumentedPath[] {
     const get = operations.get;
     const params = parametersOf(doc, item, get ?? Object.values(operations)[0]);
     let missing: string | undefined;
+    let generated = false;
+    // A parameter without an example gets a value made from its schema (an integer 1, a word).
+    const valueFor = (param: Parameter | undefined): unknown => {
+      const example = param ? exampleOf(doc, param) : undefined;
+      if (example !== undefined || param?.schema === undefined) return example;
+      const made = generateValue(doc, param.schema);
+      if (made !== undefined && (typeof made !== 'object' || made === null)) generated = true;
+      return typeof made === 'object' && made !== null ? undefined : made;
+    };
     const pathValues: Record<string, string> = {};
     const concrete = template.replace(/\{([^}]+)\}/g, (_, name: string) => {
       const param = params.find((p) => p.in === 'path' && p.name === name);
-      const example = param ? exampleOf(doc, param) : undefined;
+      const example = valueFor(param);
       if (example === undefined) missing ??= name;
       pathValues[name] = String(example);
       return encodeURIComponent(String(example));
@@ -180,7 +192,7 @@ export function documentedPaths(doc: OpenApiDocument): DocumentedPath[] {
     // Required query parameters are sent, with their example, so the GET is a valid request.
     const query = new URLSearchParams();
     for (const param of params.filter((p) => p.in === 'query' && p.required === true)) {
-      const example = exampleOf(doc, param);
+      const example = valueFor(param);
       if (example === undefined) missing ??= String(param.name);
       else
         query.append(
@@ -199,6 +211,7 @@ export function documentedPaths(doc: OpenApiDocument): DocumentedPath[] {
         // A path of the base origin, never a reference: `//host/x` stays a path.
         concrete: missing === undefined ? `${asPath(`${prefix}${concrete}`)}${search}` : undefined,
         ...(missing !== undefined ? { missing } : {}),
+        ...(generated ? { generated } : {}),
         methods: declared.map((m) => m.toUpperCase()),
         postExample: json === undefined ? undefined : exampleOf(doc, json),
         ...(json !== undefined

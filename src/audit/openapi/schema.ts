@@ -6,7 +6,7 @@
  * Bounded in depth and in work, so a hostile document or body cannot make it run away.
  */
 import { isRfc3339 } from '../checks/dates.ts';
-import { type OpenApiDocument, resolveRef } from './load.ts';
+import { type OpenApiDocument, resolveRef } from './ref.ts';
 
 /** A schema as far as the validator reads it. */
 export type JsonSchema = Record<string, unknown>;

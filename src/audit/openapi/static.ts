@@ -1,13 +1,17 @@
 /** Static checks of an OpenAPI document: path shapes and versions (spec 4.1, 9.1), wrapped lists (2.7), date-time formats (2.6), error schemas (7.1.5). */
+import { isRfc3339 } from '../checks/dates.ts';
+import { pagingNameProblem } from '../checks/paging.ts';
 import { checkPathShape } from '../checks/path-shape.ts';
 import type { Findings } from '../report.ts';
 import { flatten } from './generate.ts';
-import { type OpenApiDocument, pointer, resolveRef } from './load.ts';
-import { serverPrefix } from './paths.ts';
+import { listSchemaVerdict } from './paging.ts';
+import { type Operation, parametersOf, serverPrefix } from './paths.ts';
+import { type OpenApiDocument, pointer, resolveRef } from './ref.ts';
 
 type Schema = {
   type?: unknown;
   format?: unknown;
+  example?: unknown;
   properties?: Record<string, unknown>;
   items?: unknown;
   allOf?: unknown[];
@@ -39,8 +43,17 @@ function alternatives(doc: OpenApiDocument, schema: Schema | undefined): Schema[
   });
 }
 
-/** Date-named properties that are not `format: date-time` (or `date`) strings, with their path. */
-function undatedProperties(doc: OpenApiDocument, raw: unknown, where = '', depth = 0): string[] {
+/**
+ * Date-named properties whose schema says they are not RFC 3339 text: a number (an epoch time),
+ * or a string whose example is no RFC 3339 date. A string without `format: date-time` says
+ * nothing either way (its values are judged live), so it is not reported.
+ */
+export function undatedProperties(
+  doc: OpenApiDocument,
+  raw: unknown,
+  where = '',
+  depth = 0,
+): string[] {
   if (depth > 6) return [];
   const out: string[] = [];
   for (const schema of alternatives(doc, flatten(doc, raw) as Schema | undefined)) {
@@ -48,14 +61,18 @@ function undatedProperties(doc: OpenApiDocument, raw: unknown, where = '', depth
     for (const [name, rawProp] of Object.entries(schema.properties ?? {})) {
       const props = alternatives(doc, flatten(doc, rawProp) as Schema | undefined);
       const at = where ? `${where}.${name}` : name;
-      const dated = props.some(
+      const types = (p: Schema) => (Array.isArray(p.type) ? p.type : [p.type]);
+      const wrong = props.find(
         (p) =>
-          (p.type === 'string' || (Array.isArray(p.type) && p.type.includes('string'))) &&
-          (p.format === 'date-time' || p.format === 'date'),
+          types(p).some((t) => t === 'integer' || t === 'number') ||
+          (typeof p.example === 'string' && !isRfc3339(p.example)),
       );
-      if (dateName.test(name) && !dated) {
-        const prop = props[0];
-        out.push(`${at} (${String(prop?.type)}${prop?.format ? `, ${String(prop.format)}` : ''})`);
+      if (dateName.test(name) && wrong) {
+        const shown =
+          typeof wrong.example === 'string'
+            ? `example ${JSON.stringify(wrong.example)}`
+            : String(wrong.type);
+        out.push(`${at} (${shown})`);
       }
       out.push(...undatedProperties(doc, rawProp, at, depth + 1));
     }
@@ -68,7 +85,7 @@ function undatedProperties(doc: OpenApiDocument, raw: unknown, where = '', depth
  * integer}`, with `allOf` parts merged (`allOf: [Error, {…}]`), `$ref`s followed, and each
  * `oneOf`/`anyOf` alternative one too.
  */
-function isErrorSchema(doc: OpenApiDocument, raw: unknown): boolean {
+export function isErrorSchema(doc: OpenApiDocument, raw: unknown): boolean {
   const options = alternatives(doc, flatten(doc, raw) as Schema | undefined);
   return (
     options.length > 0 &&
@@ -83,7 +100,7 @@ function isErrorSchema(doc: OpenApiDocument, raw: unknown): boolean {
 }
 
 /** Whether a schema, its `allOf` merged, is a bare array. */
-function isArraySchema(doc: OpenApiDocument, raw: unknown): boolean {
+export function isArraySchema(doc: OpenApiDocument, raw: unknown): boolean {
   const schema = flatten(doc, raw) as Schema | undefined;
   return (
     schema?.type === 'array' ||
@@ -97,22 +114,56 @@ function isArraySchema(doc: OpenApiDocument, raw: unknown): boolean {
 export function checkDocument(findings: Findings, doc: OpenApiDocument, source: string): void {
   const prefix = serverPrefix(doc);
   for (const [template, item] of Object.entries(doc.paths ?? {})) {
-    checkPathShape(findings, `${prefix}${template}`, `${source}${pointer('paths', template)}`);
+    const path = `${prefix}${template}`;
+    checkPathShape(findings, path, `${source}${pointer('paths', template)}`, path);
     for (const [method, raw] of Object.entries(item ?? {})) {
-      const operation = raw as { responses?: Record<string, unknown> };
+      const operation = raw as Operation;
       if (!operation?.responses || typeof operation.responses !== 'object') continue;
       const at = (...rest: string[]) =>
         `${source}${pointer('paths', template, method, 'responses', ...rest)}`;
+      const place = { method: method.toUpperCase(), path };
+      const query = parametersOf(doc, item as Record<string, unknown>, operation)
+        .filter((p) => p.in === 'query' && typeof p.name === 'string')
+        .map((p) => p.name as string);
+      for (const name of query) {
+        const problem = pagingNameProblem(name);
+        if (problem)
+          findings.fail(
+            '4.4',
+            `${source}${pointer('paths', template, method, 'parameters')}`,
+            problem,
+            undefined,
+            undefined,
+            undefined,
+            place,
+          );
+      }
       for (const [status, response] of Object.entries(operation.responses)) {
         const schema = jsonSchema(doc, response);
         if (schema === undefined || schema === null) continue;
         if (/^2/.test(status)) {
+          const verdict = method === 'get' ? listSchemaVerdict(doc, schema, query) : undefined;
+          if (verdict?.problem !== undefined) {
+            findings.fail(
+              '2.8',
+              at(status),
+              verdict.problem,
+              undefined,
+              undefined,
+              verdict.strength,
+              place,
+            );
+          } else if (verdict) findings.pass('2.8', at(status), verdict.pass, undefined, place);
           if (method === 'get') {
             findings.decide(
               '2.7',
               at(status),
               isArraySchema(doc, schema) ? 'the response schema is a bare array' : undefined,
               'the response schema is an object',
+              undefined,
+              undefined,
+              undefined,
+              place,
             );
           }
           const undated = undatedProperties(doc, schema);
@@ -120,7 +171,11 @@ export function checkDocument(findings: Findings, doc: OpenApiDocument, source: 
             findings.fail(
               '2.6',
               at(status),
-              `date fields without format: date-time: ${undated.slice(0, 3).join(', ')}`,
+              `date fields that are not RFC 3339 text: ${undated.slice(0, 3).join(', ')}`,
+              undefined,
+              undefined,
+              undefined,
+              place,
             );
         } else if (/^[45]|^default$/i.test(status)) {
           findings.decide(
@@ -130,6 +185,10 @@ export function checkDocument(findings: Findings, doc: OpenApiDocument, source: 
               ? undefined
               : 'the error schema is not {"errors":[{"message": string, "code": integer}]}',
             "the error schema is the spec's",
+            undefined,
+            undefined,
+            undefined,
+            place,
           );
         }
       }

@@ -1,0 +1,84 @@
+/**
+ * Baselines: today's violations written to a file, so that a team adopting the auditor fails
+ * only on violations that are new, and sees the ones that are gone. A violation is the same when
+ * its rule, method and path are (its detail may change wording between versions).
+ */
+import { findingJson } from './format.ts';
+import { findingKey } from './merge.ts';
+import { type AuditReport, type Finding, isViolation } from './report.ts';
+
+/**
+ * A baseline file: the violations of one run.
+ *
+ * @category Audit
+ */
+export interface Baseline {
+  /** The file's format. */
+  version: 1;
+  /** The violations, as the JSON report writes findings. */
+  findings: Finding[];
+}
+
+/**
+ * The baseline of a report: its violations (failures and warnings).
+ *
+ * @category Audit
+ */
+export function toBaseline(report: AuditReport): Baseline {
+  return {
+    version: 1,
+    findings: report.findings.filter(isViolation).map((f) => findingJson(f) as unknown as Finding),
+  };
+}
+
+/**
+ * Reads a baseline from its JSON text; a `TypeError` saying what is wrong when it is not one.
+ *
+ * @category Audit
+ */
+export function parseBaseline(text: string, source = 'the baseline'): Baseline {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new TypeError(`${source} is not JSON; delete it to write a new one.`);
+  }
+  const findings = (value as { findings?: unknown } | null)?.findings;
+  if (
+    (value as { version?: unknown } | null)?.version !== 1 ||
+    !Array.isArray(findings) ||
+    !findings.every((f) => typeof f?.rule === 'string' && typeof f?.request === 'string')
+  ) {
+    throw new TypeError(
+      `${source} is not an api-conventions baseline ({"version":1,"findings":[…]}); delete it to write a new one.`,
+    );
+  }
+  return value as Baseline;
+}
+
+/**
+ * The report against a baseline: each violation the baseline holds is marked `baselined` (it no
+ * longer fails the run), and `gone` lists the baseline's violations this run did not find.
+ *
+ * @category Audit
+ */
+export function applyBaseline(report: AuditReport, baseline: Baseline): AuditReport {
+  const known = new Set(baseline.findings.map(findingKey));
+  const seen = new Set(report.findings.filter(isViolation).map(findingKey));
+  return {
+    ...report,
+    findings: report.findings.map((f) =>
+      isViolation(f) && known.has(findingKey(f)) ? { ...f, baselined: true } : f,
+    ),
+    gone: baseline.findings.filter((f) => !seen.has(findingKey(f))),
+  };
+}
+
+/**
+ * Whether a report fails a run: a failure that no baseline holds.
+ *
+ * @category Audit
+ */
+export function hasFailures(report: AuditReport): boolean {
+  return report.findings.some((f) => f.outcome === 'fail' && !f.baselined);
+}
