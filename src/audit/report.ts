@@ -25,7 +25,10 @@ export interface Finding {
   rule: string;
   /** `pass`, `fail`, `warn`, or `skip` when the check could not be decided. */
   outcome: FindingOutcome;
-  /** How strongly the spec words the check (docs/audit.md gives the words). */
+  /**
+   * How strongly the spec words the check ([The conformance auditor](../../docs/audit.md) gives
+   * the words).
+   */
   strength: Strength;
   /** The request that decided it (`GET /v1/Books`), or the document location of a static check. */
   request: string;

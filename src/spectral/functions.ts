@@ -44,7 +44,27 @@ const asObject = (value: unknown): Record<string, unknown> | undefined =>
     ? (value as Record<string, unknown>)
     : undefined;
 
-/** A path key's rule of spec 4.1 or 9.1 (`options.section`), with the first server's base path. */
+/**
+ * A path key's rule of spec 4.1 or 9.1 (`options.section`), with the first server's base path.
+ *
+ * @example
+ * ```ts
+ * // .spectral.mjs: the version rule (a preferred one, so a warning) made an error of its own
+ * import { conventions, pathShape } from 'api-conventions/spectral';
+ *
+ * export default {
+ *   extends: [conventions],
+ *   rules: {
+ *     'team-version-in-path': {
+ *       message: '{{error}}',
+ *       severity: 'error',
+ *       given: '$.paths[*]~',
+ *       then: { function: pathShape, functionOptions: { section: '9.1' } },
+ *     },
+ *   },
+ * };
+ * ```
+ */
 export const pathShape: SpectralFunction<{
   /** The spec rule to check: `4.1.2` to `4.1.6`, or `9.1`. */
   section: string;

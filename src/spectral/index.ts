@@ -1,6 +1,7 @@
 /**
  * The conventions as a Spectral ruleset, for teams that lint their OpenAPI documents with
- * Spectral (docs/audit.md, "Spectral"). `api-conventions/spectral`.
+ * Spectral: see [The conformance auditor](../../docs/audit.md#spectral).
+ * `api-conventions/spectral`.
  *
  * @module api-conventions/spectral
  */

@@ -88,8 +88,12 @@ const json = 'content[?(@property.match(/json/i))].schema';
  * (`rules: { 'api-conventions-error-body': 'off' }`).
  *
  * @example
+ * ```ts
+ * // .spectral.mjs, beside the OpenAPI document
  * import { conventions } from 'api-conventions/spectral';
+ *
  * export default { extends: [conventions], rules: { 'api-conventions-version-in-path': 'error' } };
+ * ```
  */
 export const conventions: SpectralRuleset = {
   description: 'api-conventions: the web API conventions a document can show (docs/audit.md).',
