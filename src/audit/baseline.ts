@@ -22,6 +22,15 @@ export interface Baseline {
 /**
  * The baseline of a report: its violations (failures and warnings).
  *
+ * @example
+ * ```ts
+ * import { writeFileSync } from 'node:fs';
+ * import { audit, toBaseline } from 'api-conventions/audit';
+ *
+ * const report = await audit({ baseUrl: 'https://staging.example.com', paths: ['/v1/books'] });
+ * writeFileSync('audit-baseline.json', `${JSON.stringify(toBaseline(report), null, 2)}\n`);
+ * ```
+ *
  * @category Audit
  */
 export function toBaseline(report: AuditReport): Baseline {
@@ -33,6 +42,17 @@ export function toBaseline(report: AuditReport): Baseline {
 
 /**
  * Reads a baseline from its JSON text; a `TypeError` saying what is wrong when it is not one.
+ * `source` names the text in that message.
+ *
+ * @example
+ * ```ts
+ * import { readFileSync } from 'node:fs';
+ * import { parseBaseline } from 'api-conventions/audit';
+ *
+ * const file = 'audit-baseline.json';
+ * const baseline = parseBaseline(readFileSync(file, 'utf8'), `the baseline ${file}`);
+ * console.log(`${baseline.findings.length} known violations`);
+ * ```
  *
  * @category Audit
  */
@@ -60,6 +80,26 @@ export function parseBaseline(text: string, source = 'the baseline'): Baseline {
  * The report against a baseline: each violation the baseline holds is marked `baselined` (it no
  * longer fails the run), and `gone` lists the baseline's violations this run did not find.
  *
+ * @example
+ * ```ts
+ * import { readFileSync } from 'node:fs';
+ * import {
+ *   applyBaseline,
+ *   audit,
+ *   formatText,
+ *   hasFailures,
+ *   parseBaseline,
+ * } from 'api-conventions/audit';
+ *
+ * const baseline = parseBaseline(readFileSync('audit-baseline.json', 'utf8'));
+ * const report = applyBaseline(
+ *   await audit({ baseUrl: 'https://staging.example.com', paths: ['/v1/books'] }),
+ *   baseline,
+ * );
+ * console.log(formatText(report)); // the fixed ones under "Gone since the baseline"
+ * process.exitCode = hasFailures(report) ? 1 : 0; // only violations the baseline lacks fail
+ * ```
+ *
  * @category Audit
  */
 export function applyBaseline(report: AuditReport, baseline: Baseline): AuditReport {
@@ -76,6 +116,14 @@ export function applyBaseline(report: AuditReport, baseline: Baseline): AuditRep
 
 /**
  * Whether a report fails a run: a failure that no baseline holds.
+ *
+ * @example
+ * ```ts
+ * import { audit, hasFailures } from 'api-conventions/audit';
+ *
+ * const report = await audit({ baseUrl: 'https://staging.example.com', paths: ['/v1/books'] });
+ * process.exitCode = hasFailures(report) ? 1 : 0; // warnings do not fail, but with `strict: true`
+ * ```
  *
  * @category Audit
  */
