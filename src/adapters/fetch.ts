@@ -11,10 +11,10 @@ import {
   errorToResponse,
   heldContext,
   hostAnswerFor,
+  markStep,
 } from 'api-conventions/host';
 import { type AppRouteEntry, type FetchContext, fetchHost } from './_fetch-host.ts';
 import { type FetchHostOptions, inputOf, toResponse } from './_fetch-io.ts';
-import { libraryHandler } from './_fetch-match.ts';
 
 export {
   bodyOf,
@@ -112,8 +112,7 @@ export function toFetchHandler<Context = unknown>(
       ? result.then((response) => toResponse(response, host.logger))
       : toResponse(result, host.logger);
   };
-  (handler as unknown as Record<symbol, boolean>)[libraryHandler] = true;
-  return handler as FetchHandler<Context>;
+  return markStep(handler, { own: true }) as FetchHandler<Context>;
 }
 
 /**

@@ -30,6 +30,7 @@ import type { Service } from '../pipeline/service.ts';
 import { andThen, attempt, type Step } from '../pipeline/steps.ts';
 import type { RouteInfo } from '../routing/table.ts';
 import type { AppRoute, RouteConfig, RouteSettings } from '../routing/types.ts';
+import { fromHostError, type HostErrorFacts } from './host-errors.ts';
 
 /**
  * Where an app's own routes come from, read on demand: `size` is compared on every request (a
@@ -72,6 +73,12 @@ export interface HostBinding<Native> {
 }
 
 const held = Symbol.for('api-conventions.context');
+
+/** Route settings compiled for what a host dispatched, and the version they were read at. */
+interface Compiled {
+  readonly settings: RouteSettings;
+  readonly version: number;
+}
 type Holder = { [held]?: RequestContext };
 
 /**
@@ -96,6 +103,8 @@ export class BoundHost<Native extends object> {
   private readonly service: Service;
   private readonly binding: HostBinding<Native>;
   private routesSeen = -1;
+  private readonly byKey = new WeakMap<object, Map<string, Compiled>>();
+  private readonly byPath = new Map<string, Map<string, Compiled>>();
 
   constructor(api: Conventions | ConventionsOptions, binding: HostBinding<Native>) {
     this.api = toConventions(api);
@@ -316,13 +325,16 @@ export class BoundHost<Native extends object> {
   }
 
   /**
-   * The spec's error response for anything thrown while the host handled the request; one the
-   * host raised before `enter` is still seen by the plugins that see every request.
+   * The spec's error response for anything thrown while the host handled the request, the host
+   * framework's own errors included (a body parser's, a schema validator's: {@link fromHostError},
+   * with what the host knows of the request in `facts`); one the host raised before `enter` is
+   * still seen by the plugins that see every request.
    */
-  fail(native: Native, error: unknown): Step<ApiResponse> {
+  fail(native: Native, error: unknown, facts?: HostErrorFacts): Step<ApiResponse> {
     const ctx = this.context(native);
     const { settings } = this.service;
-    return run(settings, ctx, () => raiseUnrouted(settings, ctx, error));
+    const mapped = fromHostError(error, facts);
+    return run(settings, ctx, () => raiseUnrouted(settings, ctx, mapped));
   }
 
   /**
@@ -331,6 +343,34 @@ export class BoundHost<Native extends object> {
    */
   settingsOf(method: string, pattern: string, config: RouteConfig = {}): RouteSettings {
     return this.service.routeSettings(method, pattern, config);
+  }
+
+  /**
+   * The settings of the app's route the host dispatched, by what it dispatched (`key`: Express's
+   * route, Fastify's route config, Hono's path) and the method: read (`read`) and compiled
+   * ({@link BoundHost.settingsOf}) the first time they are met, and again when `version` changes
+   * (handlers added to the route). `read` gives the route's pattern and settings, or a table
+   * route the host runs.
+   */
+  settingsFor(
+    key: object | string,
+    method: string,
+    read: () => { pattern: string; config?: RouteConfig | undefined } | { table: RouteSettings },
+    version = 0,
+  ): RouteSettings {
+    let methods = typeof key === 'string' ? this.byPath.get(key) : this.byKey.get(key);
+    if (methods === undefined) {
+      methods = new Map();
+      if (typeof key === 'string') this.byPath.set(key, methods);
+      else this.byKey.set(key, methods);
+    }
+    const known = methods.get(method);
+    if (known !== undefined && known.version === version) return known.settings;
+    const found = read();
+    const settings =
+      'table' in found ? found.table : this.settingsOf(method, found.pattern, found.config);
+    methods.set(method, { settings, version });
+    return settings;
   }
 
   /** Hands the app's routes to the route view at once (a host that lists them when ready). */
