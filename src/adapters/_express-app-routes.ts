@@ -56,7 +56,7 @@ export function guardMiddleware(
   const { config: checked } = host.settingsOf('ANY', 'guard()', config);
   // A guard outside a route (`app.use(path, guard)`): its own settings, by method.
   const looseOf = (method: string, pattern: string) =>
-    host.settingsFor(checked, method, () => ({ pattern, config: checked }));
+    host.settingsFor(checked, method, pattern, () => checked);
   const guard: RequestHandler = (req, res, next) => {
     const ctx = host.context(req);
     addBody(req, host.inputOf(req));

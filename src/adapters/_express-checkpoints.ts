@@ -78,12 +78,18 @@ export function checkpoints(adapter: CheckpointHost): Checkpoints {
       if (mark?.table !== undefined) return { table: mark.table };
       config ??= mark?.guard;
     }
-    return { pattern: String(route.path), config };
+    return config;
   };
   const settingsOf = (route: ExpressRoute, method: string): RouteSettings => {
     const name = method === 'HEAD' && route.methods.head !== true ? 'GET' : method;
     const version = route.stack?.length ?? 0;
-    return host.settingsFor(route, name, read(route, name.toLowerCase()), version);
+    return host.settingsFor(
+      route,
+      name,
+      String(route.path),
+      read(route, name.toLowerCase()),
+      version,
+    );
   };
 
   /** Runs the app's handler once the check let the request through, or sends the refusal. */

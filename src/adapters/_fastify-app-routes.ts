@@ -101,7 +101,7 @@ export function watchAppRoutes(
       const schemas = hostSchemasOf(route, shared);
       const key = (route.config as RouteConfigBag)[settingsKey] as object;
       for (const method of [route.method].flat()) {
-        host.settingsFor(key, method, () => ({ pattern, config }));
+        host.settingsFor(key, method, pattern, () => config);
         if (method !== 'HEAD') lint.push({ method, path: pattern });
         view.push({ method, pattern, config, schemas });
       }
@@ -116,7 +116,7 @@ export function watchAppRoutes(
     const url = config.url!;
     // Declared before the plugin, it has no key of its own: its checks still run, on its settings.
     const key = (config[settingsKey] as object | undefined) ?? config;
-    return host.settingsFor(key, method, () => {
+    return host.settingsFor(key, method, patternOf(url), () => {
       if (key === config && !warned.has(url)) {
         warned.add(url);
         host.lint([{ method, path: patternOf(url) }]);
@@ -124,7 +124,7 @@ export function watchAppRoutes(
           `The app's own route ${method} ${url} was declared before toFastifyPlugin(api) was registered: the plugin finds it only at its first request (now). It is checked, but what it returns does not go through the response phases. Register the plugin first.`,
         );
       }
-      return { pattern: patternOf(url), config: config.conventions };
+      return config.conventions;
     });
   };
 

@@ -8,7 +8,13 @@ import {
   type RouteConfig,
   type RouteInfo,
 } from 'api-conventions';
-import { heldContext, markStep, type RequestPart, schemaRejection } from 'api-conventions/host';
+import {
+  andThen,
+  heldContext,
+  markStep,
+  type RequestPart,
+  schemaRejection,
+} from 'api-conventions/host';
 import { type AppRouteEntry, type FetchContext, fetchHost } from './_fetch-host.ts';
 import { type FetchHostOptions, toResponse } from './_fetch-io.ts';
 import type { MatchedRequest } from './_fetch-match.ts';
@@ -243,10 +249,7 @@ export function toFetchErrorHandler(
   return (error, c) => {
     const request = c.req.raw;
     fetch.receive(request, c, {});
-    const result = host.fail(request, error);
-    return result instanceof Promise
-      ? result.then((response) => toResponse(response, host.logger))
-      : toResponse(result, host.logger);
+    return andThen(host.fail(request, error), (response) => toResponse(response, host.logger));
   };
 }
 

@@ -41,10 +41,7 @@ export function honoMatcher(host: BoundHost<Request>): HonoMatcher {
   // By the guard's settings (or the path without one), then by method and path: a guard may
   // stand on several routes, and a path on routes with different guards.
   const settingsOf = (method: string, path: string, config: RouteConfig | undefined) =>
-    host.settingsFor(config ?? path, `${method} ${path}`, () => ({
-      pattern: path.replace(/\/\*$/, '/*rest'),
-      config,
-    }));
+    host.settingsFor(config ?? path, method, path.replace(/\/\*$/, '/*rest'), () => config);
   /** The entries of the route that holds entry `at`: one method and path, declared together. */
   const routeAround = (routes: readonly MatchedRoute[], at: number, floor: number) => {
     const { method, path } = routes[at]!;

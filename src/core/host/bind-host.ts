@@ -11,7 +11,12 @@ import type { HostAnswer, HostFailure } from '../limits/index.ts';
 import type { LintFinding, LintRoute } from '../lint/index.ts';
 import { startHeaders } from '../pipeline/answers.ts';
 import { type RequestContext, type RequestInput, runOf } from '../pipeline/context.ts';
-import { type Conventions, serviceOf, toConventions } from '../pipeline/conventions.ts';
+import {
+  type Conventions,
+  handleRouted,
+  serviceOf,
+  toConventions,
+} from '../pipeline/conventions.ts';
 import { answerUnrouted, front, handleRoute, run } from '../pipeline/dispatch.ts';
 import {
   admitAnonymous,
@@ -281,6 +286,15 @@ export class BoundHost<Native extends object> {
   }
 
   /**
+   * A request the library routes end to end, on a host without a router of its own (node:http, a
+   * bare `fetch` handler): the whole run, as `Conventions.handle` runs it, read from the host's
+   * request. No later step needs its context, so none is kept on it.
+   */
+  handle(native: Native): Step<ApiResponse> {
+    return handleRouted(this.service.settings, this.service.open(this.binding.input(native)));
+  }
+
+  /**
    * A table route the host dispatched (`route`): its checks where they did not run, body and
    * handler, then the response phases. Without `route`, behind the host's router: the router's
    * answer from the route view (404 naming the path, 405 with `Allow`, 204 with `Allow` for
@@ -293,7 +307,7 @@ export class BoundHost<Native extends object> {
   ): Step<ApiResponse> {
     const { settings } = this.service;
     const ctx = this.held(native);
-    if (ctx === undefined) return this.api.handle(this.binding.input(native));
+    if (ctx === undefined) return this.handle(native);
     // A table route follows the library's path rules: the host ran it for a path the library's
     // own router does not match to it (an empty parameter, a trailing slash): nothing is there.
     if (route === undefined || route !== runOf(ctx).viewed) {
@@ -347,29 +361,33 @@ export class BoundHost<Native extends object> {
 
   /**
    * The settings of the app's route the host dispatched, by what it dispatched (`key`: Express's
-   * route, Fastify's route config, Hono's path) and the method: read (`read`) and compiled
+   * route, Fastify's route config, a Hono guard's settings or its path), the method and the
+   * pattern: read (`read`: the route's settings, or a table route the host runs) and compiled
    * ({@link BoundHost.settingsOf}) the first time they are met, and again when `version` changes
-   * (handlers added to the route). `read` gives the route's pattern and settings, or a table
-   * route the host runs.
+   * (handlers added to the route).
    */
   settingsFor(
     key: object | string,
     method: string,
-    read: () => { pattern: string; config?: RouteConfig | undefined } | { table: RouteSettings },
+    pattern: string,
+    read: () => RouteConfig | undefined | { table: RouteSettings },
     version = 0,
   ): RouteSettings {
-    let methods = typeof key === 'string' ? this.byPath.get(key) : this.byKey.get(key);
-    if (methods === undefined) {
-      methods = new Map();
-      if (typeof key === 'string') this.byPath.set(key, methods);
-      else this.byKey.set(key, methods);
+    let routes = typeof key === 'string' ? this.byPath.get(key) : this.byKey.get(key);
+    if (routes === undefined) {
+      routes = new Map();
+      if (typeof key === 'string') this.byPath.set(key, routes);
+      else this.byKey.set(key, routes);
     }
-    const known = methods.get(method);
+    const at = `${method} ${pattern}`;
+    const known = routes.get(at);
     if (known !== undefined && known.version === version) return known.settings;
     const found = read();
     const settings =
-      'table' in found ? found.table : this.settingsOf(method, found.pattern, found.config);
-    methods.set(method, { settings, version });
+      found !== undefined && 'table' in found
+        ? (found.table as RouteSettings)
+        : this.settingsOf(method, pattern, found as RouteConfig | undefined);
+    routes.set(at, { settings, version });
     return settings;
   }
 

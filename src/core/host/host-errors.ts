@@ -13,6 +13,7 @@ import {
   malformedJson,
   payloadTooLarge,
 } from '../errors/helpers.ts';
+import type { HostFailure } from '../limits/host-answers.ts';
 
 /** What a host knows of the request an error belongs to, for the error's sentence. */
 export interface HostErrorFacts {
@@ -111,6 +112,36 @@ const known: Record<string, (e: HostError, facts: HostErrorFacts) => ApiError> =
     new ApiError(400, ErrorCode.MissingBody, 'The request body is empty but announced as JSON.'),
   FST_ERR_BAD_URL: malformedPath,
 };
+
+// The HTTP parser's error codes (llhttp's, as Node reports them), by what the request got wrong.
+const parserFailures: Record<string, HostFailure> = {
+  HPE_HEADER_OVERFLOW: 'headersTooLarge',
+  ERR_HTTP_REQUEST_TIMEOUT: 'timeout',
+  HPE_INVALID_METHOD: 'requestLine',
+  HPE_INVALID_URL: 'requestLine',
+  HPE_INVALID_VERSION: 'requestLine',
+  HPE_INVALID_CONSTANT: 'requestLine',
+  HPE_INVALID_HEADER_TOKEN: 'headerLine',
+  HPE_CR_EXPECTED: 'headerLine',
+  HPE_LF_EXPECTED: 'headerLine',
+  HPE_UNEXPECTED_SPACE: 'headerLine',
+  HPE_INVALID_CONTENT_LENGTH: 'framing',
+  HPE_UNEXPECTED_CONTENT_LENGTH: 'framing',
+  HPE_INVALID_TRANSFER_ENCODING: 'framing',
+  HPE_INVALID_CHUNK_SIZE: 'framing',
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: 'framing',
+  HPE_INVALID_EOF_STATE: 'framing',
+};
+
+/**
+ * The host failure an HTTP parser's error stands for, by its code (llhttp's `HPE_*`, as Node
+ * reports them, and Node's request timeout); any other is a plain bad request.
+ *
+ * @category Host binding
+ */
+export function hostFailureOf(code: string | undefined): HostFailure {
+  return (code !== undefined && parserFailures[code]) || 'badRequest';
+}
 
 /**
  * An error a host framework raised, as the core's error: body parsers' (body-parser's `type`),
