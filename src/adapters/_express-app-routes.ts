@@ -1,9 +1,16 @@
 /** The app's own Express routes in the pipeline: `guard(settings)` and `res.json` through the response phases. */
 import type { HeaderInit, RequestContext, RouteConfig, RouteSettings } from 'api-conventions';
-import type { ApiResponse, BoundHost, Guarded, Step } from 'api-conventions/host';
+import {
+  type ApiResponse,
+  type BoundHost,
+  type Guarded,
+  markStep,
+  type Step,
+  settle,
+} from 'api-conventions/host';
 import type { Request, RequestHandler, Response } from 'express';
 import { addBody } from './_express-io.ts';
-import { type ExpressRoute, mark } from './_express-routes.ts';
+import type { ExpressRoute } from './_express-routes.ts';
 import { writeNodeResponse } from './_node-write.ts';
 
 /** The Express host of a service. */
@@ -11,8 +18,7 @@ export type ExpressHost = BoundHost<Request>;
 
 /** Writes a core response now, or once it is ready. */
 export function sendTo(host: ExpressHost, res: Response, result: Step<ApiResponse>): void {
-  if (result instanceof Promise) result.then((r) => writeNodeResponse(res, r, host.logger));
-  else writeNodeResponse(res, result, host.logger);
+  settle(result, (r) => writeNodeResponse(res, r, host.logger));
 }
 
 /** Puts the headers the context gathered so far on the native response (idempotent). */
@@ -49,15 +55,8 @@ export function guardMiddleware(
 ): RequestHandler {
   const { config: checked } = host.settingsOf('ANY', 'guard()', config);
   // A guard outside a route (`app.use(path, guard)`): its own settings, by method.
-  const loose = new Map<string, RouteSettings>();
-  const looseOf = (method: string, path: string) => {
-    let settings = loose.get(method);
-    if (settings === undefined) {
-      settings = host.settingsOf(method, path, checked);
-      loose.set(method, settings);
-    }
-    return settings;
-  };
+  const looseOf = (method: string, pattern: string) =>
+    host.settingsFor(checked, method, pattern, () => checked);
   const guard: RequestHandler = (req, res, next) => {
     const ctx = host.context(req);
     addBody(req, host.inputOf(req));
@@ -72,11 +71,9 @@ export function guardMiddleware(
       req.body = guarded.body;
       next();
     };
-    const result = host.guard(req, own, req.params as Record<string, string>);
-    if (result instanceof Promise) result.then(go, next);
-    else go(result);
+    settle(host.guard(req, own, req.params as Record<string, string>), go, next);
   };
-  return mark(guard, { guard: checked });
+  return markStep(guard, { guard: checked });
 }
 
 const compared = new WeakSet<object>();

@@ -5,10 +5,16 @@
  * method override or a URL rewrite, after `next()` out of a public route, and under the wrappers
  * APM agents put around each layer (a check point wraps whatever is there).
  */
-import type { RouteConfig, RouteInfo, RouteSettings } from 'api-conventions';
-import type { ApiResponse, BoundHost, Step } from 'api-conventions/host';
+import type { RouteConfig, RouteSettings } from 'api-conventions';
+import {
+  type ApiResponse,
+  type BoundHost,
+  markOf,
+  originalOf,
+  type Step,
+} from 'api-conventions/host';
 import type { NextFunction, Request, Response } from 'express';
-import { type ExpressRoute, type Layer, markOf, originalOf, routerOf } from './_express-routes.ts';
+import { type ExpressRoute, type Layer, routerOf } from './_express-routes.ts';
 
 // Middleware that never answers a request: Express's body parsers (body-parser), and Express 4's
 // own first layers. Anything else that is not a route may answer.
@@ -62,33 +68,28 @@ export function checkpoints(adapter: CheckpointHost): Checkpoints {
   const { host } = adapter;
   const covered = new WeakSet<Layer>();
   const lengths = new WeakMap<readonly Layer[], number>();
-  const memo = new WeakMap<ExpressRoute, Map<string, { settings: RouteSettings; size: number }>>();
 
-  const settingsOf = (route: ExpressRoute, method: string): RouteSettings => {
-    let methods = memo.get(route);
-    if (methods === undefined) {
-      methods = new Map();
-      memo.set(route, methods);
-    }
-    const name = method === 'HEAD' && route.methods.head !== true ? 'GET' : method;
-    const layers = route.stack ?? [];
-    const known = methods.get(name);
-    if (known !== undefined && known.size === layers.length) return known.settings;
+  /** A route's table route, or its guard's settings, for a method (lower-case). */
+  const read = (route: ExpressRoute, verb: string) => () => {
     let config: RouteConfig | undefined;
-    let found: RouteSettings | undefined;
-    const verb = name.toLowerCase();
-    for (const layer of layers) {
+    for (const layer of route.stack ?? []) {
       if (layer.method !== undefined && layer.method !== verb) continue;
       const mark = markOf(layer.handle);
-      if (mark?.table !== undefined) {
-        found = mark.table as RouteInfo;
-        break;
-      }
+      if (mark?.table !== undefined) return { table: mark.table };
       config ??= mark?.guard;
     }
-    found ??= host.settingsOf(name, String(route.path), config);
-    methods.set(name, { settings: found, size: layers.length });
-    return found;
+    return config;
+  };
+  const settingsOf = (route: ExpressRoute, method: string): RouteSettings => {
+    const name = method === 'HEAD' && route.methods.head !== true ? 'GET' : method;
+    const version = route.stack?.length ?? 0;
+    return host.settingsFor(
+      route,
+      name,
+      String(route.path),
+      read(route, name.toLowerCase()),
+      version,
+    );
   };
 
   /** Runs the app's handler once the check let the request through, or sends the refusal. */

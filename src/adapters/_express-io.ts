@@ -3,20 +3,10 @@ import { payloadTooLarge } from 'api-conventions';
 import type { RequestInput } from 'api-conventions/host';
 import type { Request } from 'express';
 import { decodeNodeBody } from './_node-decode.ts';
-import { announcesBody, nodeHeaders, readNodeBody, schemeOf } from './_node-io.ts';
+import { announcesBody, nodeInput, readNodeBody } from './_node-io.ts';
 
 /** The core's input for an Express request, without its body (added where a route reads it). */
-export function inputOf(req: Request): RequestInput {
-  return {
-    method: req.method,
-    url: req.originalUrl,
-    headers: nodeHeaders(req),
-    scheme: schemeOf(req),
-    httpVersion: req.httpVersion,
-    remoteAddress: req.socket.remoteAddress,
-    native: req,
-  };
-}
+export const inputOf = (req: Request): RequestInput => nodeInput(req, req.originalUrl, req);
 
 /**
  * Hands the body to the core: what a body parser already made of it, else the stream. Called

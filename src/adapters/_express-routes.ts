@@ -1,15 +1,6 @@
 /** What the Express adapter reads from Express itself: its version, routing table and errors. */
-import {
-  ApiError,
-  type AppRoute,
-  type Conventions,
-  ErrorCode,
-  malformedJson,
-  payloadTooLarge,
-  type RouteConfig,
-  type RouteInfo,
-} from 'api-conventions';
-import { fromHttpError, type HttpErrorLike } from 'api-conventions/host';
+import type { AppRoute, Conventions, RouteConfig } from 'api-conventions';
+import { markOf, originalOf } from 'api-conventions/host';
 import type { Application, Router } from 'express';
 
 /** The parts of an Express 4 or 5 router layer the adapter reads. */
@@ -64,60 +55,12 @@ export function isStrict(target: unknown): boolean {
   return router?.strict === true;
 }
 
-/**
- * What the conventions' own Express steps say of themselves: `before`, `after`, a guard's route
- * settings, a table route's handler's route.
- */
-export interface StepMark {
-  readonly own?: true;
-  readonly guard?: RouteConfig;
-  readonly table?: RouteInfo;
-}
-
-// Two marks, so that one survives each kind of wrapper APM agents put around an Express layer's
-// handler: an enumerable property with a string key (OpenTelemetry's Express instrumentation
-// proxies those, Elastic's copies them) and the function's name (New Relic's keeps only name and
-// arity). A symbol or the function's identity is lost under both. Where neither can be read, the
-// layer is checked as the app's own code: a public route then needs credentials, never the reverse.
-const markKey = 'api-conventions:step';
-const byName = new Map<string, StepMark>();
-
-/** Marks one of the conventions' own Express steps. */
-export function mark<F extends object>(step: F, what: StepMark): F {
-  const name = `api-conventions step #${byName.size + 1}`;
-  byName.set(name, what);
-  Object.defineProperty(step, markKey, { value: what, enumerable: true });
-  Object.defineProperty(step, 'name', { value: name });
-  return step;
-}
-
-/** The innermost function under wrappers that keep their original as `__original` (shimmer's way). */
-export function originalOf(fn: unknown): (...args: never[]) => unknown {
-  let f = fn as { __original?: unknown };
-  for (let depth = 0; depth < 8 && typeof f.__original === 'function'; depth++) {
-    f = f.__original as { __original?: unknown };
-  }
-  return f as unknown as (...args: never[]) => unknown;
-}
-
 /** The router inside a layer that is not a route: an `express.Router()`, through wrappers. */
 export function routerOf(handle: unknown): RouterLike | undefined {
   if (typeof handle !== 'function') return undefined;
   if (Array.isArray((handle as { stack?: unknown }).stack)) return handle as unknown as RouterLike;
   const original = originalOf(handle) as { stack?: unknown };
   return Array.isArray(original.stack) ? (original as unknown as RouterLike) : undefined;
-}
-
-/** The mark of a function, read through wrappers that copy or proxy properties or keep `__original`. */
-export function markOf(fn: unknown): StepMark | undefined {
-  let f = fn;
-  for (let depth = 0; depth < 8 && typeof f === 'function'; depth++) {
-    const step = f as unknown as Record<string, unknown>;
-    const found = (step[markKey] as StepMark | undefined) ?? byName.get(step.name as string);
-    if (found !== undefined) return found;
-    f = step.__original;
-  }
-  return undefined;
 }
 
 /**
@@ -179,52 +122,6 @@ function mountPath(layer: Layer): string | undefined {
   // Express 4 (path-to-regexp 0.1): `^\/v1\/admin\/?(?=\/|$)` for a literal mount path.
   const literal = /^\^((?:\\\/[\w.~-]+)+)\\\/\?\(\?=\\\/\|\$\)$/.exec(layer.regexp?.source ?? '');
   return literal ? literal[1]!.replaceAll('\\/', '/') : undefined;
-}
-
-/** The body-parser fields of an `http-errors` error read here, beside the status. */
-interface BodyParserError extends HttpErrorLike {
-  type?: string;
-  limit?: number;
-  charset?: string;
-  encoding?: string;
-}
-
-// body-parser's error types (shared with raw-body), as the core's errors.
-const bodyErrors: Record<string, (e: BodyParserError) => ApiError> = {
-  'entity.parse.failed': (e) => malformedJson(e.message),
-  'entity.too.large': (e) => payloadTooLarge(e.limit ?? 0),
-  'charset.unsupported': (e) =>
-    new ApiError(
-      415,
-      ErrorCode.UnsupportedMediaType,
-      `Charset "${e.charset}" is not supported; send the body as UTF-8.`,
-    ),
-  'encoding.unsupported': (e) =>
-    new ApiError(
-      415,
-      ErrorCode.UnsupportedMediaType,
-      `Content-Encoding "${e.encoding}" is not supported.`,
-    ),
-};
-
-/**
- * Body-parser's and Express's own 4xx errors as the core's errors; any other error goes to the
- * core's one rule for errors that carry a status ({@link fromHttpError}), as on every adapter.
- */
-export function fromExpressError(error: unknown): unknown {
-  const e = error as BodyParserError | null;
-  if (typeof e?.type === 'string' && Object.hasOwn(bodyErrors, e.type)) {
-    return bodyErrors[e.type]!(e);
-  }
-  // Express's router throws a URIError-based 400 for a parameter it cannot decode.
-  if (error instanceof URIError && (e?.status ?? e?.statusCode) === 400) {
-    return new ApiError(
-      400,
-      ErrorCode.MalformedPath,
-      'The request path has malformed percent-encoding.',
-    );
-  }
-  return fromHttpError(error);
 }
 
 /**

@@ -11,7 +11,7 @@ import type {
   RouteInfo,
   RouteSettings,
 } from 'api-conventions';
-import type { ApiResponse, Guarded, HostMatch } from 'api-conventions/host';
+import { type ApiResponse, type Guarded, type HostMatch, settle } from 'api-conventions/host';
 import type {
   FastifyInstance,
   FastifyReply,
@@ -27,11 +27,10 @@ import { hostSchemasOf } from './_fastify-schemas.ts';
 export const tableRoute = Symbol.for('api-conventions.table-route');
 /** Where the plugin's own not-found handler says so, in its Fastify config. */
 export const ownNotFound = Symbol.for('api-conventions.not-found');
-// Where each of the app's routes carries its compiled settings by method, in its Fastify config:
+// Where each of the app's routes carries the key of its compiled settings, in its Fastify config:
 // Fastify copies a route's config into the context of that very route, so twins that differ by
 // their constraints alone (version, host) each keep their own.
 const settingsKey = Symbol('api-conventions.route-settings');
-type Compiled = Map<string, RouteSettings>;
 
 type RouteConfigBag = Record<string | symbol, unknown> & {
   url?: string;
@@ -62,7 +61,6 @@ export function watchAppRoutes(
   host: FastifyHost,
 ): (request: FastifyRequest) => HostMatch {
   const declared: RouteOptions[] = [];
-  const byConfig = new WeakMap<object, Compiled>();
   const shape = shapeValue(host);
   // @fastify/cors answers preflights in its own hook; its `OPTIONS *` route only lets Fastify
   // take them, and answers nothing else.
@@ -71,7 +69,7 @@ export function watchAppRoutes(
   fastify.addHook('onRoute', (route) => {
     if ((route.config as RouteConfigBag | undefined)?.[tableRoute] !== undefined) return;
     declared.push(route);
-    route.config = { ...route.config, [settingsKey]: new Map() } as RouteOptions['config'];
+    route.config = { ...route.config, [settingsKey]: {} } as RouteOptions['config'];
     const config = route.config?.conventions;
     if (config?.bodyLimit !== undefined) route.bodyLimit ??= config.bodyLimit;
     route.preHandler = [...[route.preHandler ?? []].flat(), guard] as RouteOptions['preHandler'];
@@ -101,9 +99,9 @@ export function watchAppRoutes(
       const config = (route.config as RouteConfigBag | undefined)?.conventions;
       const pattern = patternOf(route.url);
       const schemas = hostSchemasOf(route, shared);
-      const compiled = (route.config as RouteConfigBag)[settingsKey] as Compiled;
+      const key = (route.config as RouteConfigBag)[settingsKey] as object;
       for (const method of [route.method].flat()) {
-        compiled.set(method, host.settingsOf(method, pattern, config));
+        host.settingsFor(key, method, pattern, () => config);
         if (method !== 'HEAD') lint.push({ method, path: pattern });
         view.push({ method, pattern, config, schemas });
       }
@@ -115,27 +113,19 @@ export function watchAppRoutes(
   const warned = new Set<string>();
   const settingsOf = (request: FastifyRequest, config: RouteConfigBag): RouteSettings => {
     const method = typeof config.method === 'string' ? config.method : request.method;
-    let compiled = config[settingsKey] as Compiled | undefined;
-    const found = compiled?.get(method);
-    if (found !== undefined) return found;
-    if (compiled === undefined) {
-      compiled = byConfig.get(config) ?? new Map();
-      byConfig.set(config, compiled);
-      const known = compiled.get(method);
-      if (known !== undefined) return known;
-    }
     const url = config.url!;
-    // Declared before the plugin: its checks still run here, on its settings as declared.
-    if (!warned.has(url)) {
-      warned.add(url);
-      host.lint([{ method, path: patternOf(url) }]);
-      host.logger.warn(
-        `The app's own route ${method} ${url} was declared before toFastifyPlugin(api) was registered: the plugin finds it only at its first request (now). It is checked, but what it returns does not go through the response phases. Register the plugin first.`,
-      );
-    }
-    const settings = host.settingsOf(method, patternOf(url), config.conventions);
-    compiled.set(method, settings);
-    return settings;
+    // Declared before the plugin, it has no key of its own: its checks still run, on its settings.
+    const key = (config[settingsKey] as object | undefined) ?? config;
+    return host.settingsFor(key, method, patternOf(url), () => {
+      if (key === config && !warned.has(url)) {
+        warned.add(url);
+        host.lint([{ method, path: patternOf(url) }]);
+        host.logger.warn(
+          `The app's own route ${method} ${url} was declared before toFastifyPlugin(api) was registered: the plugin finds it only at its first request (now). It is checked, but what it returns does not go through the response phases. Register the plugin first.`,
+        );
+      }
+      return config.conventions;
+    });
   };
 
   const guard: PreHandler = (request, reply, done) => {
@@ -150,9 +140,7 @@ export function watchAppRoutes(
       done();
     };
     const params = request.params as Record<string, string>;
-    const result = host.guard(request, settingsOf(request, config), params);
-    if (result instanceof Promise) result.then(go, done);
-    else go(result);
+    settle(host.guard(request, settingsOf(request, config), params), go, done);
   };
 
   return (request) => {
@@ -184,9 +172,7 @@ function shapeValue(host: FastifyHost): preSerializationHookHandler<unknown> {
       if (request.method === 'HEAD' && typeof length === 'string') headLengths.set(request, length);
       done(null, response.body ?? '');
     };
-    const result = host.finish(request, reply.statusCode, payload, headers);
-    if (result instanceof Promise) result.then(go, done);
-    else go(result);
+    settle(host.finish(request, reply.statusCode, payload, headers), go, done);
   };
 }
 

@@ -1,7 +1,13 @@
 /** Fastify request in, core response out: the translation every part of the Fastify adapter uses. */
-import type { ApiResponse, BoundHost, RequestInput, Step } from 'api-conventions/host';
+import {
+  type ApiResponse,
+  andThen,
+  type BoundHost,
+  type RequestInput,
+  type Step,
+} from 'api-conventions/host';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { nodeHeaders, schemeOf } from './_node-io.ts';
+import { nodeInput } from './_node-io.ts';
 
 /** The Fastify host of a service. */
 export type FastifyHost = BoundHost<FastifyRequest>;
@@ -9,17 +15,8 @@ export type FastifyHost = BoundHost<FastifyRequest>;
 const asIs = (payload: unknown) => payload as string;
 
 /** A Fastify request as the core's input; the body is added where the core reads it. */
-export function toInput(request: FastifyRequest): RequestInput {
-  return {
-    method: request.method,
-    url: request.url,
-    headers: nodeHeaders(request.raw, request.headers),
-    scheme: schemeOf(request.raw),
-    httpVersion: request.raw.httpVersion,
-    remoteAddress: request.socket.remoteAddress,
-    native: request,
-  };
-}
+export const toInput = (request: FastifyRequest): RequestInput =>
+  nodeInput(request.raw, request.url, request, request.headers);
 
 /** Writes a core response as it is: the identity serializer keeps Fastify from re-encoding it. */
 export function send(reply: FastifyReply, response: ApiResponse): void {
@@ -30,6 +27,5 @@ export function send(reply: FastifyReply, response: ApiResponse): void {
 
 /** Sends a core response now, or once it is ready. */
 export function answer(reply: FastifyReply, result: Step<ApiResponse>): void | Promise<void> {
-  if (!(result instanceof Promise)) return send(reply, result);
-  return result.then((response) => send(reply, response));
+  return andThen(result, (response) => send(reply, response));
 }

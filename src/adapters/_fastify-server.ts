@@ -2,7 +2,6 @@
 import type { Duplex } from 'node:stream';
 import { normalizeTarget } from 'api-conventions/host';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { fromFastify } from './_fastify-errors.ts';
 import { answer, type FastifyHost } from './_fastify-io.ts';
 import { answerClientError } from './_node-server.ts';
 
@@ -25,7 +24,12 @@ export function answerError(
   ) {
     return answer(reply, host.serve(request));
   }
-  return answer(reply, host.fail(request, fromFastify(error, request, reply.statusCode)));
+  const facts = {
+    status: reply.statusCode,
+    bodyLimit: request.routeOptions.bodyLimit,
+    contentType: request.headers['content-type'],
+  };
+  return answer(reply, host.fail(request, error, facts));
 }
 
 /**

@@ -8,10 +8,16 @@ import {
   type RouteConfig,
   type RouteInfo,
 } from 'api-conventions';
-import { heldContext, type RequestPart, schemaRejection } from 'api-conventions/host';
+import {
+  andThen,
+  heldContext,
+  markStep,
+  type RequestPart,
+  schemaRejection,
+} from 'api-conventions/host';
 import { type AppRouteEntry, type FetchContext, fetchHost } from './_fetch-host.ts';
 import { type FetchHostOptions, toResponse } from './_fetch-io.ts';
-import { guardSettings, type MatchedRequest } from './_fetch-match.ts';
+import type { MatchedRequest } from './_fetch-match.ts';
 
 /** A Hono-style middleware: runs before the app's routes and may replace `c.res` after them. */
 export type FetchMiddleware = (
@@ -129,8 +135,7 @@ export function toFetchGuard(api: Conventions, settings: RouteConfig): FetchMidd
     await next();
     return undefined;
   };
-  (guard as unknown as Record<symbol, RouteConfig>)[guardSettings] = config;
-  return guard;
+  return markStep(guard, { guard: config });
 }
 
 /**
@@ -244,10 +249,7 @@ export function toFetchErrorHandler(
   return (error, c) => {
     const request = c.req.raw;
     fetch.receive(request, c, {});
-    const result = host.fail(request, error);
-    return result instanceof Promise
-      ? result.then((response) => toResponse(response, host.logger))
-      : toResponse(result, host.logger);
+    return andThen(host.fail(request, error), (response) => toResponse(response, host.logger));
   };
 }
 

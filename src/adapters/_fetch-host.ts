@@ -3,14 +3,9 @@
  * app share it, so that a route's settings are compiled once and its checks run once.
  */
 import type { AppRoute, Conventions, ConventionsOptions, RouteConfig } from 'api-conventions';
-import { type BoundHost, bindHost, toConventions } from 'api-conventions/host';
+import { type BoundHost, bindHost, markOf, toConventions } from 'api-conventions/host';
 import { type FetchHostOptions, inputOf } from './_fetch-io.ts';
-import {
-  guardSettings,
-  type HonoMatcher,
-  honoMatcher,
-  type MatchedRequest,
-} from './_fetch-match.ts';
+import { type HonoMatcher, honoMatcher, type MatchedRequest } from './_fetch-match.ts';
 
 /** A Hono-style context, as far as the adapter reads it. */
 export interface FetchContext {
@@ -63,7 +58,7 @@ function toAppRoutes(routes: readonly AppRouteEntry[]): AppRoute[] {
       route = { method, pattern };
       byKey.set(key, route);
     }
-    const config = (handler as Record<symbol, RouteConfig> | undefined)?.[guardSettings];
+    const config = markOf(handler)?.guard;
     if (config !== undefined) route.config = config;
   }
   return [...byKey.values()];

@@ -5,7 +5,7 @@
  * `app.mount`) could answer it instead.
  */
 import type { RouteConfig, RouteSettings } from 'api-conventions';
-import type { BoundHost, HostMatch } from 'api-conventions/host';
+import { type BoundHost, type HostMatch, markOf } from 'api-conventions/host';
 import { onAssign } from './_on-assign.ts';
 
 /** One entry of Hono's match: a handler or middleware on a method and path. */
@@ -28,25 +28,6 @@ export interface MatchedRequest {
   param?(): Record<string, string>;
 }
 
-/** Where a guard keeps its settings, and the mark of the library's own fetch handlers. */
-export const guardSettings = Symbol.for('api-conventions.guard');
-export const libraryHandler = Symbol.for('api-conventions.fetch-handler');
-
-// Hono wraps a sub-app's handlers when it has an error handler of its own (`app.route()`).
-const composed = '__COMPOSED_HANDLER';
-
-/** The handler as declared, through Hono's wrapping. */
-function declared(handler: unknown): unknown {
-  let h = handler as Record<string, unknown> | undefined;
-  while (h && typeof h === 'function' && h[composed] !== undefined) {
-    h = h[composed] as Record<string, unknown>;
-  }
-  return h;
-}
-
-const marked = (handler: unknown, mark: symbol) =>
-  (handler as Record<symbol, unknown> | undefined)?.[mark];
-
 /** The binding's `match` for Hono, and the settings of the route a guard runs on. */
 export interface HonoMatcher {
   /** What Hono will run for the request (its `method`) after the entry at its `routeIndex`. */
@@ -57,21 +38,10 @@ export interface HonoMatcher {
 
 /** Builds the Hono matcher; each route's settings are compiled the first time it is met. */
 export function honoMatcher(host: BoundHost<Request>): HonoMatcher {
-  const cache = new Map<string, Map<RouteConfig | undefined, RouteSettings>>();
-  const settingsOf = (method: string, path: string, config: RouteConfig | undefined) => {
-    const key = `${method} ${path}`;
-    let byConfig = cache.get(key);
-    if (byConfig === undefined) {
-      byConfig = new Map();
-      cache.set(key, byConfig);
-    }
-    let settings = byConfig.get(config);
-    if (settings === undefined) {
-      settings = host.settingsOf(method, path.replace(/\/\*$/, '/*rest'), config);
-      byConfig.set(config, settings);
-    }
-    return settings;
-  };
+  // By the guard's settings (or the path without one), then by method and path: a guard may
+  // stand on several routes, and a path on routes with different guards.
+  const settingsOf = (method: string, path: string, config: RouteConfig | undefined) =>
+    host.settingsFor(config ?? path, method, path.replace(/\/\*$/, '/*rest'), () => config);
   /** The entries of the route that holds entry `at`: one method and path, declared together. */
   const routeAround = (routes: readonly MatchedRoute[], at: number, floor: number) => {
     const { method, path } = routes[at]!;
@@ -83,10 +53,9 @@ export function honoMatcher(host: BoundHost<Request>): HonoMatcher {
     let config: RouteConfig | undefined;
     let handlers = 0;
     for (let i = start; i < end; i++) {
-      const own = declared(routes[i]!.handler);
-      const guard = marked(own, guardSettings) as RouteConfig | undefined;
-      if (guard !== undefined) config ??= guard;
-      else if (marked(own, libraryHandler) === undefined) handlers++;
+      const mark = markOf(routes[i]!.handler);
+      if (mark?.guard !== undefined) config ??= mark.guard;
+      else if (mark === undefined) handlers++;
     }
     return { start, end, config, handlers };
   };

@@ -1,8 +1,36 @@
 /** Node request reading shared by the node, Express and Fastify adapters: headers and body in. */
 import type { IncomingMessage } from 'node:http';
 import { ApiError, ErrorCode, payloadTooLarge, requestTimeout } from 'api-conventions';
-import type { HeaderReader, ReadBodyOptions } from 'api-conventions/host';
+import type { HeaderReader, ReadBodyOptions, RequestInput } from 'api-conventions/host';
+import { decodeNodeBody } from './_node-decode.ts';
 import { sendContinue } from './_node-server.ts';
+
+/**
+ * The core's input for a Node request on `url` (what the host routes on), the body left for where
+ * the host has it: `withBody` adds the stream, read with the route's limit and timeout.
+ */
+export function nodeInput(
+  req: IncomingMessage,
+  url: string,
+  native: object,
+  headers?: IncomingMessage['headers'],
+  withBody = false,
+): RequestInput {
+  return {
+    method: req.method ?? 'GET',
+    url,
+    headers: nodeHeaders(req, headers),
+    scheme: schemeOf(req),
+    httpVersion: req.httpVersion,
+    readBody:
+      withBody && announcesBody(req)
+        ? (limit, options) => readNodeBody(req, limit, options)
+        : undefined,
+    decodeBody: withBody ? decodeNodeBody : undefined,
+    remoteAddress: req.socket.remoteAddress,
+    native,
+  };
+}
 
 /**
  * Wraps Node's lower-cased header object as a {@link HeaderReader}; repeated values are joined.

@@ -2,36 +2,11 @@
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Conventions, HostAnswer, HostFailure } from 'api-conventions';
-import { hostAnswerFor, stampDate } from 'api-conventions/host';
+import { hostAnswerFor, hostFailureOf, settle, stampDate } from 'api-conventions/host';
 import { lingerOnClose } from './_node-linger.ts';
 
 /** A `clientError` listener: Node's own HTTP parser errors and timeouts, with the socket. */
 export type ClientErrorHandler = (error: Error & { code?: string }, socket: Duplex) => void;
-
-// llhttp's error codes, by what the request got wrong (Node's `error.code`).
-const failures: Record<string, HostFailure> = {
-  HPE_HEADER_OVERFLOW: 'headersTooLarge',
-  ERR_HTTP_REQUEST_TIMEOUT: 'timeout',
-  HPE_INVALID_METHOD: 'requestLine',
-  HPE_INVALID_URL: 'requestLine',
-  HPE_INVALID_VERSION: 'requestLine',
-  HPE_INVALID_CONSTANT: 'requestLine',
-  HPE_INVALID_HEADER_TOKEN: 'headerLine',
-  HPE_CR_EXPECTED: 'headerLine',
-  HPE_LF_EXPECTED: 'headerLine',
-  HPE_UNEXPECTED_SPACE: 'headerLine',
-  HPE_INVALID_CONTENT_LENGTH: 'framing',
-  HPE_UNEXPECTED_CONTENT_LENGTH: 'framing',
-  HPE_INVALID_TRANSFER_ENCODING: 'framing',
-  HPE_INVALID_CHUNK_SIZE: 'framing',
-  HPE_CHUNK_EXTENSIONS_OVERFLOW: 'framing',
-  HPE_INVALID_EOF_STATE: 'framing',
-};
-
-/** The host failure a Node client error stands for. */
-export function failureOf(code: string | undefined): HostFailure {
-  return (code !== undefined && failures[code]) || 'badRequest';
-}
 
 /** The client address of a connection, when the socket knows it. */
 const addressOf = (socket: Duplex) => (socket as { remoteAddress?: string }).remoteAddress;
@@ -46,9 +21,7 @@ export function answerOnSocket(api: Conventions, kind: HostFailure, socket: Dupl
     if (socket.writable) socket.end(stampDate(answer));
     else socket.destroy();
   };
-  const answer = hostAnswerFor(api, kind, addressOf(socket));
-  if (answer instanceof Promise) answer.then(write);
-  else write(answer);
+  settle(hostAnswerFor(api, kind, addressOf(socket)), write);
 }
 
 /**
@@ -67,7 +40,7 @@ export function answerClientError(
     socket.destroy();
     return;
   }
-  answerOnSocket(api, failureOf(error.code), socket);
+  answerOnSocket(api, hostFailureOf(error.code), socket);
 }
 
 // Marks a request Node handed over through `checkContinue`: it waits for `100 Continue`, which is

@@ -11,7 +11,14 @@ import type {
   RouteConfig,
   RouteInfo,
 } from 'api-conventions';
-import { type ApiResponse, bindHost, heldContext, type Step } from 'api-conventions/host';
+import {
+  type ApiResponse,
+  bindHost,
+  heldContext,
+  markStep,
+  type Step,
+  settle,
+} from 'api-conventions/host';
 import type {
   Application,
   ErrorRequestHandler,
@@ -36,9 +43,7 @@ import {
   appRouter,
   appRoutesOf,
   expressPattern,
-  fromExpressError,
   isStrict,
-  mark,
   stackSize,
   warnIfLoose,
 } from './_express-routes.ts';
@@ -127,7 +132,7 @@ export function toExpressMiddleware(api: Conventions | ConventionsOptions): Expr
       addBody(req, host.inputOf(req));
       send(res, host.serve(req, info, req.params as Record<string, string>));
     };
-    return mark(handler, { table: info });
+    return markStep(handler, { table: info });
   };
 
   const onward = (req: Request, res: Response, next: NextFunction) => {
@@ -155,10 +160,9 @@ export function toExpressMiddleware(api: Conventions | ConventionsOptions): Expr
     routeJson(host, req, res);
     const stack = appRouter(req.app)?.stack;
     if (stack !== undefined) points.cover(stack);
-    const stop = host.enter(req);
-    if (stop === undefined) return onward(req, res, next);
-    if (!(stop instanceof Promise)) return send(res, stop);
-    stop.then((response) => (response ? send(res, response) : onward(req, res, next)), next);
+    const go = (stop: ApiResponse | undefined) =>
+      stop === undefined ? onward(req, res, next) : send(res, stop);
+    settle(host.enter(req), go, next);
   };
   const after: [RequestHandler, ErrorRequestHandler] = [
     (req, res, next) => {
@@ -167,12 +171,12 @@ export function toExpressMiddleware(api: Conventions | ConventionsOptions): Expr
     },
     (error, req, res, next) => {
       if (res.headersSent) return next(error);
-      send(res, host.fail(req, fromExpressError(error)));
+      send(res, host.fail(req, error));
     },
   ];
-  mark(before, { own: true });
-  mark(after[0], { own: true });
-  mark(after[1], { own: true });
+  markStep(before, { own: true });
+  markStep(after[0], { own: true });
+  markStep(after[1], { own: true });
 
   return {
     before,

@@ -18,6 +18,7 @@ import {
   bindHost,
   type HostMatch,
   heldContext,
+  settle,
   toConventions,
 } from 'api-conventions/host';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
@@ -152,9 +153,7 @@ function plugin(fastify: FastifyInstance, api: Conventions, settings: FastifyPlu
       if (own && ctx.hasResponseHeaders) reply.headers(ctx.responseHeaders.record);
       next();
     };
-    const early = host.enter(request);
-    if (early instanceof Promise) early.then(go, next);
-    else go(early);
+    settle(host.enter(request), go, next);
   });
   fastify.setErrorHandler((error, request, reply) => answerError(host, error, request, reply));
   // The final status of every response, the app's own routes' included.

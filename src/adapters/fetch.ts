@@ -7,14 +7,16 @@
 import type { Conventions, ConventionsOptions } from 'api-conventions';
 import {
   type ApiResponse,
+  andThen,
   assertKnownKeys,
+  bindHost,
   errorToResponse,
   heldContext,
   hostAnswerFor,
+  markStep,
 } from 'api-conventions/host';
 import { type AppRouteEntry, type FetchContext, fetchHost } from './_fetch-host.ts';
 import { type FetchHostOptions, inputOf, toResponse } from './_fetch-io.ts';
-import { libraryHandler } from './_fetch-match.ts';
 
 export {
   bodyOf,
@@ -33,6 +35,12 @@ export {
 } from './_fetch-app-routes.ts';
 export type { AppRouteEntry, FetchContext } from './_fetch-host.ts';
 export type { FetchHostOptions, RemoteAddress } from './_fetch-io.ts';
+
+/** A request with what the host passed beside it. */
+interface Call<Context> {
+  readonly request: Request;
+  readonly context: Context;
+}
 
 /**
  * A Web-standard request handler. `context` is whatever the host passes second (Deno's
@@ -92,28 +100,21 @@ export function toFetchHandler<Context = unknown>(
   }
   if (options.routes !== undefined) fetch.readRoutes(options.routes);
   const { remoteAddress, readingBody, decodeBody } = options;
+  // Alone, the library routes every request: a binding of its own, whose request is the call.
+  const alone = bindHost<Call<Context>>(host.api, {
+    input: ({ request, context }) =>
+      inputOf(request, context, remoteAddress, readingBody, decodeBody),
+  });
   const handler = (first: Request | FetchContext, second?: unknown) => {
     const hono = !(first instanceof Request);
     const request = hono ? first.req.raw : first;
+    const context = (hono ? first : second) as Context;
     // Behind toFetchMiddleware, which ran the front: the router's answers. Alone: everything.
     const result =
-      heldContext(request) !== undefined
-        ? host.serve(request)
-        : host.api.handle(
-            inputOf(
-              request,
-              (hono ? first : second) as Context,
-              remoteAddress,
-              readingBody,
-              decodeBody,
-            ),
-          );
-    return result instanceof Promise
-      ? result.then((response) => toResponse(response, host.logger))
-      : toResponse(result, host.logger);
+      heldContext(request) !== undefined ? host.serve(request) : alone.handle({ request, context });
+    return andThen(result, (response) => toResponse(response, host.logger));
   };
-  (handler as unknown as Record<symbol, boolean>)[libraryHandler] = true;
-  return handler as FetchHandler<Context>;
+  return markStep(handler, { own: true }) as FetchHandler<Context>;
 }
 
 /**
@@ -180,7 +181,7 @@ export function toClientErrorHandler(api: Conventions): ServerErrorHandler {
     const answer = hostAnswerFor(api, kind, current?.socket?.remoteAddress ?? undefined);
     const respond = ({ status, headers, body }: ApiResponse) =>
       toResponse({ status, headers: { ...headers }, body }, api.logger);
-    return answer instanceof Promise ? answer.then(respond) : respond(answer);
+    return andThen(answer, respond);
   };
   return Object.assign(handler, {
     wrap<R extends ServerRequest, A extends unknown[], T>(listener: (request: R, ...rest: A) => T) {

@@ -5,9 +5,8 @@
  */
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
 import type { Conventions, ConventionsOptions } from 'api-conventions';
-import { toConventions } from 'api-conventions/host';
-import { decodeNodeBody } from './_node-decode.ts';
-import { announcesBody, nodeHeaders, readNodeBody, schemeOf } from './_node-io.ts';
+import { bindHost, settle } from 'api-conventions/host';
+import { nodeInput } from './_node-io.ts';
 import { lingerOnCloseOf } from './_node-linger.ts';
 import { answerClientError, type ClientErrorHandler, takeExpectations } from './_node-server.ts';
 import { writeNodeResponse } from './_node-write.ts';
@@ -37,26 +36,12 @@ export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void;
  * @see [Adapters](../../docs/adapters.md) for every host and its server settings.
  */
 export function toNodeHandler(api: Conventions | ConventionsOptions): NodeHandler {
-  const conventions = toConventions(api);
-  const { logger } = conventions;
-  return (req, res) => {
-    const result = conventions.handle({
-      method: req.method ?? 'GET',
-      url: req.url ?? '/',
-      headers: nodeHeaders(req),
-      scheme: schemeOf(req),
-      httpVersion: req.httpVersion,
-      readBody: announcesBody(req)
-        ? (limit, options) => readNodeBody(req, limit, options)
-        : undefined,
-      decodeBody: decodeNodeBody,
-      remoteAddress: req.socket.remoteAddress,
-      native: req,
-    });
-    if (result instanceof Promise)
-      result.then((response) => writeNodeResponse(res, response, logger));
-    else writeNodeResponse(res, result, logger);
-  };
+  const host = bindHost<IncomingMessage>(api, {
+    input: (req) => nodeInput(req, req.url ?? '/', req, undefined, true),
+  });
+  const { logger } = host;
+  return (req, res) =>
+    settle(host.handle(req), (response) => writeNodeResponse(res, response, logger));
 }
 
 /**

@@ -11,7 +11,12 @@ import type { HostAnswer, HostFailure } from '../limits/index.ts';
 import type { LintFinding, LintRoute } from '../lint/index.ts';
 import { startHeaders } from '../pipeline/answers.ts';
 import { type RequestContext, type RequestInput, runOf } from '../pipeline/context.ts';
-import { type Conventions, serviceOf, toConventions } from '../pipeline/conventions.ts';
+import {
+  type Conventions,
+  handleRouted,
+  serviceOf,
+  toConventions,
+} from '../pipeline/conventions.ts';
 import { answerUnrouted, front, handleRoute, run } from '../pipeline/dispatch.ts';
 import {
   admitAnonymous,
@@ -30,6 +35,7 @@ import type { Service } from '../pipeline/service.ts';
 import { andThen, attempt, type Step } from '../pipeline/steps.ts';
 import type { RouteInfo } from '../routing/table.ts';
 import type { AppRoute, RouteConfig, RouteSettings } from '../routing/types.ts';
+import { fromHostError, type HostErrorFacts } from './host-errors.ts';
 
 /**
  * Where an app's own routes come from, read on demand: `size` is compared on every request (a
@@ -72,6 +78,12 @@ export interface HostBinding<Native> {
 }
 
 const held = Symbol.for('api-conventions.context');
+
+/** Route settings compiled for what a host dispatched, and the version they were read at. */
+interface Compiled {
+  readonly settings: RouteSettings;
+  readonly version: number;
+}
 type Holder = { [held]?: RequestContext };
 
 /**
@@ -96,6 +108,8 @@ export class BoundHost<Native extends object> {
   private readonly service: Service;
   private readonly binding: HostBinding<Native>;
   private routesSeen = -1;
+  private readonly byKey = new WeakMap<object, Map<string, Compiled>>();
+  private readonly byPath = new Map<string, Map<string, Compiled>>();
 
   constructor(api: Conventions | ConventionsOptions, binding: HostBinding<Native>) {
     this.api = toConventions(api);
@@ -272,6 +286,15 @@ export class BoundHost<Native extends object> {
   }
 
   /**
+   * A request the library routes end to end, on a host without a router of its own (node:http, a
+   * bare `fetch` handler): the whole run, as `Conventions.handle` runs it, read from the host's
+   * request. No later step needs its context, so none is kept on it.
+   */
+  handle(native: Native): Step<ApiResponse> {
+    return handleRouted(this.service.settings, this.service.open(this.binding.input(native)));
+  }
+
+  /**
    * A table route the host dispatched (`route`): its checks where they did not run, body and
    * handler, then the response phases. Without `route`, behind the host's router: the router's
    * answer from the route view (404 naming the path, 405 with `Allow`, 204 with `Allow` for
@@ -284,7 +307,7 @@ export class BoundHost<Native extends object> {
   ): Step<ApiResponse> {
     const { settings } = this.service;
     const ctx = this.held(native);
-    if (ctx === undefined) return this.api.handle(this.binding.input(native));
+    if (ctx === undefined) return this.handle(native);
     // A table route follows the library's path rules: the host ran it for a path the library's
     // own router does not match to it (an empty parameter, a trailing slash): nothing is there.
     if (route === undefined || route !== runOf(ctx).viewed) {
@@ -316,13 +339,16 @@ export class BoundHost<Native extends object> {
   }
 
   /**
-   * The spec's error response for anything thrown while the host handled the request; one the
-   * host raised before `enter` is still seen by the plugins that see every request.
+   * The spec's error response for anything thrown while the host handled the request, the host
+   * framework's own errors included (a body parser's, a schema validator's: {@link fromHostError},
+   * with what the host knows of the request in `facts`); one the host raised before `enter` is
+   * still seen by the plugins that see every request.
    */
-  fail(native: Native, error: unknown): Step<ApiResponse> {
+  fail(native: Native, error: unknown, facts?: HostErrorFacts): Step<ApiResponse> {
     const ctx = this.context(native);
     const { settings } = this.service;
-    return run(settings, ctx, () => raiseUnrouted(settings, ctx, error));
+    const mapped = fromHostError(error, facts);
+    return run(settings, ctx, () => raiseUnrouted(settings, ctx, mapped));
   }
 
   /**
@@ -331,6 +357,38 @@ export class BoundHost<Native extends object> {
    */
   settingsOf(method: string, pattern: string, config: RouteConfig = {}): RouteSettings {
     return this.service.routeSettings(method, pattern, config);
+  }
+
+  /**
+   * The settings of the app's route the host dispatched, by what it dispatched (`key`: Express's
+   * route, Fastify's route config, a Hono guard's settings or its path), the method and the
+   * pattern: read (`read`: the route's settings, or a table route the host runs) and compiled
+   * ({@link BoundHost.settingsOf}) the first time they are met, and again when `version` changes
+   * (handlers added to the route).
+   */
+  settingsFor(
+    key: object | string,
+    method: string,
+    pattern: string,
+    read: () => RouteConfig | undefined | { table: RouteSettings },
+    version = 0,
+  ): RouteSettings {
+    let routes = typeof key === 'string' ? this.byPath.get(key) : this.byKey.get(key);
+    if (routes === undefined) {
+      routes = new Map();
+      if (typeof key === 'string') this.byPath.set(key, routes);
+      else this.byKey.set(key, routes);
+    }
+    const at = `${method} ${pattern}`;
+    const known = routes.get(at);
+    if (known !== undefined && known.version === version) return known.settings;
+    const found = read();
+    const settings =
+      found !== undefined && 'table' in found
+        ? (found.table as RouteSettings)
+        : this.settingsOf(method, pattern, found as RouteConfig | undefined);
+    routes.set(at, { settings, version });
+    return settings;
   }
 
   /** Hands the app's routes to the route view at once (a host that lists them when ready). */

@@ -9,3 +9,5 @@ export {
   hostAnswer,
   hostAnswerFor,
 } from './bind-host.ts';
+export { fromHostError, type HostErrorFacts, hostFailureOf } from './host-errors.ts';
+export { markOf, markStep, originalOf, type StepMark } from './marks.ts';

@@ -5,10 +5,14 @@ import type { ApiResponse } from '../http/response.ts';
 import type { Router } from '../routing/router.ts';
 import type { RouteInfo, RouteTable } from '../routing/table.ts';
 import type { TypedRoutes } from '../validation/typed-route.ts';
-import type { RequestInput } from './context.ts';
+import type { RequestContext, RequestInput } from './context.ts';
 import { front, rest, run } from './dispatch.ts';
 import { responded } from './observe.ts';
-import { type ConventionsOptions, resolveConventionsOptions } from './options.ts';
+import {
+  type ConventionsOptions,
+  type ResolvedConventionsOptions,
+  resolveConventionsOptions,
+} from './options.ts';
 import { compileRoute } from './request.ts';
 import { Service } from './service.ts';
 import { andThen, type Step } from './steps.ts';
@@ -111,18 +115,30 @@ export class Conventions {
    */
   handle(input: RequestInput): Step<ApiResponse> {
     const service = this.#service;
-    const { settings } = service;
-    const ctx = service.open(input);
-    const result = run(settings, ctx, () =>
-      andThen(front(settings, ctx), (stop) => stop ?? rest(settings, ctx)),
-    );
-    if (settings.onResponse.length === 0) return result;
-    // The library answered the whole request: its status is final here.
-    return andThen(result, (response) => {
-      responded(settings, ctx, response.status);
-      return response;
-    });
+    return handleRouted(service.settings, service.open(input));
   }
+}
+
+/**
+ * The whole run of a request the library routes (its context opened and matched): pre-routing,
+ * path rules, the route's checks, body, handler or the router's answers, the response phases;
+ * its final status to the plugins that observe requests.
+ *
+ * @category Host binding
+ */
+export function handleRouted(
+  settings: ResolvedConventionsOptions,
+  ctx: RequestContext,
+): Step<ApiResponse> {
+  const result = run(settings, ctx, () =>
+    andThen(front(settings, ctx), (stop) => stop ?? rest(settings, ctx)),
+  );
+  if (settings.onResponse.length === 0) return result;
+  // The library answered the whole request: its status is final here.
+  return andThen(result, (response) => {
+    responded(settings, ctx, response.status);
+    return response;
+  });
 }
 
 /**

@@ -25,4 +25,4 @@ export type {
   Serializer,
 } from './plugin.ts';
 export { jsonSerializer } from './serialize.ts';
-export type { Step } from './steps.ts';
+export { andThen, type Step, settle } from './steps.ts';

@@ -26,6 +26,21 @@ export function andThen<T, U>(value: Step<T>, next: (v: T) => Step<U>): Step<U> 
 }
 
 /**
+ * Hands a step's value to `ok` now when it is ready, or once it settles, and a rejection to
+ * `failed`: how an adapter writes a response that may still be on its way, with one branch.
+ *
+ * @category Host binding
+ */
+export function settle<T>(
+  value: Step<T>,
+  ok: (v: T) => unknown,
+  failed?: (error: Error) => unknown,
+): void {
+  if (isPromise<T>(value)) value.then(ok, failed);
+  else ok(value);
+}
+
+/**
  * Runs `step`, turning a synchronous throw and a rejection alike into `recover`'s answer: one
  * place for "whatever fails here becomes the error response".
  *

@@ -1,0 +1,168 @@
+/**
+ * The errors host frameworks raise on their own (a body parser's, a router's, a schema
+ * validator's), as the catalogue's errors: one wording per error, the same on every host. Read
+ * from their plain fields (`type`, `code`, `statusCode`, `validation`), so no framework is
+ * imported.
+ */
+import { ApiError, isApiError } from '../errors/api-error.ts';
+import { ErrorCode } from '../errors/catalogue.ts';
+import { fromHttpError, type HttpErrorLike } from '../errors/from-http-error.ts';
+import {
+  type FieldProblem,
+  invalidRequest,
+  malformedJson,
+  payloadTooLarge,
+} from '../errors/helpers.ts';
+import type { HostFailure } from '../limits/host-answers.ts';
+
+/** What a host knows of the request an error belongs to, for the error's sentence. */
+export interface HostErrorFacts {
+  /** The status the host already gave the response (Fastify's `reply.code(404).send(error)`). */
+  readonly status?: number | undefined;
+  /** The route's body limit in bytes, for a body-too-large error that does not carry it. */
+  readonly bodyLimit?: number | undefined;
+  /** The request's `Content-Type`, for an unsupported-media-type error. */
+  readonly contentType?: string | undefined;
+}
+
+/** One problem of a JSON Schema validator (Ajv's shape, which Fastify reports). */
+interface SchemaProblem {
+  readonly keyword: string;
+  readonly instancePath: string;
+  readonly message?: string | undefined;
+  readonly params: { readonly missingProperty?: unknown; readonly additionalProperty?: unknown };
+}
+
+/** The fields of a host's error read here, beside those of an `http-errors` error. */
+interface HostError extends HttpErrorLike {
+  /** body-parser's (and raw-body's) kind of error. */
+  readonly type?: string;
+  /** Fastify's (and Node's) error code. */
+  readonly code?: string;
+  readonly limit?: number;
+  readonly charset?: string;
+  readonly encoding?: string;
+  readonly validation?: readonly SchemaProblem[];
+  readonly validationContext?: keyof typeof where;
+}
+
+const where = {
+  body: 'field',
+  querystring: 'query parameter',
+  params: 'path parameter',
+  headers: 'header',
+};
+
+/** One entry per schema problem, each naming its field (spec 2.11). */
+function describe(problem: SchemaProblem, context: keyof typeof where): FieldProblem {
+  const inBody = context === 'body';
+  const { missingProperty, additionalProperty } = problem.params;
+  const path = problem.instancePath.slice(1).replaceAll('/', '.');
+  const name = (missing: unknown) =>
+    `The ${where[context]} "${[path, missing].filter(Boolean).join('.')}"`;
+  if (problem.keyword === 'required') {
+    return {
+      message: `${name(missingProperty)} is required.`,
+      code: inBody ? ErrorCode.MissingField : ErrorCode.InvalidParameter,
+    };
+  }
+  if (problem.keyword === 'additionalProperties') {
+    return {
+      message: `${name(additionalProperty)} is not known.`,
+      code: inBody ? ErrorCode.UnknownField : ErrorCode.InvalidParameter,
+    };
+  }
+  const subject = path ? name('') : inBody ? 'The request body' : `The ${context}`;
+  return {
+    message: `${subject} ${problem.message ?? 'is not valid'}.`,
+    code: inBody ? ErrorCode.InvalidField : ErrorCode.InvalidParameter,
+  };
+}
+
+const malformedPath = () =>
+  new ApiError(400, ErrorCode.MalformedPath, 'The request path has malformed percent-encoding.');
+
+const unsupportedType = (type: string | undefined) =>
+  new ApiError(
+    415,
+    ErrorCode.UnsupportedMediaType,
+    type ? `Content-Type "${type}" is not supported here.` : 'A body needs a Content-Type.',
+  );
+
+// By body-parser's `type` and Fastify's `code`: the same error has one answer on every host.
+const known: Record<string, (e: HostError, facts: HostErrorFacts) => ApiError> = {
+  'entity.parse.failed': (e) => malformedJson(e.message),
+  FST_ERR_CTP_INVALID_JSON_BODY: () => malformedJson(),
+  'entity.too.large': (e, facts) => payloadTooLarge(e.limit ?? facts.bodyLimit ?? 0),
+  FST_ERR_CTP_BODY_TOO_LARGE: (e, facts) => payloadTooLarge(facts.bodyLimit ?? e.limit ?? 0),
+  'charset.unsupported': (e) =>
+    new ApiError(
+      415,
+      ErrorCode.UnsupportedMediaType,
+      `Charset "${e.charset}" is not supported; send the body as UTF-8.`,
+    ),
+  'encoding.unsupported': (e) =>
+    new ApiError(
+      415,
+      ErrorCode.UnsupportedMediaType,
+      `Content-Encoding "${e.encoding}" is not supported.`,
+    ),
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: (_, facts) => unsupportedType(facts.contentType),
+  FST_ERR_CTP_EMPTY_JSON_BODY: () =>
+    new ApiError(400, ErrorCode.MissingBody, 'The request body is empty but announced as JSON.'),
+  FST_ERR_BAD_URL: malformedPath,
+};
+
+// The HTTP parser's error codes (llhttp's, as Node reports them), by what the request got wrong.
+const parserFailures: Record<string, HostFailure> = {
+  HPE_HEADER_OVERFLOW: 'headersTooLarge',
+  ERR_HTTP_REQUEST_TIMEOUT: 'timeout',
+  HPE_INVALID_METHOD: 'requestLine',
+  HPE_INVALID_URL: 'requestLine',
+  HPE_INVALID_VERSION: 'requestLine',
+  HPE_INVALID_CONSTANT: 'requestLine',
+  HPE_INVALID_HEADER_TOKEN: 'headerLine',
+  HPE_CR_EXPECTED: 'headerLine',
+  HPE_LF_EXPECTED: 'headerLine',
+  HPE_UNEXPECTED_SPACE: 'headerLine',
+  HPE_INVALID_CONTENT_LENGTH: 'framing',
+  HPE_UNEXPECTED_CONTENT_LENGTH: 'framing',
+  HPE_INVALID_TRANSFER_ENCODING: 'framing',
+  HPE_INVALID_CHUNK_SIZE: 'framing',
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: 'framing',
+  HPE_INVALID_EOF_STATE: 'framing',
+};
+
+/**
+ * The host failure an HTTP parser's error stands for, by its code (llhttp's `HPE_*`, as Node
+ * reports them, and Node's request timeout); any other is a plain bad request.
+ *
+ * @category Host binding
+ */
+export function hostFailureOf(code: string | undefined): HostFailure {
+  return (code !== undefined && parserFailures[code]) || 'badRequest';
+}
+
+/**
+ * An error a host framework raised, as the core's error: body parsers' (body-parser's `type`),
+ * Fastify's own (`code`, and its schema validation's `validation`, one entry per problem), a
+ * router's malformed percent-encoding; anything else goes to the one rule for errors that carry a
+ * status ({@link fromHttpError}). An `ApiError` is kept as it is.
+ *
+ * @category Host binding
+ */
+export function fromHostError(error: unknown, facts: HostErrorFacts = {}): unknown {
+  if (isApiError(error) || typeof error !== 'object' || error === null) return error;
+  const e = error as HostError;
+  const status = e.status ?? e.statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    if (e.validation?.length) {
+      return invalidRequest(e.validation.map((p) => describe(p, e.validationContext ?? 'body')));
+    }
+    const key = typeof e.type === 'string' ? e.type : e.code;
+    if (key !== undefined && Object.hasOwn(known, key)) return known[key]!(e, facts);
+    // Express's router throws a URIError-based 400 for a parameter it cannot decode.
+    if (error instanceof URIError && status === 400) return malformedPath();
+  }
+  return fromHttpError(error, facts.status);
+}
