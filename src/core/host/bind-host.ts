@@ -1,7 +1,7 @@
 /**
- * The one host binding (CONTRIBUTING.md, "Fail closed, through one host binding"): the sequence
- * every host with a router of its own runs — enter, admit, guard, serve, finish, fail —
- * lives here once, built from the few things an adapter knows of its host.
+ * The one host binding (CONTRIBUTING.md, "One binding owns the run"): every host's request runs
+ * through it — handle, or enter, check, admit, guard, serve, finish, fail — built once from the
+ * few things an adapter knows of its host (how to read its request, what its router dispatched).
  */
 
 import type { HeaderInit, ResponseHeaders } from '../http/headers.ts';

@@ -1,9 +1,9 @@
 /**
- * The checks of a request on a host with a router of its own, decided on what that host will run
- * (CONTRIBUTING.md, "Fail closed, through one host binding"): the host says which of the app's
- * routes could serve the request, in the order it tries them, and whether something the library
- * cannot read (middleware that may answer, a mounted app) could. The first route's checks run; a
- * caller without accepted credentials never reaches a route that does not let one through.
+ * The checks of a request on a host with a router of its own, decided where the host enters the
+ * code that answers (CONTRIBUTING.md, "Fail closed, where the host enters"): the route it entered,
+ * with that route's settings, or middleware the library cannot read, which a caller without
+ * credentials passes only on the way to an open route. A caller without accepted credentials
+ * never reaches a route that does not let one through.
  */
 import { unauthorized } from '../errors/helpers.ts';
 import type { RouteSettings } from '../routing/types.ts';

@@ -1,7 +1,7 @@
 /**
  * The route view: the table's routes and the app's own, compiled into one router, so that every
  * request has the methods of its path (`Allow`, 405, OPTIONS, CORS preflights) on every host
- * (CONTRIBUTING.md, "Fail closed, through one host binding").
+ * (CONTRIBUTING.md, "Fail closed, where the host enters").
  */
 import { allowList, compileEntry, type PathEntry } from './compile-entry.ts';
 import { Router } from './router.ts';
