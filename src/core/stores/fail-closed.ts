@@ -33,27 +33,29 @@ export function withinBudget<T>(
   if (within === undefined) return withTimeout(answer, ms, () => late(undefined), failed);
   within.storeBudget ??= new StoreBudget(ms);
   const budget = within.storeBudget;
-  const wait = Math.max(0, Math.min(ms, budget.start(Date.now())));
+  const started = Date.now();
+  const wait = Math.max(0, Math.min(ms, budget.start(started)));
   let pending = true;
-  const end = () => {
+  const end = (now: number) => {
     if (!pending) return false;
     pending = false;
-    budget.end(Date.now());
+    budget.end(now);
     return true;
   };
   return new Promise<T>((resolve, reject) => {
     const timer = setTimeout(() => {
-      if (end()) reject(late(budget));
+      // The whole wait passed, whatever Date.now() rounds it to.
+      if (end(Math.max(Date.now(), started + wait))) reject(late(budget));
     }, wait);
     (timer as { unref?: () => void }).unref?.();
     answer.then(
       (value) => {
         clearTimeout(timer);
-        if (end()) resolve(value);
+        if (end(Date.now())) resolve(value);
       },
       (error: unknown) => {
         clearTimeout(timer);
-        if (end()) reject(failed(error));
+        if (end(Date.now())) reject(failed(error));
       },
     );
   });

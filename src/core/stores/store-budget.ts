@@ -31,6 +31,8 @@ export class StoreBudget {
   private left: number;
   private pending = 0;
   private since = 0;
+  /** The latest end of a call pending since `since`: the wait ends at the last of them. */
+  private until = 0;
 
   /** @param ms - the whole budget, in milliseconds */
   constructor(ms: number) {
@@ -47,13 +49,19 @@ export class StoreBudget {
   start(now: number): number {
     if (this.pending++ === 0) {
       this.since = now;
+      this.until = now;
       return this.left;
     }
     return this.left - (now - this.since);
   }
 
-  /** Ends a call {@link StoreBudget.start} started, once, at `now`. */
+  /**
+   * Ends a call {@link StoreBudget.start} started, once, at `now`. A call that waited all it was
+   * allowed passes the end of that wait, even when the wall clock reads a millisecond less (a
+   * timer and `Date.now()` round apart), so a request that waited its whole budget has spent it.
+   */
   end(now: number): void {
-    if (--this.pending === 0) this.left -= now - this.since;
+    if (now > this.until) this.until = now;
+    if (--this.pending === 0) this.left -= this.until - this.since;
   }
 }
