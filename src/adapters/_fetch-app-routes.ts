@@ -243,13 +243,19 @@ function withHeaders(
  */
 export function toFetchErrorHandler(
   api: Conventions | ConventionsOptions,
-): (error: unknown, c: { req: { raw: Request } }) => Response | Promise<Response> {
+): (
+  error: unknown,
+  c: { req: { raw: Request; bodyCache?: object } },
+) => Response | Promise<Response> {
   const fetch = fetchHost(api);
   const { host } = fetch;
   return (error, c) => {
     const request = c.req.raw;
     fetch.receive(request, c, {});
-    return andThen(host.fail(request, error), (response) => toResponse(response, host.logger));
+    // Hono keeps what `c.req.json()` and its siblings read: the app read the body itself.
+    const bodyRead = c.req.bodyCache !== undefined && Object.keys(c.req.bodyCache).length > 0;
+    const failed = host.fail(request, error, { bodyRead });
+    return andThen(failed, (response) => toResponse(response, host.logger));
   };
 }
 

@@ -171,7 +171,11 @@ export function toExpressMiddleware(api: Conventions | ConventionsOptions): Expr
     },
     (error, req, res, next) => {
       if (res.headersSent) return next(error);
-      send(res, host.fail(req, error));
+      // passport sets its challenge on the response before it hands on its 401.
+      const challenge = res.getHeader('www-authenticate');
+      const facts =
+        challenge === undefined ? undefined : { challenge: [challenge].flat().join(', ') };
+      send(res, host.fail(req, error, facts));
     },
   ];
   markStep(before, { own: true });
