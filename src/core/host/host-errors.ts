@@ -14,6 +14,7 @@ import {
   payloadTooLarge,
 } from '../errors/helpers.ts';
 import type { HostFailure } from '../limits/host-answers.ts';
+import { type ChallengedError, withChallenge } from './host-challenge.ts';
 
 /** What a host knows of the request an error belongs to, for the error's sentence. */
 export interface HostErrorFacts {
@@ -44,7 +45,7 @@ interface SchemaProblem {
 }
 
 /** The fields of a host's error read here, beside those of an `http-errors` error. */
-interface HostError extends HttpErrorLike {
+interface HostError extends HttpErrorLike, ChallengedError {
   /** body-parser's (and raw-body's) kind of error. */
   readonly type?: string;
   /** Fastify's (and Node's) error code. */
@@ -58,8 +59,6 @@ interface HostError extends HttpErrorLike {
   readonly name?: string;
   /** multer's field of the upload the error is about. */
   readonly field?: string;
-  /** hono's `HTTPException`: the response it would send, whose challenge is kept. */
-  readonly res?: { readonly headers?: { get?(name: string): string | null } };
 }
 
 const where = {
@@ -229,40 +228,4 @@ function mapped(e: HostError, facts: HostErrorFacts): unknown {
     if (error instanceof URIError && status === 400) return malformedPath();
   }
   return fromHttpError(error, facts.status);
-}
-
-// @fastify/jwt's codes for a token that was sent but cannot be accepted.
-const refusedTokens = new Set([
-  'FST_JWT_AUTHORIZATION_TOKEN_INVALID',
-  'FST_JWT_AUTHORIZATION_TOKEN_EXPIRED',
-  'FST_JWT_AUTHORIZATION_TOKEN_UNTRUSTED',
-  'FAST_JWT_MISSING_SIGNATURE',
-]);
-const sendable = /^[\t\x20-\x7e\x80-\xff]+$/;
-
-/** The challenge an authentication companion gave with its 401: on the response, or its own. */
-function challengeOf(e: HostError, facts: HostErrorFacts): string | undefined {
-  const given = facts.challenge ?? e.res?.headers?.get?.('www-authenticate') ?? undefined;
-  return given !== undefined && sendable.test(given) ? given : undefined;
-}
-
-/**
- * A 401 always carries a challenge (RFC 9110 §11.6.1, RFC 6750 §3): the one the companion that
- * refused the caller gave (passport, hono/jwt), else the Bearer scheme's, `invalid_token` for a
- * token that was sent but refused (@fastify/jwt); such a refusal is the catalogue's 40101.
- */
-function withChallenge(error: unknown, e: HostError, facts: HostErrorFacts): unknown {
-  if (!isApiError(error) || error.status !== 401) return error;
-  if (error.headers?.['www-authenticate'] !== undefined) return error;
-  const refused = typeof e.code === 'string' && refusedTokens.has(e.code);
-  const challenge = challengeOf(e, facts) ?? (refused ? 'Bearer error="invalid_token"' : 'Bearer');
-  const code = /error="?invalid_token/.test(challenge)
-    ? ErrorCode.InvalidToken
-    : error.code === 40100
-      ? ErrorCode.Unauthorized
-      : error.code;
-  return new ApiError(401, code, error.message, {
-    cause: e,
-    headers: { ...error.headers, 'www-authenticate': challenge },
-  });
 }
