@@ -19,6 +19,7 @@ export {
   BoundHost,
   bindHost,
   bodyFormat,
+  type Companion,
   type ConnectionFacts,
   checkRequestHead,
   checkTransferCoding,

@@ -41,6 +41,9 @@ type RouteConfigBag = Record<string | symbol, unknown> & {
 /** Fastify's path syntax in the table's: the trailing catch-all `*` is a named wildcard. */
 const patternOf = (url: string) => url.replace(/\*$/, '*rest');
 
+// The plugins the core knows as companions, by the names they register under.
+const companions = ['@fastify/rate-limit', '@fastify/helmet', '@fastify/compress'] as const;
+
 const none: HostMatch = { routes: [] };
 // The app's own not-found handler (a prefix's, set in a plugin of its own) is the app's code.
 const appNotFound: HostMatch = { routes: [], others: true };
@@ -90,6 +93,7 @@ export function watchAppRoutes(
         "@fastify/cors and the conventions' cors() plugin both answer CORS requests: keep one. The conventions' cors() answers each preflight with the methods of its path; to keep @fastify/cors, remove cors() from the plugins.",
       );
     }
+    for (const name of companions) if (this.hasPlugin(name)) host.companion(name);
     const lint: LintRoute[] = [];
     const view: AppRoute[] = [];
     // Schemas shared by `$id` (fastify.addSchema), which a route's schema may refer to.

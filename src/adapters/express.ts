@@ -156,7 +156,7 @@ export function toExpressMiddleware(api: Conventions | ConventionsOptions): Expr
     res.removeHeader('x-powered-by');
     keepSecurityHeaders(host, req.app, res, alwaysOnHeaders);
     warnIfLoose(host.api, req.app);
-    checkCompanions(req.app, before, after[1], host.logger);
+    checkCompanions(req.app, before, after[1], host.logger, (name) => host.companion(name));
     routeJson(host, req, res);
     const stack = appRouter(req.app)?.stack;
     if (stack !== undefined) points.cover(stack);

@@ -2,7 +2,7 @@
 import type { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
-import { conventions, type Plugin } from 'api-conventions';
+import { conventions, type Plugin, type RouteTable } from 'api-conventions';
 import { toFetchErrorHandler, toFetchHandler, toFetchMiddleware } from 'api-conventions/fetch';
 import type { FastifyInstance } from 'fastify';
 import { Hono } from 'hono';
@@ -12,12 +12,12 @@ import { listen } from '../../examples/bookshelf/hosts/host.ts';
 const where = { port: 0, host: '127.0.0.1' };
 
 /** A service with `plugins` (no identity plugin: the companion authenticates) and its warnings. */
-export function service(plugins: Plugin[] = []) {
+export function service(plugins: Plugin[] = [], routes: RouteTable = {}) {
   const warnings: string[] = [];
   const api = conventions({
     logger: { error() {}, warn: (message) => warnings.push(message) },
     plugins,
-    routes: {},
+    routes,
   });
   return { api, warnings };
 }

@@ -5,14 +5,22 @@
  * keep. Real packages on real servers on port 0.
  */
 import { createServer } from 'node:http';
+import fastifyCompress from '@fastify/compress';
+import fastifyHelmet from '@fastify/helmet';
 import fastifyJwt from '@fastify/jwt';
 import fastifyMultipart from '@fastify/multipart';
-import { ErrorCode } from 'api-conventions';
+import fastifyRateLimit from '@fastify/rate-limit';
+import { caching, ErrorCode, rateLimit, securityHeaders } from 'api-conventions';
 import { toExpressMiddleware } from 'api-conventions/express';
 import { serverOptions, toFastifyPlugin } from 'api-conventions/fastify';
+import compression from 'compression';
 import express from 'express';
+import { rateLimit as expressRateLimit } from 'express-rate-limit';
 import Fastify from 'fastify';
+import { compress as honoCompress } from 'hono/compress';
 import { jwt } from 'hono/jwt';
+import { secureHeaders } from 'hono/secure-headers';
+import { rateLimiter as honoRateLimiter } from 'hono-rate-limiter';
 import multer from 'multer';
 import passport from 'passport';
 import { Strategy as BearerStrategy } from 'passport-http-bearer';
@@ -172,5 +180,175 @@ describe('Hono’s own body reader', () => {
     const bad = await post('{"text":');
     expect(bad.status).toBe(400);
     expect((await errorsOf(bad))[0]!.code).toBe(ErrorCode.MalformedBody);
+  });
+});
+
+describe('a second rate limiter is named with what to keep (spec 8.1, 8.3)', () => {
+  const ours = () => rateLimit({ policies: [{ limit: 100, window: 60 }] });
+  const named = (name: string) =>
+    new RegExp(`${name} counts requests beside the conventions' rateLimit\\(\\)`);
+
+  it('names express-rate-limit at the app’s first request, and says nothing without rateLimit()', async () => {
+    for (const plugins of [[ours()], []]) {
+      const { api, warnings } = service(plugins);
+      const c = toExpressMiddleware(api);
+      const app = express();
+      app.use(expressRateLimit({ windowMs: 60_000, limit: 100 }));
+      app.use(c.before);
+      app.get('/v1/orders', (_req, res) => {
+        res.json({ orders: [], hasNext: false });
+      });
+      app.use(c.after);
+      const base = await start(createServer(app));
+      expect((await fetch(`${base}/v1/orders`)).status).toBe(200);
+      const found = warnings.filter((w) => named('express-rate-limit').test(w));
+      expect(found).toHaveLength(plugins.length);
+      await closeRunning();
+    }
+  });
+
+  it('names express-rate-limit on a route too', async () => {
+    const { api, warnings } = service([ours()]);
+    const c = toExpressMiddleware(api);
+    const app = express();
+    app.use(c.before);
+    app.get('/v1/orders', expressRateLimit({ windowMs: 60_000, limit: 100 }), (_req, res) => {
+      res.json({ orders: [], hasNext: false });
+    });
+    app.use(c.after);
+    const base = await start(createServer(app));
+    await fetch(`${base}/v1/orders`);
+    expect(warnings.filter((w) => w.includes('rateLimit()'))).toEqual([
+      expect.stringMatching(named('express-rate-limit')),
+    ]);
+  });
+
+  it('names @fastify/rate-limit at start-up', async () => {
+    const { api, warnings } = service([ours()]);
+    const app = Fastify({ ...serverOptions });
+    await app.register(toFastifyPlugin(api));
+    await app.register(fastifyRateLimit, { max: 100, timeWindow: 60_000 });
+    app.get('/v1/orders', async () => ({ orders: [], hasNext: false }));
+    await app.ready();
+    expect(warnings).toEqual([expect.stringMatching(named('@fastify/rate-limit'))]);
+    await app.close();
+  });
+
+  it('names hono-rate-limiter at the first request it counts', async () => {
+    const { api, warnings } = service([ours()]);
+    const base = await startHono(
+      api,
+      (app) => app.get('/v1/orders', (c) => c.json({ orders: [], hasNext: false })),
+      (app) => app.use(honoRateLimiter({ windowMs: 60_000, limit: 100, keyGenerator: () => 'k' })),
+    );
+    expect((await fetch(`${base}/v1/orders`)).status).toBe(200);
+    await fetch(`${base}/v1/orders`);
+    expect(warnings.filter((w) => w.includes('rateLimit()'))).toEqual([
+      expect.stringMatching(named('hono-rate-limiter')),
+    ]);
+  });
+});
+
+describe('a second set of security headers is named with what to keep (spec 4.8)', () => {
+  it('names @fastify/helmet at start-up; the conventions’ values are sent', async () => {
+    const { api, warnings } = service([securityHeaders()]);
+    const app = Fastify({ ...serverOptions });
+    await app.register(fastifyHelmet);
+    await app.register(toFastifyPlugin(api));
+    app.get('/v1/orders', async () => ({ orders: [], hasNext: false }));
+    const base = await startFastify(app);
+    expect(warnings).toEqual([
+      expect.stringMatching(/^@fastify\/helmet sets security headers beside/),
+    ]);
+    const res = await fetch(`${base}/v1/orders`);
+    expect(res.headers.get('x-xss-protection')).toBe('1; mode=block');
+  });
+
+  it('names hono/secure-headers at the first request, whose values are sent', async () => {
+    const { api, warnings } = service([securityHeaders()]);
+    const base = await startHono(
+      api,
+      (app) => app.get('/v1/orders', (c) => c.json({ orders: [], hasNext: false })),
+      (app) => app.use(secureHeaders()),
+    );
+    const res = await fetch(`${base}/v1/orders`);
+    expect(res.headers.get('x-xss-protection')).toBe('0'); // as the warning says
+    expect(warnings).toEqual([
+      expect.stringMatching(/^hono\/secure-headers sets security headers beside/),
+    ]);
+  });
+});
+
+/** A list long enough for every compression package's threshold (1 KiB). */
+const books = () => ({
+  books: Array.from({ length: 64 }, (_, i) => ({ id: `b${i}`, title: `Book number ${i}` })),
+  hasNext: false,
+});
+
+/**
+ * The same resource asked for compressed and not, then again with each tag: each coding has its
+ * own strong tag (RFC 9110 §8.8.3), and each tag gets a 304 (RFC 9110 §13.1.2, spec 4.7).
+ */
+async function tagsPerCoding(url: string, zippedWeak = false) {
+  const get = (encoding: string, tag?: string) =>
+    fetch(url, {
+      headers: {
+        'accept-encoding': encoding,
+        ...(tag === undefined ? {} : { 'if-none-match': tag }),
+      },
+    });
+  const zipped = await get('gzip');
+  expect(zipped.status).toBe(200);
+  expect(zipped.headers.get('content-encoding')).toBe('gzip');
+  expect(await zipped.json()).toEqual(books());
+  const plain = await get('identity');
+  expect(plain.headers.get('content-encoding')).toBeNull();
+  const [zippedTag, plainTag] = [zipped.headers.get('etag')!, plain.headers.get('etag')!];
+  // hono/compress makes the tag of what it encodes weak, which RFC 9110 §8.8.1 allows.
+  expect(zippedTag).toMatch(zippedWeak ? /^W\/"/ : /^"/);
+  expect(plainTag).toMatch(/^"/);
+  expect(zippedTag).not.toBe(plainTag);
+  expect(zipped.headers.get('vary')).toMatch(/accept-encoding/i);
+  const again = await get('gzip', zippedTag);
+  expect(again.status).toBe(304);
+  expect(again.headers.get('etag')).toBe(zippedTag); // RFC 9110 §15.4.5
+  expect((await get('identity', plainTag)).status).toBe(304);
+  // The identity answer's tag does not stand for the gzip bytes.
+  expect((await get('gzip', plainTag)).status).toBe(200);
+}
+
+describe('compression companions: a strong ETag per content coding, 304 still answered', () => {
+  it('gives compression’s gzip and identity answers different tags (RFC 9110 §8.8.3)', async () => {
+    const { api } = service([caching()]);
+    const c = toExpressMiddleware(api);
+    const app = express();
+    app.use(compression());
+    app.use(c.before);
+    app.get('/v1/books', (_req, res) => {
+      res.json(books());
+    });
+    app.use(c.after);
+    const base = await start(createServer(app));
+    await tagsPerCoding(`${base}/v1/books`);
+  });
+
+  it('gives @fastify/compress’s gzip and identity answers different tags (RFC 9110 §8.8.3)', async () => {
+    const { api } = service([caching()]);
+    const app = Fastify({ ...serverOptions });
+    await app.register(toFastifyPlugin(api));
+    await app.register(fastifyCompress);
+    app.get('/v1/books', async () => books());
+    const base = await startFastify(app);
+    await tagsPerCoding(`${base}/v1/books`);
+  });
+
+  it('gives hono/compress’s gzip and identity answers different tags (RFC 9110 §8.8.3)', async () => {
+    const { api } = service([caching()], { '/v1/books': { GET: () => books() } });
+    const base = await startHono(
+      api,
+      () => {},
+      (app) => app.use(honoCompress()),
+    );
+    await tagsPerCoding(`${base}/v1/books`, true);
   });
 });
