@@ -70,6 +70,7 @@ export {
   type RouteMatch,
   Router,
   resolveOrigin,
+  routeSchemasOf,
   type Step,
   type StepMark,
   type StructureLimits,

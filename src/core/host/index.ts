@@ -11,3 +11,4 @@ export {
 } from './bind-host.ts';
 export { fromHostError, type HostErrorFacts, hostFailureOf } from './host-errors.ts';
 export { markOf, markStep, originalOf, type StepMark } from './marks.ts';
+export { routeSchemasOf } from './route-schemas.ts';
