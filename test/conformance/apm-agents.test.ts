@@ -196,15 +196,25 @@ beforeAll(linkExpress4);
 
 for (const agent of agents) {
   describe(`with ${agent.name} loaded first (issue 41)`, () => {
-    for (const [label, host] of hosts.filter(([, host]) => agent.hosts?.includes(host) ?? true)) {
+    const served = hosts.filter(([, host]) => agent.hosts?.includes(host) ?? true);
+    // Loading an agent takes most of a second or more: the agent's apps start side by side.
+    const apps = new Map<string, Promise<Running>>();
+    beforeAll(() => {
+      for (const [, host] of served) {
+        const app = start(agent, host);
+        app.catch(() => {}); // reported by the host's own beforeAll
+        apps.set(host, app);
+      }
+    });
+    afterAll(async () => {
+      for (const app of apps.values()) (await app.catch(() => undefined))?.child.kill();
+    });
+    for (const [label, host] of served) {
       describe(label, () => {
         let running: Running;
         beforeAll(async () => {
-          running = await start(agent, host);
+          running = await apps.get(host)!;
         }, 60_000);
-        afterAll(() => {
-          running?.child.kill();
-        });
 
         it('answers 401 with the Bearer challenge to a protected app route without a token, 200 with one', async () => {
           const anonymous = await get(running, '/v1/items/1');
