@@ -71,6 +71,7 @@ export {
   type RouteMatch,
   Router,
   resolveOrigin,
+  routeSchemasOf,
   type Step,
   type StepMark,
   type StructureLimits,

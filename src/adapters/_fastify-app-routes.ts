@@ -11,7 +11,13 @@ import type {
   RouteInfo,
   RouteSettings,
 } from 'api-conventions';
-import { type ApiResponse, type Guarded, type HostMatch, settle } from 'api-conventions/host';
+import {
+  type ApiResponse,
+  type Guarded,
+  type HostMatch,
+  routeSchemasOf,
+  settle,
+} from 'api-conventions/host';
 import type {
   FastifyInstance,
   FastifyReply,
@@ -21,7 +27,6 @@ import type {
   RouteOptions,
 } from 'fastify';
 import { type FastifyHost, send } from './_fastify-io.ts';
-import { hostSchemasOf } from './_fastify-schemas.ts';
 
 /** Where a table route registered by the plugin carries its route, in its Fastify config. */
 export const tableRoute = Symbol.for('api-conventions.table-route');
@@ -102,7 +107,7 @@ export function watchAppRoutes(
       // The settings as the route ends up with them, after every plugin's onRoute hook.
       const config = (route.config as RouteConfigBag | undefined)?.conventions;
       const pattern = patternOf(route.url);
-      const schemas = hostSchemasOf(route, shared);
+      const schemas = routeSchemasOf(route.schema, shared);
       const key = (route.config as RouteConfigBag)[settingsKey] as object;
       for (const method of [route.method].flat()) {
         host.settingsFor(key, method, pattern, () => config);

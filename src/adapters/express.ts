@@ -151,8 +151,13 @@ export function toExpressMiddleware(api: Conventions | ConventionsOptions): Expr
 
   const { observes } = host;
   const before: RequestHandler = (req, res, next) => {
-    // The final status of every response, the app's own handlers' included.
-    if (observes) res.once('close', () => host.sent(req, res.statusCode));
+    // The final status of every response, the app's own handlers' included: as it finishes (before
+    // an HTTP instrumentation ends its span on `close`), or on `close` when it never does.
+    if (observes) {
+      const report = () => host.sent(req, res.statusCode);
+      res.once('finish', report);
+      res.once('close', report);
+    }
     res.removeHeader('x-powered-by');
     keepSecurityHeaders(host, req.app, res, alwaysOnHeaders);
     warnIfLoose(host.api, req.app);

@@ -33,6 +33,11 @@ export function spanName(method: string, route: string | undefined): string {
   return route === undefined ? shown : `${shown} ${route}`;
 }
 
+/** The version as the conventions write it: `1.0`, `1.1`, `2`, `3` (Node says `2.0`). */
+function protocolVersion(version: string): string {
+  return version.endsWith('.0') && version !== '1.0' ? version.slice(0, -2) : version;
+}
+
 /** The host and port of a `Host` value (`[::1]:8080`, `api.example.com`). */
 function splitHost(host: string): [string, number | undefined] {
   const end = host.startsWith('[') ? host.indexOf(']') + 1 : 0;
@@ -60,6 +65,12 @@ export function requestAttributes(
   }
   const client = ctx.remoteAddress;
   if (client !== undefined) attributes['client.address'] = client;
+  const version = ctx.httpVersion;
+  if (version !== undefined) attributes['network.protocol.version'] = protocolVersion(version);
+  const peer = ctx.peerAddress;
+  if (peer !== undefined) attributes['network.peer.address'] = peer;
+  const peerPort = ctx.peerPort;
+  if (peerPort !== undefined) attributes['network.peer.port'] = peerPort;
   const agent = ctx.headers.get('user-agent');
   if (typeof agent === 'string') attributes['user_agent.original'] = agent;
 }

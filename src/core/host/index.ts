@@ -12,3 +12,4 @@ export {
 export type { Companion } from './companions.ts';
 export { fromHostError, type HostErrorFacts, hostFailureOf } from './host-errors.ts';
 export { markOf, markStep, originalOf, type StepMark } from './marks.ts';
+export { routeSchemasOf } from './route-schemas.ts';
