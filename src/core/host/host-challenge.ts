@@ -42,11 +42,7 @@ export function withChallenge(
   if (error.headers?.['www-authenticate'] !== undefined) return error;
   const refused = typeof e.code === 'string' && refusedTokens.has(e.code);
   const challenge = challengeOf(e, facts) ?? (refused ? 'Bearer error="invalid_token"' : 'Bearer');
-  const code = /error="?invalid_token/.test(challenge)
-    ? ErrorCode.InvalidToken
-    : error.code === 40100
-      ? ErrorCode.Unauthorized
-      : error.code;
+  const code = /error="?invalid_token/.test(challenge) ? ErrorCode.InvalidToken : error.code;
   return new ApiError(401, code, error.message, {
     cause: e,
     headers: { ...error.headers, 'www-authenticate': challenge },
