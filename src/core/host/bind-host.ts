@@ -394,10 +394,13 @@ export class BoundHost<Native extends object> {
   }
 
   /**
-   * A companion package the host found beside the conventions (docs/existing-apps.md, "What you
-   * already have"): named once in a warning that says what to keep where it doubles up one of the
-   * service's plugins, and adapted to where the library can (a compression companion: strong
-   * entity tags differ by the codings a request accepts).
+   * A companion package the host found beside the conventions: named once in a warning that says
+   * what to keep where it doubles up one of the service's plugins, and adapted to where the
+   * library can (a compression companion: strong entity tags differ by the codings a request
+   * accepts).
+   *
+   * @see [What you already have](../../../docs/existing-apps.md#what-you-already-have), each
+   *   companion and what becomes of it.
    */
   companion(name: Companion): void {
     if (this.found.has(name)) return;

@@ -1,7 +1,7 @@
 /**
- * The packages apps already have that do what a plugin of the conventions does (docs/existing-apps.md,
- * "What you already have"). A host finds them its own way; what doubling one up means, and what to
- * keep, is said here once for every host.
+ * The packages apps already have that do what a plugin of the conventions does ("What you already
+ * have" in the guide to existing apps). A host finds them its own way; what doubling one up means,
+ * and what to keep, is said here once for every host.
  */
 
 /**
