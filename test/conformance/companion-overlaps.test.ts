@@ -190,12 +190,12 @@ describe('Hono’s own body reader', () => {
   });
 });
 
-describe('a second rate limiter is named with what to keep (spec 8.1, 8.3)', () => {
+describe('a second rate limiter is named with what to keep', () => {
   const ours = () => rateLimit({ policies: [{ limit: 100, window: 60 }] });
   const named = (name: string) =>
     new RegExp(`${name} counts requests beside the conventions' rateLimit\\(\\)`);
 
-  it('names express-rate-limit at the app’s first request, and says nothing without rateLimit()', async () => {
+  it('names express-rate-limit at the app’s first request, and says nothing without rateLimit() (spec 8.1)', async () => {
     for (const plugins of [[ours()], []]) {
       const { api, warnings } = service(plugins);
       const c = toExpressMiddleware(api);
@@ -214,7 +214,7 @@ describe('a second rate limiter is named with what to keep (spec 8.1, 8.3)', () 
     }
   });
 
-  it('names express-rate-limit on a route too', async () => {
+  it('names express-rate-limit on a route too (spec 8.1)', async () => {
     const { api, warnings } = service([ours()]);
     const c = toExpressMiddleware(api);
     const app = express();
@@ -230,7 +230,7 @@ describe('a second rate limiter is named with what to keep (spec 8.1, 8.3)', () 
     ]);
   });
 
-  it('names @fastify/rate-limit at start-up', async () => {
+  it('names @fastify/rate-limit at start-up (spec 8.1)', async () => {
     const { api, warnings } = service([ours()]);
     const app = Fastify({ ...serverOptions });
     await app.register(toFastifyPlugin(api));
@@ -241,7 +241,7 @@ describe('a second rate limiter is named with what to keep (spec 8.1, 8.3)', () 
     await app.close();
   });
 
-  it('names hono-rate-limiter at the first request it counts', async () => {
+  it('names hono-rate-limiter at the first request it counts (spec 8.1)', async () => {
     const { api, warnings } = service([ours()]);
     const base = await startHono(
       api,
@@ -256,8 +256,8 @@ describe('a second rate limiter is named with what to keep (spec 8.1, 8.3)', () 
   });
 });
 
-describe('a second set of security headers is named with what to keep (spec 4.8)', () => {
-  it('names @fastify/helmet at start-up; the conventions’ values are sent', async () => {
+describe('a second set of security headers is named with what to keep', () => {
+  it('names @fastify/helmet at start-up; the conventions’ values are sent (spec 4.8)', async () => {
     const { api, warnings } = service([securityHeaders()]);
     const app = Fastify({ ...serverOptions });
     await app.register(fastifyHelmet);
@@ -271,7 +271,7 @@ describe('a second set of security headers is named with what to keep (spec 4.8)
     expect(res.headers.get('x-xss-protection')).toBe('1; mode=block');
   });
 
-  it('names hono/secure-headers at the first request, whose values are sent', async () => {
+  it('names hono/secure-headers at the first request, whose values are sent (spec 4.8)', async () => {
     const { api, warnings } = service([securityHeaders()]);
     const base = await startHono(
       api,
