@@ -3,7 +3,7 @@
 // (or `npm run test:node -- 22 24`), with `-- test paths…` after the versions to run those
 // instead. Vitest, its workers and every process a test starts by name (`node`) run on that Node.
 // The suites (CONTRIBUTING.md, "Node versions"): the unit and compliance tests, the client tests
-// but those that wait out real token lifetimes and rate windows or drive Chromium, and the
+// but those that wait out real token lifetimes and rate windows, drive Chromium or run tsc, and the
 // conformance matrix (the files that run on every host through `describeMatrix`), where the
 // runtime's HTTP server, fetch, streams and crypto meet the library. Needs the build
 // (`npm run build`): some suites run the built package.
@@ -16,8 +16,11 @@ const testsIn = (dir) =>
   readdirSync(`${root}${dir}`)
     .filter((name) => name.endsWith('.test.ts'))
     .map((name) => `${dir}/${name}`);
-/** Client tests whose time is waiting (2-second tokens over 10 s, rate windows) or a browser. */
-const slowClientTests = ['refresh', 'rate-limits', 'browser-sign-in'].map(
+/**
+ * Client tests whose time is waiting (2-second tokens over 10 s, rate windows), a browser or the
+ * TypeScript compiler (`openapi`: tsc --strict on a typed client), not Node's runtime.
+ */
+const slowClientTests = ['refresh', 'rate-limits', 'browser-sign-in', 'openapi'].map(
   (name) => `test/client/${name}.test.ts`,
 );
 
