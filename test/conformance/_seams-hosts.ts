@@ -8,14 +8,17 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
+import Router from '@koa/router';
 import type { Conventions } from 'api-conventions';
 import { toExpressMiddleware } from 'api-conventions/express';
 import { serverOptions, toFastifyPlugin } from 'api-conventions/fastify';
 import { toFetchErrorHandler, toFetchHandler, toFetchMiddleware } from 'api-conventions/fetch';
+import { toKoaMiddleware } from 'api-conventions/koa';
 import { toNodeHandler } from 'api-conventions/node';
 import express, { type Application } from 'express';
 import Fastify from 'fastify';
 import { Hono } from 'hono';
+import Koa from 'koa';
 import { afterAll, beforeAll, describe } from 'vitest';
 import { type AdapterName, listen, type Running } from '../../examples/bookshelf/hosts/host.ts';
 import { hosts } from './_matrix.ts';
@@ -97,6 +100,28 @@ function serveFetch(api: Conventions): Promise<Running> {
   return listen(server, where.port, where.host);
 }
 
+/** Koa 3: the conventions' middleware first, then a router with native routes (one guarded). */
+function serveKoa(api: Conventions): Promise<Running> {
+  const app = new Koa();
+  const c = toKoaMiddleware(api);
+  app.use(c.middleware);
+  const router = new Router({ strict: true, sensitive: true });
+  router.get('/v1/native-things', c.guard({}), (ctx) => {
+    ctx.body = thing('koa');
+  });
+  router.get('/v1/native-plain', (ctx) => {
+    ctx.body = thing('koa');
+  });
+  router.get('/v1/teapots', (ctx) => {
+    ctx.body = thing('koa');
+  });
+  router.get('/v1/native-failures', () => {
+    throw new Error('a native route failed on purpose');
+  });
+  app.use(router.routes());
+  return listen(createServer(app.callback()), where.port, where.host);
+}
+
 /** Starts `api` on `adapter` with the native routes above; resolves once it listens. */
 export function serveSeams(adapter: AdapterName, api: Conventions): Promise<Running> {
   switch (adapter) {
@@ -113,6 +138,8 @@ export function serveSeams(adapter: AdapterName, api: Conventions): Promise<Runn
       return serveFastify(api);
     case 'fetch':
       return serveFetch(api);
+    case 'koa':
+      return serveKoa(api);
   }
 }
 

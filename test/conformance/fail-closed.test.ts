@@ -7,6 +7,8 @@
  * the handler the host dispatches to answers. A set-up the library cannot hold fail-closed may
  * instead be refused at start-up with a TypeError that names what to change (CONTRIBUTING rule 6).
  */
+
+import Router from '@koa/router';
 import { toFetchGuard } from 'api-conventions/fetch';
 import { Hono } from 'hono';
 import methodOverride from 'method-override';
@@ -18,6 +20,7 @@ import {
   expressApp,
   fastifyApp,
   honoApp,
+  koaApp,
   type Served,
   send,
 } from './_fail-closed-apps.ts';
@@ -102,6 +105,7 @@ const routerHosts = [
   { label: 'Express 4', build: (spec: AppSpec) => expressApp({ ...spec, version: 'express4' }) },
   { label: 'Fastify 5', build: fastifyApp, literalFirst: true },
   { label: 'Hono 4', build: honoApp },
+  { label: 'Koa 3', build: koaApp },
 ] as const;
 
 for (const host of routerHosts) {
@@ -454,5 +458,57 @@ describe('Fastify 5: the route Fastify dispatched decides, constraints included 
     }),
     'GET /v1/hooked',
     {},
+  );
+});
+
+describe('Koa 3: middleware, routers and next() are checked where Koa enters them (issue 44)', () => {
+  failsClosed(
+    'middleware after the conventions answers a path no route serves',
+    koaApp({
+      add: ({ app, answer }) =>
+        app.use(async (ctx, next) => (ctx.path === '/v1/mw' ? answer('mw')(ctx, next) : next())),
+    }),
+    'GET /v1/mw',
+    { handler: 'mw' },
+  );
+  failsClosed(
+    "router.use('/v1/files', middleware) answers in front of a protected route",
+    koaApp({
+      add: ({ router, answer }) => {
+        router.use('/v1/files', answer('filesMw'));
+        router.get('/v1/files/:name', answer('file'));
+      },
+    }),
+    'GET /v1/files/payroll',
+    { handler: 'filesMw' },
+  );
+  failsClosed(
+    'a public route calls next() into a protected route of the same path',
+    koaApp({
+      add: ({ router, c, answer }) => {
+        router.get('/v1/pass/export', c.guard({ auth: false }), (_ctx, next) => next());
+        router.get('/v1/pass/:id', answer('pass'));
+      },
+    }),
+    'GET /v1/pass/export',
+    { handler: 'pass' },
+  );
+  failsClosed(
+    'a nested router mounted with a prefix serves it',
+    koaApp({
+      add: ({ router, answer }) => {
+        const nested = new Router({ strict: true, sensitive: true });
+        nested.get('/items', answer('subItems'));
+        router.use('/v1/sub', nested.routes());
+      },
+    }),
+    'GET /v1/sub/items',
+    { handler: 'subItems' },
+  );
+  failsClosed(
+    'a router that is not strict serves a trailing slash',
+    koaApp({ strict: false }),
+    'GET /v1/orders/',
+    { handler: 'orders' },
   );
 });
