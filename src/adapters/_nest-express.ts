@@ -41,6 +41,8 @@ export function nestExpress(
   }
   const c: ExpressConventions = toExpressMiddleware(api);
   app.use(c.before);
+  // The service's route table, if it has one, as Express routes ahead of Nest's.
+  c.mount(app);
   const [, onError] = c.after;
   const guarded = new WeakSet<Layer>();
 

@@ -54,12 +54,12 @@ function docsRoutes(api: Conventions, docs: string | undefined) {
 }
 
 /** Binds the conventions to the Nest app's HTTP adapter. */
-export function nestHost(
+export async function nestHost(
   api: Conventions,
   adapters: HttpAdapterHost,
   modules: ModulesContainer,
   options: { docs?: string | undefined },
-): NestHost {
+): Promise<NestHost> {
   readBodies(
     [...modules.values()].flatMap((module) =>
       [...module.controllers.values()].map((wrapper) => wrapper.metatype),
@@ -80,7 +80,7 @@ export function nestHost(
     const fastify = adapter.getInstance() as FastifyInstance;
     // The plugin answers what no route serves (the route view's 404, 405 and OPTIONS) and every
     // error Fastify raises; Fastify takes one handler of each, so Nest's own are not set.
-    const own = adapter as { setNotFoundHandler(): unknown; setErrorHandler(): unknown };
+    const own = adapter as unknown as { setNotFoundHandler(): unknown; setErrorHandler(): unknown };
     own.setNotFoundHandler = () => adapter;
     own.setErrorHandler = () => adapter;
     // Routes Nest did not declare (the documentation page's) get their settings as they are added.
@@ -93,7 +93,8 @@ export function nestHost(
         route.config = { ...(route.config as object), conventions: config } as typeof route.config;
       }
     });
-    void fastify.register(toFastifyPlugin(api));
+    // Loaded now, so that its onRoute hook sees each route Nest declares.
+    await fastify.register(toFastifyPlugin(api));
     return {
       onModuleInit() {},
       fail(error, request, reply) {
