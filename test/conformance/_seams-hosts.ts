@@ -21,6 +21,11 @@ import { Hono } from 'hono';
 import Koa from 'koa';
 import { afterAll, beforeAll, describe } from 'vitest';
 import { type AdapterName, listen, type Running } from '../../examples/bookshelf/hosts/host.ts';
+import {
+  type NestRoute,
+  serveNestExpress,
+  serveNestFastify,
+} from '../../examples/bookshelf/hosts/nest.ts';
 import { hosts } from './_matrix.ts';
 import { createSeamsApi, type SeamsApi } from './_seams-plugin.ts';
 
@@ -122,6 +127,20 @@ function serveKoa(api: Conventions): Promise<Running> {
   return listen(createServer(app.callback()), where.port, where.host);
 }
 
+/** The native routes above on Nest (one with settings). */
+const nestSeams = (adapter: AdapterName): NestRoute[] => [
+  { method: 'GET', path: '/v1/native-things', settings: {}, answer: () => thing(adapter) },
+  { method: 'GET', path: '/v1/native-plain', answer: () => thing(adapter) },
+  { method: 'GET', path: '/v1/teapots', answer: () => thing(adapter) },
+  {
+    method: 'GET',
+    path: '/v1/native-failures',
+    answer: () => {
+      throw new Error('a native route failed on purpose');
+    },
+  },
+];
+
 /** Starts `api` on `adapter` with the native routes above; resolves once it listens. */
 export function serveSeams(adapter: AdapterName, api: Conventions): Promise<Running> {
   switch (adapter) {
@@ -140,6 +159,10 @@ export function serveSeams(adapter: AdapterName, api: Conventions): Promise<Runn
       return serveFetch(api);
     case 'koa':
       return serveKoa(api);
+    case 'nest':
+      return serveNestExpress(api, where, nestSeams(adapter));
+    case 'nest-fastify':
+      return serveNestFastify(api, where, nestSeams(adapter));
   }
 }
 

@@ -21,6 +21,11 @@ import Fastify from 'fastify';
 import { Hono } from 'hono';
 import Koa from 'koa';
 import { type AdapterName, listen, type Running } from '../../examples/bookshelf/hosts/host.ts';
+import {
+  type NestRoute,
+  serveNestExpress,
+  serveNestFastify,
+} from '../../examples/bookshelf/hosts/nest.ts';
 
 export { telemetryApi } from './_telemetry-service.ts';
 
@@ -76,6 +81,11 @@ function serveKoa(api: Conventions): Promise<Running> {
   return listen(createServer(app.callback()), where.port, where.host);
 }
 
+/** The app's own `DELETE /v1/things/:id` on Nest. */
+const nestThings: NestRoute[] = [
+  { method: 'DELETE', path: '/v1/things/:id', status: 204, answer: () => undefined },
+];
+
 /** Starts `api` on `adapter`; resolves once it listens. */
 export async function serveTelemetry(adapter: AdapterName, api: Conventions): Promise<Running> {
   switch (adapter) {
@@ -93,5 +103,9 @@ export async function serveTelemetry(adapter: AdapterName, api: Conventions): Pr
       return serveHono(api);
     case 'koa':
       return serveKoa(api);
+    case 'nest':
+      return serveNestExpress(api, where, nestThings);
+    case 'nest-fastify':
+      return serveNestFastify(api, where, nestThings);
   }
 }
