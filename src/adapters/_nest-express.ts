@@ -5,7 +5,7 @@
  * guard in front of Nest's handler.
  */
 import type { Conventions, RouteConfig } from 'api-conventions';
-import { markOf, markStep } from 'api-conventions/host';
+import { heldContext, markOf, markStep } from 'api-conventions/host';
 import type { Application, NextFunction, Request, RequestHandler, Response } from 'express';
 import { appRouter, type Layer } from './_express-routes.ts';
 import { settingsOf } from './_nest-settings.ts';
@@ -20,6 +20,9 @@ export interface NestExpress {
 }
 
 type Handle = (req: Request, res: Response, next: NextFunction) => unknown;
+
+/** The body parsers Nest puts on its Express app (`bodyParser: true`, its default). */
+const nestParsers = new Set(['jsonParser', 'urlencodedParser']);
 
 /**
  * Puts `before` on Nest's Express app, before any route of Nest's is registered, with strict and
@@ -68,9 +71,28 @@ export function nestExpress(
     }
   };
 
+  /**
+   * Nest's body parsers read every request's body; a request no route serves is answered 404 or
+   * 405 without it, as on every host, rather than wait for a body nothing will read.
+   */
+  const parseRoutedOnly = (stack: readonly Layer[]) => {
+    for (const layer of stack) {
+      const handle = layer.handle as Handle | undefined;
+      if (typeof handle !== 'function' || !nestParsers.has(handle.name)) continue;
+      const parser: Handle = (req, res, next) => {
+        const ctx = heldContext(req);
+        return ctx !== undefined && ctx.route === undefined ? next() : handle(req, res, next);
+      };
+      Object.defineProperty(parser, 'name', { value: handle.name });
+      layer.handle = parser as Layer['handle'];
+    }
+  };
+
   return {
     routed() {
-      guardRoutes(appRouter(app)?.stack ?? []);
+      const stack = appRouter(app)?.stack ?? [];
+      guardRoutes(stack);
+      parseRoutedOnly(stack);
       app.use(c.after);
     },
     fail(error, req, res) {

@@ -74,7 +74,7 @@ export interface Served {
 export type Build = () => Promise<Served>;
 
 /** What every host's set-up hands to a case's own additions. */
-interface Recording<Handler> {
+export interface Recording<Handler> {
   /** The API the app serves. */
   readonly api: Conventions;
   /** A handler that records `name` as a protected handler and answers 200. */
@@ -115,20 +115,20 @@ export async function testBearer() {
   return bearer({ keys: await tokenKeys(), issuer, audience });
 }
 
-const baseRoutes: readonly AppRoute[] = [
+export const baseRoutes: readonly AppRoute[] = [
   { method: 'GET', path: '/v1/orders', name: 'orders' },
   { method: 'GET', path: '/v1/status', name: 'status', public: true },
 ];
 
 /** The settings a route's guard declares, or none for a route with the defaults. */
-function settingsOf(route: AppRoute): RouteConfig | undefined {
+export function settingsOf(route: AppRoute): RouteConfig | undefined {
   if (route.public) return { auth: false };
   if (route.scopes) return { scopes: [...route.scopes] };
   return undefined;
 }
 
 /** A fresh API with bearer() and an empty table, its warnings kept, and the record of an app. */
-async function record<Handler>(toHandler: (push: () => void, name: string) => Handler) {
+export async function record<Handler>(toHandler: (push: () => void, name: string) => Handler) {
   const warnings: string[] = [];
   const api = conventions({
     logger: { error() {}, warn: (message) => warnings.push(message) },
@@ -152,7 +152,7 @@ async function record<Handler>(toHandler: (push: () => void, name: string) => Ha
   return { api, recording, served };
 }
 
-const handlerOf = <Handler>(recording: Recording<Handler>, route: AppRoute) =>
+export const handlerOf = <Handler>(recording: Recording<Handler>, route: AppRoute) =>
   route.public ? recording.answerPublic(route.name) : recording.answer(route.name);
 
 /** What an Express case may add beside its routes. */

@@ -70,7 +70,7 @@ export async function loadHost(name: AdapterName): Promise<Host> {
     case 'nest':
       return (await import('./nest.ts')).serve;
     case 'nest-fastify':
-      return (await import('./nest.ts')).serveFastify;
+      return (await import('./nest-fastify.ts')).serve;
   }
 }
 
