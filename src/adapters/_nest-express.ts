@@ -6,7 +6,7 @@
  */
 import type { Conventions, RouteConfig } from 'api-conventions';
 import { heldContext, markOf, markStep } from 'api-conventions/host';
-import type { Application, NextFunction, Request, RequestHandler, Response } from 'express';
+import type { Application, NextFunction, Request, Response } from 'express';
 import { appRouter, type Layer } from './_express-routes.ts';
 import { settingsOf } from './_nest-settings.ts';
 import { type ExpressConventions, toExpressMiddleware } from './express.ts';

@@ -73,6 +73,7 @@ Catch()(ConventionsFilter);
  *
  * @see [NestJS](../../docs/nestjs.md), an app step by step.
  */
+// biome-ignore lint/complexity/noStaticOnlyClass: a Nest module is a class with a static forRoot().
 export class ConventionsModule {
   /**
    * The module, global, for the service `api` (or the options to build it): its exception

@@ -100,6 +100,18 @@ Req()(books, 'me', 0);
 Reflect.defineMetadata('design:paramtypes', [Object], books, 'me');
 on(books, 'fails', Get('failures'), Public());
 
+/** A controller whose route settings misspell `scopes`. */
+function misspelt(): new () => object {
+  class MisspeltController {
+    list() {
+      return { items: [], hasNext: false };
+    }
+  }
+  Controller('v1/misspelt')(MisspeltController);
+  on(MisspeltController.prototype, 'list', Get(), RouteConventions({ scope: ['x'] } as never));
+  return MisspeltController;
+}
+
 /** A running Nest app. */
 export interface NestServed {
   readonly port: number;
@@ -111,12 +123,14 @@ export interface NestServed {
 export async function serveNest(
   api: Conventions,
   platform: Platform,
-  options: { docs?: boolean } = {},
+  options: { docs?: boolean; misspelt?: boolean } = {},
 ): Promise<NestServed> {
   class AppModule {}
+  const controllers: (new () => object)[] = [BooksController];
+  if (options.misspelt) controllers.push(misspelt());
   Module({
     imports: [ConventionsModule.forRoot(api, options.docs ? { docs: 'docs' } : {})],
-    controllers: [BooksController],
+    controllers,
   })(AppModule);
   const adapter = platform === 'express' ? new ExpressAdapter() : new FastifyAdapter();
   const app = await NestFactory.create(AppModule, adapter, { logger: false });
@@ -128,7 +142,12 @@ export async function serveNest(
     );
     SwaggerModule.setup('docs', app, document);
   }
-  await app.listen(0, '127.0.0.1');
+  try {
+    await app.listen(0, '127.0.0.1');
+  } catch (error) {
+    await app.close();
+    throw error;
+  }
   const { port } = app.getHttpServer().address() as AddressInfo;
   return { port, app, close: () => app.close() };
 }

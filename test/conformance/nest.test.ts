@@ -33,6 +33,7 @@ for (const platform of platforms) {
   describe(`NestJS on @nestjs/platform-${platform}`, () => {
     let served: NestServed | undefined;
     const errors: unknown[] = [];
+    const warnings: string[] = [];
     const send = (path: string, init: RequestInit = {}) =>
       fetch(`http://127.0.0.1:${served!.port}${path}`, { redirect: 'manual', ...init });
     const withToken = async (path: string, init: RequestInit = {}, scope = 'books:read') =>
@@ -43,14 +44,22 @@ for (const platform of platforms) {
 
     beforeAll(async () => {
       const api = conventions({
-        logger: { error: (...args) => errors.push(args), warn() {} },
+        logger: { error: (...args) => errors.push(args), warn: (line) => warnings.push(line) },
         plugins: [bearer({ keys, issuer, audience: issuer }), securityHeaders()],
         routes: {},
+        // The Swagger page's paths are Swagger's, not the API's: the route lint leaves them be.
+        lintOptions: { allow: ['/docs', '/docs/*', '/docs-json', '/docs-yaml'] },
       });
       served = await serveNest(api, platform, { docs: true });
     });
     afterAll(async () => {
       await served?.close();
+    });
+
+    it('logs no warning at start-up or on the first requests', async () => {
+      await send('/v1/books');
+      await send('/v1/status');
+      expect(warnings).toEqual([]);
     });
 
     it('answers 401 with the Bearer challenge to a route without a token (RFC 6750 §3)', async () => {
@@ -180,3 +189,13 @@ for (const platform of platforms) {
     });
   });
 }
+
+describe('NestJS route settings', () => {
+  it.each(platforms)(
+    'refuses a misspelt setting at start-up with a TypeError (%s)',
+    async (platform) => {
+      const api = conventions({ routes: {} });
+      await expect(serveNest(api, platform, { misspelt: true })).rejects.toThrow(TypeError);
+    },
+  );
+});
