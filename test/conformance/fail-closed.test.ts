@@ -259,6 +259,18 @@ for (const version of ['express', 'express4'] as const) {
       { handler: 'mw' },
     );
     failsClosed(
+      "app.use('/v1/open', middleware) that hands on sits on the path of a public route",
+      expressApp({
+        version,
+        add: ({ app, c, answerPublic }) => {
+          app.use('/v1/open', (_req, _res, next) => next());
+          app.get('/v1/open', c.guard({ auth: false }), answerPublic('open'));
+        },
+      }),
+      'GET /v1/open',
+      { handler: 'open', public: true },
+    );
+    failsClosed(
       'strict routing is off (the app skips app.set("strict routing", true))',
       expressApp({ version, strict: false }),
       'GET /v1/orders/',
