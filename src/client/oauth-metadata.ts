@@ -29,7 +29,7 @@ export interface DiscoveryConfig {
 }
 
 /** The metadata URL of an issuer (RFC 8414 §3.1): the well-known segment before its path. */
-export function metadataUrl(issuer: string): string {
+function metadataUrl(issuer: string): string {
   const url = new URL(issuer);
   const path = url.pathname === '/' ? '' : url.pathname.replace(/\/$/, '');
   return `${url.origin}/.well-known/oauth-authorization-server${path}`;

@@ -102,7 +102,7 @@ export function headerRefs(
 }
 
 /** Whether a media type carries JSON: `application/json` or a `+json` type (RFC 6839). */
-export const isJsonType = (type: string) => type === 'application/json' || type.endsWith('+json');
+const isJsonType = (type: string) => type === 'application/json' || type.endsWith('+json');
 
 /** Whether a media type carries XML. */
 export const isXmlType = (type: string) =>

@@ -22,7 +22,7 @@ const version = /^v\d+$/;
 const parameter = /^[:*]|^\{/;
 
 /** The resource of `pattern`, or `undefined` for `/`. */
-export function resourceOf(pattern: string): ResourceName | undefined {
+function resourceOf(pattern: string): ResourceName | undefined {
   const segments = pattern.split('/').filter((s) => s !== '');
   let item = false;
   for (let i = segments.length - 1; i >= 0; i--) {
@@ -77,7 +77,7 @@ export function tagOf(pattern: string): string | undefined {
 }
 
 /** `book import` → `BookImport`. */
-export function pascal(words: string): string {
+function pascal(words: string): string {
   return words
     .split(/[^A-Za-z0-9]+/)
     .filter((w) => w !== '')

@@ -79,7 +79,7 @@ export function looksLikeCursor(value: string): boolean {
 }
 
 /** 32 random bytes: the secret of a process that was given none (cursors then last as long as it). */
-export function randomSecret(): Uint8Array {
+function randomSecret(): Uint8Array {
   const bytes = new Uint8Array(32);
   globalThis.crypto.getRandomValues(bytes);
   return bytes;

@@ -16,7 +16,7 @@ export const defaultCheckTimeout = 5000;
  * 503 {@link ErrorCode.CheckTimeout}: the client is told nothing was done; the log names the
  * check that did not settle (the error's `cause`).
  */
-export function checkTimedOut(what: string, ms: number): ApiError {
+function checkTimedOut(what: string, ms: number): ApiError {
   return new ApiError(
     503,
     ErrorCode.CheckTimeout,

@@ -9,7 +9,7 @@ export type TokenProblem = 'malformed' | 'invalid' | 'expired' | 'revoked' | 'to
  * A quoted-string (RFC 9110 §5.6.4) of `value`: `"` and `\` escaped, anything outside printable
  * ASCII dropped, so a configured realm can never break the header.
  */
-export function quote(value: string): string {
+function quote(value: string): string {
   return `"${value.replace(/[^\x20-\x7e]/g, '').replace(/["\\]/g, '\\$&')}"`;
 }
 
