@@ -1,6 +1,6 @@
 /**
  * `telemetry()`: a SERVER span and the HTTP server metrics of every request, named by the route
- * that served it on every host, through the global OpenTelemetry API (issue 38, item 1).
+ * that served it on every host, through the global OpenTelemetry API.
  */
 import {
   type Attributes,

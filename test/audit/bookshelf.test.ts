@@ -1,5 +1,5 @@
 /**
- * The bookshelf audits clean on every host (issue 23): with a token, an origin, client
+ * The bookshelf audits clean on every host: with a token, an origin, client
  * credentials, its OpenAPI document and writes allowed, every check passes or is skipped.
  */
 import { fileURLToPath } from 'node:url';

@@ -1,5 +1,5 @@
 /**
- * Sign-in from a browser (issue 43): headless Chromium loads a page of its own origin that uses
+ * Sign-in from a browser: headless Chromium loads a page of its own origin that uses
  * api-conventions/client as a public client (no secret): it sends the user to the bookshelf's
  * authorization endpoint (authorization code with PKCE S256), the user signs in there, and back
  * on the page the client trades the code for tokens kept in memory, pages the books and

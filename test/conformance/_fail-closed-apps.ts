@@ -1,5 +1,5 @@
 /**
- * The apps of the fail-closed matrix (issue 33): Express 5 and 4, Fastify 5 and Hono 4 on
+ * The apps of the fail-closed matrix: Express 5 and 4, Fastify 5 and Hono 4 on
  * @hono/node-server, each set up exactly as docs/existing-apps.md shows, with `bearer()` installed
  * and no route public unless it says `auth: false`. Every app has the same two routes
  * (`GET /v1/orders`, protected; `GET /v1/status`, public), then the routes and host constructs a

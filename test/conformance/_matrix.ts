@@ -48,7 +48,7 @@ export interface MatrixOptions {
 
 /**
  * Every suite ends with one more test on each host: every response it received through
- * `served.fetch` fits the service's OpenAPI document (issue 22, item 5; see _contract.ts).
+ * `served.fetch` fits the service's OpenAPI document (see _contract.ts).
  */
 const contractTitle = 'every response received fits the OpenAPI document (OpenAPI 3.1 §4.8.16)';
 

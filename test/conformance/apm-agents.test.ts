@@ -1,5 +1,5 @@
 /**
- * App routes stay closed with the APM agents services run (issue 41): each agent is loaded first,
+ * App routes stay closed with the APM agents services run: each agent is loaded first,
  * as its docs ask, into a process of its own serving an app set up as docs/existing-apps.md shows
  * (test/conformance/agents/app.cjs, on the built package) on Express 5, Express 4, Fastify 5 and
  * Hono 4. OpenTelemetry's Express instrumentation wraps every Express layer; with it loaded, a
@@ -153,7 +153,7 @@ async function spansUntil(running: Running, found: (spans: SpanLine[]) => boolea
 beforeAll(linkExpress4);
 
 for (const agent of agents) {
-  describe(`with ${agent.name} loaded first (issue 41)`, () => {
+  describe(`with ${agent.name} loaded first`, () => {
     for (const [label, host] of hosts) {
       describe(label, () => {
         let running: Running;

@@ -134,7 +134,7 @@ describe('CORS and CSRF in headless Chromium', () => {
         if (got.read) expect(got.location).toBe('/v1/books/allowed-origin');
       });
 
-      // issue 20: a preflight for a path only an app-owned route serves lists its methods, so a
+      // A preflight for a path only an app-owned route serves lists its methods, so a
       // browser sends the request with Authorization and reads the answer.
       it.skipIf(adapter === 'node')(
         'lets the allowed origin fetch an app-owned route with Authorization',

@@ -1,5 +1,5 @@
 /**
- * The time budget of a request's checks (issue 34, item 1): a schema, an `authorize` or a
+ * The time budget of a request's checks: a schema, an `authorize` or a
  * `resourceVersion` that returns a promise must settle within `checkTimeout`, or the request is
  * answered 503 instead of being held open. A check that answers synchronously is never timed
  * (it costs no timer); its input is bounded instead (a body's structure, docs/limits.md).
