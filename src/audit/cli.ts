@@ -10,7 +10,7 @@ import type { AuditOptions } from './options.ts';
 import { audit } from './run.ts';
 
 /** Where the command writes, and whether its output is a terminal. */
-export interface CommandIo {
+interface CommandIo {
   out: (text: string) => void;
   err: (text: string) => void;
   isTTY: boolean;

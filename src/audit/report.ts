@@ -70,7 +70,7 @@ export interface AuditReport {
 }
 
 /** Which rules a run reports, and whether every violation fails. */
-export interface Selection {
+interface Selection {
   /** Rule prefixes to keep (`4.1` keeps `4.1.3`); none keeps all. */
   only: readonly string[];
   /** Rule prefixes to leave out. */

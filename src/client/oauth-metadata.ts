@@ -17,7 +17,7 @@ export interface Endpoints {
 }
 
 /** What discovery needs to know. */
-export interface DiscoveryConfig {
+interface DiscoveryConfig {
   /** The issuer asked for: the option's, else the base URL's origin. */
   readonly issuer: string;
   /** Whether `issuer` was given (compared exactly) or taken from the base URL. */

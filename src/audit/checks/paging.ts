@@ -109,7 +109,7 @@ export function isListMember(name: string): boolean {
 }
 
 /** What a list says of its pages: its hasNext, a flag of another name, and signs of paging. */
-export interface PagingSays {
+interface PagingSays {
   /** The value of `hasNext`, when it has one. */
   hasNext?: unknown;
   /** Where a flag of another name is (`meta.has_more`, `links.next`). */

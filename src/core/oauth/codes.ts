@@ -8,7 +8,7 @@ import { oauthError } from './errors.ts';
 import { digestKey, sha256, timingSafeEqual } from './secrets.ts';
 
 /** What the store keeps of one code. */
-export interface CodeRecord {
+interface CodeRecord {
   /** The client it was issued to. */
   readonly c: string;
   /** The redirect URI it was sent to. */

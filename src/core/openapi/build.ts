@@ -10,7 +10,7 @@ import type { DescribedApi, OpenApiOptions } from './options.ts';
 import { xmlSchemaOf } from './xml.ts';
 
 /** The plugins whose behaviour the document describes. */
-export interface Features {
+interface Features {
   readonly bearer: boolean;
   readonly rateLimit: boolean;
   readonly caching: boolean;

@@ -7,7 +7,7 @@ import { singularOf } from '../negotiation/xml-names.ts';
 import type { RouteInfo } from '../routing/table.ts';
 
 /** The resource a pattern names: its last fixed segment, and whether a parameter follows it. */
-export interface ResourceName {
+interface ResourceName {
   /** The segment as written (`books`, `book-imports`, `me`). */
   readonly segment: string;
   /** Whether the pattern ends in a parameter: one item of the collection (`/v1/books/:id`). */

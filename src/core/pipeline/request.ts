@@ -32,7 +32,7 @@ type Check = (ctx: RequestContext) => Step<CheckResult>;
  *
  * @category Plugins and pipeline
  */
-export interface RequestPlan {
+interface RequestPlan {
   authenticate: Check[];
   preParsing: Check[];
   preHandler: Check[];

@@ -3,7 +3,7 @@ import { ApiError } from '../errors/api-error.ts';
 import { ErrorCode } from '../errors/catalogue.ts';
 
 /** Why a token is refused; each has its own fixed message, so nothing the client sent is echoed. */
-export type TokenProblem = 'malformed' | 'invalid' | 'expired' | 'revoked' | 'tooLong';
+type TokenProblem = 'malformed' | 'invalid' | 'expired' | 'revoked' | 'tooLong';
 
 /**
  * A quoted-string (RFC 9110 §5.6.4) of `value`: `"` and `\` escaped, anything outside printable
