@@ -12,6 +12,9 @@ import {
   ATTR_DEPRECATED,
   ATTR_HTTP_REQUEST_METHOD_ORIGINAL,
   ATTR_MEDIA_TYPE,
+  ATTR_NETWORK_PEER_ADDRESS,
+  ATTR_NETWORK_PEER_PORT,
+  ATTR_NETWORK_PROTOCOL_VERSION,
   ATTR_RATE_LIMIT_POLICY,
   ATTR_RATE_LIMIT_REMAINING,
   ATTR_REQUEST_ID,
@@ -51,6 +54,11 @@ export function spanName(method: string, route: string | undefined): string {
   return route === undefined ? shown : `${shown} ${route}`;
 }
 
+/** The version as the conventions write it: `1.0`, `1.1`, `2`, `3` (Node says `2.0`). */
+function protocolVersion(version: string): string {
+  return version.endsWith('.0') && version !== '1.0' ? version.slice(0, -2) : version;
+}
+
 /** The host and port of a `Host` value (`[::1]:8080`, `api.example.com`). */
 function splitHost(host: string): [string, number | undefined] {
   const end = host.startsWith('[') ? host.indexOf(']') + 1 : 0;
@@ -79,6 +87,12 @@ export function requestAttributes(
   }
   const client = ctx.remoteAddress;
   if (client !== undefined) attributes[ATTR_CLIENT_ADDRESS] = client;
+  const version = ctx.httpVersion;
+  if (version !== undefined) attributes[ATTR_NETWORK_PROTOCOL_VERSION] = protocolVersion(version);
+  const peer = ctx.peerAddress;
+  if (peer !== undefined) attributes[ATTR_NETWORK_PEER_ADDRESS] = peer;
+  const peerPort = ctx.peerPort;
+  if (peerPort !== undefined) attributes[ATTR_NETWORK_PEER_PORT] = peerPort;
   const agent = ctx.headers.get('user-agent');
   if (typeof agent === 'string') attributes[ATTR_USER_AGENT_ORIGINAL] = agent;
 }

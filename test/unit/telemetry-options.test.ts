@@ -81,6 +81,7 @@ describe('telemetry()', () => {
     [{ unmatchedRoute: '' }, /unmatchedRoute must be a non-empty string/],
     [{ recordSubject: 'yes' }, /recordSubject must be true or false/],
     [{ metrics: 0 }, /metrics must be true or false/],
+    [{ adoptServerSpan: 'no' }, /adoptServerSpan must be true or false/],
   ])('refuses %o at creation', (options, message) => {
     expect(() => telemetry(options as TelemetryOptions)).toThrow(message);
   });
