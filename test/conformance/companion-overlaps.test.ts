@@ -1,5 +1,5 @@
 /**
- * Companions that double up (issue 44, item 4): the packages an app already has for what the
+ * Companions that double up: the packages an app already has for what the
  * library also does — a rate limiter, security headers, authentication, uploads, compression —
  * either answer in the spec's terms beside it, or the library names them at start-up with what to
  * keep. Real packages on real servers on port 0.
