@@ -7,6 +7,8 @@ export default defineConfig({
     express: 'src/adapters/express.ts',
     fastify: 'src/adapters/fastify.ts',
     fetch: 'src/adapters/fetch.ts',
+    koa: 'src/adapters/koa.ts',
+    nest: 'src/adapters/nest.ts',
     host: 'src/host.ts',
     oauth: 'src/oauth.ts',
     redis: 'src/redis.ts',

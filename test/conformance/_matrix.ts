@@ -9,7 +9,7 @@ import {
   type Running,
   type ServerSettings,
 } from '../../examples/bookshelf/hosts/host.ts';
-import { authorizationFor, type TestUser } from './_auth.ts';
+import { authorizationFor, forgetTokens, type TestUser } from './_auth.ts';
 import { contractRecorder, documentOf } from './_contract.ts';
 
 /** Every adapter of the bookshelf: the suite runs on each of them, never on fewer. */
@@ -121,7 +121,9 @@ export function describeMatrix(
             });
       });
       afterAll(async () => {
-        await running?.close();
+        if (running === undefined) return;
+        await running.close();
+        forgetTokens(served.url(''));
       });
       suite(served);
       if (plain) return;

@@ -101,5 +101,5 @@ describeMatrix(
       expect(res.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
     });
   },
-  { only: ['express', 'express4', 'fastify', 'fetch'] },
+  { only: ['express', 'express4', 'fastify', 'fetch', 'koa'] },
 );

@@ -257,7 +257,7 @@ describeSeams(
       },
     );
   },
-  ['express', 'express4', 'fastify', 'fetch'],
+  ['express', 'express4', 'fastify', 'fetch', 'koa'],
 );
 
 // Express's `res.json(value)` and Fastify's returned value go through the response phases; a

@@ -116,7 +116,7 @@ export class BoundHost<Native extends object> {
   constructor(api: Conventions | ConventionsOptions, binding: HostBinding<Native>) {
     this.api = toConventions(api);
     this.service = serviceOf(this.api);
-    this.binding = binding;
+    this.binding = checkBinding(binding);
   }
 
   /** The service's logger. */
@@ -419,6 +419,28 @@ export class BoundHost<Native extends object> {
   lint(routes: readonly LintRoute[]): LintFinding[] {
     return this.service.lint(routes, true);
   }
+}
+
+/**
+ * The binding as given, once its members are known to be what the steps call: a mistake (a
+ * value where a function belongs) is a `TypeError` at start-up, not at the first request.
+ */
+function checkBinding<Native>(binding: HostBinding<Native>): HostBinding<Native> {
+  if (typeof binding?.input !== 'function') {
+    throw new TypeError(
+      "bindHost(api, binding): binding.input must be a function that turns the host's request into a RequestInput.",
+    );
+  }
+  const source = binding.appRoutes;
+  if (source !== undefined) {
+    for (const name of ['size', 'list'] as const) {
+      if (typeof source?.[name] === 'function') continue;
+      throw new TypeError(
+        `bindHost(api, binding): binding.appRoutes.${name} must be a function of the host's request, not a ${source === null ? 'null' : typeof source?.[name]} value: give appRoutes as { size: (native) => routes.length, list: (native) => routes }, which the binding calls again when size changes.`,
+      );
+    }
+  }
+  return binding;
 }
 
 /**

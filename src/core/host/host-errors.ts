@@ -59,6 +59,9 @@ interface HostError extends HttpErrorLike, ChallengedError {
   readonly name?: string;
   /** multer's field of the upload the error is about. */
   readonly field?: string;
+  /** NestJS's `HttpException`: its status, and the body it was made with. */
+  readonly getStatus?: () => unknown;
+  readonly getResponse?: () => unknown;
 }
 
 const where = {
@@ -217,6 +220,9 @@ export function fromHostError(error: unknown, facts: HostErrorFacts = {}): unkno
 
 function mapped(e: HostError, facts: HostErrorFacts): unknown {
   const error: unknown = e;
+  if (typeof e.getStatus === 'function' && typeof e.getResponse === 'function') {
+    return fromNestException(e, e.getStatus(), e.getResponse());
+  }
   const status = e.status ?? e.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {
     if (e.validation?.length) {
@@ -228,4 +234,28 @@ function mapped(e: HostError, facts: HostErrorFacts): unknown {
     if (error instanceof URIError && status === 400) return malformedPath();
   }
   return fromHttpError(error, facts.status);
+}
+
+/**
+ * NestJS's `HttpException`: its own status and message; a `ValidationPipe`'s 400, whose body lists
+ * one message per problem, as one entry each (spec 2.11). Its `response` is the body it was made
+ * with, not another server's answer, so the status it carries is the one to send.
+ */
+function fromNestException(e: HostError, status: unknown, body: unknown): unknown {
+  if (typeof status !== 'number') return e;
+  const messages = (body as { message?: unknown } | null)?.message;
+  if (status === 400 && Array.isArray(messages) && messages.length > 0) {
+    const problems = messages.filter((m): m is string => typeof m === 'string');
+    if (problems.length === messages.length) {
+      return invalidRequest(problems.map((message) => ({ message: sentence(message) })));
+    }
+  }
+  return fromHttpError(e, status);
+}
+
+/** A validator's phrase ("title should not be empty") as the sentence of an error entry. */
+function sentence(text: string): string {
+  const trimmed = text.trim();
+  const upper = trimmed.charAt(0).toUpperCase() + trimmed.slice(1);
+  return /[.!?]$/.test(upper) ? upper : `${upper}.`;
 }
