@@ -1,5 +1,5 @@
 /**
- * Nest apps of the fail-closed matrix (issue 44), on @nestjs/platform-express and
+ * Nest apps of the fail-closed matrix, on @nestjs/platform-express and
  * @nestjs/platform-fastify, set up as docs/nestjs.md shows: `ConventionsModule.forRoot(api)` with
  * `bearer()`, the matrix's two routes (`GET /v1/orders` protected, `GET /v1/status` public with
  * `@Public()`), the routes a case adds, and Nest middleware a case applies.

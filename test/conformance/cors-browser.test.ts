@@ -100,6 +100,15 @@ describe('CORS and CSRF in headless Chromium', () => {
           await foreignPage?.close();
         });
 
+        /** A preflighted POST of a new book from `page`, with credentials. */
+        const postBook = (page: Page, title: string) =>
+          pageFetch(page, `${apiUrl}/v1/books`, {
+            method: 'POST',
+            credentials: 'include',
+            headers: { ...auth, 'content-type': 'application/json' },
+            body: JSON.stringify({ title, authorId: 'frank-herbert', year: 1965 }),
+          });
+
         it('lets the allowed origin read a list fetched without credentials', async () => {
           const got = await pageFetch(allowedPage!, `${apiUrl}/v1/books`, {
             credentials: 'omit',
@@ -120,16 +129,7 @@ describe('CORS and CSRF in headless Chromium', () => {
         });
 
         it('lets the allowed origin send a preflighted POST and read the exposed Location', async () => {
-          const got = await pageFetch(allowedPage!, `${apiUrl}/v1/books`, {
-            method: 'POST',
-            credentials: 'include',
-            headers: { ...auth, 'content-type': 'application/json' },
-            body: JSON.stringify({
-              title: 'Allowed Origin',
-              authorId: 'frank-herbert',
-              year: 1965,
-            }),
-          });
+          const got = await postBook(allowedPage!, 'Allowed Origin');
           expect(got).toMatchObject({ read: true, status: 201 });
           if (got.read) expect(got.location).toBe('/v1/books/allowed-origin');
         });
@@ -159,16 +159,7 @@ describe('CORS and CSRF in headless Chromium', () => {
         });
 
         it('stops a foreign origin’s preflighted POST before it is sent', async () => {
-          const got = await pageFetch(foreignPage!, `${apiUrl}/v1/books`, {
-            method: 'POST',
-            credentials: 'include',
-            headers: { ...auth, 'content-type': 'application/json' },
-            body: JSON.stringify({
-              title: 'Foreign Origin',
-              authorId: 'frank-herbert',
-              year: 1965,
-            }),
-          });
+          const got = await postBook(foreignPage!, 'Foreign Origin');
           expect(got.read).toBe(false);
           const check = await fetch(`${apiUrl}/v1/books/foreign-origin`, { headers: auth });
           expect(check.status).toBe(404);

@@ -489,7 +489,7 @@ describe('Fastify 5: the route Fastify dispatched decides, constraints included'
   );
 });
 
-describe('Koa 3: middleware, routers and next() are checked where Koa enters them (issue 44)', () => {
+describe('Koa 3: middleware, routers and next() are checked where Koa enters them', () => {
   failsClosed(
     'middleware after the conventions answers a path no route serves',
     koaApp({
@@ -542,7 +542,7 @@ describe('Koa 3: middleware, routers and next() are checked where Koa enters the
 });
 
 for (const platform of ['express', 'fastify'] as const) {
-  describe(`NestJS 11 on ${platform}: Nest middleware and trailing slashes (issue 44)`, () => {
+  describe(`NestJS 11 on ${platform}: Nest middleware and trailing slashes`, () => {
     const answering = (path: string) =>
       nestApp({
         platform,

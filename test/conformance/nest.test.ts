@@ -1,6 +1,6 @@
 /**
  * NestJS through `ConventionsModule.forRoot(api)` on @nestjs/platform-express and
- * @nestjs/platform-fastify (issue 44): the real Nest packages, a real server on port 0. Nest's
+ * @nestjs/platform-fastify: the real Nest packages, a real server on port 0. Nest's
  * routes get authentication, the route view's 404 and 405, the spec's error bodies for Nest's
  * `HttpException`s and `ValidationPipe`, 415 and 40001 for bodies, and the Swagger page public
  * under a policy it loads with.
