@@ -28,6 +28,7 @@ export function nodeInput(
         : undefined,
     decodeBody: withBody ? decodeNodeBody : undefined,
     remoteAddress: req.socket.remoteAddress,
+    remotePort: req.socket.remotePort,
     native,
   };
 }

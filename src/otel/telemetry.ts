@@ -1,6 +1,6 @@
 /**
  * `telemetry()`: a SERVER span and the HTTP server metrics of every request, named by the route
- * that served it on every host, through the global OpenTelemetry API (issue 38, item 1).
+ * that served it on every host, through the global OpenTelemetry API.
  */
 import {
   type Attributes,
@@ -27,6 +27,17 @@ import type {
   SentResponse,
 } from 'api-conventions';
 import { decisionAttributes, methodOf, requestAttributes, spanName } from './attributes.ts';
+import {
+  ATTR_ERROR_TYPE,
+  ATTR_HTTP_REQUEST_METHOD,
+  ATTR_HTTP_RESPONSE_STATUS_CODE,
+  ATTR_HTTP_ROUTE,
+  ATTR_URL_PATH,
+  ATTR_URL_SCHEME,
+  METRIC_HTTP_SERVER_ACTIVE_REQUESTS,
+  METRIC_HTTP_SERVER_REQUEST_DURATION,
+} from './names.ts';
+import { adoptActiveServerSpan } from './server-span.ts';
 
 /** Options of {@link telemetry}. */
 export interface TelemetryOptions {
@@ -51,6 +62,15 @@ export interface TelemetryOptions {
   unmatchedRoute?: string | undefined;
   /** Whether the duration histogram and the active-requests counter are recorded. @default true */
   metrics?: boolean | undefined;
+  /**
+   * When an HTTP instrumentation's SERVER span is already active for the request
+   * (`@opentelemetry/instrumentation-http`, part of `getNodeAutoInstrumentations()`): name that
+   * span by route and add the library's attributes to it instead of starting a second SERVER
+   * span, and leave `http.server.request.duration` to the instrumentation, which then records it
+   * with `http.route`. `false` starts the library's own span, a child of the instrumentation's,
+   * and records a second duration histogram. @default true
+   */
+  adoptServerSpan?: boolean | undefined;
 }
 
 /** What the plugin keeps for one request, on its state. */
@@ -60,6 +80,8 @@ interface Watch {
   readonly parent: Context;
   readonly start: number;
   readonly method: string;
+  /** Whether the span is an HTTP instrumentation's, which ends it and records its duration. */
+  readonly adopted: boolean;
   /** The response the core sent, when it made it: its headers (an ETag, `RateLimit`). */
   sent: SentResponse | undefined;
 }
@@ -80,7 +102,14 @@ const durationBuckets = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 
 /** The requests in flight by method, for one scheme, with the attributes they are reported by. */
 type InFlight = Map<string, { count: number; attributes: Attributes }>;
 
-const known = ['tracerProvider', 'meterProvider', 'recordSubject', 'unmatchedRoute', 'metrics'];
+const known = [
+  'tracerProvider',
+  'meterProvider',
+  'recordSubject',
+  'unmatchedRoute',
+  'metrics',
+  'adoptServerSpan',
+];
 
 /** A monotonic clock in milliseconds, on every runtime the core runs on. */
 const now = () => performance.now();
@@ -106,6 +135,7 @@ export class TelemetryPlugin implements Plugin {
   private readonly subject: boolean;
   private readonly unmatched: string | undefined;
   private readonly measured: boolean;
+  private readonly adopts: boolean;
   private duration: Histogram | undefined;
   // Counted here and reported when the SDK collects (an observable up-down counter): a counter
   // added to twice per request would cost the SDK two attribute hashes per request.
@@ -126,7 +156,7 @@ export class TelemetryPlugin implements Plugin {
     if (unmatchedRoute !== undefined && (typeof unmatchedRoute !== 'string' || !unmatchedRoute)) {
       throw new TypeError('telemetry(): unmatchedRoute must be a non-empty string.');
     }
-    for (const flag of ['recordSubject', 'metrics'] as const) {
+    for (const flag of ['recordSubject', 'metrics', 'adoptServerSpan'] as const) {
       if (options[flag] !== undefined && typeof options[flag] !== 'boolean') {
         throw new TypeError(`telemetry(): ${flag} must be true or false.`);
       }
@@ -138,11 +168,12 @@ export class TelemetryPlugin implements Plugin {
     this.subject = options.recordSubject === true;
     this.unmatched = unmatchedRoute;
     this.measured = options.metrics !== false;
+    this.adopts = options.adoptServerSpan !== false;
   }
 
   private instrumentsNow(): Histogram {
     const meter = (this.meters ?? metrics.getMeterProvider()).getMeter('api-conventions');
-    const active = meter.createObservableUpDownCounter('http.server.active_requests', {
+    const active = meter.createObservableUpDownCounter(METRIC_HTTP_SERVER_ACTIVE_REQUESTS, {
       unit: '{request}',
       description: 'Number of active HTTP server requests.',
     });
@@ -151,7 +182,7 @@ export class TelemetryPlugin implements Plugin {
         for (const { count, attributes } of byMethod.values()) result.observe(count, attributes);
       }
     });
-    this.duration = meter.createHistogram('http.server.request.duration', {
+    this.duration = meter.createHistogram(METRIC_HTTP_SERVER_REQUEST_DURATION, {
       unit: 's',
       description: 'Duration of HTTP server requests.',
       advice: { explicitBucketBoundaries: durationBuckets },
@@ -167,15 +198,38 @@ export class TelemetryPlugin implements Plugin {
     else {
       byMethod.set(method, {
         count: by,
-        attributes: { 'http.request.method': method, 'url.scheme': scheme },
+        attributes: { [ATTR_HTTP_REQUEST_METHOD]: method, [ATTR_URL_SCHEME]: scheme },
       });
     }
   }
 
-  /** As the request arrives: its span, a child of the caller's `traceparent` when it sent one. */
+  /**
+   * As the request arrives: the HTTP instrumentation's span when one is active for it, or a span
+   * of its own, a child of the caller's `traceparent` when it sent one.
+   */
   onReceive(ctx: RequestContext): void {
     const method = methodOf(ctx.method);
-    const parent = propagation.extract(context.active(), ctx.headers, getter);
+    if (this.measured) {
+      if (this.duration === undefined) this.instrumentsNow();
+      this.count(method, ctx.scheme, 1);
+    }
+    const active = context.active();
+    const outer = this.adopts
+      ? adoptActiveServerSpan(active, () => routeOf(ctx.route, this.unmatched))
+      : undefined;
+    if (outer !== undefined) {
+      const watch = {
+        span: outer,
+        parent: active,
+        start: 0,
+        method,
+        adopted: true,
+        sent: undefined,
+      };
+      (ctx.state as Carrier)[watched] = watch;
+      return;
+    }
+    const parent = propagation.extract(active, ctx.headers, getter);
     // The attributes samplers may read are given at creation; the rest, to a recorded span only,
     // in one call once the request is answered.
     const span = this.tracer.startSpan(
@@ -183,18 +237,15 @@ export class TelemetryPlugin implements Plugin {
       {
         kind: SpanKind.SERVER,
         attributes: {
-          'http.request.method': method,
-          'url.path': ctx.path,
-          'url.scheme': ctx.scheme,
+          [ATTR_HTTP_REQUEST_METHOD]: method,
+          [ATTR_URL_PATH]: ctx.path,
+          [ATTR_URL_SCHEME]: ctx.scheme,
         },
       },
       parent,
     );
-    (ctx.state as Carrier)[watched] = { span, parent, start: now(), method, sent: undefined };
-    if (this.measured) {
-      if (this.duration === undefined) this.instrumentsNow();
-      this.count(method, ctx.scheme, 1);
-    }
+    const watch = { span, parent, start: now(), method, adopted: false, sent: undefined };
+    (ctx.state as Carrier)[watched] = watch;
   }
 
   /** The response the core made, read when the request ends (an ETag, the rate limit). */
@@ -203,20 +254,24 @@ export class TelemetryPlugin implements Plugin {
     if (watch !== undefined) watch.sent = sent;
   }
 
-  /** Once the response is done: the span named by its route and ended, the metrics recorded. */
+  /**
+   * Once the response is done: the span named by its route and ended (an adopted span is ended by
+   * its instrumentation), the metrics recorded.
+   */
   onResponse(ctx: RequestContext, status: number): void {
     const watch = watchOf(ctx);
     if (watch === undefined) return;
     (ctx.state as Carrier)[watched] = undefined;
-    const { span, method } = watch;
+    const { span, method, adopted } = watch;
     const route = routeOf(ctx.route, this.unmatched);
     const failed = status >= 500;
     if (span.isRecording()) {
-      span.updateName(spanName(method, route));
-      const attributes: Attributes = { 'http.response.status_code': status };
-      if (route !== undefined) attributes['http.route'] = route;
+      // An adopted span keeps the instrumentation's name when no route served the request.
+      if (route !== undefined || !adopted) span.updateName(spanName(method, route));
+      const attributes: Attributes = { [ATTR_HTTP_RESPONSE_STATUS_CODE]: status };
+      if (route !== undefined) attributes[ATTR_HTTP_ROUTE] = route;
       // The conventions' value when nothing more precise is known: the status code.
-      if (failed) attributes['error.type'] = String(status);
+      if (failed) attributes[ATTR_ERROR_TYPE] = String(status);
       requestAttributes(ctx, method, attributes);
       const headers =
         watch.sent?.headers.record ??
@@ -226,18 +281,19 @@ export class TelemetryPlugin implements Plugin {
       // Only a server error is the server's failure; a 4xx is the client's (HTTP conventions).
       if (failed) span.setStatus({ code: SpanStatusCode.ERROR });
     }
-    span.end();
+    if (!adopted) span.end();
     if (!this.measured) return;
-    const duration = this.duration ?? this.instrumentsNow();
     const scheme = ctx.scheme;
     this.count(method, scheme, -1);
+    if (adopted) return;
+    const duration = this.duration ?? this.instrumentsNow();
     const measured: Attributes = {
-      'http.request.method': method,
-      'url.scheme': scheme,
-      'http.response.status_code': status,
+      [ATTR_HTTP_REQUEST_METHOD]: method,
+      [ATTR_URL_SCHEME]: scheme,
+      [ATTR_HTTP_RESPONSE_STATUS_CODE]: status,
     };
-    if (route !== undefined) measured['http.route'] = route;
-    if (failed) measured['error.type'] = String(status);
+    if (route !== undefined) measured[ATTR_HTTP_ROUTE] = route;
+    if (failed) measured[ATTR_ERROR_TYPE] = String(status);
     duration.record((now() - watch.start) / 1000, measured);
   }
 
@@ -312,7 +368,9 @@ export function contextOf(ctx: RequestContext): Context {
  * (`http.server.request.duration`, `http.server.active_requests`), named by the route that served
  * the request (`GET /v1/books/:id`) on every host, through the global `@opentelemetry/api`. An
  * incoming `traceparent` is continued; the library's decisions (authentication, the rate limit,
- * caching, negotiation, version, deprecation) are attributes.
+ * caching, negotiation, version, deprecation) are attributes. Beside
+ * `getNodeAutoInstrumentations()` the HTTP instrumentation's SERVER span is the request's span:
+ * the library names it by route and adds its attributes (see `adoptServerSpan`).
  *
  * @example
  * ```ts

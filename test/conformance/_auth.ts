@@ -48,3 +48,11 @@ export function authorizationFor(
   }
   return token;
 }
+
+/**
+ * Forgets the tokens of the server at `baseUrl`, once it closed: the next server the system gives
+ * the same port has keys of its own, and would refuse them.
+ */
+export function forgetTokens(baseUrl: string): void {
+  for (const key of tokens.keys()) if (key.startsWith(`${baseUrl} `)) tokens.delete(key);
+}

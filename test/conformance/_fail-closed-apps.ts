@@ -1,6 +1,6 @@
 /**
- * The apps of the fail-closed matrix (issue 33): Express 5 and 4, Fastify 5, Hono 4 on
- * @hono/node-server and Koa 3 with @koa/router, each set up exactly as docs/existing-apps.md shows, with `bearer()` installed
+ * The apps of the fail-closed matrix: Express 5 and 4, Fastify 5, Hono 4 on @hono/node-server
+ * and Koa 3 with @koa/router, each set up exactly as docs/existing-apps.md shows, with `bearer()` installed
  * and no route public unless it says `auth: false`. Every app has the same two routes
  * (`GET /v1/orders`, protected; `GET /v1/status`, public), then the routes and host constructs a
  * case adds. Each handler records that it ran, so a test can tell which handler a request reached.

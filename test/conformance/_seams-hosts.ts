@@ -19,14 +19,14 @@ import express, { type Application } from 'express';
 import Fastify from 'fastify';
 import { Hono } from 'hono';
 import Koa from 'koa';
-import { afterAll, beforeAll, describe } from 'vitest';
+import { afterAll } from 'vitest';
 import { type AdapterName, listen, type Running } from '../../examples/bookshelf/hosts/host.ts';
 import {
   type NestRoute,
   serveNestExpress,
   serveNestFastify,
 } from '../../examples/bookshelf/hosts/nest.ts';
-import { hosts } from './_matrix.ts';
+import { describeMatrix, hosts } from './_matrix.ts';
 import { createSeamsApi, type SeamsApi } from './_seams-plugin.ts';
 
 const where = { port: 0, host: '127.0.0.1' };
@@ -178,37 +178,34 @@ export interface SeamsServed {
 
 /**
  * Declares `suite` once per adapter of `only` (every host by default), each against a fresh
- * seams API on its own server.
+ * seams API on its own server: `describeMatrix` with the seams API and its native routes.
  */
 export function describeSeams(
   title: string,
   suite: (served: SeamsServed) => void,
   only: readonly AdapterName[] = hosts,
 ): void {
-  for (const adapter of hosts.filter((name) => only.includes(name))) {
-    describe(`${title} [${adapter}]`, () => {
-      let running: Running | undefined;
-      let seams: SeamsApi | undefined;
-      const served: SeamsServed = {
+  const made = new Map<AdapterName, SeamsApi>();
+  const build = (adapter: AdapterName) => {
+    const seams = createSeamsApi();
+    made.set(adapter, seams);
+    return seams.api;
+  };
+  describeMatrix(
+    title,
+    build,
+    ({ adapter, fetch }) => {
+      afterAll(() => made.get(adapter)?.store.close());
+      suite({
         adapter,
         get seams() {
+          const seams = made.get(adapter);
           if (!seams) throw new Error('server not started');
           return seams;
         },
-        fetch: (path, init) => {
-          if (!running) throw new Error('server not started');
-          return fetch(`http://127.0.0.1:${running.port}${path}`, { redirect: 'manual', ...init });
-        },
-      };
-      beforeAll(async () => {
-        seams = createSeamsApi();
-        running = await serveSeams(adapter, seams.api);
+        fetch,
       });
-      afterAll(async () => {
-        await running?.close();
-        seams?.store.close();
-      });
-      suite(served);
-    });
-  }
+    },
+    { only, serve: serveSeams, plain: true },
+  );
 }

@@ -1,5 +1,5 @@
 /**
- * The service of the telemetry suite and its hosts (issue 38): the same routes on node:http,
+ * The service of the telemetry suite and its hosts: the same routes on node:http,
  * Express 5 and 4, Fastify, Hono and Koa, each on a real server on port 0. A table route with ETags
  * (`/v1/books/:id`), one that needs a key (`/v1/private`), one with a tight rate limit
  * (`/v1/limited`), one that fails (`/v1/failures`), and the app's own `DELETE /v1/things/:id` (204)

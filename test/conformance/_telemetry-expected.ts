@@ -1,5 +1,5 @@
 /**
- * What the telemetry suites expect on every host (issue 38): the request set, in order, and the
+ * What the telemetry suites expect on every host: the request set, in order, and the
  * span each request must give, with what differs per server masked.
  */
 import { type Attributes, SpanKind } from '@opentelemetry/api';
@@ -13,6 +13,7 @@ export function summary(span: {
 }): SpanSummary {
   const attributes: Attributes = { ...span.attributes };
   attributes['server.port'] = '<port>';
+  if (attributes['network.peer.port'] !== undefined) attributes['network.peer.port'] = '<port>';
   attributes['api_conventions.request_id'] = '<id>';
   return { name: span.name, kind: span.kind, status: span.status.code, attributes };
 }
@@ -154,3 +155,20 @@ export const requestSet: {
     },
   },
 ];
+
+/**
+ * The spans of the request set on a host: every host knows the peer's address (a fetch host
+ * through its `remoteAddress` option); a Node host knows the connection too, its HTTP version and
+ * the peer's port.
+ */
+export function expectedSpans(knowsConnection: boolean): SpanSummary[] {
+  const network: Attributes = { 'network.peer.address': '127.0.0.1' };
+  if (knowsConnection) {
+    network['network.protocol.version'] = '1.1';
+    network['network.peer.port'] = '<port>';
+  }
+  return requestSet.map(({ span }) => ({
+    ...span,
+    attributes: { ...span.attributes, ...network },
+  }));
+}

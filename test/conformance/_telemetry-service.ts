@@ -1,5 +1,5 @@
 /**
- * The service of the telemetry suites (issue 38), with no host: request ids, telemetry and the
+ * The service of the telemetry suites, with no host: request ids, telemetry and the
  * routes every host serves. Web APIs only, so that Bun runs it too (test/runtimes).
  */
 import type { MeterProvider } from '@opentelemetry/api';

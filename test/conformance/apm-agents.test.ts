@@ -1,12 +1,17 @@
 /**
- * App routes stay closed with the APM agents services run (issue 41): each agent is loaded first,
+ * App routes stay closed with the APM agents services run: each agent is loaded first,
  * as its docs ask, into a process of its own serving an app set up as docs/existing-apps.md shows
  * (test/conformance/agents/app.cjs, on the built package) on Express 5, Express 4, Fastify 5 and
  * Hono 4. OpenTelemetry's Express instrumentation wraps every Express layer; with it loaded, a
  * check decided ahead of dispatch let anonymous callers reach every protected route. With every
  * agent, protected routes and mounted routers answer 401 without a token and 200 with one, public
- * routes and the table's routes answer as without the agent, and the library's own span is still
- * named by the route that served the request.
+ * routes and the table's routes answer as without the agent.
+ *
+ * Telemetry beside OpenTelemetry's instrumentations, with the real Node SDK and
+ * `getNodeAutoInstrumentations()` in a CommonJS app (`--require`) and an ES module app
+ * (`--import` with OpenTelemetry's hook, app.mjs): one SERVER span per request, the HTTP
+ * instrumentation's, named by the route that served it and carrying the library's attributes,
+ * and one `http.server.request.duration` histogram, with `http.route`.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, symlinkSync } from 'node:fs';
@@ -23,8 +28,15 @@ interface Agent {
   readonly args: readonly string[];
   readonly node?: string;
   readonly env?: Readonly<Record<string, string>>;
-  /** OpenTelemetry: the library's telemetry() plugin runs too, and spans are printed. */
+  /**
+   * OpenTelemetry: the library's telemetry() plugin runs too, spans are printed, and the metrics
+   * on SIGUSR2 (agents/spans.cjs).
+   */
   readonly spans?: boolean;
+  /** The app's entry: agents/app.cjs, or agents/app.mjs for an ES module app. */
+  readonly entry?: 'app.cjs' | 'app.mjs';
+  /** The hosts it runs on, when not all: an ES module app cannot import Express 4's link. */
+  readonly hosts?: readonly string[];
 }
 
 const offline = {
@@ -42,6 +54,14 @@ const agents: readonly Agent[] = [
   {
     name: 'OpenTelemetry auto-instrumentations-node (Node SDK)',
     args: ['-r', here('otel-auto.cjs')],
+    env: offline,
+    spans: true,
+  },
+  {
+    name: 'OpenTelemetry auto-instrumentations-node (Node SDK) in an ES module app',
+    args: ['--import', here('otel-auto.mjs')],
+    entry: 'app.mjs',
+    hosts: ['express', 'fastify', 'hono'],
     env: offline,
     spans: true,
   },
@@ -72,6 +92,8 @@ const agents: readonly Agent[] = [
   },
 ];
 
+// A host is a name here and an entry of `serve` in agents/app.cjs: another framework (Nest) is
+// one line in each.
 const hosts = [
   ['Express 5', 'express'],
   ['Express 4', 'express4'],
@@ -100,7 +122,7 @@ function linkExpress4(): void {
 
 function start(agent: Agent, host: string): Promise<Running> {
   const links = host === 'express4' ? ['--preserve-symlinks'] : [];
-  const args = [...links, ...agent.args, here('app.cjs'), host];
+  const args = [...links, ...agent.args, here(agent.entry ?? 'app.cjs'), host];
   const child = spawn(agent.node ?? process.execPath, args, {
     cwd: root,
     env: { ...process.env, ...agent.env, ...(agent.spans ? { TELEMETRY: '1' } : {}) },
@@ -135,34 +157,64 @@ async function get(running: Running, path: string, token?: string) {
 interface SpanLine {
   name: string;
   scope: string;
+  kind: number;
   route?: string;
+  attributes: Record<string, string | number | undefined>;
 }
 
-/** The spans the app printed so far, read until `found` holds or the app has had 5 s to end them. */
-async function spansUntil(running: Running, found: (spans: SpanLine[]) => boolean) {
-  const read = () =>
-    running.lines
-      .filter((line) => line.startsWith('SPAN '))
-      .map((line) => JSON.parse(line.slice(5)) as SpanLine);
-  for (let waited = 0; waited < 5_000 && !found(read()); waited += 25) {
+interface MetricLine {
+  name: string;
+  scope: string;
+  points: Record<string, string | number>[];
+}
+
+const linesOf = <T>(running: Running, prefix: string) =>
+  running.lines
+    .filter((line) => line.startsWith(prefix))
+    .map((line) => JSON.parse(line.slice(prefix.length)) as T);
+
+/**
+ * The spans and the latest metrics the app printed, once it printed the metrics asked for now:
+ * stdout is one ordered stream, so every span that ended before the signal came before them.
+ */
+async function telemetryNow(running: Running) {
+  const ends = () => running.lines.filter((line) => line === 'METRICS END').length;
+  const before = ends();
+  const startedAt = running.lines.length;
+  running.child.kill('SIGUSR2');
+  for (let waited = 0; waited < 10_000 && ends() === before; waited += 25) {
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
-  return read();
+  const recent = { ...running, lines: running.lines.slice(startedAt) };
+  return {
+    spans: linesOf<SpanLine>(running, 'SPAN '),
+    metrics: linesOf<MetricLine>(recent, 'METRIC '),
+  };
 }
 
 beforeAll(linkExpress4);
 
 for (const agent of agents) {
-  describe(`with ${agent.name} loaded first (issue 41)`, () => {
-    for (const [label, host] of hosts) {
+  describe(`with ${agent.name} loaded first`, () => {
+    const served = hosts.filter(([, host]) => agent.hosts?.includes(host) ?? true);
+    // Loading an agent takes most of a second or more: the agent's apps start side by side.
+    const apps = new Map<string, Promise<Running>>();
+    beforeAll(() => {
+      for (const [, host] of served) {
+        const app = start(agent, host);
+        app.catch(() => {}); // reported by the host's own beforeAll
+        apps.set(host, app);
+      }
+    });
+    afterAll(async () => {
+      for (const app of apps.values()) (await app.catch(() => undefined))?.child.kill();
+    });
+    for (const [label, host] of served) {
       describe(label, () => {
         let running: Running;
         beforeAll(async () => {
-          running = await start(agent, host);
+          running = await apps.get(host)!;
         }, 60_000);
-        afterAll(() => {
-          running?.child.kill();
-        });
 
         it('answers 401 with the Bearer challenge to a protected app route without a token, 200 with one', async () => {
           const anonymous = await get(running, '/v1/items/1');
@@ -196,17 +248,48 @@ for (const agent of agents) {
         });
 
         if (agent.spans) {
-          it("names the library's own span by the route that served the request", async () => {
-            await get(running, '/v1/items/7', running.token);
-            const ours = (spans: SpanLine[]) =>
-              spans.filter((span) => span.scope === 'api-conventions' && span.route !== undefined);
-            const spans = await spansUntil(running, (all) =>
-              ours(all).some((span) => span.route === '/v1/items/:id'),
+          it("gives one SERVER span per request, named by its route, with the library's attributes", async () => {
+            const served = await get(running, '/v1/items/once', running.token);
+            expect(served.status).toBe(200);
+            const stray = await get(running, '/v1/nowhere/once');
+            expect(stray.status).toBe(404);
+            const { spans } = await telemetryNow(running);
+            const server = (path: string) =>
+              spans.filter((span) => span.kind === 1 && span.attributes['url.path'] === path);
+            const [span, ...more] = server('/v1/items/once');
+            expect(more, 'a second SERVER span').toEqual([]);
+            expect(span).toMatchObject({
+              name: 'GET /v1/items/:id',
+              route: '/v1/items/:id',
+              scope: '@opentelemetry/instrumentation-http',
+              attributes: {
+                'http.response.status_code': 200,
+                'network.protocol.version': '1.1',
+                'network.peer.address': '127.0.0.1',
+                'api_conventions.auth.outcome': 'authenticated',
+              },
+            });
+            expect(span!.attributes['network.peer.port']).toBeTypeOf('number');
+            // No route served it: one name whatever the path, no http.route.
+            const unmatched = server('/v1/nowhere/once');
+            expect(unmatched.map((span) => [span.name, span.route])).toEqual([['GET', undefined]]);
+          });
+
+          it('records one http.server.request.duration histogram, with http.route', async () => {
+            await get(running, '/v1/items/twice', running.token);
+            const { metrics } = await telemetryNow(running);
+            const durations = metrics.filter(
+              (metric) => metric.name === 'http.server.request.duration',
             );
-            expect(ours(spans).map((span) => [span.name, span.route])).toContainEqual([
-              'GET /v1/items/:id',
-              '/v1/items/:id',
+            expect(durations.map((metric) => metric.scope)).toEqual([
+              '@opentelemetry/instrumentation-http',
             ]);
+            expect(durations[0]!.points).toContainEqual(
+              expect.objectContaining({
+                'http.route': '/v1/items/:id',
+                'http.response.status_code': 200,
+              }),
+            );
           });
         }
       });

@@ -1,5 +1,5 @@
 /**
- * App-owned routes fail closed (issue 33): on Express 5, Express 4, Fastify 5 and Hono 4, each set
+ * App-owned routes fail closed: on Express 5, Express 4, Fastify 5 and Hono 4, each set
  * up as docs/existing-apps.md shows with `bearer()` installed, a request without a token never
  * reaches a handler that is not public, whatever the host's router makes of it (trailing and
  * doubled slashes, mounted routers, answering middleware, declaration order against literal-first
@@ -123,7 +123,7 @@ const routerHosts = [
 ] as const;
 
 for (const host of routerHosts) {
-  describe(`${host.label}: the cases every router host shares (issue 33)`, () => {
+  describe(`${host.label}: the cases every router host shares`, () => {
     failsClosed(
       'a protected route sends the Bearer challenge (RFC 6750 §3)',
       host.build({}),
@@ -173,7 +173,7 @@ for (const host of routerHosts) {
   });
 }
 
-describe('Fastify 5: trailing slashes and forgiving router options (issue 33)', () => {
+describe('Fastify 5: trailing slashes and forgiving router options', () => {
   const byId = (scopes?: readonly string[]) =>
     fastifyApp({
       routes: [
@@ -226,7 +226,7 @@ const expressParams = {
 
 for (const version of ['express', 'express4'] as const) {
   const label = version === 'express' ? 'Express 5' : 'Express 4';
-  describe(`${label}: routers, middleware and parameters (issue 33)`, () => {
+  describe(`${label}: routers, middleware and parameters`, () => {
     const subRouter = expressApp({
       version,
       add: ({ app, router, answer }) => {
@@ -291,7 +291,7 @@ for (const version of ['express', 'express4'] as const) {
   });
 }
 
-describe('Hono 4: middleware, mounted apps, parameters and strict: false (issue 33)', () => {
+describe('Hono 4: middleware, mounted apps, parameters and strict: false', () => {
   failsClosed(
     "app.use('/v1/mw/*', middleware) answers",
     honoApp({ add: ({ app, answer }) => app.use('/v1/mw/*', async (c) => answer('mw')(c)) }),
@@ -330,7 +330,7 @@ describe('Hono 4: middleware, mounted apps, parameters and strict: false (issue 
 
 // A public route declared first that hands the request on (`next()`) must not open the protected
 // route behind it: the library checks each route as the host enters it.
-describe('a public route that hands on with next() opens nothing behind it (issue 33)', () => {
+describe('a public route that hands on with next() opens nothing behind it', () => {
   const pass = { path: '/v1/pass/export', next: '/v1/pass/:id' };
   for (const [label, version] of [
     ['Express 5', 'express'],
@@ -362,7 +362,7 @@ describe('a public route that hands on with next() opens nothing behind it (issu
   );
 });
 
-// The check stands where the host enters the code that answers (issue 41): what runs after the
+// The check stands where the host enters the code that answers: what runs after the
 // conventions' first step (a method override, a URL rewrite, `next()` out of a public route) or
 // what the host dispatches by more than method and path (Fastify's constraints) meets a check
 // with the settings of exactly what it entered.
@@ -370,7 +370,7 @@ for (const [label, version] of [
   ['Express 5', 'express'],
   ['Express 4', 'express4'],
 ] as const) {
-  describe(`${label}: what runs after c.before is checked where Express enters it (issue 41)`, () => {
+  describe(`${label}: what runs after c.before is checked where Express enters it`, () => {
     failsClosed(
       'method-override after c.before turns a public POST into a protected DELETE',
       expressApp({
@@ -415,7 +415,7 @@ for (const [label, version] of [
   });
 }
 
-describe('Hono 4: what runs after a public route is checked where Hono enters it (issue 41)', () => {
+describe('Hono 4: what runs after a public route is checked where Hono enters it', () => {
   failsClosed(
     "a public route calls next() into app.use('/v1/files/*', middleware)",
     honoApp({
@@ -429,7 +429,7 @@ describe('Hono 4: what runs after a public route is checked where Hono enters it
   );
 });
 
-describe('Fastify 5: the route Fastify dispatched decides, constraints included (issue 41)', () => {
+describe('Fastify 5: the route Fastify dispatched decides, constraints included', () => {
   /** `GET /v1/report` twice: one constrained, one plain; which one is public is the case's. */
   const twins = (constraints: Record<string, string>, constrainedIsPublic: boolean) =>
     fastifyApp({

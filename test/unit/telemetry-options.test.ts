@@ -1,5 +1,5 @@
 /**
- * telemetry()'s options and naming rules (issue 38, item 1), in process through `api.handle` with
+ * telemetry()'s options and naming rules, in process through `api.handle` with
  * the SDK's in-memory exporter given as the tracer provider; on every host over HTTP in
  * test/conformance/telemetry.test.ts.
  */
@@ -81,6 +81,7 @@ describe('telemetry()', () => {
     [{ unmatchedRoute: '' }, /unmatchedRoute must be a non-empty string/],
     [{ recordSubject: 'yes' }, /recordSubject must be true or false/],
     [{ metrics: 0 }, /metrics must be true or false/],
+    [{ adoptServerSpan: 'no' }, /adoptServerSpan must be true or false/],
   ])('refuses %o at creation', (options, message) => {
     expect(() => telemetry(options as TelemetryOptions)).toThrow(message);
   });

@@ -35,6 +35,7 @@ import type { Service } from '../pipeline/service.ts';
 import { andThen, attempt, type Step } from '../pipeline/steps.ts';
 import type { RouteInfo } from '../routing/table.ts';
 import type { AppRoute, RouteConfig, RouteSettings } from '../routing/types.ts';
+import { type Companion, companionWarning, encodesAfter } from './companions.ts';
 import { fromHostError, type HostErrorFacts } from './host-errors.ts';
 
 /**
@@ -110,6 +111,7 @@ export class BoundHost<Native extends object> {
   private routesSeen = -1;
   private readonly byKey = new WeakMap<object, Map<string, Compiled>>();
   private readonly byPath = new Map<string, Map<string, Compiled>>();
+  private readonly found = new Set<Companion>();
 
   constructor(api: Conventions | ConventionsOptions, binding: HostBinding<Native>) {
     this.api = toConventions(api);
@@ -389,6 +391,23 @@ export class BoundHost<Native extends object> {
         : this.settingsOf(method, pattern, found as RouteConfig | undefined);
     routes.set(at, { settings, version });
     return settings;
+  }
+
+  /**
+   * A companion package the host found beside the conventions: named once in a warning that says
+   * what to keep where it doubles up one of the service's plugins, and adapted to where the
+   * library can (a compression companion: strong entity tags differ by the codings a request
+   * accepts).
+   *
+   * @see [What you already have](../../../docs/existing-apps.md#what-you-already-have), each
+   *   companion and what becomes of it.
+   */
+  companion(name: Companion): void {
+    if (this.found.has(name)) return;
+    this.found.add(name);
+    if (encodesAfter(name)) this.service.settings.downstream.encodes = true;
+    const warning = companionWarning(name, this.api.plugins);
+    if (warning !== undefined) this.logger.warn(warning);
   }
 
   /** Hands the app's routes to the route view at once (a host that lists them when ready). */

@@ -194,6 +194,16 @@ export class RequestContext {
     return this.trust === trustNone ? this.headers.get('host') || undefined : this.origin.host;
   }
 
+  /** The peer port of the connection, when the host knows it. */
+  get peerPort(): number | undefined {
+    return this.#run.input.remotePort;
+  }
+
+  /** The request's HTTP version (`1.1`, `2.0`), when the host knows it. */
+  get httpVersion(): string | undefined {
+    return this.#run.input.httpVersion;
+  }
+
   /** The client's address: the peer, or the first untrusted hop behind trusted proxies. */
   get remoteAddress(): string | undefined {
     return this.origin.remoteAddress;

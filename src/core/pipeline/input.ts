@@ -59,6 +59,8 @@ export interface RequestInput {
   parsedBody?: ParsedBody | undefined;
   /** The peer address of the connection, when the host knows it. */
   remoteAddress?: string | undefined;
+  /** The peer port of the connection, when the host knows it. */
+  remotePort?: number | undefined;
   /** The host's own request object, for handlers that need it. Never read by the core. */
   native?: unknown;
 }

@@ -2,26 +2,25 @@
 // `--import`) wraps the framework as it does in production: Express 5 or 4, Fastify 5 or Hono 4
 // (argv[2]), each set up as docs/existing-apps.md shows, on the built package. It serves a
 // public route, a protected route with a parameter, a protected mounted router and a protected
-// table route, then prints its port and a valid token as one JSON line.
+// table route, then prints its port and a valid token as one JSON line. Run as it is, it loads
+// every package with `require`; app.mjs runs it as an ES module app, loading them with `import`.
+// Another host is one more entry of `serve`.
 'use strict';
 const { createServer } = require('node:http');
-const {
-  bearer,
-  conventions,
-  createTokenKeys,
-  issueAccessToken,
-  listOf,
-} = require('api-conventions');
 
 const issuer = 'https://api.example.com';
 const host = process.argv[2];
 const quiet = { error() {}, warn() {} };
+/** Loads a package the way the app does: `require`, or `import` for an ES module app. */
+let load = async (id) => require(id);
 
 async function main() {
+  const { bearer, conventions, createTokenKeys, issueAccessToken, listOf } =
+    await load('api-conventions');
   const keys = await createTokenKeys({ logger: quiet });
   const plugins = [bearer({ keys, issuer, audience: issuer })];
   // With OpenTelemetry loaded, the library's own spans beside the instrumentations'.
-  if (process.env.TELEMETRY === '1') plugins.push(require('api-conventions/otel').telemetry());
+  if (process.env.TELEMETRY === '1') plugins.push((await load('api-conventions/otel')).telemetry());
   const api = conventions({
     logger: quiet,
     plugins,
@@ -43,9 +42,9 @@ const listen = (server) =>
   new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server.address().port)));
 
 function express(id) {
-  return (api) => {
-    const make = require(id);
-    const { toExpressMiddleware } = require('api-conventions/express');
+  return async (api) => {
+    const make = await load(id);
+    const { toExpressMiddleware } = await load('api-conventions/express');
     const app = make();
     app.set('strict routing', true);
     const c = toExpressMiddleware(api);
@@ -67,8 +66,8 @@ const serve = {
   // `express` by the name its files are found under, which the `express4` alias would hide.
   express4: express(`${__dirname}/express4/node_modules/express`),
   async fastify(api) {
-    const Fastify = require('fastify');
-    const { serverOptions, toFastifyPlugin } = require('api-conventions/fastify');
+    const Fastify = await load('fastify');
+    const { serverOptions, toFastifyPlugin } = await load('api-conventions/fastify');
     const app = Fastify({ ...serverOptions });
     await app.register(toFastifyPlugin(api));
     app.get('/v1/status', { config: { conventions: { auth: false } } }, async () => ({
@@ -85,9 +84,9 @@ const serve = {
     return app.server.address().port;
   },
   async hono(api) {
-    const { Hono } = require('hono');
-    const { createAdaptorServer } = require('@hono/node-server');
-    const fetch = require('api-conventions/fetch');
+    const { Hono } = await load('hono');
+    const { createAdaptorServer } = await load('@hono/node-server');
+    const fetch = await load('api-conventions/fetch');
     const app = new Hono();
     app.use('*', fetch.toFetchMiddleware(api, { routes: () => app.routes }));
     app.onError(fetch.toFetchErrorHandler(api));
@@ -103,7 +102,13 @@ const serve = {
   },
 };
 
-main().catch((error) => {
-  process.stderr.write(`${error.stack}\n`);
-  process.exit(1);
-});
+/** Starts the app, loading its packages with `loader` (`require` when run as it is). */
+exports.start = (loader) => {
+  if (loader !== undefined) load = loader;
+  main().catch((error) => {
+    process.stderr.write(`${error.stack}\n`);
+    process.exit(1);
+  });
+};
+
+if (require.main === module) exports.start();

@@ -1,0 +1,88 @@
+// Runs the tests that depend on the runtime on another Node line, with the Linux build of Node the
+// registry serves (the devDependencies `node22` and `node24`): `node scripts/test-node.mjs 22 24`
+// (or `npm run test:node -- 22 24`), with `-- test paths…` after the versions to run those
+// instead. Vitest, its workers and every process a test starts by name (`node`) run on that Node.
+// The suites (CONTRIBUTING.md, "Node versions"): the unit and compliance tests, the client tests
+// but those that wait out real token lifetimes and rate windows, drive Chromium or run tsc, and the
+// conformance matrix (the files that run on every host through `describeMatrix`), where the
+// runtime's HTTP server, fetch, streams and crypto meet the library. Needs the build
+// (`npm run build`): some suites run the built package.
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const testsIn = (dir) =>
+  readdirSync(`${root}${dir}`)
+    .filter((name) => name.endsWith('.test.ts'))
+    .map((name) => `${dir}/${name}`);
+/**
+ * Client tests whose time is waiting (2-second tokens over 10 s, rate windows), a browser or the
+ * TypeScript compiler (`openapi`: tsc --strict on a typed client), not Node's runtime.
+ */
+const slowClientTests = ['refresh', 'rate-limits', 'browser-sign-in', 'openapi'].map(
+  (name) => `test/client/${name}.test.ts`,
+);
+
+/** The suites run on each other Node line. */
+function runtimeSuites() {
+  return [
+    'test/unit',
+    'test/compliance',
+    ...testsIn('test/client').filter((file) => !slowClientTests.includes(file)),
+    ...testsIn('test/conformance').filter((file) =>
+      readFileSync(`${root}${file}`, 'utf8').includes('describeMatrix('),
+    ),
+  ];
+}
+
+/** Runs vitest on Node `version`; resolves with its exit code, its output and its seconds. */
+function run(version, suites) {
+  const bin = `${root}node_modules/node${version}/bin`;
+  const node = `${bin}/node`;
+  if (!existsSync(node)) {
+    const output = `No Node ${version} in node_modules/node${version}: run npm ci (Linux x64 only).\n`;
+    return Promise.resolve({ version, code: 2, output, seconds: 0 });
+  }
+  // One module graph per worker (`--no-isolate`): importing the library and the frameworks again for
+  // every file was two thirds of the run's CPU time.
+  const args = [`${root}node_modules/vitest/vitest.mjs`, 'run', '--no-isolate', ...suites];
+  const env = { ...process.env, PATH: `${bin}:${process.env.PATH ?? ''}` };
+  const started = Date.now();
+  const child = spawn(node, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (chunk) => {
+    output += chunk;
+  });
+  child.stderr.on('data', (chunk) => {
+    output += chunk;
+  });
+  return new Promise((resolve) => {
+    child.on('close', (code) => {
+      const seconds = Math.round((Date.now() - started) / 1000);
+      resolve({ version, code: code ?? 1, output, seconds });
+    });
+  });
+}
+
+const dash = process.argv.indexOf('--');
+const versions = process.argv.slice(2, dash === -1 ? undefined : dash);
+const paths = dash === -1 ? [] : process.argv.slice(dash + 1);
+if (versions.length === 0 || !versions.every((version) => /^\d+$/.test(version))) {
+  console.error('Usage: node scripts/test-node.mjs <version>… [-- test paths…]  (say: 22 24)');
+  process.exit(2);
+}
+const suites = paths.length > 0 ? paths : runtimeSuites();
+const what = paths.length > 0 ? paths.join(' ') : 'unit, compliance, client, conformance matrix';
+console.log(`== vitest on Node ${versions.join(' and ')}, at once: ${what}`);
+// The versions run side by side: much of a run is waiting on sockets and timers, not the CPU.
+const results = await Promise.all(versions.map((version) => run(version, suites)));
+for (const { version, code, output, seconds } of results) {
+  console.log(`\n== Node ${version}: exit ${code}, ${seconds} s\n${output}`);
+}
+for (const { version, code, seconds } of results) {
+  console.log(
+    `== Node ${version}: ${code === 0 ? 'passed' : `failed (exit ${code})`}, ${seconds} s`,
+  );
+}
+process.exit(results.some(({ code }) => code !== 0) ? 1 : 0);
