@@ -34,7 +34,10 @@ const docsPolicy = [
 ].join('; ');
 
 /** The settings of the documentation page's routes, under `docs`, for the service's plugins. */
-function docsRoutes(api: Conventions, docs: string | undefined) {
+export function docsRoutes(
+  api: Conventions,
+  docs: string | undefined,
+): (path: string) => RouteConfig | undefined {
   if (docs === undefined) return () => undefined;
   if (typeof docs !== 'string' || !/^\/?[\w./-]*$/.test(docs)) {
     throw new TypeError(
@@ -58,7 +61,7 @@ export async function nestHost(
   api: Conventions,
   adapters: HttpAdapterHost,
   modules: ModulesContainer,
-  options: { docs?: string | undefined },
+  docs: (path: string) => RouteConfig | undefined,
 ): Promise<NestHost> {
   readBodies(
     [...modules.values()].flatMap((module) =>
@@ -66,7 +69,6 @@ export async function nestHost(
     ),
   );
   const adapter = adapters.httpAdapter;
-  const docs = docsRoutes(api, options.docs);
   const type = adapter?.getType();
   if (type === 'express') {
     const express = nestExpress(api, adapter.getInstance() as Application, docs);

@@ -140,7 +140,13 @@ export function toKoaMiddleware(api: Conventions | ConventionsOptions): KoaConve
     if (ctx.url !== target) ctx.url = target;
     try {
       const { middleware: all } = ctx.app;
-      await (all.includes(middleware) ? covered.rest(all, middleware)(ctx) : next());
+      if (all.includes(middleware)) await covered.rest(all, middleware)(ctx);
+      else {
+        // Composed into other middleware: the routers are covered, the rest runs as Koa runs it.
+        covered.cover(all);
+        warnOnce(ctx.app, logger);
+        await next();
+      }
     } catch (error) {
       return send(ctx, host.fail(ctx, error));
     }
@@ -171,6 +177,17 @@ export function toKoaMiddleware(api: Conventions | ConventionsOptions): KoaConve
 /** Whether a body is one Koa sends as it is (bytes, a stream), not a value to serialise. */
 function isBytesOrStream(body: object): boolean {
   return body instanceof Uint8Array || typeof (body as { pipe?: unknown }).pipe === 'function';
+}
+
+const composedWarned = new WeakSet<object>();
+
+/** The conventions' middleware is not the app's own: its other middleware goes unchecked. */
+function warnOnce(app: object, logger: Conventions['logger']): void {
+  if (composedWarned.has(app)) return;
+  composedWarned.add(app);
+  logger.warn(
+    "toKoaMiddleware's middleware runs inside other middleware, not as the app's own: the app's middleware outside its routers is not checked before it runs. Call app.use(c.middleware) on the app itself, first.",
+  );
 }
 
 /** A router that is not strict serves `/v1/books/` as `/v1/books`: say so once per router. */

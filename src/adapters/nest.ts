@@ -14,8 +14,8 @@ import {
 } from '@nestjs/common';
 import { APP_FILTER, HttpAdapterHost, ModulesContainer } from '@nestjs/core';
 import type { Conventions, ConventionsOptions, Identity, RouteConfig } from 'api-conventions';
-import { heldContext, toConventions } from 'api-conventions/host';
-import { type NestHost, nestHost } from './_nest-host.ts';
+import { assertKnownKeys, heldContext, toConventions } from 'api-conventions/host';
+import { docsRoutes, type NestHost, nestHost } from './_nest-host.ts';
 import { decorate } from './_nest-settings.ts';
 
 /** Options of {@link ConventionsModule.forRoot}. */
@@ -84,6 +84,8 @@ export class ConventionsModule {
     options: NestConventionsOptions = {},
   ): DynamicModule {
     const conventions = toConventions(api);
+    assertKnownKeys('ConventionsModule.forRoot options', options, ['docs']);
+    const docs = docsRoutes(conventions, options.docs);
     return {
       module: ConventionsModule,
       global: true,
@@ -91,7 +93,7 @@ export class ConventionsModule {
         {
           provide: hostToken,
           useFactory: (adapters: HttpAdapterHost, modules: ModulesContainer) =>
-            nestHost(conventions, adapters, modules, options),
+            nestHost(conventions, adapters, modules, docs),
           inject: [HttpAdapterHost, ModulesContainer],
         },
         {

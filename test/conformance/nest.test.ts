@@ -12,6 +12,7 @@ import {
   issueAccessToken,
   securityHeaders,
 } from 'api-conventions';
+import { ConventionsModule } from 'api-conventions/nest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type NestServed, platforms, ran, serveNest } from './_nest-apps.ts';
 
@@ -191,6 +192,14 @@ for (const platform of platforms) {
 }
 
 describe('NestJS route settings', () => {
+  it('refuses a misspelt option of ConventionsModule.forRoot with a TypeError', () => {
+    const api = conventions({ routes: {} });
+    expect(() => ConventionsModule.forRoot(api, { doc: 'docs' } as never)).toThrow(TypeError);
+    expect(() => ConventionsModule.forRoot(api, { docs: 'docs?' })).toThrow(
+      /docs must be the path/,
+    );
+  });
+
   it.each(platforms)(
     'refuses a misspelt setting at start-up with a TypeError (%s)',
     async (platform) => {
