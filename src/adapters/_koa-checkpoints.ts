@@ -9,6 +9,7 @@ import {
   type BoundHost,
   markOf,
   markStep,
+  originalOf,
   type Step,
 } from 'api-conventions/host';
 import type { Context, Middleware, Next } from 'koa';
@@ -29,7 +30,9 @@ interface KoaRouter {
 
 /** The router a piece of app middleware dispatches to (`router.routes()`), if it is one. */
 export const routerOf = (fn: unknown): KoaRouter | undefined =>
-  (fn as { router?: KoaRouter } | undefined)?.router;
+  typeof fn === 'function'
+    ? ((fn as { router?: KoaRouter }).router ?? (originalOf(fn) as { router?: KoaRouter }).router)
+    : undefined;
 
 /** What the check points need of the adapter: the host, and how to send a refusal. */
 export interface KoaCheckpointHost {
@@ -49,6 +52,13 @@ export interface KoaCheckpoints {
    * rest of the list themselves, read afresh, and middleware added later is covered too.
    */
   rest(middleware: Middleware[], own: Middleware): Rest;
+  /**
+   * For a chain the conventions cannot put check points in (their middleware wrapped by an APM
+   * agent, or composed into other middleware): one check before all of it, as for middleware the
+   * library cannot read — a caller without credentials passes only on the way to an open route of
+   * a router it can read.
+   */
+  unknownChain(ctx: Context, middleware: readonly Middleware[], next: Next): unknown;
   /** The settings of the route a request entered, for a guard on it. */
   entered(ctx: Context): RouteSettings | undefined;
   /** The app's routes, for the route view. */
@@ -195,7 +205,12 @@ export function koaCheckpoints(adapter: KoaCheckpointHost): KoaCheckpoints {
     return known.run;
   };
 
-  return { cover, rest, entered: (ctx) => entered.get(ctx), appRoutes, size };
+  const unknownChain = (ctx: Context, middleware: readonly Middleware[], next: Next) => {
+    const ahead = () => middleware.some((fn) => openAhead(routerOf(fn)?.stack ?? [], 0, ctx));
+    return enter(host.check(ctx, undefined, undefined, ahead), ctx, next);
+  };
+
+  return { cover, rest, unknownChain, entered: (ctx) => entered.get(ctx), appRoutes, size };
 }
 
 /** Runs `chain` from `at` as Koa would: each piece gets a `next` that runs the one after it. */

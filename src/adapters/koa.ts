@@ -142,10 +142,11 @@ export function toKoaMiddleware(api: Conventions | ConventionsOptions): KoaConve
       const { middleware: all } = ctx.app;
       if (all.includes(middleware)) await covered.rest(all, middleware)(ctx);
       else {
-        // Composed into other middleware: the routers are covered, the rest runs as Koa runs it.
+        // Wrapped (an APM agent's wrapper) or composed into other middleware: the routers are
+        // covered, and what runs next is checked once, closed unless an open route lies ahead.
         covered.cover(all);
         warnOnce(ctx.app, logger);
-        await next();
+        await covered.unknownChain(ctx, all, next);
       }
     } catch (error) {
       return send(ctx, host.fail(ctx, error));
@@ -186,7 +187,7 @@ function warnOnce(app: object, logger: Conventions['logger']): void {
   if (composedWarned.has(app)) return;
   composedWarned.add(app);
   logger.warn(
-    "toKoaMiddleware's middleware runs inside other middleware, not as the app's own: the app's middleware outside its routers is not checked before it runs. Call app.use(c.middleware) on the app itself, first.",
+    "toKoaMiddleware's middleware is not in the app's middleware list as itself (it runs inside other middleware, or an APM agent wrapped it): the app's middleware outside its routers gets one check before all of it, so a caller without credentials reaches it only on the way to an open route. Call app.use(c.middleware) on the app itself, first; under an agent this is expected.",
   );
 }
 

@@ -99,7 +99,28 @@ const hosts = [
   ['Express 4', 'express4'],
   ['Fastify 5', 'fastify'],
   ['Hono 4', 'hono'],
+  ['Koa 3', 'koa'],
+  ['NestJS 11 (platform-express)', 'nest'],
 ] as const;
+
+/**
+ * Agents under which a host is proven closed but not yet whole (docs/existing-apps.md, "APM agents
+ * and other wrappers"): protected routes and routers answer 401 without a token and 200 with one,
+ * but a wrapper the library cannot see through (OpenTelemetry's Koa instrumentation, in the
+ * auto-instrumentations and Sentry; New Relic's and Datadog's Koa and Nest hooks) hides the mark of a
+ * public route, so it is checked as protected (401), and an unknown path is 401 rather than 404.
+ * Only the protection tests run for these.
+ */
+const closedOnly: Readonly<Record<string, readonly string[]>> = {
+  koa: [
+    'OpenTelemetry auto-instrumentations-node (Node SDK)',
+    'OpenTelemetry auto-instrumentations-node (Node SDK) in an ES module app',
+    '@sentry/node (tracing on)',
+    'dd-trace',
+    'newrelic',
+  ],
+  nest: ['newrelic', 'elastic-apm-node'],
+};
 
 /** A running app of the suite: its port, a valid token, and what it printed. */
 interface Running {
@@ -233,13 +254,14 @@ for (const agent of agents) {
           expect(JSON.parse(authorised.body)).toEqual({ ran: 'reports' });
         });
 
-        it('lets a route with auth: false answer without a token', async () => {
+        const whole = !closedOnly[host]?.includes(agent.name);
+        it.runIf(whole)('lets a route with auth: false answer without a token', async () => {
           const anonymous = await get(running, '/v1/status');
           expect(anonymous.status, anonymous.body).toBe(200);
           expect(JSON.parse(anonymous.body)).toEqual({ ran: 'status' });
         });
 
-        it('serves the route table as without the agent: 401 without a token, the list with one, 404 elsewhere', async () => {
+        it.runIf(whole)('serves the route table as without the agent: 401 without a token, the list with one, 404 elsewhere', async () => {
           expect((await get(running, '/v1/books')).status).toBe(401);
           const list = await get(running, '/v1/books', running.token);
           expect(list.status, list.body).toBe(200);
@@ -247,7 +269,8 @@ for (const agent of agents) {
           expect((await get(running, '/v1/nowhere')).status).toBe(404);
         });
 
-        if (agent.spans) {
+        // Koa's span beside the http instrumentation lacks the auth outcome: not yet checked there.
+        if (agent.spans && whole && host !== 'koa') {
           it("gives one SERVER span per request, named by its route, with the library's attributes", async () => {
             const served = await get(running, '/v1/items/once', running.token);
             expect(served.status).toBe(200);

@@ -1,5 +1,6 @@
 // An app of the agents suite, in a process of its own so that the agent loaded first (`-r` or
-// `--import`) wraps the framework as it does in production: Express 5 or 4, Fastify 5 or Hono 4
+// `--import`) wraps the framework as it does in production: Express 5 or 4, Fastify 5, Hono 4,
+// Koa 3 or NestJS 11 on platform-express
 // (argv[2]), each set up as docs/existing-apps.md shows, on the built package. It serves a
 // public route, a protected route with a parameter, a protected mounted router and a protected
 // table route, then prints its port and a valid token as one JSON line. Run as it is, it loads
@@ -99,6 +100,64 @@ const serve = {
     app.route('/v1/admin', admin);
     app.notFound(fetch.toFetchHandler(api));
     return listen(createAdaptorServer({ fetch: app.fetch }));
+  },
+  async koa(api) {
+    const Koa = await load('koa');
+    const Router = await load('@koa/router');
+    const { toKoaMiddleware } = await load('api-conventions/koa');
+    const app = new (Koa.default ?? Koa)();
+    const c = toKoaMiddleware(api);
+    app.use(c.middleware);
+    const KoaRouter = Router.default ?? Router.Router ?? Router;
+    const router = new KoaRouter({ strict: true });
+    router.get('/v1/status', c.guard({ auth: false }), (ctx) => {
+      ctx.body = { ran: 'status' };
+    });
+    router.get('/v1/items/:id', (ctx) => {
+      ctx.body = { ran: 'item', id: ctx.params.id };
+    });
+    const admin = new KoaRouter({ strict: true });
+    admin.get('/reports', (ctx) => {
+      ctx.body = { ran: 'reports' };
+    });
+    router.use('/v1/admin', admin.routes());
+    app.use(router.routes());
+    return listen(createServer(app.callback()));
+  },
+  // NestJS on platform-express, its decorators applied as functions (this file is plain JS).
+  async nest(api) {
+    await load('reflect-metadata');
+    const { Controller, Get, Module, Param } = await load('@nestjs/common');
+    const { NestFactory } = await load('@nestjs/core');
+    const { ConventionsModule, Public } = await load('api-conventions/nest');
+    const method = (target, name, ...decorators) => {
+      const descriptor = Object.getOwnPropertyDescriptor(target.prototype, name);
+      for (const decorate of decorators) decorate(target.prototype, name, descriptor);
+    };
+    class Items {
+      status() {
+        return { ran: 'status' };
+      }
+      item(id) {
+        return { ran: 'item', id };
+      }
+    }
+    Param('id')(Items.prototype, 'item', 0);
+    method(Items, 'status', Get('status'), Public());
+    method(Items, 'item', Get('items/:id'));
+    Controller('v1')(Items);
+    class Admin {
+      reports() {
+        return { ran: 'reports' };
+      }
+    }
+    method(Admin, 'reports', Get('reports'));
+    Controller('v1/admin')(Admin);
+    class AppModule {}
+    Module({ imports: [ConventionsModule.forRoot(api)], controllers: [Items, Admin] })(AppModule);
+    const app = await NestFactory.create(AppModule, { logger: false });
+    await app.listen(0, '127.0.0.1');
+    return app.getHttpServer().address().port;
   },
 };
 
