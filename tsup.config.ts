@@ -7,6 +7,8 @@ export default defineConfig({
     express: 'src/adapters/express.ts',
     fastify: 'src/adapters/fastify.ts',
     fetch: 'src/adapters/fetch.ts',
+    koa: 'src/adapters/koa.ts',
+    nest: 'src/adapters/nest.ts',
     host: 'src/host.ts',
     oauth: 'src/oauth.ts',
     redis: 'src/redis.ts',
@@ -15,7 +17,7 @@ export default defineConfig({
     spectral: 'src/spectral/index.ts',
     // Loads @opentelemetry/api (an optional peer dependency, so external) and nothing else.
     otel: 'src/otel.ts',
-    // Depends on nothing but fetch: it imports only types from the core.
+    // Depends on nothing but fetch and jose's base64url (PKCE): it imports only types from the core.
     client: 'src/client.ts',
     // The `api-conventions` command (package.json "bin"), not a subpath.
     bin: 'src/bin.ts',

@@ -61,7 +61,14 @@ function symbolTable(project) {
 }
 
 /** The words that say which adapter a passage is about, by subpath. */
-const hostWords = { node: 'node:http', express: 'Express', fastify: 'Fastify', fetch: 'Hono' };
+const hostWords = {
+  node: 'node:http',
+  express: 'Express',
+  fastify: 'Fastify',
+  fetch: 'Hono',
+  koa: 'Koa',
+  nest: 'NestJS',
+};
 
 /**
  * Where `text` last (or, with `near`, most nearly) mentions each candidate's subpath; the one

@@ -64,6 +64,7 @@ export {
   type DeprecatedCall,
   type Deprecation,
   type DescribedApi,
+  type Downstream,
   defineResource,
   defineRoute,
   defineRoutes,

@@ -149,7 +149,7 @@ comparisons.push({
 });
 
 // The bookshelf on each host beside that host's framework sending the very bytes the bookshelf
-// sends, built by JSON.stringify from plain strings on every request (issue 22): the ceiling
+// sends, built by JSON.stringify from plain strings on every request: the ceiling
 // each host can reach. The goal holds on node:http and Fastify; Express and the fetch host
 // (Hono on @hono/node-server) are reported.
 const BYTES_GOALS = { node: 0.6, fastify: 0.6, express: undefined, fetch: undefined };
@@ -243,7 +243,7 @@ comparisons.push({
   says: 'our full node stack: Redis store / memory store',
 });
 
-// Telemetry (issue 38): our full stack with telemetry() on the OpenTelemetry API alone (its
+// Telemetry: our full stack with telemetry() on the OpenTelemetry API alone (its
 // no-op, goal: at most 3 % slower), with a real SDK exporting to memory (at most 15 % slower),
 // and with request ids alone, each beside the same stack without, in one run.
 const TELEMETRY_GOALS = { 'otel-noop': 0.97, 'otel-sdk': 0.85, ids: undefined };

@@ -1,5 +1,5 @@
 /**
- * Telemetry for the bench's full stacks (issue 38): `BENCH_OTEL=noop` installs `telemetry()` with
+ * Telemetry for the bench's full stacks: `BENCH_OTEL=noop` installs `telemetry()` with
  * the OpenTelemetry API alone (no SDK: its no-op tracer and meter); `BENCH_OTEL=sdk` first
  * registers a real SDK whose spans and metrics go to in-memory exporters, emptied every 100 ms so
  * that a long run does not grow. `BENCH_IDS=1` adds request ids. Anything else: none of it.

@@ -3,7 +3,7 @@
  * @hono/node-server for the fetch host) answering `GET /v1/books?per_page=20` with exactly the
  * bytes the bookshelf sends for it to the bench's token (alice, `books:read`), built on every
  * request by `JSON.stringify` from a plain object of strings, numbers and booleans: the ceiling
- * for the bookshelf on that framework (issue 22). The bytes are taken from the bookshelf itself
+ * for the bookshelf on that framework. The bytes are taken from the bookshelf itself
  * at start-up (its own token endpoint, then the page), and the server refuses to start if
  * `JSON.stringify` of the parsed page is not those very bytes.
  *

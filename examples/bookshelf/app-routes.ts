@@ -1,7 +1,7 @@
 /**
  * The app's own routes each router host declares beside the table, the way a service adopting
  * the library keeps routes of its own: they get authentication, limits, CORS and the always-on
- * headers as table routes do (issue 20), and read the caller through the host's accessor.
+ * headers as table routes do, and read the caller through the host's accessor.
  */
 import type { Conventions, Identity, RouteConfig } from 'api-conventions';
 

@@ -147,7 +147,11 @@ export function checkpoints(adapter: CheckpointHost): Checkpoints {
 
   /** From middleware at `layer` of `stack`: is there an open route ahead, here or outside the Routers it is in? */
   const opensAheadOf = (req: Request, stack: readonly Layer[], layer: Layer) => () => {
-    const full = req.baseUrl + pathOf(req.url);
+    // Middleware mounted on the whole path (`app.use('/{*path}', …)`, `app.use('/v1/x', …)`)
+    // sees `req.url` as "/": the request's path is its base, unless it ended with a slash.
+    const rest = pathOf(req.url);
+    const whole = rest === '/' && req.baseUrl !== '' && !pathOf(req.originalUrl).endsWith('/');
+    const full = whole ? req.baseUrl : req.baseUrl + rest;
     const trail = trails.get(req) ?? [];
     let base = trail.at(-1)?.base ?? '';
     if (openAhead(stack, stack.indexOf(layer) + 1, full.slice(base.length) || '/', req.method)) {

@@ -4,19 +4,33 @@
  * named once, at the app's first request, with what to change.
  */
 import type { Logger } from 'api-conventions';
+import { type Companion, originalOf } from 'api-conventions/host';
 import { appRouter, type Layer } from './_express-routes.ts';
 
 const checked = new WeakSet<object>();
 
+/** The companion a handler of the app's stack is, by what the package leaves on it. */
+function companionOf(handle: unknown): Companion | undefined {
+  if (typeof handle !== 'function') return undefined;
+  const own = originalOf(handle) as { name?: unknown; resetKey?: unknown; getKey?: unknown };
+  if (typeof own.resetKey === 'function' && typeof own.getKey === 'function') {
+    return 'express-rate-limit';
+  }
+  return own.name === 'compression' ? 'compression' : undefined;
+}
+
 /**
- * Reads the app's stack once: the `cors` package ahead of `before` answers preflights itself, and
- * an error handler of the app ahead of the conventions' own answers their errors with its body.
+ * Reads the app's stack once: the `cors` package ahead of `before` answers preflights itself, an
+ * error handler of the app ahead of the conventions' own answers their errors with its body, and
+ * the companions the core knows (a rate limiter, compression), on the app or on a route, are
+ * handed to `found`.
  */
 export function checkCompanions(
   app: object,
   before: unknown,
   errorHandler: unknown,
   logger: Required<Logger>,
+  found: (companion: Companion) => void,
 ): void {
   if (checked.has(app)) return;
   checked.add(app);
@@ -25,6 +39,10 @@ export function checkCompanions(
   const end = stack.findIndex((layer) => layer.handle === errorHandler);
   for (const [index, layer] of stack.entries()) {
     const handle = layer.handle;
+    for (const handler of layer.route?.stack ?? [layer]) {
+      const companion = companionOf(handler.handle);
+      if (companion !== undefined) found(companion);
+    }
     if (handle === undefined || layer.route !== undefined) continue;
     if (index < at && handle.name === 'corsMiddleware') {
       logger.warn(

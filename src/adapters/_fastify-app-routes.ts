@@ -11,7 +11,13 @@ import type {
   RouteInfo,
   RouteSettings,
 } from 'api-conventions';
-import { type ApiResponse, type Guarded, type HostMatch, settle } from 'api-conventions/host';
+import {
+  type ApiResponse,
+  type Guarded,
+  type HostMatch,
+  routeSchemasOf,
+  settle,
+} from 'api-conventions/host';
 import type {
   FastifyInstance,
   FastifyReply,
@@ -21,7 +27,6 @@ import type {
   RouteOptions,
 } from 'fastify';
 import { type FastifyHost, send } from './_fastify-io.ts';
-import { hostSchemasOf } from './_fastify-schemas.ts';
 
 /** Where a table route registered by the plugin carries its route, in its Fastify config. */
 export const tableRoute = Symbol.for('api-conventions.table-route');
@@ -40,6 +45,9 @@ type RouteConfigBag = Record<string | symbol, unknown> & {
 
 /** Fastify's path syntax in the table's: the trailing catch-all `*` is a named wildcard. */
 const patternOf = (url: string) => url.replace(/\*$/, '*rest');
+
+// The plugins the core knows as companions, by the names they register under.
+const companions = ['@fastify/rate-limit', '@fastify/helmet', '@fastify/compress'] as const;
 
 const none: HostMatch = { routes: [] };
 // The app's own not-found handler (a prefix's, set in a plugin of its own) is the app's code.
@@ -90,6 +98,7 @@ export function watchAppRoutes(
         "@fastify/cors and the conventions' cors() plugin both answer CORS requests: keep one. The conventions' cors() answers each preflight with the methods of its path; to keep @fastify/cors, remove cors() from the plugins.",
       );
     }
+    for (const name of companions) if (this.hasPlugin(name)) host.companion(name);
     const lint: LintRoute[] = [];
     const view: AppRoute[] = [];
     // Schemas shared by `$id` (fastify.addSchema), which a route's schema may refer to.
@@ -98,7 +107,7 @@ export function watchAppRoutes(
       // The settings as the route ends up with them, after every plugin's onRoute hook.
       const config = (route.config as RouteConfigBag | undefined)?.conventions;
       const pattern = patternOf(route.url);
-      const schemas = hostSchemasOf(route, shared);
+      const schemas = routeSchemasOf(route.schema, shared);
       const key = (route.config as RouteConfigBag)[settingsKey] as object;
       for (const method of [route.method].flat()) {
         host.settingsFor(key, method, pattern, () => config);

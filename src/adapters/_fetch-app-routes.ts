@@ -15,6 +15,7 @@ import {
   type RequestPart,
   schemaRejection,
 } from 'api-conventions/host';
+import { watchCompanions } from './_fetch-companions.ts';
 import { type AppRouteEntry, type FetchContext, fetchHost } from './_fetch-host.ts';
 import { type FetchHostOptions, toResponse } from './_fetch-io.ts';
 import type { MatchedRequest } from './_fetch-match.ts';
@@ -70,8 +71,10 @@ export function toFetchMiddleware<Context = unknown>(
   if (options.routes !== undefined) fetch.readRoutes(options.routes);
   if (options.remoteAddress === undefined) warnWithoutAddress(host.api);
   const { alwaysOnHeaders, logger, observes } = host;
+  const companions = watchCompanions(host, options.routes);
   return async (c, next) => {
     const request = c.req.raw;
+    companions(c);
     // The final status of every response, the app's own routes' included.
     const done = (response: Response) => {
       if (observes) host.sent(request, response.status);
@@ -87,6 +90,7 @@ export function toFetchMiddleware<Context = unknown>(
       );
     }
     await next();
+    companions(c);
     c.res = done(
       withHeaders(c.res, alwaysOnHeaders, ctx.hasResponseHeaders ? ctx.responseHeaders : undefined),
     );
@@ -243,13 +247,19 @@ function withHeaders(
  */
 export function toFetchErrorHandler(
   api: Conventions | ConventionsOptions,
-): (error: unknown, c: { req: { raw: Request } }) => Response | Promise<Response> {
+): (
+  error: unknown,
+  c: { req: { raw: Request; bodyCache?: object } },
+) => Response | Promise<Response> {
   const fetch = fetchHost(api);
   const { host } = fetch;
   return (error, c) => {
     const request = c.req.raw;
     fetch.receive(request, c, {});
-    return andThen(host.fail(request, error), (response) => toResponse(response, host.logger));
+    // Hono keeps what `c.req.json()` and its siblings read: the app read the body itself.
+    const bodyRead = c.req.bodyCache !== undefined && Object.keys(c.req.bodyCache).length > 0;
+    const failed = host.fail(request, error, { bodyRead });
+    return andThen(failed, (response) => toResponse(response, host.logger));
   };
 }
 

@@ -130,3 +130,26 @@ export function readNodeBody(
     req.on('aborted', onError);
   });
 }
+
+/**
+ * Hands a Node request's body to the core where a router host has it: what a body parser made of
+ * it (`parsed`, once the stream is read), else the stream itself. Called as the route runs, since
+ * a body parser may have run after the conventions' first step.
+ */
+export function addNodeBody(req: IncomingMessage, parsed: unknown, input: RequestInput): void {
+  if (!req.readableEnded) {
+    if (announcesBody(req)) {
+      input.readBody = (limit, options) => readNodeBody(req, limit, options);
+      input.decodeBody = decodeNodeBody;
+    }
+    return;
+  }
+  if (typeof parsed === 'string' || parsed instanceof Uint8Array) {
+    // A text or raw parser: bytes the core parses by the route's own rules.
+    const bytes = typeof parsed === 'string' ? Buffer.from(parsed) : parsed;
+    input.readBody = (limit) =>
+      bytes.byteLength > limit ? Promise.reject(payloadTooLarge(limit)) : Promise.resolve(bytes);
+  } else {
+    input.parsedBody = { value: parsed };
+  }
+}

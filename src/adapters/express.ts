@@ -161,7 +161,7 @@ export function toExpressMiddleware(api: Conventions | ConventionsOptions): Expr
     res.removeHeader('x-powered-by');
     keepSecurityHeaders(host, req.app, res, alwaysOnHeaders);
     warnIfLoose(host.api, req.app);
-    checkCompanions(req.app, before, after[1], host.logger);
+    checkCompanions(req.app, before, after[1], host.logger, (name) => host.companion(name));
     routeJson(host, req, res);
     const stack = appRouter(req.app)?.stack;
     if (stack !== undefined) points.cover(stack);
@@ -176,7 +176,11 @@ export function toExpressMiddleware(api: Conventions | ConventionsOptions): Expr
     },
     (error, req, res, next) => {
       if (res.headersSent) return next(error);
-      send(res, host.fail(req, error));
+      // passport sets its challenge on the response before it hands on its 401.
+      const challenge = res.getHeader('www-authenticate');
+      const facts =
+        challenge === undefined ? undefined : { challenge: [challenge].flat().join(', ') };
+      send(res, host.fail(req, error, facts));
     },
   ];
   markStep(before, { own: true });

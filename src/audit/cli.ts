@@ -10,7 +10,7 @@ import type { AuditOptions } from './options.ts';
 import { audit } from './run.ts';
 
 /** Where the command writes, and whether its output is a terminal. */
-export interface CommandIo {
+interface CommandIo {
   out: (text: string) => void;
   err: (text: string) => void;
   isTTY: boolean;
@@ -18,7 +18,7 @@ export interface CommandIo {
 }
 
 /** The command's usage text. */
-export const usage = `Usage: api-conventions audit <base-url> [options]
+const usage = `Usage: api-conventions audit <base-url> [options]
 
 Checks a live API against the conventions (docs/audit.md).
 
@@ -66,7 +66,7 @@ function list(text: string | undefined): string[] {
 }
 
 /** Turns the command line into audit options (and the output settings). */
-export function parseCommand(
+function parseCommand(
   argv: readonly string[],
 ): { options: AuditOptions; format: Format; all: boolean; baseline?: string } | 'help' {
   const { values, positionals } = parseArgs({

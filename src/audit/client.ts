@@ -34,10 +34,10 @@ export interface SendInit {
 }
 
 /** The most body read from one response: enough for every check, never a whole download. */
-export const bodyCap = 1 << 20;
+const bodyCap = 1 << 20;
 
 /** Shows a target in findings, shortening very long ones. */
-export function showTarget(method: string, target: string): string {
+function showTarget(method: string, target: string): string {
   const shown =
     target.length > 80 ? `${target.slice(0, 60)}… (${target.length} characters)` : target;
   return `${method} ${shown}`;

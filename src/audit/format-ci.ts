@@ -4,6 +4,7 @@
  * Actions workflow commands (one annotation per failure). The server's text is escaped in each
  * ([The conformance auditor](../../docs/audit.md) "Safe by default").
  */
+import { XMLBuilder } from 'fast-xml-parser';
 import { escapeControls } from './escape.ts';
 import { summaryOf } from './format.ts';
 import { type AuditReport, type Finding, isViolation, sectionOf } from './report.ts';
@@ -12,19 +13,62 @@ import { fixFor, helpFor } from './rules.ts';
 /** The page that documents every check, for SARIF's `helpUri` and `informationUri`. */
 const guide = 'https://github.com/api-conventions/api-conventions/blob/main/docs/audit.md';
 
-/** Text for XML: escaped controls (XML 1.0 forbids most of them anyway), then the five entities. */
-function xml(text: string): string {
-  return escapeControls(text)
-    .replace(/[\uD800-\uDFFF\uFFFE\uFFFF]/g, '\uFFFD')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&apos;');
-}
+/** Text for XML: escaped controls (XML 1.0 forbids most of them anyway); the builder escapes the rest. */
+const xml = (text: string) =>
+  escapeControls(text).replace(/[\uD800-\uDFFF\uFFFE\uFFFF]/g, '\uFFFD');
 
-const count = (findings: Finding[], outcome: Finding['outcome']) =>
-  findings.filter((f) => f.outcome === outcome).length;
+const junitXml = new XMLBuilder({
+  ignoreAttributes: false,
+  attributeNamePrefix: '@',
+  format: true,
+  indentBy: '  ',
+  suppressEmptyNode: true,
+});
+
+/** A suite's or the whole report's counts, as JUnit's attributes. */
+const counts = (findings: Finding[]) => ({
+  '@tests': findings.length,
+  '@failures': findings.filter((f) => f.outcome === 'fail').length,
+  '@skipped': findings.filter((f) => f.outcome === 'skip').length,
+  '@errors': 0,
+  '@time': 0,
+});
+
+/** A finding as a `<testcase>`, with what JUnit has for its outcome. */
+function testcase(section: string, f: Finding): Record<string, unknown> {
+  const head = {
+    '@classname': `api-conventions.${xml(section)}`,
+    '@name': xml(`${f.rule} ${f.request}`),
+    '@time': 0,
+  };
+  const fix = `Fix: ${f.fix ?? fixFor(f.rule, false)}`;
+  switch (f.outcome) {
+    case 'pass':
+      return head;
+    case 'warn':
+      // JUnit has no warning: a test case that passed, with the warning in its output.
+      return {
+        ...head,
+        'system-out': xml(
+          `warning (${f.strength}): ${f.detail}${f.evidence ? ` (${f.evidence})` : ''}. ${fix}`,
+        ),
+      };
+    case 'skip':
+      return { ...head, skipped: { '@message': xml(f.detail) } };
+    default:
+      return {
+        ...head,
+        failure: {
+          '@message': xml(f.detail),
+          '@type': xml(f.rule),
+          '#text': [f.detail, f.evidence, fix]
+            .filter((t): t is string => t !== undefined)
+            .map(xml)
+            .join('\n'),
+        },
+      };
+  }
+}
 
 /**
  * The report as JUnit XML: a test suite per section of the spec, a test case per finding (its
@@ -47,40 +91,15 @@ export function formatJunit(report: AuditReport): string {
     const section = sectionOf(finding.rule);
     sections.set(section, [...(sections.get(section) ?? []), finding]);
   }
-  const lines = [
-    '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="api-conventions audit" tests="${report.findings.length}" failures="${count(report.findings, 'fail')}" skipped="${count(report.findings, 'skip')}" errors="0" time="0">`,
-  ];
-  for (const [section, findings] of sections) {
-    const name = `${section} ${helpFor(section).title}`;
-    lines.push(
-      `  <testsuite name="${xml(name)}" tests="${findings.length}" failures="${count(findings, 'fail')}" skipped="${count(findings, 'skip')}" errors="0" time="0">`,
-    );
-    for (const f of findings) {
-      const open = `    <testcase classname="api-conventions.${xml(section)}" name="${xml(`${f.rule} ${f.request}`)}" time="0"`;
-      if (f.outcome === 'pass') lines.push(`${open}/>`);
-      else if (f.outcome === 'warn') {
-        // JUnit has no warning: a test case that passed, with the warning in its output.
-        const text = `warning (${f.strength}): ${f.detail}${f.evidence ? ` (${f.evidence})` : ''}. Fix: ${f.fix ?? fixFor(f.rule, false)}`;
-        lines.push(`${open}>`, `      <system-out>${xml(text)}</system-out>`, '    </testcase>');
-      } else if (f.outcome === 'skip') {
-        lines.push(`${open}>`, `      <skipped message="${xml(f.detail)}"/>`, '    </testcase>');
-      } else {
-        const body = [f.detail, f.evidence, `Fix: ${f.fix ?? fixFor(f.rule, false)}`]
-          .filter((t): t is string => t !== undefined)
-          .map(xml)
-          .join('\n');
-        lines.push(
-          `${open}>`,
-          `      <failure message="${xml(f.detail)}" type="${xml(f.rule)}">${body}</failure>`,
-          '    </testcase>',
-        );
-      }
-    }
-    lines.push('  </testsuite>');
-  }
-  lines.push('</testsuites>');
-  return `${lines.join('\n')}\n`;
+  const testsuite = [...sections].map(([section, findings]) => ({
+    '@name': xml(`${section} ${helpFor(section).title}`),
+    ...counts(findings),
+    testcase: findings.map((f) => testcase(section, f)),
+  }));
+  return junitXml.build({
+    '?xml': { '@version': '1.0', '@encoding': 'UTF-8' },
+    testsuites: { '@name': 'api-conventions audit', ...counts(report.findings), testsuite },
+  }) as string;
 }
 
 /** Where a finding is: the OpenAPI document for a static check, else the URL it requested. */

@@ -59,13 +59,6 @@ export function errorBodyProblem(ex: Exchange): string | undefined {
   return undefined;
 }
 
-/** The first error message of a spec error body, if there is one. */
-export function firstMessage(ex: Exchange): string | undefined {
-  const body = jsonOf(ex) as { errors?: { message?: unknown }[] } | undefined;
-  const message = isParsed(body) ? body?.errors?.[0]?.message : undefined;
-  return typeof message === 'string' ? message : undefined;
-}
-
 /** The text of a string, or of an object's `message`/`detail`/`title`, if any. */
 function textOf(value: unknown): string | undefined {
   if (typeof value === 'string') return value;

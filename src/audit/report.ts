@@ -70,7 +70,7 @@ export interface AuditReport {
 }
 
 /** Which rules a run reports, and whether every violation fails. */
-export interface Selection {
+interface Selection {
   /** Rule prefixes to keep (`4.1` keeps `4.1.3`); none keeps all. */
   only: readonly string[];
   /** Rule prefixes to leave out. */
@@ -98,7 +98,7 @@ export function isSelected(rule: string, only: readonly string[], skip: readonly
 }
 
 /** The method and path a request names (`GET /v1/books?x=1 (…)` → `GET`, `/v1/books`). */
-export function placeOf(request: string): { method?: string; path?: string } {
+function placeOf(request: string): { method?: string; path?: string } {
   const m = /^([A-Z]+) (\/[^\s?#]*)/.exec(request);
   return m ? { method: m[1]!, path: m[2]! } : {};
 }

@@ -6,7 +6,7 @@
 import { type Finding, isViolation } from './report.ts';
 
 /** One rule as the reports describe it. */
-export interface RuleHelp {
+interface RuleHelp {
   /** A short name (`Lower-case paths`). */
   title: string;
   /** How to fix a failure, for any service. */

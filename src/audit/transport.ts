@@ -10,7 +10,7 @@ import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 
 /** What came back: `status` 0 when no answer came, with `error` saying why. */
-export interface Answer {
+interface Answer {
   status: number;
   headers: Headers;
   body: string;

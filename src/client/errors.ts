@@ -117,7 +117,7 @@ export function isApiResponseError(value: unknown): value is ApiResponseError {
  * The entries of an error body: `{ errors: [{ message, code }] }` as sent, an OAuth error
  * (RFC 6749 §5.2) or anything else as one entry whose code is the status × 100.
  */
-export function entriesOf(status: number, body: unknown): ClientErrorEntry[] {
+function entriesOf(status: number, body: unknown): ClientErrorEntry[] {
   const list = (body as { errors?: unknown } | null)?.errors;
   if (Array.isArray(list)) {
     const entries = list

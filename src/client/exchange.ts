@@ -8,7 +8,7 @@ import { type Reach, reachOf } from './origins.ts';
 import { ClientRefusedError } from './refused.ts';
 
 /** What to send, before the client chooses what may go where. */
-export interface Outgoing {
+interface Outgoing {
   readonly method: string;
   readonly url: string;
   /** The headers for the base URL's origin, credentials included. */

@@ -17,7 +17,7 @@ export interface Endpoints {
 }
 
 /** What discovery needs to know. */
-export interface DiscoveryConfig {
+interface DiscoveryConfig {
   /** The issuer asked for: the option's, else the base URL's origin. */
   readonly issuer: string;
   /** Whether `issuer` was given (compared exactly) or taken from the base URL. */
@@ -29,7 +29,7 @@ export interface DiscoveryConfig {
 }
 
 /** The metadata URL of an issuer (RFC 8414 §3.1): the well-known segment before its path. */
-export function metadataUrl(issuer: string): string {
+function metadataUrl(issuer: string): string {
   const url = new URL(issuer);
   const path = url.pathname === '/' ? '' : url.pathname.replace(/\/$/, '');
   return `${url.origin}/.well-known/oauth-authorization-server${path}`;

@@ -68,7 +68,7 @@ interface TokenAnswer {
 }
 
 /** What a token source is made with, resolved by the client's options. */
-export interface TokenConfig {
+interface TokenConfig {
   readonly options: OAuthClientOptions;
   /** The client's base URL. */
   readonly base: string;

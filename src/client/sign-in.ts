@@ -33,7 +33,7 @@ export interface SignInOptions {
 }
 
 /** A sign-in begun: what the callback needs to finish it. */
-export interface PendingSignIn {
+interface PendingSignIn {
   /** The PKCE code verifier (RFC 7636 §4.1). */
   readonly verifier: string;
   readonly redirectUri: string;

@@ -4,6 +4,27 @@
  */
 import type { Attributes } from '@opentelemetry/api';
 import type { RequestContext } from 'api-conventions';
+import {
+  ATTR_AUTH_OUTCOME,
+  ATTR_AUTH_VIA,
+  ATTR_CACHE_RESULT,
+  ATTR_CLIENT_ADDRESS,
+  ATTR_DEPRECATED,
+  ATTR_HTTP_REQUEST_METHOD_ORIGINAL,
+  ATTR_MEDIA_TYPE,
+  ATTR_NETWORK_PEER_ADDRESS,
+  ATTR_NETWORK_PEER_PORT,
+  ATTR_NETWORK_PROTOCOL_VERSION,
+  ATTR_RATE_LIMIT_POLICY,
+  ATTR_RATE_LIMIT_REMAINING,
+  ATTR_REQUEST_ID,
+  ATTR_SERVER_ADDRESS,
+  ATTR_SERVER_PORT,
+  ATTR_USER_AGENT_ORIGINAL,
+  ATTR_USER_ID,
+  ATTR_VERSION,
+  HTTP_REQUEST_METHOD_VALUE_OTHER,
+} from './names.ts';
 
 /** The methods the semantic conventions know; any other is `_OTHER` (its own in `…_original`). */
 const knownMethods = new Set([
@@ -21,7 +42,7 @@ const knownMethods = new Set([
 
 /** The method as the conventions name it: one of the known methods, or `_OTHER`. */
 export function methodOf(method: string): string {
-  return knownMethods.has(method) ? method : '_OTHER';
+  return knownMethods.has(method) ? method : HTTP_REQUEST_METHOD_VALUE_OTHER;
 }
 
 /**
@@ -29,7 +50,7 @@ export function methodOf(method: string): string {
  * and the method alone (or `HTTP`) without a route.
  */
 export function spanName(method: string, route: string | undefined): string {
-  const shown = method === '_OTHER' ? 'HTTP' : method;
+  const shown = method === HTTP_REQUEST_METHOD_VALUE_OTHER ? 'HTTP' : method;
   return route === undefined ? shown : `${shown} ${route}`;
 }
 
@@ -56,23 +77,24 @@ export function requestAttributes(
   method: string,
   attributes: Attributes,
 ): void {
-  if (method === '_OTHER') attributes['http.request.method_original'] = ctx.method;
+  if (method === HTTP_REQUEST_METHOD_VALUE_OTHER)
+    attributes[ATTR_HTTP_REQUEST_METHOD_ORIGINAL] = ctx.method;
   const host = ctx.host;
   if (host !== undefined) {
     const [address, port] = splitHost(host);
-    attributes['server.address'] = address;
-    if (port !== undefined) attributes['server.port'] = port;
+    attributes[ATTR_SERVER_ADDRESS] = address;
+    if (port !== undefined) attributes[ATTR_SERVER_PORT] = port;
   }
   const client = ctx.remoteAddress;
-  if (client !== undefined) attributes['client.address'] = client;
+  if (client !== undefined) attributes[ATTR_CLIENT_ADDRESS] = client;
   const version = ctx.httpVersion;
-  if (version !== undefined) attributes['network.protocol.version'] = protocolVersion(version);
+  if (version !== undefined) attributes[ATTR_NETWORK_PROTOCOL_VERSION] = protocolVersion(version);
   const peer = ctx.peerAddress;
-  if (peer !== undefined) attributes['network.peer.address'] = peer;
+  if (peer !== undefined) attributes[ATTR_NETWORK_PEER_ADDRESS] = peer;
   const peerPort = ctx.peerPort;
-  if (peerPort !== undefined) attributes['network.peer.port'] = peerPort;
+  if (peerPort !== undefined) attributes[ATTR_NETWORK_PEER_PORT] = peerPort;
   const agent = ctx.headers.get('user-agent');
-  if (typeof agent === 'string') attributes['user_agent.original'] = agent;
+  if (typeof agent === 'string') attributes[ATTR_USER_AGENT_ORIGINAL] = agent;
 }
 
 /** The name of the first policy and what remains, from `RateLimit` (`"name";r=9;t=60`). */
@@ -99,34 +121,34 @@ export function decisionAttributes(
   attributes: Attributes,
 ): void {
   const requestId = ctx.state.requestId;
-  if (requestId !== undefined) attributes['api_conventions.request_id'] = requestId;
+  if (requestId !== undefined) attributes[ATTR_REQUEST_ID] = requestId;
   const identity = ctx.identity;
   if (identity !== undefined) {
-    attributes['api_conventions.auth.outcome'] = 'authenticated';
-    attributes['api_conventions.auth.via'] = identity.via;
-    if (recordSubject && identity.subject !== undefined) attributes['user.id'] = identity.subject;
+    attributes[ATTR_AUTH_OUTCOME] = 'authenticated';
+    attributes[ATTR_AUTH_VIA] = identity.via;
+    if (recordSubject && identity.subject !== undefined)
+      attributes[ATTR_USER_ID] = identity.subject;
   } else {
-    attributes['api_conventions.auth.outcome'] = status === 401 ? 'refused' : 'anonymous';
+    attributes[ATTR_AUTH_OUTCOME] = status === 401 ? 'refused' : 'anonymous';
   }
   const limit = headerOf(headers, 'ratelimit');
   const parsed = limit === undefined ? null : rateLimitField.exec(limit);
   if (parsed !== null) {
-    attributes['api_conventions.rate_limit.policy'] = parsed[1]!;
-    attributes['api_conventions.rate_limit.remaining'] = Number(parsed[2]);
+    attributes[ATTR_RATE_LIMIT_POLICY] = parsed[1]!;
+    attributes[ATTR_RATE_LIMIT_REMAINING] = Number(parsed[2]);
   } else {
     const remaining = headerOf(headers, 'x-ratelimit-remaining');
     if (remaining !== undefined) {
-      attributes['api_conventions.rate_limit.remaining'] = Number(remaining);
+      attributes[ATTR_RATE_LIMIT_REMAINING] = Number(remaining);
     }
   }
-  if (status === 304) attributes['api_conventions.cache.result'] = 'not_modified';
-  else if (headerOf(headers, 'etag') !== undefined)
-    attributes['api_conventions.cache.result'] = 'etag';
+  if (status === 304) attributes[ATTR_CACHE_RESULT] = 'not_modified';
+  else if (headerOf(headers, 'etag') !== undefined) attributes[ATTR_CACHE_RESULT] = 'etag';
   const format = ctx.state.format;
-  if (format !== undefined) attributes['api_conventions.negotiation.media_type'] = format.type;
+  if (format !== undefined) attributes[ATTR_MEDIA_TYPE] = format.type;
   const version = ctx.state.apiVersion;
-  if (version !== undefined) attributes['api_conventions.version'] = version;
+  if (version !== undefined) attributes[ATTR_VERSION] = version;
   if (headerOf(headers, 'deprecation') !== undefined) {
-    attributes['api_conventions.deprecated'] = true;
+    attributes[ATTR_DEPRECATED] = true;
   }
 }

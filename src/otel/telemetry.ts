@@ -1,6 +1,6 @@
 /**
  * `telemetry()`: a SERVER span and the HTTP server metrics of every request, named by the route
- * that served it on every host, through the global OpenTelemetry API (issue 38, item 1).
+ * that served it on every host, through the global OpenTelemetry API.
  */
 import {
   type Attributes,
@@ -27,6 +27,16 @@ import type {
   SentResponse,
 } from 'api-conventions';
 import { decisionAttributes, methodOf, requestAttributes, spanName } from './attributes.ts';
+import {
+  ATTR_ERROR_TYPE,
+  ATTR_HTTP_REQUEST_METHOD,
+  ATTR_HTTP_RESPONSE_STATUS_CODE,
+  ATTR_HTTP_ROUTE,
+  ATTR_URL_PATH,
+  ATTR_URL_SCHEME,
+  METRIC_HTTP_SERVER_ACTIVE_REQUESTS,
+  METRIC_HTTP_SERVER_REQUEST_DURATION,
+} from './names.ts';
 import { adoptActiveServerSpan } from './server-span.ts';
 
 /** Options of {@link telemetry}. */
@@ -163,7 +173,7 @@ export class TelemetryPlugin implements Plugin {
 
   private instrumentsNow(): Histogram {
     const meter = (this.meters ?? metrics.getMeterProvider()).getMeter('api-conventions');
-    const active = meter.createObservableUpDownCounter('http.server.active_requests', {
+    const active = meter.createObservableUpDownCounter(METRIC_HTTP_SERVER_ACTIVE_REQUESTS, {
       unit: '{request}',
       description: 'Number of active HTTP server requests.',
     });
@@ -172,7 +182,7 @@ export class TelemetryPlugin implements Plugin {
         for (const { count, attributes } of byMethod.values()) result.observe(count, attributes);
       }
     });
-    this.duration = meter.createHistogram('http.server.request.duration', {
+    this.duration = meter.createHistogram(METRIC_HTTP_SERVER_REQUEST_DURATION, {
       unit: 's',
       description: 'Duration of HTTP server requests.',
       advice: { explicitBucketBoundaries: durationBuckets },
@@ -188,7 +198,7 @@ export class TelemetryPlugin implements Plugin {
     else {
       byMethod.set(method, {
         count: by,
-        attributes: { 'http.request.method': method, 'url.scheme': scheme },
+        attributes: { [ATTR_HTTP_REQUEST_METHOD]: method, [ATTR_URL_SCHEME]: scheme },
       });
     }
   }
@@ -227,9 +237,9 @@ export class TelemetryPlugin implements Plugin {
       {
         kind: SpanKind.SERVER,
         attributes: {
-          'http.request.method': method,
-          'url.path': ctx.path,
-          'url.scheme': ctx.scheme,
+          [ATTR_HTTP_REQUEST_METHOD]: method,
+          [ATTR_URL_PATH]: ctx.path,
+          [ATTR_URL_SCHEME]: ctx.scheme,
         },
       },
       parent,
@@ -258,10 +268,10 @@ export class TelemetryPlugin implements Plugin {
     if (span.isRecording()) {
       // An adopted span keeps the instrumentation's name when no route served the request.
       if (route !== undefined || !adopted) span.updateName(spanName(method, route));
-      const attributes: Attributes = { 'http.response.status_code': status };
-      if (route !== undefined) attributes['http.route'] = route;
+      const attributes: Attributes = { [ATTR_HTTP_RESPONSE_STATUS_CODE]: status };
+      if (route !== undefined) attributes[ATTR_HTTP_ROUTE] = route;
       // The conventions' value when nothing more precise is known: the status code.
-      if (failed) attributes['error.type'] = String(status);
+      if (failed) attributes[ATTR_ERROR_TYPE] = String(status);
       requestAttributes(ctx, method, attributes);
       const headers =
         watch.sent?.headers.record ??
@@ -278,12 +288,12 @@ export class TelemetryPlugin implements Plugin {
     if (adopted) return;
     const duration = this.duration ?? this.instrumentsNow();
     const measured: Attributes = {
-      'http.request.method': method,
-      'url.scheme': scheme,
-      'http.response.status_code': status,
+      [ATTR_HTTP_REQUEST_METHOD]: method,
+      [ATTR_URL_SCHEME]: scheme,
+      [ATTR_HTTP_RESPONSE_STATUS_CODE]: status,
     };
-    if (route !== undefined) measured['http.route'] = route;
-    if (failed) measured['error.type'] = String(status);
+    if (route !== undefined) measured[ATTR_HTTP_ROUTE] = route;
+    if (failed) measured[ATTR_ERROR_TYPE] = String(status);
     duration.record((now() - watch.start) / 1000, measured);
   }
 

@@ -1,5 +1,5 @@
 /**
- * A hostile service of the tests' own (issue 35, item 1): every URL it hands the auditor points
+ * A hostile service of the tests' own: every URL it hands the auditor points
  * at another host through the `//host` and `/.//host` tricks (RFC 8414 metadata, its OpenAPI
  * document's paths, `Location`, `Link`), and its answers carry terminal control sequences.
  */

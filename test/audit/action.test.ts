@@ -1,5 +1,5 @@
 /**
- * The GitHub Action (issue 45, item 5): the workflow example of docs/audit.md uses only inputs
+ * The GitHub Action: the workflow example of docs/audit.md uses only inputs
  * that action.yml declares, gives the required ones and lets the upload write to code scanning;
  * and the action's own script, run by bash as the runner runs it (with `npx` shimmed to run this
  * checkout's command), audits a live bookshelf, writes SARIF and a baseline, and reports the

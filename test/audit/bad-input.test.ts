@@ -1,5 +1,5 @@
 /**
- * Bad input never crashes the auditor (issue 35): an OpenAPI document with `$ref` cycles, wrong
+ * Bad input never crashes the auditor: an OpenAPI document with `$ref` cycles, wrong
  * types where objects belong, an invalid pattern and deep nesting, and a service answering
  * garbage, each audited over real HTTP with every option on: the audit resolves to a report.
  */

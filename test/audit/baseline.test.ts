@@ -1,5 +1,5 @@
 /**
- * Baselines (issue 45, item 5): `--baseline FILE` writes today's violations when the file is
+ * Baselines: `--baseline FILE` writes today's violations when the file is
  * absent and fails nothing; later runs fail only on violations not in it, and list those gone.
  */
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';

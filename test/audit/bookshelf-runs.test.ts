@@ -1,10 +1,10 @@
 /**
  * The bookshelf, audited with its own OpenAPI document (`GET /v1/openapi`) and every flag on
  * (a token, an origin, client credentials, writes and the burst), fails nothing, in each of 10
- * consecutive runs on node:http and on Fastify (issue 35, item 2): no false failure, and none at
+ * consecutive runs on node:http and on Fastify: no false failure, and none at
  * random (the 413 of an upload the server stops reading is read every time). The routes
  * Fastify serves itself (`/v1/native`, `/v1/native-public`) are named by an adjective, a 4.1.4
- * violation of the example that is expected, and nothing else (issue 45).
+ * violation of the example that is expected, and nothing else.
  */
 import { audit, type Finding } from 'api-conventions/audit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

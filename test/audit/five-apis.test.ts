@@ -1,5 +1,5 @@
 /**
- * No false failure, no missed violation (issue 35, items 2 and 3): the auditor against the tests'
+ * No false failure, no missed violation: the auditor against the tests'
  * own versions of the kinds of API it was measured on (a json-server-like API, a Prism-like mock
  * of the Petstore, a Fastify app documented by @fastify/swagger, an Express app written the usual
  * way), each over real HTTP on port 0 and each with the written list of the violations it really

@@ -1,6 +1,5 @@
 /**
- * Verdicts graded by the spec's wording, one finding per rule, method and path (issue 45, items
- * 1 and 2): only a required rule fails; a preferred rule or a pattern is a warning, counted on
+ * Verdicts graded by the spec's wording, one finding per rule, method and path: only a required rule fails; a preferred rule or a pattern is a warning, counted on
  * its own and failing only with --strict; what the document and the live answers say of one
  * operation is one finding that says both; --only and --skip choose rules.
  */

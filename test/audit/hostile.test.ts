@@ -1,5 +1,5 @@
 /**
- * Nothing leaves the audited origin (issue 35, item 1): a hostile service of the tests' own hands
+ * Nothing leaves the audited origin: a hostile service of the tests' own hands
  * the auditor URLs that point at another host through `//host` and `/.//host` (RFC 8414 metadata,
  * its OpenAPI document's paths and servers, `--path`, `Location`, `Link`); that host receives no
  * request, and no credential. Its control sequences never reach the text output raw.

@@ -1,5 +1,5 @@
 /**
- * Violations the auditor used to miss (issue 45, item 3), each planted in a service of the
+ * Violations the auditor used to miss, each planted in a service of the
  * test's own over real HTTP: a 400 for a body it refused unread (spec 7.2: 413), a PATCH and a
  * PUT answered 204 (4.3: 200 with the changed data), writes that need no credentials at all
  * (5.1), a token endpoint that answers 500 (7.2), and a documented path whose parameter has no

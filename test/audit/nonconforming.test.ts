@@ -1,7 +1,7 @@
 /**
  * The auditor against a deliberately non-conforming Express app of the tests' own: each planted
- * violation is reported under the right section of the spec (issue 23), as a failure where the
- * spec requires the rule and as a warning where it prefers it or gives a pattern (issue 45).
+ * violation is reported under the right section of the spec, as a failure where the
+ * spec requires the rule and as a warning where it prefers it or gives a pattern.
  */
 import { type AuditReport, audit } from 'api-conventions/audit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

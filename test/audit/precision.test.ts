@@ -1,5 +1,5 @@
 /**
- * Precision on APIs nobody here wrote (issue 45, item 7): two OpenAPI descriptions shipped in npm
+ * Precision on APIs nobody here wrote: two OpenAPI descriptions shipped in npm
  * packages, GitHub's REST API (a subset of @octokit/openapi) and the ReadMe API v2
  * (@readme/oas-examples), each served by a Prism mock and audited as a user would with
  * `--openapi`. Every failure is classified true or false in outside/verdicts.json: the test fails

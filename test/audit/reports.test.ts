@@ -1,5 +1,5 @@
 /**
- * Reports CI systems read (issue 35, item 5): SARIF 2.1.0 valid against the official schema
+ * Reports CI systems read: SARIF 2.1.0 valid against the official schema
  * (OASIS, vendored in test/audit/sarif), JUnit XML read by a JUnit parser (junit2json), GitHub
  * Actions annotations; each failure names its fix, and the plugin to add where the service is
  * built with this library.

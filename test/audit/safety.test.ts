@@ -1,5 +1,5 @@
 /**
- * The auditor is safe by default (issue 23): only GET, HEAD, OPTIONS and requests the server must
+ * The auditor is safe by default: only GET, HEAD, OPTIONS and requests the server must
  * refuse; never more than --max-requests; bounded concurrency; a timeout per request; no redirect
  * followed off the base origin; --header never sent to another host.
  */

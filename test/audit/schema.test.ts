@@ -1,5 +1,5 @@
 /**
- * The auditor's own JSON Schema reading (issue 35, item 4), against ajv as the oracle: its
+ * The auditor's own JSON Schema reading, against ajv as the oracle: its
  * validator agrees with ajv (JSON Schema 2020-12, OpenAPI 3.1 §4.8.24) on every case here, the
  * bodies it makes from a schema are valid, and the ones meant to be refused are not. Also the
  * shapes of error bodies it reads before saying a 404 names nothing (RFC 9457, RFC 6749 §5.2),

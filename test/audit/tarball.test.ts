@@ -1,6 +1,6 @@
 /**
  * `npx api-conventions audit …` works from the packed package installed in a fresh project
- * (issue 23): `npm pack` of the build (npm test builds first), `npm install` of the tarball in a
+ *: `npm pack` of the build (npm test builds first), `npm install` of the tarball in a
  * temporary directory, then the command against a live service.
  */
 import { execFile } from 'node:child_process';

@@ -1,5 +1,5 @@
 /**
- * Transport errors are not violations (issue 45, item 4): an answer that arrived before the
+ * Transport errors are not violations: an answer that arrived before the
  * server reset the connection is judged, and a reset with no answer at all is a skip that says
  * the check could not be made and why. The servers are raw TCP (node:net), so that they can
  * answer and reset exactly as a server that stops reading an upload does.

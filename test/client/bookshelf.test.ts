@@ -1,7 +1,7 @@
 /**
  * api-conventions/client against the bookshelf on every host, through a counting proxy of the
  * tests' own: paging in each style, cached revalidation, error bodies, If-Match, deprecation
- * notices and OAuth refresh, all over real HTTP (issue 37).
+ * notices and OAuth refresh, all over real HTTP.
  */
 import { createClient, isApiResponseError } from 'api-conventions/client';
 import { expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * api-conventions/client is bounded against a hostile service of the tests' own (issue 43): no
+ * api-conventions/client is bounded against a hostile service of the tests' own: no
  * wait past `retry.maxWait` (a rate limit reset far ahead, a long `Retry-After`), no timer past
  * 2^31 − 1 ms, no body read past `maxBodySize`.
  */

@@ -1,5 +1,5 @@
 /**
- * Sign-in from a browser (issue 43): headless Chromium loads a page of its own origin that uses
+ * Sign-in from a browser: headless Chromium loads a page of its own origin that uses
  * api-conventions/client as a public client (no secret): it sends the user to the bookshelf's
  * authorization endpoint (authorization code with PKCE S256), the user signs in there, and back
  * on the page the client trades the code for tokens kept in memory, pages the books and
@@ -14,9 +14,8 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBookshelf } from '../../examples/bookshelf/app.ts';
-import { loadHost, type Running } from '../../examples/bookshelf/hosts/host.ts';
 import { launchChromium } from '../_chromium.ts';
-import { hosts } from '../conformance/_matrix.ts';
+import { describeMatrix } from '../conformance/_matrix.ts';
 import { bundle } from '../runtimes/_runtimes.ts';
 
 /** The app: one page at `/` and `/signed-in`, its script the bundled client; `api` set per host. */
@@ -80,34 +79,21 @@ describe('sign-in from a browser with PKCE, in headless Chromium', () => {
     await new Promise((done) => app?.server.close(done) ?? done(undefined));
   });
 
-  for (const adapter of hosts) {
-    describe(`[${adapter}]`, () => {
-      let api: Running | undefined;
-      let apiUrl = '';
-
-      beforeAll(async () => {
-        const serve = await loadHost(adapter);
-        api = await serve(
-          createBookshelf({
-            logger: { error() {}, warn() {} },
-            security: { extraOrigins: [app!.origin] },
-            oauth: { tokenTtl: 2, browserRedirectUris: [`${app!.origin}/signed-in`] },
-          }),
-          { port: 0, host: '127.0.0.1' },
-        );
-        apiUrl = `http://127.0.0.1:${api.port}`;
-      }, 30_000);
-
-      afterAll(async () => {
-        await api?.close();
-      });
-
+  describeMatrix(
+    'the bookshelf',
+    () =>
+      createBookshelf({
+        logger: { error() {}, warn() {} },
+        security: { extraOrigins: [app!.origin] },
+        oauth: { tokenTtl: 2, browserRedirectUris: [`${app!.origin}/signed-in`] },
+      }),
+    (served) => {
       it('signs alice in without a client secret, pages every book and refreshes in memory (RFC 7636 §4; RFC 6749 §4.1, §6)', async () => {
-        app!.api = apiUrl;
+        app!.api = served.url('');
         const page = await browser!.newPage();
         const tokenRequests: { body: string; authorization: string | undefined }[] = [];
         page.on('request', (request) => {
-          if (request.url() === `${apiUrl}/v1/oauth2/token`) {
+          if (request.url() === `${served.url('')}/v1/oauth2/token`) {
             tokenRequests.push({
               body: request.postData() ?? '',
               authorization: request.headers().authorization,
@@ -116,7 +102,9 @@ describe('sign-in from a browser with PKCE, in headless Chromium', () => {
         });
         try {
           // The app sends the user to the authorization endpoint…
-          const atServer = loaded(page, (url) => url.startsWith(`${apiUrl}/v1/oauth2/authorize?`));
+          const atServer = loaded(page, (url) =>
+            url.startsWith(`${served.url('')}/v1/oauth2/authorize?`),
+          );
           await page.goto(`${app!.origin}/`);
           await atServer;
           const asked = new URL(page.url()).searchParams;
@@ -173,6 +161,6 @@ describe('sign-in from a browser with PKCE, in headless Chromium', () => {
           await page.close();
         }
       }, 40_000);
-    });
-  }
+    },
+  );
 });

@@ -1,5 +1,5 @@
 /**
- * api-conventions/client against hostile services of the tests' own (issue 43): a service that
+ * api-conventions/client against hostile services of the tests' own: a service that
  * sends its `Link`, `Location` or RFC 8414 metadata to another origin, or down to plain http,
  * gets nothing of the client's credentials there. A second server (the "collector") records
  * whatever reaches it.

@@ -4,7 +4,7 @@
  * program typed by `OpenApiPaths<paths>` compiles under `tsc --strict` (a created book's `id`
  * with no cast, `fields` narrowing the result) while a misspelt path or query parameter, a path
  * parameter of the wrong type or a missing required body does not; then the same program runs
- * against the bookshelf over HTTP: a GET with params, paginate, a POST (issue 37).
+ * against the bookshelf over HTTP: a GET with params, paginate, a POST.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';

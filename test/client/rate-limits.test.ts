@@ -1,6 +1,6 @@
 /**
  * api-conventions/client: 50 calls against a limit of 10 per second, on every host of the bookshelf through a counting proxy of the
- * tests' own (issue 37).
+ * tests' own.
  */
 import { createClient } from 'api-conventions/client';
 import { expect, it } from 'vitest';

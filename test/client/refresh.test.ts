@@ -1,6 +1,6 @@
 /**
  * api-conventions/client: OAuth tokens of two seconds, refreshed as they lapse, on every host of
- * the bookshelf through a counting proxy of the tests' own (issue 37).
+ * the bookshelf through a counting proxy of the tests' own.
  */
 import { createClient } from 'api-conventions/client';
 import { expect, it } from 'vitest';

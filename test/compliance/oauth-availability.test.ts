@@ -1,5 +1,5 @@
 /**
- * The authorization server stays available to everyone (issue 43, item 4): one user's flood of
+ * The authorization server stays available to everyone: one user's flood of
  * valid logins or refreshes neither fills the store nor ends another user's sign-in, on a memory
  * store and on a real redis-server; a user keeps at most `maxRefreshFamilies` families with one
  * client, the least recently used (a revoked one before any) ending first.

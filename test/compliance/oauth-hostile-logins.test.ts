@@ -1,7 +1,7 @@
 /**
  * Hostile logins against the OAuth server, in process, on a memory store and on a real
  * redis-server: a 200-way password race, the sign-in endpoint, one network locking a client out,
- * a flood of made-up client ids, and a replayed authorization code (issue 19, defects 2 to 6).
+ * a flood of made-up client ids, and a replayed authorization code.
  */
 import { MemoryStore, type Store } from 'api-conventions';
 import type { OAuthServerOptions } from 'api-conventions/oauth';

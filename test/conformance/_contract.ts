@@ -1,6 +1,6 @@
 /**
  * Every response a conformance suite receives, judged against the OpenAPI document of the
- * service that sent it (issue 22, item 5): the document the service serves at `/v1/openapi`
+ * service that sent it: the document the service serves at `/v1/openapi`
  * (the bookshelf), else the one `openapi()` builds from its route table. Each exchange must be
  * documented for its path, method and status (or the operation's `default`), in a media type
  * the document names for it, and a JSON body must fit that media type's schema (ajv, JSON

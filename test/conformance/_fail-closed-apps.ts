@@ -1,6 +1,6 @@
 /**
- * The apps of the fail-closed matrix (issue 33): Express 5 and 4, Fastify 5 and Hono 4 on
- * @hono/node-server, each set up exactly as docs/existing-apps.md shows, with `bearer()` installed
+ * The apps of the fail-closed matrix: Express 5 and 4, Fastify 5, Hono 4 on @hono/node-server
+ * and Koa 3 with @koa/router, each set up exactly as docs/existing-apps.md shows, with `bearer()` installed
  * and no route public unless it says `auth: false`. Every app has the same two routes
  * (`GET /v1/orders`, protected; `GET /v1/status`, public), then the routes and host constructs a
  * case adds. Each handler records that it ran, so a test can tell which handler a request reached.
@@ -8,6 +8,7 @@
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
+import Router from '@koa/router';
 import {
   bearer,
   type Conventions,
@@ -25,6 +26,7 @@ import {
   toFetchHandler,
   toFetchMiddleware,
 } from 'api-conventions/fetch';
+import { type KoaConventions, toKoaMiddleware } from 'api-conventions/koa';
 import express, { type Application, type RequestHandler } from 'express';
 import express4 from 'express4';
 import Fastify, {
@@ -33,6 +35,7 @@ import Fastify, {
   type RouteHandlerMethod,
 } from 'fastify';
 import { type Context, Hono } from 'hono';
+import Koa, { type Middleware } from 'koa';
 import { listen } from '../../examples/bookshelf/hosts/host.ts';
 
 const issuer = 'https://api.example.com';
@@ -71,7 +74,7 @@ export interface Served {
 export type Build = () => Promise<Served>;
 
 /** What every host's set-up hands to a case's own additions. */
-interface Recording<Handler> {
+export interface Recording<Handler> {
   /** The API the app serves. */
   readonly api: Conventions;
   /** A handler that records `name` as a protected handler and answers 200. */
@@ -112,20 +115,20 @@ export async function testBearer() {
   return bearer({ keys: await tokenKeys(), issuer, audience });
 }
 
-const baseRoutes: readonly AppRoute[] = [
+export const baseRoutes: readonly AppRoute[] = [
   { method: 'GET', path: '/v1/orders', name: 'orders' },
   { method: 'GET', path: '/v1/status', name: 'status', public: true },
 ];
 
 /** The settings a route's guard declares, or none for a route with the defaults. */
-function settingsOf(route: AppRoute): RouteConfig | undefined {
+export function settingsOf(route: AppRoute): RouteConfig | undefined {
   if (route.public) return { auth: false };
   if (route.scopes) return { scopes: [...route.scopes] };
   return undefined;
 }
 
 /** A fresh API with bearer() and an empty table, its warnings kept, and the record of an app. */
-async function record<Handler>(toHandler: (push: () => void, name: string) => Handler) {
+export async function record<Handler>(toHandler: (push: () => void, name: string) => Handler) {
   const warnings: string[] = [];
   const api = conventions({
     logger: { error() {}, warn: (message) => warnings.push(message) },
@@ -149,7 +152,7 @@ async function record<Handler>(toHandler: (push: () => void, name: string) => Ha
   return { api, recording, served };
 }
 
-const handlerOf = <Handler>(recording: Recording<Handler>, route: AppRoute) =>
+export const handlerOf = <Handler>(recording: Recording<Handler>, route: AppRoute) =>
   route.public ? recording.answerPublic(route.name) : recording.answer(route.name);
 
 /** What an Express case may add beside its routes. */
@@ -277,6 +280,46 @@ export function honoApp(spec: HonoSpec = {}): Build {
     app.notFound(toFetchHandler<Context>(api));
     const server = createAdaptorServer({ fetch: app.fetch, hostname: where.host }) as Server;
     const running = await listen(server, where.port, where.host);
+    return served(running.port, running.close);
+  };
+}
+
+type KoaHandler = Middleware;
+
+/** What a Koa case may add beside its routes: the app and its router, before `app.use(router)`. */
+export interface KoaSetup extends Recording<KoaHandler> {
+  readonly app: Koa;
+  readonly router: Router;
+  readonly c: KoaConventions;
+}
+
+/** A Koa 3 app with @koa/router as docs/koa.md sets it up. */
+export interface KoaSpec extends AppSpec {
+  /** `new Router({ strict, sensitive: true })`. @default true */
+  readonly strict?: boolean;
+  readonly add?: (setup: KoaSetup) => void;
+}
+
+/** `app.use(c.middleware)`, the routes on a router (a guard where they have settings), the case's additions. */
+export function koaApp(spec: KoaSpec = {}): Build {
+  return async () => {
+    const { recording, served } = await record<KoaHandler>((push, name) => (ctx) => {
+      push();
+      ctx.body = { ran: name };
+    });
+    const app = new Koa();
+    const c = toKoaMiddleware(recording.api);
+    app.use(c.middleware);
+    const router = new Router({ strict: spec.strict ?? true, sensitive: true });
+    const verbs = router as unknown as Record<string, (path: string, ...h: Middleware[]) => void>;
+    for (const route of [...baseRoutes, ...(spec.routes ?? [])]) {
+      const settings = settingsOf(route);
+      const guards = settings ? [c.guard(settings)] : [];
+      verbs[route.method.toLowerCase()]!(route.path, ...guards, handlerOf(recording, route));
+    }
+    spec.add?.({ ...recording, app, router, c });
+    app.use(router.routes());
+    const running = await listen(createServer(app.callback()), where.port, where.host);
     return served(running.port, running.close);
   };
 }

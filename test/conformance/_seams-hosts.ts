@@ -8,17 +8,25 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
+import Router from '@koa/router';
 import type { Conventions } from 'api-conventions';
 import { toExpressMiddleware } from 'api-conventions/express';
 import { serverOptions, toFastifyPlugin } from 'api-conventions/fastify';
 import { toFetchErrorHandler, toFetchHandler, toFetchMiddleware } from 'api-conventions/fetch';
+import { toKoaMiddleware } from 'api-conventions/koa';
 import { toNodeHandler } from 'api-conventions/node';
 import express, { type Application } from 'express';
 import Fastify from 'fastify';
 import { Hono } from 'hono';
-import { afterAll, beforeAll, describe } from 'vitest';
+import Koa from 'koa';
+import { afterAll } from 'vitest';
 import { type AdapterName, listen, type Running } from '../../examples/bookshelf/hosts/host.ts';
-import { hosts } from './_matrix.ts';
+import {
+  type NestRoute,
+  serveNestExpress,
+  serveNestFastify,
+} from '../../examples/bookshelf/hosts/nest.ts';
+import { describeMatrix, hosts } from './_matrix.ts';
 import { createSeamsApi, type SeamsApi } from './_seams-plugin.ts';
 
 const where = { port: 0, host: '127.0.0.1' };
@@ -97,6 +105,42 @@ function serveFetch(api: Conventions): Promise<Running> {
   return listen(server, where.port, where.host);
 }
 
+/** Koa 3: the conventions' middleware first, then a router with native routes (one guarded). */
+function serveKoa(api: Conventions): Promise<Running> {
+  const app = new Koa();
+  const c = toKoaMiddleware(api);
+  app.use(c.middleware);
+  const router = new Router({ strict: true, sensitive: true });
+  router.get('/v1/native-things', c.guard({}), (ctx) => {
+    ctx.body = thing('koa');
+  });
+  router.get('/v1/native-plain', (ctx) => {
+    ctx.body = thing('koa');
+  });
+  router.get('/v1/teapots', (ctx) => {
+    ctx.body = thing('koa');
+  });
+  router.get('/v1/native-failures', () => {
+    throw new Error('a native route failed on purpose');
+  });
+  app.use(router.routes());
+  return listen(createServer(app.callback()), where.port, where.host);
+}
+
+/** The native routes above on Nest (one with settings). */
+const nestSeams = (adapter: AdapterName): NestRoute[] => [
+  { method: 'GET', path: '/v1/native-things', settings: {}, answer: () => thing(adapter) },
+  { method: 'GET', path: '/v1/native-plain', answer: () => thing(adapter) },
+  { method: 'GET', path: '/v1/teapots', answer: () => thing(adapter) },
+  {
+    method: 'GET',
+    path: '/v1/native-failures',
+    answer: () => {
+      throw new Error('a native route failed on purpose');
+    },
+  },
+];
+
 /** Starts `api` on `adapter` with the native routes above; resolves once it listens. */
 export function serveSeams(adapter: AdapterName, api: Conventions): Promise<Running> {
   switch (adapter) {
@@ -113,6 +157,12 @@ export function serveSeams(adapter: AdapterName, api: Conventions): Promise<Runn
       return serveFastify(api);
     case 'fetch':
       return serveFetch(api);
+    case 'koa':
+      return serveKoa(api);
+    case 'nest':
+      return serveNestExpress(api, where, nestSeams(adapter));
+    case 'nest-fastify':
+      return serveNestFastify(api, where, nestSeams(adapter));
   }
 }
 
@@ -128,37 +178,34 @@ export interface SeamsServed {
 
 /**
  * Declares `suite` once per adapter of `only` (every host by default), each against a fresh
- * seams API on its own server.
+ * seams API on its own server: `describeMatrix` with the seams API and its native routes.
  */
 export function describeSeams(
   title: string,
   suite: (served: SeamsServed) => void,
   only: readonly AdapterName[] = hosts,
 ): void {
-  for (const adapter of hosts.filter((name) => only.includes(name))) {
-    describe(`${title} [${adapter}]`, () => {
-      let running: Running | undefined;
-      let seams: SeamsApi | undefined;
-      const served: SeamsServed = {
+  const made = new Map<AdapterName, SeamsApi>();
+  const build = (adapter: AdapterName) => {
+    const seams = createSeamsApi();
+    made.set(adapter, seams);
+    return seams.api;
+  };
+  describeMatrix(
+    title,
+    build,
+    ({ adapter, fetch }) => {
+      afterAll(() => made.get(adapter)?.store.close());
+      suite({
         adapter,
         get seams() {
+          const seams = made.get(adapter);
           if (!seams) throw new Error('server not started');
           return seams;
         },
-        fetch: (path, init) => {
-          if (!running) throw new Error('server not started');
-          return fetch(`http://127.0.0.1:${running.port}${path}`, { redirect: 'manual', ...init });
-        },
-      };
-      beforeAll(async () => {
-        seams = createSeamsApi();
-        running = await serveSeams(adapter, seams.api);
+        fetch,
       });
-      afterAll(async () => {
-        await running?.close();
-        seams?.store.close();
-      });
-      suite(served);
-    });
-  }
+    },
+    { only, serve: serveSeams, plain: true },
+  );
 }

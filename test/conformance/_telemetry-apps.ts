@@ -1,6 +1,6 @@
 /**
- * The service of the telemetry suite and its hosts (issue 38): the same routes on node:http,
- * Express 5 and 4, Fastify and Hono, each on a real server on port 0. A table route with ETags
+ * The service of the telemetry suite and its hosts: the same routes on node:http,
+ * Express 5 and 4, Fastify, Hono and Koa, each on a real server on port 0. A table route with ETags
  * (`/v1/books/:id`), one that needs a key (`/v1/private`), one with a tight rate limit
  * (`/v1/limited`), one that fails (`/v1/failures`), and the app's own `DELETE /v1/things/:id` (204)
  * on the hosts with a router (in the table on node:http, where the library routes).
@@ -9,15 +9,23 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';
+import Router from '@koa/router';
 import type { Conventions } from 'api-conventions';
 import { toExpressMiddleware } from 'api-conventions/express';
 import { serverOptions, toFastifyPlugin } from 'api-conventions/fastify';
 import { toFetchErrorHandler, toFetchHandler, toFetchMiddleware } from 'api-conventions/fetch';
+import { toKoaMiddleware } from 'api-conventions/koa';
 import { toNodeHandler } from 'api-conventions/node';
 import express, { type Application } from 'express';
 import Fastify from 'fastify';
 import { Hono } from 'hono';
+import Koa from 'koa';
 import { type AdapterName, listen, type Running } from '../../examples/bookshelf/hosts/host.ts';
+import {
+  type NestRoute,
+  serveNestExpress,
+  serveNestFastify,
+} from '../../examples/bookshelf/hosts/nest.ts';
 
 export { telemetryApi } from './_telemetry-service.ts';
 
@@ -62,6 +70,22 @@ function serveHono(api: Conventions): Promise<Running> {
   return listen(server, where.port, where.host);
 }
 
+function serveKoa(api: Conventions): Promise<Running> {
+  const app = new Koa();
+  app.use(toKoaMiddleware(api).middleware);
+  const router = new Router({ strict: true, sensitive: true });
+  router.delete('/v1/things/:id', (ctx) => {
+    ctx.status = 204;
+  });
+  app.use(router.routes());
+  return listen(createServer(app.callback()), where.port, where.host);
+}
+
+/** The app's own `DELETE /v1/things/:id` on Nest. */
+const nestThings: NestRoute[] = [
+  { method: 'DELETE', path: '/v1/things/:id', status: 204, answer: () => undefined },
+];
+
 /** Starts `api` on `adapter`; resolves once it listens. */
 export async function serveTelemetry(adapter: AdapterName, api: Conventions): Promise<Running> {
   switch (adapter) {
@@ -77,5 +101,11 @@ export async function serveTelemetry(adapter: AdapterName, api: Conventions): Pr
       return serveFastify(api);
     case 'fetch':
       return serveHono(api);
+    case 'koa':
+      return serveKoa(api);
+    case 'nest':
+      return serveNestExpress(api, where, nestThings);
+    case 'nest-fastify':
+      return serveNestFastify(api, where, nestThings);
   }
 }

@@ -1,5 +1,5 @@
 /**
- * What the telemetry suites expect on every host (issue 38): the request set, in order, and the
+ * What the telemetry suites expect on every host: the request set, in order, and the
  * span each request must give, with what differs per server masked.
  */
 import { type Attributes, SpanKind } from '@opentelemetry/api';

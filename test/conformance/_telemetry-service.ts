@@ -1,5 +1,5 @@
 /**
- * The service of the telemetry suites (issue 38), with no host: request ids, telemetry and the
+ * The service of the telemetry suites, with no host: request ids, telemetry and the
  * routes every host serves. Web APIs only, so that Bun runs it too (test/runtimes).
  */
 import type { MeterProvider } from '@opentelemetry/api';
@@ -17,7 +17,16 @@ import {
 import { telemetry } from 'api-conventions/otel';
 
 /** A host of the suites: node:http has no router of its own; the others serve the app's route. */
-export type TelemetryHost = 'node' | 'express' | 'express4' | 'fastify' | 'fetch' | 'bun';
+export type TelemetryHost =
+  | 'node'
+  | 'express'
+  | 'express4'
+  | 'fastify'
+  | 'fetch'
+  | 'koa'
+  | 'nest'
+  | 'nest-fastify'
+  | 'bun';
 
 /** A caller with this `X-Api-Key` is alice; `/v1/private` needs one, every other route is open. */
 export const apiKey = 'key-of-alice';

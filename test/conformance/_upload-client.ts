@@ -3,7 +3,7 @@
  * `tries` times, and prints what each try saw (the status, or the error that stood for it) as a
  * JSON list. A process of its own: with the server in the same event loop, the client always
  * reads the answer before the server's close can reset it, so a missing lingering close would
- * go unseen (issue 43).
+ * go unseen.
  *
  * `node --import tsx _upload-client.ts <http|chunked|fetch> <url> <authorization|-> <type> <bytes>
  * <tries>` (`-` sends no `Authorization`; `chunked`: Node's `http` client without

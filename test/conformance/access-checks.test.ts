@@ -1,6 +1,7 @@
 import { accessChecks, conventions, created, type Identity, type Plugin } from 'api-conventions';
 import { describe, expect, it } from 'vitest';
-import { describeHosts } from './_security.ts';
+import { describeMatrix } from './_matrix.ts';
+import { ownApi } from './_security.ts';
 
 /** Who calls: `x-user: alice` (a test stand-in for a verified bearer token). */
 const identify: Plugin = {
@@ -65,7 +66,7 @@ const as = (user: string, init: RequestInit = {}): RequestInit => ({
   headers: { 'x-user': user, 'content-type': 'application/json', ...(init.headers as object) },
 });
 
-describeHosts(
+describeMatrix(
   'access checks on every route',
   () => notesApi([]),
   (served) => {
@@ -153,6 +154,7 @@ describeHosts(
       expect((await served.fetch('/v1/notes')).status).toBe(200);
     });
   },
+  ownApi,
 );
 
 describe('accessChecks() at start-up', () => {

@@ -1,6 +1,6 @@
 /**
  * A rate limit counts a caller with accepted credentials as who they are on the app's own routes
- * too, including a route only the host's router can read (issue 33): the limiter learns from the
+ * too, including a route only the host's router can read: the limiter learns from the
  * host's own match that the request goes on to authentication (spec 8.1).
  */
 import type { AddressInfo } from 'node:net';

@@ -1,5 +1,5 @@
 /**
- * The app's own routes are first-class (issue 20): on every host with a router of its own, a
+ * The app's own routes are first-class: on every host with a router of its own, a
  * route the app declares itself (`GET /v1/native` with a scope, `GET /v1/native-public` with
  * `auth: false`, examples/bookshelf/app-routes.ts) gets what a table route gets: the bearer
  * checks and challenge (RFC 6750 §3), the rate limit counted by identity, the CORS preflight from
@@ -101,5 +101,5 @@ describeMatrix(
       expect(res.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
     });
   },
-  { only: ['express', 'express4', 'fastify', 'fetch'] },
+  { only: ['express', 'express4', 'fastify', 'fetch', 'koa'] },
 );

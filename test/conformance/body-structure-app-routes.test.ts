@@ -1,5 +1,5 @@
 /**
- * Caps before work (issue 34, item 1) on the app's own routes, through each host's guard:
+ * Caps before work on the app's own routes, through each host's guard:
  * Express (a body `express.json()` already parsed), Fastify (its own parser) and Hono (the core
  * reads it). A body past its structure's bounds is 413 before the route's schema sees it; a
  * value too deep to write is a logged 500 with the generic message, and the server goes on.

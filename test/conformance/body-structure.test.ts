@@ -1,5 +1,5 @@
 /**
- * Caps before work (issue 34, item 1), on every host: a body's depth, array lengths, object sizes
+ * Caps before work, on every host: a body's depth, array lengths, object sizes
  * and number of values are bounded while it is parsed, so no Standard Schema (zod, valibot,
  * arktype), field rule or handler sees a body past them (413 naming the bound, docs/limits.md);
  * an asynchronous check that never settles answers 503 within `checkTimeout`; a handler's value
@@ -123,7 +123,7 @@ const form = (body: string): RequestInit => ({
 // The issue's body: 1 MiB of `{"tags":[0,0,…]}`, about 520,000 items.
 const millionTags = `{"tags":[${new Array(520_000).fill('0').join(',')}]}`;
 
-describeMatrix('caps before work (issue 34)', build, (served) => {
+describeMatrix('caps before work', build, (served) => {
   it.each(['zod', 'valibot', 'arktype'] as const)(
     'answers a 1 MiB body of 520,000 items with 413 (41303) before the %s schema sees it, and a small request beside it with 201',
     async (lib) => {

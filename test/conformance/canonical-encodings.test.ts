@@ -8,7 +8,7 @@ import { expect, it } from 'vitest';
 import { createBookshelf } from '../../examples/bookshelf/app.ts';
 import { linkTargets } from './_links.ts';
 import { describeMatrix } from './_matrix.ts';
-import { describeHosts } from './_security.ts';
+import { ownApi } from './_security.ts';
 
 const quiet = { logger: { error() {}, warn() {} } };
 const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
@@ -84,7 +84,7 @@ describeMatrix(
 
 const secret = 'a test secret of thirty-two bytes or more, never used in production';
 
-describeHosts(
+describeMatrix(
   'CSRF tokens spelt one way only',
   () => {
     const protection = csrf({ secret });
@@ -122,4 +122,5 @@ describeHosts(
       expect((await post(token)).status).toBe(200);
     });
   },
+  ownApi,
 );

@@ -1,5 +1,5 @@
 /**
- * Existing apps adopt without collisions (issue 33, item 3): the packages an app already has —
+ * Existing apps adopt without collisions: the packages an app already has —
  * @fastify/cors, @fastify/swagger and @fastify/swagger-ui, @hono/zod-validator, helmet, cors and
  * an error handler of its own — either work beside the library, or the library says at start-up
  * (or at the app's first request, where the host tells nothing sooner) what to change. Real
@@ -81,7 +81,7 @@ const preflight = {
   headers: { origin, 'access-control-request-method': 'GET' },
 };
 
-describe('Fastify with @fastify/cors (issue 33)', () => {
+describe('Fastify with @fastify/cors', () => {
   it.each([
     ['before', true],
     ['after', false],
@@ -120,7 +120,7 @@ describe('Fastify with @fastify/cors (issue 33)', () => {
   });
 });
 
-describe('Fastify with @fastify/cors, @fastify/swagger and @fastify/swagger-ui (issue 33)', () => {
+describe('Fastify with @fastify/cors, @fastify/swagger and @fastify/swagger-ui', () => {
   /**
    * The app: @fastify/cors, the plugin, the swagger plugins, an optional onRoute hook before the
    * UI — the four together, as an app that has them all adopts the library.
@@ -166,7 +166,7 @@ describe('Fastify with @fastify/cors, @fastify/swagger and @fastify/swagger-ui (
   });
 });
 
-describe('Hono with @hono/zod-validator (issue 33)', () => {
+describe('Hono with @hono/zod-validator', () => {
   const note = z.object({ text: z.string().min(1) });
 
   /** `POST /v1/notes` with the guard and the validator, in either order. */
@@ -214,7 +214,7 @@ describe('Hono with @hono/zod-validator (issue 33)', () => {
   );
 });
 
-describe('Express with helmet, cors and an error handler of its own (issue 33)', () => {
+describe('Express with helmet, cors and an error handler of its own', () => {
   /** An Express app with `ahead` before c.before and `behind` after the routes. */
   async function expressApp(
     api: Conventions,
@@ -265,7 +265,7 @@ describe('Express with helmet, cors and an error handler of its own (issue 33)',
   });
 });
 
-describe('Hono without a client address (issue 33)', () => {
+describe('Hono without a client address', () => {
   it('warns at start-up that a rate limit cannot tell anonymous callers apart', async () => {
     const { api, warnings } = await service([rateLimit({ policies: [{ limit: 10, window: 60 }] })]);
     toFetchMiddleware(api);

@@ -9,10 +9,8 @@ import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBookshelf } from '../../examples/bookshelf/app.ts';
-import { loadHost, type Running } from '../../examples/bookshelf/hosts/host.ts';
 import { launchChromium } from '../_chromium.ts';
-import { authorizationFor } from './_auth.ts';
-import { hosts } from './_matrix.ts';
+import { describeMatrix } from './_matrix.ts';
 
 /** What a page's `fetch` gave: the answer it could read, or the error the browser raised. */
 type Outcome =
@@ -71,133 +69,131 @@ describe('CORS and CSRF in headless Chromium', () => {
   });
 
   // Every host in one browser; each host gets a bookshelf that also allows the test page's origin.
-  for (const adapter of hosts) {
-    describe(`[${adapter}]`, () => {
-      let api: Running | undefined;
-      let allowedPage: Page | undefined;
-      let foreignPage: Page | undefined;
-      let apiUrl = '';
-      let auth: Record<string, string> = {};
+  const allowedOrigin = () => `http://app.test:${pages!.port}`;
+  describeMatrix(
+    'the bookshelf',
+    () =>
+      createBookshelf({
+        logger: { error() {}, warn() {} },
+        security: { extraOrigins: [allowedOrigin()] },
+      }),
+    (served) => {
+      const { adapter } = served;
+      describe('from an allowed and a foreign origin', () => {
+        let allowedPage: Page | undefined;
+        let foreignPage: Page | undefined;
+        let apiUrl = '';
+        let auth: Record<string, string> = {};
 
-      beforeAll(async () => {
-        const allowedOrigin = `http://app.test:${pages!.port}`;
-        const serve = await loadHost(adapter);
-        api = await serve(
-          createBookshelf({
-            logger: { error() {}, warn() {} },
-            security: { extraOrigins: [allowedOrigin] },
-          }),
-          { port: 0, host: '127.0.0.1' },
-        );
-        apiUrl = `http://127.0.0.1:${api.port}`;
-        const authorization = await authorizationFor(apiUrl, 'alice');
-        auth = authorization === undefined ? {} : { authorization };
-        allowedPage = await browser!.newPage();
-        await allowedPage.goto(`${allowedOrigin}/`);
-        foreignPage = await browser!.newPage();
-        await foreignPage.goto(`http://evil.test:${pages!.port}/`);
-      }, 60_000);
+        beforeAll(async () => {
+          apiUrl = served.url('');
+          const authorization = await served.authorization('alice');
+          auth = authorization === undefined ? {} : { authorization };
+          allowedPage = await browser!.newPage();
+          await allowedPage.goto(`${allowedOrigin()}/`);
+          foreignPage = await browser!.newPage();
+          await foreignPage.goto(`http://evil.test:${pages!.port}/`);
+        }, 60_000);
 
-      afterAll(async () => {
-        await allowedPage?.close();
-        await foreignPage?.close();
-        await api?.close();
-      });
-
-      it('lets the allowed origin read a list fetched without credentials', async () => {
-        const got = await pageFetch(allowedPage!, `${apiUrl}/v1/books`, {
-          credentials: 'omit',
-          headers: auth,
+        afterAll(async () => {
+          await allowedPage?.close();
+          await foreignPage?.close();
         });
-        expect(got.read).toBe(true);
-        if (!got.read) return;
-        expect(got.status).toBe(200);
-        expect(JSON.parse(got.body).books).toHaveLength(20);
-      });
 
-      it('lets the allowed origin read a list fetched with credentials', async () => {
-        const got = await pageFetch(allowedPage!, `${apiUrl}/v1/books`, {
-          credentials: 'include',
-          headers: auth,
-        });
-        expect(got).toMatchObject({ read: true, status: 200 });
-      });
+        /** A preflighted POST of a new book from `page`, with credentials. */
+        const postBook = (page: Page, title: string) =>
+          pageFetch(page, `${apiUrl}/v1/books`, {
+            method: 'POST',
+            credentials: 'include',
+            headers: { ...auth, 'content-type': 'application/json' },
+            body: JSON.stringify({ title, authorId: 'frank-herbert', year: 1965 }),
+          });
 
-      it('lets the allowed origin send a preflighted POST and read the exposed Location', async () => {
-        const got = await pageFetch(allowedPage!, `${apiUrl}/v1/books`, {
-          method: 'POST',
-          credentials: 'include',
-          headers: { ...auth, 'content-type': 'application/json' },
-          body: JSON.stringify({ title: 'Allowed Origin', authorId: 'frank-herbert', year: 1965 }),
-        });
-        expect(got).toMatchObject({ read: true, status: 201 });
-        if (got.read) expect(got.location).toBe('/v1/books/allowed-origin');
-      });
-
-      // issue 20: a preflight for a path only an app-owned route serves lists its methods, so a
-      // browser sends the request with Authorization and reads the answer.
-      it.skipIf(adapter === 'node')(
-        'lets the allowed origin fetch an app-owned route with Authorization',
-        async () => {
-          const got = await pageFetch(allowedPage!, `${apiUrl}/v1/native`, {
+        it('lets the allowed origin read a list fetched without credentials', async () => {
+          const got = await pageFetch(allowedPage!, `${apiUrl}/v1/books`, {
             credentials: 'omit',
             headers: auth,
           });
-          expect(got).toMatchObject({ read: true, status: 200 });
-          if (got.read) expect(JSON.parse(got.body)).toMatchObject({ subject: 'alice' });
-        },
-      );
+          expect(got.read).toBe(true);
+          if (!got.read) return;
+          expect(got.status).toBe(200);
+          expect(JSON.parse(got.body).books).toHaveLength(20);
+        });
 
-      it('keeps a foreign origin from reading the list, with or without credentials', async () => {
-        for (const credentials of ['omit', 'include'] as const) {
-          const got = await pageFetch(foreignPage!, `${apiUrl}/v1/books`, {
-            credentials,
+        it('lets the allowed origin read a list fetched with credentials', async () => {
+          const got = await pageFetch(allowedPage!, `${apiUrl}/v1/books`, {
+            credentials: 'include',
             headers: auth,
           });
-          expect(got.read, credentials).toBe(false);
-        }
-      });
-
-      it('stops a foreign origin’s preflighted POST before it is sent', async () => {
-        const got = await pageFetch(foreignPage!, `${apiUrl}/v1/books`, {
-          method: 'POST',
-          credentials: 'include',
-          headers: { ...auth, 'content-type': 'application/json' },
-          body: JSON.stringify({ title: 'Foreign Origin', authorId: 'frank-herbert', year: 1965 }),
+          expect(got).toMatchObject({ read: true, status: 200 });
         });
-        expect(got.read).toBe(false);
-        const check = await fetch(`${apiUrl}/v1/books/foreign-origin`, { headers: auth });
-        expect(check.status).toBe(404);
-      });
 
-      it('refuses a cross-site form POST with 403 and the error body (CSRF)', async () => {
-        const page = foreignPage!;
-        const [answer] = await Promise.all([
-          page.waitForNavigation(),
-          page.evaluate((action) => {
-            const form = document.createElement('form');
-            form.method = 'POST';
-            form.action = action;
-            for (const [name, value] of [
-              ['title', 'Forged Form'],
-              ['authorId', 'frank-herbert'],
-              ['year', '1965'],
-            ]) {
-              const input = document.createElement('input');
-              input.name = name!;
-              input.value = value!;
-              form.append(input);
-            }
-            document.body.append(form);
-            form.submit();
-          }, `${apiUrl}/v1/books`),
-        ]);
-        expect(answer?.status()).toBe(403);
-        expect(JSON.parse(await answer!.text()).errors[0].code).toBe(40304);
-        const check = await fetch(`${apiUrl}/v1/books/forged-form`, { headers: auth });
-        expect(check.status).toBe(404);
-        await page.goto(`http://evil.test:${pages!.port}/`);
+        it('lets the allowed origin send a preflighted POST and read the exposed Location', async () => {
+          const got = await postBook(allowedPage!, 'Allowed Origin');
+          expect(got).toMatchObject({ read: true, status: 201 });
+          if (got.read) expect(got.location).toBe('/v1/books/allowed-origin');
+        });
+
+        // A preflight for a path only an app-owned route serves lists its methods, so a
+        // browser sends the request with Authorization and reads the answer.
+        it.skipIf(adapter === 'node')(
+          'lets the allowed origin fetch an app-owned route with Authorization',
+          async () => {
+            const got = await pageFetch(allowedPage!, `${apiUrl}/v1/native`, {
+              credentials: 'omit',
+              headers: auth,
+            });
+            expect(got).toMatchObject({ read: true, status: 200 });
+            if (got.read) expect(JSON.parse(got.body)).toMatchObject({ subject: 'alice' });
+          },
+        );
+
+        it('keeps a foreign origin from reading the list, with or without credentials', async () => {
+          for (const credentials of ['omit', 'include'] as const) {
+            const got = await pageFetch(foreignPage!, `${apiUrl}/v1/books`, {
+              credentials,
+              headers: auth,
+            });
+            expect(got.read, credentials).toBe(false);
+          }
+        });
+
+        it('stops a foreign origin’s preflighted POST before it is sent', async () => {
+          const got = await postBook(foreignPage!, 'Foreign Origin');
+          expect(got.read).toBe(false);
+          const check = await fetch(`${apiUrl}/v1/books/foreign-origin`, { headers: auth });
+          expect(check.status).toBe(404);
+        });
+
+        it('refuses a cross-site form POST with 403 and the error body (CSRF)', async () => {
+          const page = foreignPage!;
+          const [answer] = await Promise.all([
+            page.waitForNavigation(),
+            page.evaluate((action) => {
+              const form = document.createElement('form');
+              form.method = 'POST';
+              form.action = action;
+              for (const [name, value] of [
+                ['title', 'Forged Form'],
+                ['authorId', 'frank-herbert'],
+                ['year', '1965'],
+              ]) {
+                const input = document.createElement('input');
+                input.name = name!;
+                input.value = value!;
+                form.append(input);
+              }
+              document.body.append(form);
+              form.submit();
+            }, `${apiUrl}/v1/books`),
+          ]);
+          expect(answer?.status()).toBe(403);
+          expect(JSON.parse(await answer!.text()).errors[0].code).toBe(40304);
+          const check = await fetch(`${apiUrl}/v1/books/forged-form`, { headers: auth });
+          expect(check.status).toBe(404);
+          await page.goto(`http://evil.test:${pages!.port}/`);
+        });
       });
-    });
-  }
+    },
+  );
 });

@@ -2,7 +2,7 @@ import { conventions, cors } from 'api-conventions';
 import { expect, it } from 'vitest';
 import { createBookshelf } from '../../examples/bookshelf/app.ts';
 import { describeMatrix } from './_matrix.ts';
-import { describeHosts, expectHeaderSet } from './_security.ts';
+import { expectHeaderSet, ownApi } from './_security.ts';
 
 const quiet = { logger: { error() {}, warn() {} } };
 const app = 'https://app.example.com';
@@ -141,7 +141,7 @@ describeMatrix(
   },
 );
 
-describeHosts(
+describeMatrix(
   'CORS options on every host',
   () =>
     conventions({
@@ -179,9 +179,10 @@ describeHosts(
       );
     });
   },
+  ownApi,
 );
 
-describeHosts(
+describeMatrix(
   'CORS with a function and a wildcard',
   () =>
     conventions({
@@ -197,4 +198,5 @@ describeHosts(
       expect(none.headers.get('access-control-allow-origin')).toBeNull();
     });
   },
+  ownApi,
 );

@@ -11,7 +11,8 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Running } from '../../examples/bookshelf/hosts/host.ts';
 import { serve } from '../../examples/bookshelf/hosts/node.ts';
-import { describeHosts } from './_security.ts';
+import { describeMatrix } from './_matrix.ts';
+import { ownApi } from './_security.ts';
 
 const secret = 'a test secret of thirty-two bytes or more, never used in production';
 const app = 'https://app.example.com';
@@ -48,7 +49,7 @@ function csrfApi(store: MemoryStore): Conventions {
 const cookie = (session: string) => ({ cookie: `theme=dark; __Host-session=${session}` });
 const json = { 'content-type': 'application/json' };
 
-describeHosts(
+describeMatrix(
   'CSRF for cookie-authenticated requests',
   () => csrfApi(new MemoryStore()),
   (served) => {
@@ -214,6 +215,7 @@ describeHosts(
       expect((await post({})).status).toBe(201);
     });
   },
+  ownApi,
 );
 
 describe('one-time CSRF tokens shared by two instances (spec 4.8)', () => {

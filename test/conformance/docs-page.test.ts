@@ -9,9 +9,8 @@
 import type { Browser } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBookshelf } from '../../examples/bookshelf/app.ts';
-import { loadHost, type Running } from '../../examples/bookshelf/hosts/host.ts';
 import { launchChromium } from '../_chromium.ts';
-import { hosts } from './_matrix.ts';
+import { describeMatrix } from './_matrix.ts';
 
 describe('the documentation page in headless Chromium', () => {
   let browser: Browser | undefined;
@@ -24,22 +23,12 @@ describe('the documentation page in headless Chromium', () => {
     await browser?.close();
   });
 
-  for (const adapter of hosts) {
-    describe(`[${adapter}]`, () => {
-      let running: Running | undefined;
-      beforeAll(async () => {
-        const serve = await loadHost(adapter);
-        running = await serve(createBookshelf({ logger: { error() {}, warn() {} } }), {
-          port: 0,
-          host: '127.0.0.1',
-        });
-      });
-      afterAll(async () => {
-        await running?.close();
-      });
-
+  describeMatrix(
+    'the bookshelf',
+    () => createBookshelf({ logger: { error() {}, warn() {} } }),
+    (served) => {
       it('lists the bookshelf operations and no page, asset or twin, with summaries and tags, from its own assets only', async () => {
-        const base = `http://127.0.0.1:${running!.port}`;
+        const base = served.url('');
         const page = await browser!.newPage();
         const outside: string[] = [];
         const violations: string[] = [];
@@ -84,6 +73,6 @@ describe('the documentation page in headless Chromium', () => {
           await page.close();
         }
       }, 60_000);
-    });
-  }
+    },
+  );
 });

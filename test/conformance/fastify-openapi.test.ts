@@ -1,5 +1,5 @@
 /**
- * The app's own Fastify routes in the document (issue 36, item 5): a route's JSON schemas (body,
+ * The app's own Fastify routes in the document: a route's JSON schemas (body,
  * querystring, params, response, and a schema shared with `addSchema`, named in the document)
  * describe its operation; `@fastify/swagger-ui`'s own routes (`schema.hide`) stay out; and with
  * `@fastify/swagger` the library's document replaces the one it derives (its `transformObject`),

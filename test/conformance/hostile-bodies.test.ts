@@ -1,5 +1,5 @@
 /**
- * No hostile body gets a 500 (issue 34, item 1; CONTRIBUTING.md rule 7), on every host: deep,
+ * No hostile body gets a 500 (CONTRIBUTING.md rule 7), on every host: deep,
  * wide, unterminated, escaped or random JSON and forms, against zod, valibot and arktype schemas,
  * a recursive (lazy) schema, field rules and a route that echoes what it got. Every 4xx carries
  * the spec's error body, and the parser work a body costs is linear in its length, counted, not

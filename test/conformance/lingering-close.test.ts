@@ -1,5 +1,5 @@
 /**
- * Every refusal reaches its client (issue 43, item 5): a service that answers before it has read
+ * Every refusal reaches its client: a service that answers before it has read
  * the whole body (413 here) closes its side of the connection only after the answer is out and
  * the rest of the body drained for a bounded time, so the client's TCP stack never discards the
  * answer for a reset (RFC 9112 §9.6, lingering close). Node's `http` client, `fetch` (undici) and

@@ -1,5 +1,5 @@
 /**
- * Negotiation answers only what the service declares (issue 43, item 6): every GET of the
+ * Negotiation answers only what the service declares: every GET of the
  * bookshelf's OpenAPI document, asked with `Accept` set to each media type the document names
  * and a few it does not, answers in a type the document lists for that operation and status;
  * a type the document lists for the operation's success is answered in exactly that type

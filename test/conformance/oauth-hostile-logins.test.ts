@@ -1,7 +1,7 @@
 /**
  * The bookshelf's sign-in and token endpoints against hostile logins, on every host: a 200-way
  * password race, the sign-in endpoint counted with the token endpoint, one address locking a
- * client out, and a replayed authorization code (issue 19, defects 2, 3, 5 and 6).
+ * client out, and a replayed authorization code.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { request } from 'node:http';

@@ -257,7 +257,7 @@ describeSeams(
       },
     );
   },
-  ['express', 'express4', 'fastify', 'fetch'],
+  ['express', 'express4', 'fastify', 'fetch', 'koa'],
 );
 
 // Express's `res.json(value)` and Fastify's returned value go through the response phases; a
@@ -287,7 +287,7 @@ describeSeams(
       expectSeamed(res, text);
     });
 
-    it('runs every seam, the checks included, on a native route without a guard (issue 20)', async () => {
+    it('runs every seam, the checks included, on a native route without a guard', async () => {
       const res = await served.fetch('/v1/native-plain', as('lu'));
       const { text, body } = await read(res);
       expect(res.status).toBe(200);

@@ -125,7 +125,7 @@ describeMatrix(
         expect((await get(served.port, '/v1/books', from)).status).toBe(429);
       });
 
-      // Regression (issue 33): a valid token's 404s were counted as credentials that were not
+      // Regression: a valid token's 404s were counted as credentials that were not
       // accepted, so the network's next valid token got 429 saying so.
       it("counts a valid token's 404s by network, and its next request as its caller (spec 8.2)", async () => {
         const from = '127.0.0.17';

@@ -3,7 +3,7 @@ import { expect, it } from 'vitest';
 import { createBookshelf } from '../../examples/bookshelf/app.ts';
 import { describeMatrix } from './_matrix.ts';
 import { rawRequest } from './_raw.ts';
-import { describeHosts, expectHeaderSet } from './_security.ts';
+import { expectHeaderSet, ownApi } from './_security.ts';
 
 const quiet = { logger: { error() {}, warn() {} } };
 const json = { 'content-type': 'application/json' };
@@ -104,7 +104,7 @@ const notModified: Plugin = {
   },
 };
 
-describeHosts(
+describeMatrix(
   'security headers on every outcome',
   () =>
     conventions({
@@ -195,9 +195,10 @@ describeHosts(
       expect(res.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
     });
   },
+  ownApi,
 );
 
-describeHosts(
+describeMatrix(
   'Referrer-Policy and Cross-Origin-Resource-Policy by option',
   () =>
     conventions({
@@ -220,6 +221,7 @@ describeHosts(
       }
     });
   },
+  ownApi,
 );
 
 const pins = [
@@ -227,7 +229,7 @@ const pins = [
   'E9CZ9INDbd+2eRQozYqqbQ2yXLVKB9+xcprMF+44U1g=',
 ];
 
-describeHosts(
+describeMatrix(
   'HSTS, Public-Key-Pins and requireHttps behind a trusted proxy',
   () =>
     conventions({
@@ -287,10 +289,10 @@ describeHosts(
       expect(res.headers.get('strict-transport-security')).toBe('max-age=600; includeSubDomains');
     });
   },
-  { native: false },
+  { plain: true },
 );
 
-describeHosts(
+describeMatrix(
   'requireHttps with no trusted proxy',
   () =>
     conventions({
@@ -304,5 +306,5 @@ describeHosts(
       expect((await res.json()).errors[0].code).toBe(40302);
     });
   },
-  { native: false },
+  { plain: true },
 );

@@ -1,5 +1,5 @@
 /**
- * Observability on every host (issue 38): with the OpenTelemetry SDK's in-memory span exporter
+ * Observability on every host: with the OpenTelemetry SDK's in-memory span exporter
  * and metric reader, the same request set gives the same spans (names, kinds, statuses,
  * attributes) on node:http, Express 5 and 4, Fastify and Hono; a `traceparent` is continued;
  * many ids of one route are one span name and one `http.route`; the duration histogram has a

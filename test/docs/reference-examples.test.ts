@@ -26,6 +26,8 @@ const entryPoints: Record<string, string> = {
   'api-conventions': 'src/index.ts',
   'api-conventions/node': 'src/adapters/node.ts',
   'api-conventions/express': 'src/adapters/express.ts',
+  'api-conventions/koa': 'src/adapters/koa.ts',
+  'api-conventions/nest': 'src/adapters/nest.ts',
   'api-conventions/fastify': 'src/adapters/fastify.ts',
   'api-conventions/fetch': 'src/adapters/fetch.ts',
   'api-conventions/host': 'src/host.ts',

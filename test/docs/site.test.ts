@@ -212,6 +212,8 @@ describe('the sidebar', () => {
       'api-conventions/fastify',
       'api-conventions/fetch',
       'api-conventions/host',
+      'api-conventions/koa',
+      'api-conventions/nest',
       'api-conventions/node',
       'api-conventions/oauth',
       'api-conventions/otel',
@@ -340,7 +342,7 @@ describe('search, in headless Chromium', () => {
         '#tsd-nav-container a[href*="modules/api-conventions_"]',
         (links) => links.map((link) => link.getBoundingClientRect().bottom),
       );
-      expect(bottoms).toHaveLength(11);
+      expect(bottoms).toHaveLength(13);
       expect(Math.max(...bottoms)).toBeLessThanOrEqual(800);
     } finally {
       await tab.close();

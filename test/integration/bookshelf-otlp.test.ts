@@ -1,6 +1,6 @@
 /**
  * The bookshelf started as docs/observability.md starts it, with OTEL_EXPORTER_OTLP_ENDPOINT set
- * (issue 38, item 5): it starts, serves, and exports its spans over OTLP/HTTP to the endpoint, here
+ *: it starts, serves, and exports its spans over OTLP/HTTP to the endpoint, here
  * a local receiver of this test on port 0; what is still batched is exported when it stops.
  */
 import { type ChildProcess, spawn } from 'node:child_process';

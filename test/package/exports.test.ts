@@ -39,7 +39,7 @@ describe('package surface', () => {
   });
 
   // The root is what a service author learns first: test helpers, host seams and the OAuth
-  // server live elsewhere (issue 20).
+  // server live elsewhere.
   it('keeps the root entry to at most 70 runtime values', async () => {
     expect((await namesOf('index.mjs')).length).toBeLessThanOrEqual(70);
   });

@@ -1,5 +1,5 @@
 /**
- * Bun serving the telemetry suite's service behind Hono (issue 38), with the OpenTelemetry SDK's
+ * Bun serving the telemetry suite's service behind Hono, with the OpenTelemetry SDK's
  * in-memory span exporter and metric reader in the same process. `GET /__telemetry`, answered
  * outside the service, hands the test what they hold.
  */

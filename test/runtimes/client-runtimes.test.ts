@@ -1,7 +1,7 @@
 /**
  * api-conventions/client runs unchanged on Bun, Deno and workerd: each runtime, a real binary
  * from its npm package, runs the same bundled client against the bookshelf served by Node on a
- * port of its own (issue 37), and against a hostile service of the tests' own (issue 43).
+ * port of its own, and against a hostile service of the tests' own.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBookshelf } from '../../examples/bookshelf/app.ts';
@@ -10,7 +10,7 @@ import { json, type Recorder, startRecorder } from '../client/_hostile.ts';
 import { type RuntimeServer, runtimes, startRuntime } from './_runtimes.ts';
 
 let bookshelf: Running | undefined;
-/** A hostile service (issue 43), and the other origin it points the client to. */
+/** A hostile service, and the other origin it points the client to. */
 let hostile: Recorder | undefined;
 let collector: Recorder | undefined;
 beforeAll(async () => {
@@ -68,7 +68,7 @@ describe.each(runtimes)('the client on %s', (runtime) => {
     });
   });
 
-  it('sends nothing to another origin a hostile service names, and waits no longer than maxWait (RFC 6454; RFC 8414 §3.3; issue 43)', async () => {
+  it('sends nothing to another origin a hostile service names, and waits no longer than maxWait (RFC 6454; RFC 8414 §3.3)', async () => {
     const from = collector!.received.length;
     const res = await fetch(`${server!.url}/run?hostile=${encodeURIComponent(hostile!.origin)}`);
     expect(await res.json()).toEqual({

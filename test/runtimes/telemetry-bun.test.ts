@@ -1,5 +1,5 @@
 /**
- * Telemetry on Bun (issue 38): the telemetry suite's service behind Hono on `Bun.serve`, with the
+ * Telemetry on Bun: the telemetry suite's service behind Hono on `Bun.serve`, with the
  * OpenTelemetry SDK's in-memory exporter and reader in the Bun process, gives the same spans for
  * the same request set as node:http, Express, Fastify and Hono on Node
  * (test/conformance/telemetry.test.ts), continues a traceparent, and records the same histogram.

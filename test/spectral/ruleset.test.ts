@@ -1,5 +1,5 @@
 /**
- * The Spectral ruleset (issue 45, item 6), run by the real Spectral engine
+ * The Spectral ruleset, run by the real Spectral engine
  * (@stoplight/spectral-core): the bookshelf's documents lint clean, and each violation planted
  * in a document is found by its rule, with the severity of its strength (required → error,
  * preferred → warn, pattern → info).

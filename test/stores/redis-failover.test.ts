@@ -21,7 +21,7 @@ import {
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 describeRedis(
-  'A Redis Cluster master failover (issue 34: one request, several store budgets)',
+  'A Redis Cluster master failover, with one store budget per request',
   () => {
     let cluster: RedisCluster;
     let client: ReturnType<typeof createCluster>;

@@ -47,7 +47,7 @@ function watch(call: () => unknown) {
 
 const request = (): StoreBudgetHolder => ({ storeBudget: undefined });
 
-describe('one store budget per request (issue 34: one request, several store budgets)', () => {
+describe('one store budget per request, shared by its store calls', () => {
   beforeEach(() => {
     vi.useFakeTimers({ now: new Date('2026-01-31T09:00:00Z') });
   });

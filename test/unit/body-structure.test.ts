@@ -1,5 +1,5 @@
 /**
- * The bounds on a body's structure (issue 34, item 1; docs/limits.md): the scan of JSON text
+ * The bounds on a body's structure (docs/limits.md): the scan of JSON text
  * before it is parsed agrees with the walk of a value a host parsed, both cost work linear in
  * what they read, forms are bounded alike, and the options are checked at start-up.
  */

@@ -1,5 +1,5 @@
 /**
- * The time budget of a request's checks (issue 34, item 1; docs/limits.md, "Checks in time"):
+ * The time budget of a request's checks (docs/limits.md, "Checks in time"):
  * an asynchronous schema, `authorize` or `resourceVersion` that does not settle within
  * `checkTimeout` is a logged 503 (50303) that names the check; a synchronous one costs no timer,
  * and a write already done is answered, without its validators.

@@ -1,5 +1,5 @@
 /**
- * A handler's value too deep to write (issue 34, item 1): whatever writes it (the built-in JSON,
+ * A handler's value too deep to write: whatever writes it (the built-in JSON,
  * the writer for values holding a `Date`, the XML serializer), the answer is a logged 500 with
  * the generic message, never the stack overflow's text, and the service goes on answering.
  */

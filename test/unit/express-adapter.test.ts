@@ -293,7 +293,7 @@ describe('reading an Express 4-shaped app', () => {
   });
 });
 
-describe('the app’s routes handed to the route view (issue 20)', () => {
+describe('the app’s routes handed to the route view', () => {
   const express4Router = (express4 as unknown as { Router: () => express.Router }).Router;
   it.each([
     ['Express 5', express as unknown as () => express.Express, express.Router],

@@ -1,4 +1,9 @@
+/**
+ * The JSON writer: the built-in's text for every value, with the `Date`s it holds put in as
+ * their text first (RFC 8259; ECMA-262 §25.5.2).
+ */
 import { describe, expect, it } from 'vitest';
+import { seedBooks } from '../../examples/bookshelf/data.ts';
 import { stringifyJson } from '../../src/core/http/json.ts';
 
 // fast-check drives the property test; without it that test is skipped, saying why.
@@ -190,7 +195,7 @@ describe('stringifyJson', () => {
   describe.skipIf(fc === undefined)(
     fc === undefined ? 'property (skipped: install fast-check)' : 'property',
     () => {
-      it('writes any JSON value, with Dates among it, as JSON.stringify does', () => {
+      it('writes any JSON or response-shaped value, with Dates and own __proto__ members among it, as JSON.stringify does', () => {
         const f = fc!;
         const date = f.date({ min: new Date(-8.64e15), max: new Date(8.64e15) });
         const withDates = f.letrec((tie) => ({
@@ -205,15 +210,181 @@ describe('stringifyJson', () => {
             }),
             f.array(tie('value'), { maxLength: 5 }),
             f.dictionary(f.string(), tie('value'), { maxKeys: 5 }),
+            f.dictionary(
+              f.constantFrom('id', 'at', 'count', 'tags', 'owner', 'name', 'maybe', '__proto__'),
+              tie('value'),
+              { maxKeys: 5 },
+            ),
+            f.record({
+              id: f.string(),
+              at: f.oneof(date, f.string()),
+              count: f.oneof(f.integer(), f.double()),
+              tags: f.array(f.record({ name: f.string(), since: date }), { maxLength: 3 }),
+            }),
+            date.map(withProtoMember),
           ),
         })).value;
         f.assert(
           f.property(withDates, (value) => {
-            expect(stringifyJson(value)).toBe(JSON.stringify(value));
+            expect(ours(value)).toBe(builtIn(value));
           }),
-          { numRuns: 300 },
+          { numRuns: 500 },
         );
       });
     },
   );
+});
+
+// A response value of every kind the writer looks into: nested objects, arrays of objects,
+// Dates at several depths, null, a union.
+const note = () => ({
+  id: 'n1',
+  at: new Date(Date.UTC(2026, 0, 31, 9)),
+  count: 3,
+  ratio: 0.1 + 0.2,
+  kind: 'a',
+  tags: [{ name: 'x"y', since: new Date(0) }],
+  owner: { name: 'Ann\n', joined: new Date(-1) },
+  maybe: null,
+  either: [new Date(1), new Date(2)],
+});
+
+const holes: unknown[] = [];
+holes[1] = { name: 'a', at: new Date(0) };
+
+/** An object whose own enumerable member `__proto__` holds `value` (as JSON.parse makes one). */
+function withProtoMember(value: unknown): Record<string, unknown> {
+  const object: Record<string, unknown> = { id: 'p' };
+  Object.defineProperty(object, '__proto__', {
+    value,
+    enumerable: true,
+    writable: true,
+    configurable: true,
+  });
+  return object;
+}
+
+describe('stringifyJson on response values', () => {
+  it("writes the bookshelf's list page, 40 Dates in it, as JSON.stringify does", () => {
+    const page = {
+      books: seedBooks()
+        .slice(0, 20)
+        .map((b) => ({ ...b, links: [{ rel: 'self', method: 'GET', href: `/v1/books/${b.id}` }] })),
+      hasNext: true,
+    };
+    expect(JSON.stringify(page)).toContain('"createdAt":"2026-');
+    expect(stringifyJson(page)).toBe(JSON.stringify(page));
+  });
+
+  it.each<[string, () => unknown]>([
+    ['a value with Dates at several depths', note],
+    ['extra members beside Dates', () => ({ ...note(), extra: { deep: [new Date(0)] }, 'a"b': 1 })],
+    [
+      'a Date with its own toJSON',
+      () => ({ at: Object.assign(new Date(0), { toJSON: () => 'own' }) }),
+    ],
+    [
+      'a Date with its own toISOString',
+      () => ({ at: Object.assign(new Date(0), { toISOString: () => 'own' }) }),
+    ],
+    [
+      'a toJSON on the object itself, beside a Date',
+      () => ({ toJSON: () => 'whole', at: new Date(0) }),
+    ],
+    [
+      'a toJSON that reads the Date beside it',
+      () => ({
+        at: new Date(0),
+        toJSON(this: { at: unknown }) {
+          return this.at instanceof Date ? 'a Date' : 'a string';
+        },
+      }),
+    ],
+    [
+      'an array whose toJSON reads the Dates in it',
+      () =>
+        Object.assign([{ since: new Date(0) }], {
+          toJSON(this: { since: unknown }[]) {
+            return this[0]!.since instanceof Date;
+          },
+        }),
+    ],
+    [
+      'an array with a toJSON, holding a Date',
+      () => ({ tags: Object.assign([{ since: new Date(0) }], { toJSON: () => 'arr' }) }),
+    ],
+    [
+      'a class instance holding a Date',
+      () =>
+        new (class {
+          id = 'x';
+          at = new Date(0);
+        })(),
+    ],
+    [
+      'an object without a prototype, holding a Date',
+      () => Object.assign(Object.create(null), { id: 'x', at: new Date(0) }),
+    ],
+    [
+      'inherited enumerable members beside a Date',
+      () => Object.assign(Object.create({ inherited: 1 }), { id: 'x', at: new Date(0) }),
+    ],
+    [
+      'a Date its object inherits',
+      () => ({ owner: Object.assign(Object.create({ joined: new Date(0) }), { name: 'x' }) }),
+    ],
+    [
+      'a Date in a member that is not enumerable',
+      () => Object.defineProperty({ id: 'x' }, 'at', { value: new Date(0), enumerable: false }),
+    ],
+    [
+      'a Date behind a getter',
+      () => ({
+        id: 'x',
+        get at() {
+          return new Date(7);
+        },
+      }),
+    ],
+    ['a Date in an own __proto__ member', () => withProtoMember(new Date(3))],
+    ['holes in an array of objects with Dates', () => ({ tags: holes })],
+    [
+      'a cycle beside a Date, which throws a TypeError',
+      () => {
+        const cycle: Record<string, unknown> = { at: new Date(0) };
+        cycle.owner = cycle;
+        return cycle;
+      },
+    ],
+  ])('writes %s as JSON.stringify does', (_, make) => {
+    expect(ours(make())).toBe(builtIn(make()));
+  });
+
+  it('writes as JSON.stringify does when Object.prototype was polluted with an enumerable member', () => {
+    (Object.prototype as Record<string, unknown>).polluted = 'yes';
+    try {
+      expect(stringifyJson(note())).toBe(JSON.stringify(note()));
+      expect(stringifyJson(note())).not.toContain('polluted');
+    } finally {
+      delete (Object.prototype as Record<string, unknown>).polluted;
+    }
+    // An inherited Date is not written: JSON.stringify skips it.
+    (Object.prototype as Record<string, unknown>).maybe = new Date(0);
+    try {
+      const value = { id: 'x', at: new Date(0) };
+      expect(stringifyJson(value)).toBe(JSON.stringify(value));
+      expect(stringifyJson(value)).toBe('{"id":"x","at":"1970-01-01T00:00:00.000Z"}');
+    } finally {
+      delete (Object.prototype as Record<string, unknown>).maybe;
+    }
+  });
+
+  it("leaves the handler's value as it was: Dates stay Dates, nothing is copied into it", () => {
+    const value = note();
+    const before = structuredClone(value);
+    expect(stringifyJson(value)).toBe(JSON.stringify(value));
+    expect(value).toEqual(before);
+    expect(value.at).toBeInstanceOf(Date);
+    expect(value.tags[0]!.since).toBeInstanceOf(Date);
+  });
 });

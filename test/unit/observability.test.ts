@@ -1,5 +1,5 @@
 /**
- * The observation hooks, request ids and the logger of a request (issue 38, items 2 and 3), in
+ * The observation hooks, request ids and the logger of a request, in
  * process through `api.handle`; over HTTP on every host in test/conformance/telemetry.test.ts.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';

@@ -474,7 +474,7 @@ describe('handle(): plugins', () => {
           err: expect.objectContaining({ message: 'hook broke: secret' }),
           method: 'GET',
           path: '/v1/books',
-          // The request's context (issue 38): the route that served it.
+          // The request's context: the route that served it.
           route: '/v1/books',
         },
         'GET /v1/books failed',

@@ -1,5 +1,5 @@
 /**
- * One plugin shape (issue 33, item 5): every built-in plugin is an instance of a class
+ * One plugin shape: every built-in plugin is an instance of a class
  * `<Name>Plugin` that implements `Plugin`, made by its lower-case factory, in a file named after
  * it (`RateLimitPlugin` in rate-limit.ts, made by `rateLimit()`).
  */

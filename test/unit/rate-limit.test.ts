@@ -340,7 +340,7 @@ describe('rateLimit plugin with credentials', () => {
     expect((await get('/v1/books', 'Bearer good-carol')).status).toBe(200);
   });
 
-  // Regression (issue 33): a valid token on 404s spent the network's budget for refused
+  // Regression: a valid token on 404s spent the network's budget for refused
   // credentials, so the next valid token was refused as not accepted.
   it("counts a valid token's 404s by network, never as refused credentials", async () => {
     const { get } = build();
@@ -355,7 +355,7 @@ describe('rateLimit plugin with credentials', () => {
     expect((await get('/v1/books', 'Bearer good-carol')).status).toBe(200);
   });
 
-  // Regression (issue 33): an accepted token refused for a missing scope (403) was counted as a
+  // Regression: an accepted token refused for a missing scope (403) was counted as a
   // refused credential, so other valid tokens of the network got 429.
   it('counts an accepted token refused for its scope as its caller, never as refused credentials', async () => {
     const { get } = build();

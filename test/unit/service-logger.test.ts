@@ -36,7 +36,7 @@ const get = (headers: Record<string, string> = {}) => ({
 });
 
 describe("the service's logger", () => {
-  // Regression (issue 33): bearer logged refusals to a console of its own, so
+  // Regression: bearer logged refusals to a console of its own, so
   // conventions({ logger: pino }) missed them.
   it("receives bearer's refusal lines", async () => {
     const { warnings, logger } = collecting();

@@ -1,5 +1,5 @@
 /**
- * One request's store budget (issue 34): a call that waited its whole bound spends the budget,
+ * One request's store budget: a call that waited its whole bound spends the budget,
  * whatever the wall clock rounds the wait to, so the request's next store call is refused
  * without asking the store (the Redis Cluster failover test counts this on a real cluster).
  */

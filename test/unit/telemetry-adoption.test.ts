@@ -1,5 +1,5 @@
 /**
- * telemetry() beside an HTTP instrumentation (issue 44), in process through `api.handle`: the
+ * telemetry() beside an HTTP instrumentation, in process through `api.handle`: the
  * request runs in the context `@opentelemetry/instrumentation-http` gives it (its SERVER span,
  * current, and `@opentelemetry/core`'s RPC metadata naming it), made with that package's own
  * helpers. Over HTTP with the real instrumentations in test/conformance/apm-agents.test.ts.

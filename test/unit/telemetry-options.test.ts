@@ -1,5 +1,5 @@
 /**
- * telemetry()'s options and naming rules (issue 38, item 1), in process through `api.handle` with
+ * telemetry()'s options and naming rules, in process through `api.handle` with
  * the SDK's in-memory exporter given as the tracer provider; on every host over HTTP in
  * test/conformance/telemetry.test.ts.
  */

@@ -1,5 +1,5 @@
 /**
- * Identity-provider failures that cannot be amplified (issue 34, item 2), against a local
+ * Identity-provider failures that cannot be amplified, against a local
  * provider over real HTTP that counts its fetches: a failed fetch starts the cooldown like a
  * good one, concurrent misses share one fetch, an oversized or gzip-bomb key set is refused
  * without being read whole, a withdrawn key ends the cached verifications under it at the next

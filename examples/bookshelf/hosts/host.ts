@@ -38,7 +38,16 @@ export function settingsOf(where: Where): ServerSettings {
 }
 
 /** The adapters the bookshelf runs on, one host file each beside this one. */
-export const adapters = ['node', 'express', 'express4', 'fastify', 'fetch'] as const;
+export const adapters = [
+  'node',
+  'express',
+  'express4',
+  'fastify',
+  'fetch',
+  'koa',
+  'nest',
+  'nest-fastify',
+] as const;
 
 /** One of {@link adapters}. */
 export type AdapterName = (typeof adapters)[number];
@@ -56,6 +65,12 @@ export async function loadHost(name: AdapterName): Promise<Host> {
       return (await import('./fastify.ts')).serve;
     case 'fetch':
       return (await import('./fetch.ts')).serve;
+    case 'koa':
+      return (await import('./koa.ts')).serve;
+    case 'nest':
+      return (await import('./nest.ts')).serve;
+    case 'nest-fastify':
+      return (await import('./nest-fastify.ts')).serve;
   }
 }
 

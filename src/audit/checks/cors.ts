@@ -8,7 +8,7 @@ import { budgetSpent } from '../context.ts';
 import { answered } from '../inspect.ts';
 
 /** An origin no service allows: `.invalid` is reserved (RFC 6761 §6.4). */
-export const foreignOrigin = 'https://api-conventions-audit.invalid';
+const foreignOrigin = 'https://api-conventions-audit.invalid';
 
 /** Sends a credentialed preflight from {@link foreignOrigin} to `path`. */
 export async function checkForeignPreflight(ctx: AuditContext, path: string): Promise<void> {

@@ -43,7 +43,7 @@ function isEpoch(key: string, value: number): boolean {
 }
 
 /** A value that looks like a date, with where it is and whether it is RFC 3339. */
-export interface DateValue {
+interface DateValue {
   where: string;
   value: unknown;
   ok: boolean;

@@ -3,7 +3,7 @@ import { budgetSpent, type PathAudit, probe } from '../context.ts';
 import { answered, headerLine, mediaType } from '../inspect.ts';
 
 /** Parses an `Allow` value into upper-case method names. */
-export function parseAllow(value: string | null): string[] | undefined {
+function parseAllow(value: string | null): string[] | undefined {
   if (value === null) return undefined;
   return value
     .split(',')

@@ -3,7 +3,7 @@ import { budgetSpent, type PathAudit, probe } from '../context.ts';
 import { answered, isJsonType, mediaType } from '../inspect.ts';
 
 /** A media type no API offers, so the server must refuse it. */
-export const unacceptable = 'application/x-api-conventions-audit';
+const unacceptable = 'application/x-api-conventions-audit';
 
 // Format suffixes (spec 4.5) and the media types they choose.
 const suffixes: Record<string, RegExp> = {
@@ -14,7 +14,7 @@ const suffixes: Record<string, RegExp> = {
 };
 
 /** The format suffix of a path (`/v1/books.xml` → `xml`), if it has one of spec 4.5's. */
-export function formatSuffix(path: string): string | undefined {
+function formatSuffix(path: string): string | undefined {
   const suffix = /\.([a-z]+)$/.exec(path.split('?')[0]!)?.[1];
   return suffix !== undefined && suffix in suffixes ? suffix : undefined;
 }

@@ -5,7 +5,7 @@
  */
 
 /** Spec 4.4's paging parameters. */
-export const pagingParameters = ['page', 'per_page', 'limit', 'offset'] as const;
+const pagingParameters = ['page', 'per_page', 'limit', 'offset'] as const;
 
 // Other names APIs give the same parameters (json-server's `_page`, OData's `$top`), each with
 // the spec's name for it.
@@ -28,7 +28,7 @@ const synonyms: Readonly<Record<string, string>> = {
 };
 
 /** The spec's name for a query parameter that asks for a page under another name, if it is one. */
-export function pagingSynonym(name: string): string | undefined {
+function pagingSynonym(name: string): string | undefined {
   return Object.hasOwn(synonyms, name) ? synonyms[name] : undefined;
 }
 
@@ -85,7 +85,7 @@ const otherFlags = new Set([
   'nextLink',
 ]);
 /** Objects a list envelope keeps its paging members in. */
-export const pagingHolders = new Set([
+const pagingHolders = new Set([
   'meta',
   'pagination',
   'paging',
@@ -109,7 +109,7 @@ export function isListMember(name: string): boolean {
 }
 
 /** What a list says of its pages: its hasNext, a flag of another name, and signs of paging. */
-export interface PagingSays {
+interface PagingSays {
   /** The value of `hasNext`, when it has one. */
   hasNext?: unknown;
   /** Where a flag of another name is (`meta.has_more`, `links.next`). */

@@ -7,19 +7,10 @@ import { resourceNameProblem } from './resource-names.ts';
  * Names of protocols and schemes that group the operations under them (`/auth/oauth/{provider}`):
  * the segment before a parameter, but no collection to put in the plural.
  */
-export const pluralExceptions = [
-  'auth',
-  'oauth',
-  'oauth2',
-  'openid',
-  'oidc',
-  'saml',
-  'sso',
-  'ldap',
-];
+const pluralExceptions = ['auth', 'oauth', 'oauth2', 'openid', 'oidc', 'saml', 'sso', 'ldap'];
 
 /** The lint rules the auditor reports, by spec rule, with what a pass means. */
-export const rules: readonly [section: string, pass: string][] = [
+const rules: readonly [section: string, pass: string][] = [
   ['4.1.3', 'the path is lower-case'],
   ['4.1.6', 'words are joined with hyphens'],
   ['4.1.4', 'collections are plural nouns'],

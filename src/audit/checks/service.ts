@@ -4,7 +4,7 @@ import { budgetSpent } from '../context.ts';
 import { answered, errorBodyProblem, errorText, excerpt, isLibrary404 } from '../inspect.ts';
 
 /** A path nothing serves, under the version segment of `sample` when it has one. */
-export function missingPath(sample: string): string {
+function missingPath(sample: string): string {
   const version = /^\/v\d+(?=\/|$)/.exec(sample)?.[0] ?? '';
   return `${version}/api-conventions-audit-missing`;
 }

@@ -80,7 +80,7 @@ export async function checkTrailingSlash(audit: PathAudit): Promise<void> {
 }
 
 /** Splits `/a/b?x=1` into `/a/b` and `?x=1`. */
-export function splitQuery(path: string): [string, string] {
+function splitQuery(path: string): [string, string] {
   const at = path.indexOf('?');
   return at === -1 ? [path, ''] : [path.slice(0, at), path.slice(at)];
 }

@@ -18,7 +18,7 @@ import { violatingBody, violatingText } from './generate.ts';
 import { asPath, type DocumentedPath, exampleOf, type Operation, type Parameter } from './paths.ts';
 
 /** A documented path with the GET the path audit sent, if any. */
-export interface ContractTarget {
+interface ContractTarget {
   documented: DocumentedPath;
   get: Exchange | undefined;
 }

@@ -98,7 +98,7 @@ export function generateValue(doc: OpenApiDocument, node: unknown, depth = 0): u
 }
 
 /** A value the schema forbids, and why; undefined when the schema constrains nothing it can break. */
-export interface Violation {
+interface Violation {
   value: unknown;
   why: string;
 }

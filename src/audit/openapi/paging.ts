@@ -9,9 +9,7 @@ import { flatten } from './generate.ts';
 import type { OpenApiDocument } from './ref.ts';
 
 /** A verdict on a list schema's paging: a problem with its strength, or what passed. */
-export type ListVerdict =
-  | { problem: string; strength: Strength }
-  | { problem?: undefined; pass: string };
+type ListVerdict = { problem: string; strength: Strength } | { problem?: undefined; pass: string };
 
 type Schema = { type?: unknown; properties?: Record<string, unknown> };
 

@@ -134,7 +134,7 @@ export function parametersOf(
 }
 
 /** The schemes an operation accepts: its own `security`, else the document's. */
-export function securityOf(doc: OpenApiDocument, operation: Operation | undefined): Scheme[] {
+function securityOf(doc: OpenApiDocument, operation: Operation | undefined): Scheme[] {
   const requirements =
     operation?.security ?? (doc as { security?: Record<string, unknown>[] }).security ?? [];
   if (!Array.isArray(requirements)) return [];

@@ -6,11 +6,12 @@ import type { SentResponse } from '../http/response.ts';
 import { assertKnownKeys } from '../internal/options.ts';
 import { defaultCheckTimeout, withinBudget } from '../pipeline/check-budget.ts';
 import type { RequestContext } from '../pipeline/context.ts';
-import type { CheckResult, Plugin, PluginSetup } from '../pipeline/plugin.ts';
+import type { CheckResult, Downstream, Plugin, PluginSetup } from '../pipeline/plugin.ts';
 import { andThen, isPromise, type Step } from '../pipeline/steps.ts';
 import type { RouteInfo } from '../routing/table.ts';
 import type { RouteSettings } from '../routing/types.ts';
 import { type CachePolicy, cacheControl } from './cache-control.ts';
+import { codingKey, heldTag } from './coding-key.ts';
 import { bytesTag, type ParsedTag, splitTag, versionOpaque, versionTag } from './etag.ts';
 import { currentDate, httpDate, parseHttpDate } from './http-date.ts';
 import { type CurrentResource, evaluatePreconditions, hasPrecondition } from './preconditions.ts';
@@ -75,10 +76,12 @@ const toMs = (time: Date | number | undefined): number | undefined => {
  * what decides the caller's links. A 304 is answered before the handler builds anything, so its
  * tag must already tell apart callers who would get different bodies (RFC 9110 §8.8.3).
  */
-function varyOf(ctx: RequestContext, compiled: CompiledRoute): string {
+function varyOf(ctx: RequestContext, compiled: CompiledRoute, coding: string): string {
   const api = ctx.state.apiVersion;
   const links = compiled.linkKey?.(ctx) ?? '';
-  return api === undefined && links === '' ? '' : `${api ?? ''}\u0000${links}`;
+  return api === undefined && links === '' && coding === ''
+    ? ''
+    : `${api ?? ''}\u0000${links}\u0000${coding}`;
 }
 
 function preconditionFailed(): ApiError {
@@ -104,6 +107,8 @@ class CachingPlugin implements Plugin {
   private readonly getOf = new Map<string, CompiledRoute>();
   /** How long a `resourceVersion` may take to settle: the service's `checkTimeout`. */
   private budget = defaultCheckTimeout;
+  /** What runs after the conventions: a compression companion makes tags differ by coding. */
+  private downstream: Downstream = { encodes: false };
 
   constructor(options: CachingOptions) {
     assertKnownKeys('caching()', options, known);
@@ -124,8 +129,14 @@ class CachingPlugin implements Plugin {
   }
 
   /** Takes the service's `checkTimeout`, the bound on a `resourceVersion` that returns a promise. */
-  setup({ checkTimeout }: PluginSetup): void {
+  setup({ checkTimeout, downstream }: PluginSetup): void {
     this.budget = checkTimeout;
+    this.downstream = downstream;
+  }
+
+  /** The key of the codings the request accepts, where a companion may encode the response. */
+  private codingOf(ctx: RequestContext): string {
+    return this.downstream.encodes ? codingKey(ctx.headers.get('accept-encoding')) : '';
   }
 
   /** Compiles a route's caching settings at start-up; a mistake is a `TypeError`. */
@@ -167,7 +178,7 @@ class CachingPlugin implements Plugin {
     if (method === 'GET' || method === 'HEAD') {
       if (compiled.version === undefined) return;
       return andThen(this.versionIn(ctx, compiled.version), (found) =>
-        readPreconditions(ctx, compiled, found),
+        readPreconditions(ctx, compiled, found, this.codingOf(ctx)),
       );
     }
     if (!writes.has(method)) return;
@@ -211,8 +222,14 @@ class CachingPlugin implements Plugin {
       compiled.policy ?? (identified ? this.authenticated : this.anonymous);
     if (identified && ctx.headers.get('authorization') != null) sent.headers.vary('Authorization');
     if (status !== 200 && status !== 304) return;
-    sendValidators(ctx, sent, compiled);
+    const coding = this.codingOf(ctx);
+    // The tag names the codings the request accepts: so does the cache's key.
+    if (coding !== '') sent.headers.vary('Accept-Encoding');
+    sendValidators(ctx, sent, compiled, coding);
     if (sent.status === 304) {
+      if (coding !== '' && typeof headers.etag === 'string') {
+        headers.etag = heldTag(headers.etag, ctx.headers.get('if-none-match'));
+      }
       // RFC 9110 §15.4.5: no content, and no metadata of the content it stands for.
       sent.body = null;
       delete headers['content-type'];
@@ -247,7 +264,7 @@ class CachingPlugin implements Plugin {
           ctx.state.format?.type,
           compiled.etag === 'weak',
           '',
-          varyOf(ctx, this.getOf.get(ctx.route!.pattern) ?? compiled),
+          varyOf(ctx, this.getOf.get(ctx.route!.pattern) ?? compiled, this.codingOf(ctx)),
         );
       }
       const modified = toMs(found?.lastModified);
@@ -271,6 +288,7 @@ function readPreconditions(
   ctx: RequestContext,
   compiled: CompiledRoute,
   found: ResourceVersion | undefined,
+  coding: string,
 ): Reply | undefined {
   if (found === undefined) return; // the handler answers 404
   const tag =
@@ -281,7 +299,7 @@ function readPreconditions(
           ctx.state.format?.type,
           compiled.etag === 'weak',
           ctx.rawQuery,
-          varyOf(ctx, compiled),
+          varyOf(ctx, compiled, coding),
         );
   const validators: Validators = {
     tag,
@@ -320,7 +338,12 @@ function writePreconditions(ctx: RequestContext, found: ResourceVersion | undefi
 }
 
 /** The validators of a GET's answer (`ETag`, `Last-Modified`, `Expires`), then its 304 or 412. */
-function sendValidators(ctx: RequestContext, sent: SentResponse, compiled: CompiledRoute): void {
+function sendValidators(
+  ctx: RequestContext,
+  sent: SentResponse,
+  compiled: CompiledRoute,
+  coding: string,
+): void {
   const headers = sent.headers.record;
   const known = ctx.state.validators;
   if (known !== undefined) {
@@ -347,7 +370,13 @@ function sendValidators(ctx: RequestContext, sent: SentResponse, compiled: Compi
         compiled.last = { body, type, hash };
       }
     }
-    headers.etag = compiled.etag === 'weak' ? `W/"${hash}"` : `"${hash}"`;
+    // RFC 9110 §8.8.3: a strong tag differs per content coding; a weak one may be shared.
+    headers.etag =
+      compiled.etag === 'weak'
+        ? `W/"${hash}"`
+        : coding === ''
+          ? `"${hash}"`
+          : `"${hash}@${coding}"`;
   }
   const tag = splitTag(String(headers.etag));
   const modified = headers['last-modified'];

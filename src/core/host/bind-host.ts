@@ -35,6 +35,7 @@ import type { Service } from '../pipeline/service.ts';
 import { andThen, attempt, type Step } from '../pipeline/steps.ts';
 import type { RouteInfo } from '../routing/table.ts';
 import type { AppRoute, RouteConfig, RouteSettings } from '../routing/types.ts';
+import { type Companion, companionWarning, encodesAfter } from './companions.ts';
 import { fromHostError, type HostErrorFacts } from './host-errors.ts';
 
 /**
@@ -110,11 +111,12 @@ export class BoundHost<Native extends object> {
   private routesSeen = -1;
   private readonly byKey = new WeakMap<object, Map<string, Compiled>>();
   private readonly byPath = new Map<string, Map<string, Compiled>>();
+  private readonly found = new Set<Companion>();
 
   constructor(api: Conventions | ConventionsOptions, binding: HostBinding<Native>) {
     this.api = toConventions(api);
     this.service = serviceOf(this.api);
-    this.binding = binding;
+    this.binding = checkBinding(binding);
   }
 
   /** The service's logger. */
@@ -391,6 +393,23 @@ export class BoundHost<Native extends object> {
     return settings;
   }
 
+  /**
+   * A companion package the host found beside the conventions: named once in a warning that says
+   * what to keep where it doubles up one of the service's plugins, and adapted to where the
+   * library can (a compression companion: strong entity tags differ by the codings a request
+   * accepts).
+   *
+   * @see [What you already have](../../../docs/existing-apps.md#what-you-already-have), each
+   *   companion and what becomes of it.
+   */
+  companion(name: Companion): void {
+    if (this.found.has(name)) return;
+    this.found.add(name);
+    if (encodesAfter(name)) this.service.settings.downstream.encodes = true;
+    const warning = companionWarning(name, this.api.plugins);
+    if (warning !== undefined) this.logger.warn(warning);
+  }
+
   /** Hands the app's routes to the route view at once (a host that lists them when ready). */
   useAppRoutes(routes: readonly AppRoute[]): void {
     this.service.useAppRoutes(routes);
@@ -400,6 +419,28 @@ export class BoundHost<Native extends object> {
   lint(routes: readonly LintRoute[]): LintFinding[] {
     return this.service.lint(routes, true);
   }
+}
+
+/**
+ * The binding as given, once its members are known to be what the steps call: a mistake (a
+ * value where a function belongs) is a `TypeError` at start-up, not at the first request.
+ */
+function checkBinding<Native>(binding: HostBinding<Native>): HostBinding<Native> {
+  if (typeof binding?.input !== 'function') {
+    throw new TypeError(
+      "bindHost(api, binding): binding.input must be a function that turns the host's request into a RequestInput.",
+    );
+  }
+  const source = binding.appRoutes;
+  if (source !== undefined) {
+    for (const name of ['size', 'list'] as const) {
+      if (typeof source?.[name] === 'function') continue;
+      throw new TypeError(
+        `bindHost(api, binding): binding.appRoutes.${name} must be a function of the host's request, not a ${source === null ? 'null' : typeof source?.[name]} value: give appRoutes as { size: (native) => routes.length, list: (native) => routes }, which the binding calls again when size changes.`,
+      );
+    }
+  }
+  return binding;
 }
 
 /**

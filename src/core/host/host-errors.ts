@@ -14,6 +14,7 @@ import {
   payloadTooLarge,
 } from '../errors/helpers.ts';
 import type { HostFailure } from '../limits/host-answers.ts';
+import { type ChallengedError, withChallenge } from './host-challenge.ts';
 
 /** What a host knows of the request an error belongs to, for the error's sentence. */
 export interface HostErrorFacts {
@@ -23,6 +24,16 @@ export interface HostErrorFacts {
   readonly bodyLimit?: number | undefined;
   /** The request's `Content-Type`, for an unsupported-media-type error. */
   readonly contentType?: string | undefined;
+  /**
+   * The `WWW-Authenticate` challenge the host's response already carries (passport sets it before
+   * it hands on its 401), kept on the 401 the error becomes.
+   */
+  readonly challenge?: string | undefined;
+  /**
+   * Whether the app read the request body through the host's own reader (Hono's `c.req.json()`):
+   * a `SyntaxError` that escapes the handler is then the body's, a 400.
+   */
+  readonly bodyRead?: boolean | undefined;
 }
 
 /** One problem of a JSON Schema validator (Ajv's shape, which Fastify reports). */
@@ -34,7 +45,7 @@ interface SchemaProblem {
 }
 
 /** The fields of a host's error read here, beside those of an `http-errors` error. */
-interface HostError extends HttpErrorLike {
+interface HostError extends HttpErrorLike, ChallengedError {
   /** body-parser's (and raw-body's) kind of error. */
   readonly type?: string;
   /** Fastify's (and Node's) error code. */
@@ -44,6 +55,13 @@ interface HostError extends HttpErrorLike {
   readonly encoding?: string;
   readonly validation?: readonly SchemaProblem[];
   readonly validationContext?: keyof typeof where;
+  /** multer's name for its errors, which carry no status. */
+  readonly name?: string;
+  /** multer's field of the upload the error is about. */
+  readonly field?: string;
+  /** NestJS's `HttpException`: its status, and the body it was made with. */
+  readonly getStatus?: () => unknown;
+  readonly getResponse?: () => unknown;
 }
 
 const where = {
@@ -79,6 +97,13 @@ function describe(problem: SchemaProblem, context: keyof typeof where): FieldPro
   };
 }
 
+const inField = (e: HostError) =>
+  typeof e.field === 'string' ? ` in the field ${JSON.stringify(e.field)}` : '';
+
+/** 413 for a multipart upload past one of its limits (RFC 9110 §15.5.14); the rest is unread. */
+const uploadTooLarge = (message: string) =>
+  new ApiError(413, ErrorCode.PayloadTooLarge, message, { headers: { connection: 'close' } });
+
 const malformedPath = () =>
   new ApiError(400, ErrorCode.MalformedPath, 'The request path has malformed percent-encoding.');
 
@@ -111,6 +136,30 @@ const known: Record<string, (e: HostError, facts: HostErrorFacts) => ApiError> =
   FST_ERR_CTP_EMPTY_JSON_BODY: () =>
     new ApiError(400, ErrorCode.MissingBody, 'The request body is empty but announced as JSON.'),
   FST_ERR_BAD_URL: malformedPath,
+  // @fastify/multipart's limits (its own status for each is 413) and its media type check (406).
+  FST_REQ_FILE_TOO_LARGE: () => uploadTooLarge('A file of the upload is larger than the limit.'),
+  FST_FILES_LIMIT: () => uploadTooLarge('The upload has more files than the limit allows.'),
+  FST_FIELDS_LIMIT: () => uploadTooLarge('The upload has more fields than the limit allows.'),
+  FST_PARTS_LIMIT: () => uploadTooLarge('The upload has more parts than the limit allows.'),
+  FST_INVALID_MULTIPART_CONTENT_TYPE: (_, facts) => unsupportedType(facts.contentType),
+};
+
+// multer's errors carry no status, only a `code`: each limit of an upload is 413.
+const multerErrors: Record<string, (e: HostError) => ApiError> = {
+  LIMIT_FILE_SIZE: (e) => uploadTooLarge(`The file${inField(e)} is larger than the limit.`),
+  LIMIT_FILE_COUNT: () => uploadTooLarge('The upload has more files than the limit allows.'),
+  LIMIT_FIELD_COUNT: () => uploadTooLarge('The upload has more fields than the limit allows.'),
+  LIMIT_PART_COUNT: () => uploadTooLarge('The upload has more parts than the limit allows.'),
+  LIMIT_FIELD_KEY: () => uploadTooLarge('A field name of the upload is longer than the limit.'),
+  LIMIT_FIELD_VALUE: (e) => uploadTooLarge(`The value${inField(e)} is longer than the limit.`),
+  LIMIT_UNEXPECTED_FILE: (e) =>
+    new ApiError(
+      400,
+      ErrorCode.UnknownField,
+      `The upload has a file${inField(e)} not expected here.`,
+    ),
+  MISSING_FIELD_NAME: () =>
+    new ApiError(400, ErrorCode.MalformedBody, 'A part of the upload has no field name.'),
 };
 
 // The HTTP parser's error codes (llhttp's, as Node reports them), by what the request got wrong.
@@ -146,14 +195,34 @@ export function hostFailureOf(code: string | undefined): HostFailure {
 /**
  * An error a host framework raised, as the core's error: body parsers' (body-parser's `type`),
  * Fastify's own (`code`, and its schema validation's `validation`, one entry per problem), a
- * router's malformed percent-encoding; anything else goes to the one rule for errors that carry a
- * status ({@link fromHttpError}). An `ApiError` is kept as it is.
+ * router's malformed percent-encoding, the upload limits of multer and @fastify/multipart (413),
+ * a `SyntaxError` from a body the app read itself (`facts.bodyRead`: 400); anything else goes to
+ * the one rule for errors that carry a status ({@link fromHttpError}). A 401 keeps the challenge
+ * its companion gave (passport, hono/jwt), or gets the Bearer scheme's (@fastify/jwt). An
+ * `ApiError` is kept as it is.
  *
  * @category Host binding
  */
 export function fromHostError(error: unknown, facts: HostErrorFacts = {}): unknown {
   if (isApiError(error) || typeof error !== 'object' || error === null) return error;
   const e = error as HostError;
+  // The app parsed the body itself (Hono's c.req.json()), and it was not JSON.
+  if (facts.bodyRead && error instanceof SyntaxError) return malformedJson(error.message);
+  if (
+    e.name === 'MulterError' &&
+    typeof e.code === 'string' &&
+    Object.hasOwn(multerErrors, e.code)
+  ) {
+    return multerErrors[e.code]!(e);
+  }
+  return withChallenge(mapped(e, facts), e, facts);
+}
+
+function mapped(e: HostError, facts: HostErrorFacts): unknown {
+  const error: unknown = e;
+  if (typeof e.getStatus === 'function' && typeof e.getResponse === 'function') {
+    return fromNestException(e, e.getStatus(), e.getResponse());
+  }
   const status = e.status ?? e.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {
     if (e.validation?.length) {
@@ -165,4 +234,28 @@ export function fromHostError(error: unknown, facts: HostErrorFacts = {}): unkno
     if (error instanceof URIError && status === 400) return malformedPath();
   }
   return fromHttpError(error, facts.status);
+}
+
+/**
+ * NestJS's `HttpException`: its own status and message; a `ValidationPipe`'s 400, whose body lists
+ * one message per problem, as one entry each (spec 2.11). Its `response` is the body it was made
+ * with, not another server's answer, so the status it carries is the one to send.
+ */
+function fromNestException(e: HostError, status: unknown, body: unknown): unknown {
+  if (typeof status !== 'number') return e;
+  const messages = (body as { message?: unknown } | null)?.message;
+  if (status === 400 && Array.isArray(messages) && messages.length > 0) {
+    const problems = messages.filter((m): m is string => typeof m === 'string');
+    if (problems.length === messages.length) {
+      return invalidRequest(problems.map((message) => ({ message: sentence(message) })));
+    }
+  }
+  return fromHttpError(e, status);
+}
+
+/** A validator's phrase ("title should not be empty") as the sentence of an error entry. */
+function sentence(text: string): string {
+  const trimmed = text.trim();
+  const upper = trimmed.charAt(0).toUpperCase() + trimmed.slice(1);
+  return /[.!?]$/.test(upper) ? upper : `${upper}.`;
 }

@@ -9,5 +9,7 @@ export {
   hostAnswer,
   hostAnswerFor,
 } from './bind-host.ts';
+export type { Companion } from './companions.ts';
 export { fromHostError, type HostErrorFacts, hostFailureOf } from './host-errors.ts';
 export { markOf, markStep, originalOf, type StepMark } from './marks.ts';
+export { routeSchemasOf } from './route-schemas.ts';

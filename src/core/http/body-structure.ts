@@ -1,5 +1,5 @@
 /**
- * How much structure a request body may hold (issue 34, item 1): its depth, the items of one
+ * How much structure a request body may hold: its depth, the items of one
  * array, the members of one object and its values in all, bounded while the body is parsed so
  * that no schema, field rule or handler ever sees more ([Request limits](../../../docs/limits.md)).
  */

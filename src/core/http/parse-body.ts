@@ -181,7 +181,7 @@ export function parseBodyAs(
   const text = decodeText(bytes, charset);
   if (format === 'form') return parseForm(text, limits);
   // JSON.parse has no hook for depth or size: the text is scanned first, in linear time, so no
-  // schema, field rule or handler ever sees a structure past the bounds (issue 34).
+  // schema, field rule or handler ever sees a structure past the bounds.
   checkJsonStructure(text, limits);
   try {
     return JSON.parse(text);

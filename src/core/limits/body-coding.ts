@@ -37,7 +37,7 @@ export type BodyDecoder = (
  * cap a body gzipped thousands of times, named in a long `Content-Encoding`, costs passes
  * quadratic in the header's length.
  */
-export const maxContentCodings = 3;
+const maxContentCodings = 3;
 
 /** Splits a list header into lower-case members (RFC 9110 §5.6.1), empty members dropped. */
 // Cost: linear in the value (one split, one trim per member).

@@ -12,10 +12,8 @@ import { isPlural, pluralize } from './pluralize.ts';
 
 /**
  * Writes a segment as it reads in a pattern, e.g. `:id` or `books`.
- *
- * @category Route lint
  */
-export function segmentLabel(segment: Segment): string {
+function segmentLabel(segment: Segment): string {
   return segment.parts
     .map(({ item }) =>
       item.type === 'text' ? item.value : `${item.type === 'param' ? ':' : '*'}${item.name}`,
@@ -29,10 +27,8 @@ const hasKey = (segment: Segment | undefined): boolean =>
 /**
  * The indexes of segments that name a collection: a static segment directly followed by a
  * parameter, or the last segment of a POST route (spec 4.2: POST on a collection creates an item).
- *
- * @category Route lint
  */
-export function collectionIndexes(parsed: ParsedPattern, postTarget: boolean): number[] {
+function collectionIndexes(parsed: ParsedPattern, postTarget: boolean): number[] {
   const { segments } = parsed;
   let last = segments.length - 1;
   while (last > 0 && segments[last]!.parts.length === 0) last--;

@@ -47,7 +47,7 @@ function splitExtension(value: string, place: Place): [stem: string, extension: 
  *
  * @category Route lint
  */
-export type TextLintRule = 'lower-case' | 'hyphen-words' | 'no-extension' | 'no-encoding';
+type TextLintRule = 'lower-case' | 'hyphen-words' | 'no-extension' | 'no-encoding';
 
 // spec 4.1.3: a request that differs in case gets 404, so the route itself must be lower-case.
 // Percent-encoding hex is not a letter of the path: the path rule ignores it too (docs/route-lint.md).

@@ -73,10 +73,8 @@ export interface LintRoute {
 
 /**
  * The spec section each rule enforces.
- *
- * @category Route lint
  */
-export const ruleSections: Readonly<Record<LintRule, string>> = {
+const ruleSections: Readonly<Record<LintRule, string>> = {
   'lower-case': '4.1.3',
   'trailing-slash': '4.1',
   'plural-collection': '4.1.4',

@@ -22,7 +22,7 @@ import { parsePattern } from './parse-pattern.ts';
  *
  * @category Route lint
  */
-export interface PatternContext {
+interface PatternContext {
   /** A POST route ends at this pattern, so its last segment is a collection. */
   postTarget: boolean;
   /** Item parameter names seen on earlier routes, for the cross-route rule. */

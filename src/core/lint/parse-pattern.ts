@@ -21,7 +21,7 @@ export type Item =
  *
  * @category Route lint
  */
-export interface Part {
+interface Part {
   /** Index of the item in {@link ParsedPattern.items}. */
   at: number;
   item: Extract<Item, { type: 'text' | 'param' | 'wildcard' }>;

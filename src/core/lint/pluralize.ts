@@ -45,10 +45,8 @@ const plurals = new Set([...Object.values(irregular), ...invariable]);
 
 /**
  * The last word of a segment, lower-cased: the noun that carries the number.
- *
- * @category Route lint
  */
-export function lastWord(text: string): string {
+function lastWord(text: string): string {
   const spaced = text.replace(/([a-z0-9])([A-Z])/g, '$1 $2');
   const words = spaced.split(/[^\p{L}\p{N}]+/u).filter((word) => word !== '');
   return (words[words.length - 1] ?? '').toLowerCase();

@@ -8,10 +8,10 @@ import type { CompiledClient, ResolvedOAuth } from './resolve.ts';
 import { sha256, timingSafeEqual } from './secrets.ts';
 
 /** How the client authenticated. */
-export type ClientAuthMethod = 'client_secret_basic' | 'client_secret_post' | 'none';
+type ClientAuthMethod = 'client_secret_basic' | 'client_secret_post' | 'none';
 
 /** The client of a request and how it proved who it is. */
-export interface AuthenticatedClient {
+interface AuthenticatedClient {
   readonly client: CompiledClient;
   readonly method: ClientAuthMethod;
 }

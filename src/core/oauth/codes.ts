@@ -1,13 +1,14 @@
 /** One-time authorization codes bound to client, redirect URI and PKCE challenge (RFC 6749 §4.1, RFC 7636). */
 
+import { toBase64Url } from '../internal/base64url.ts';
 import { randomToken } from '../internal/random.ts';
 import type { GuardedStore } from '../stores/guard-store.ts';
 import type { StoreBudgetHolder } from '../stores/store-budget.ts';
 import { oauthError } from './errors.ts';
-import { base64url, digestKey, sha256, timingSafeEqual } from './secrets.ts';
+import { digestKey, sha256, timingSafeEqual } from './secrets.ts';
 
 /** What the store keeps of one code. */
-export interface CodeRecord {
+interface CodeRecord {
   /** The client it was issued to. */
   readonly c: string;
   /** The redirect URI it was sent to. */
@@ -94,7 +95,7 @@ export class AuthorizationCodes {
         'The code_verifier must be 43 to 128 unreserved characters.',
       );
     }
-    const computed = new TextEncoder().encode(base64url(await sha256(verifier)));
+    const computed = new TextEncoder().encode(toBase64Url(await sha256(verifier)));
     if (!timingSafeEqual(computed, new TextEncoder().encode(record.ch))) {
       throw oauthError('invalid_grant', 'The code_verifier does not match the code_challenge.');
     }

@@ -19,7 +19,7 @@ function checked(value: unknown): string {
 /**
  * The `issuer` option compiled: the issuer of each request, and the start-up warning it calls for.
  */
-export interface CompiledIssuer {
+interface CompiledIssuer {
   /** The issuer of a request. */
   readonly issuerOf: (ctx: RequestContext) => string;
   /** What the service's logger is told at set-up, if anything. */

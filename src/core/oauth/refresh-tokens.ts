@@ -22,7 +22,7 @@ import { digestKey } from './secrets.ts';
 export type { FamilyRef, RefreshRecord } from './refresh-families.ts';
 
 /** What a new family's record says: its client, user and scope. */
-export type FamilyGrant = Pick<RefreshRecord, 'c' | 's' | 'sc'>;
+type FamilyGrant = Pick<RefreshRecord, 'c' | 's' | 'sc'>;
 
 const unknown = 'The refresh token is unknown, expired or revoked.';
 // A grant rarely holds more than two live access tokens; past this many, the oldest is revoked.
@@ -34,7 +34,7 @@ const maxSpent = 16;
 const tokenSyntax = /^([A-Za-z0-9_-]{43})\.(\d{1,4})\.([A-Za-z0-9_-]{22})\.[A-Za-z0-9_-]{43}$/;
 
 /** Revokes an access token by `jti` until `expiresAt` (epoch seconds): the token side's `revoke`. */
-export type RevokeAccess = (jti: string, expiresAt: number) => Promise<void> | void;
+type RevokeAccess = (jti: string, expiresAt: number) => Promise<void> | void;
 
 /**
  * The refresh-token families of one server, over its store. Each method takes, last, the request

@@ -3,9 +3,6 @@ import { fromBase64Url, toBase64Url } from '../internal/base64url.ts';
 
 const encoder = new TextEncoder();
 
-/** Bytes as base64url without padding (RFC 4648 §5): the library's one encoder. */
-export const base64url: (bytes: Uint8Array) => string = toBase64Url;
-
 /** The SHA-256 digest of a string's UTF-8 bytes. */
 export async function sha256(text: string): Promise<Uint8Array> {
   return new Uint8Array(await crypto.subtle.digest('SHA-256', encoder.encode(text)));
@@ -13,7 +10,7 @@ export async function sha256(text: string): Promise<Uint8Array> {
 
 /** The SHA-256 digest of a string as base64url: how opaque tokens are keyed in the store. */
 export async function digestKey(text: string): Promise<string> {
-  return base64url(await sha256(text));
+  return toBase64Url(await sha256(text));
 }
 
 /**

@@ -1,4 +1,4 @@
-/** Observability: request ids and the logger of a request (issue 38). */
+/** Observability: request ids and the logger of a request. */
 export { type RequestIdsOptions, RequestIdsPlugin, requestIds } from './request-ids.ts';
 export {
   compileLogPlan,

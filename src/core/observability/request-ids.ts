@@ -1,5 +1,5 @@
 /**
- * Request ids (issue 38, item 2): a plugin, like every feature, built on the observation hooks. An
+ * Request ids: a plugin, like every feature, built on the observation hooks. An
  * incoming id that is bounded and well-formed is kept, any other is replaced by a new one; the id
  * is echoed on every response, kept on `ctx.state.requestId` (where telemetry puts it on the span)
  * and added to every line the request logs.

@@ -1,5 +1,5 @@
 /**
- * The logger of one request (issue 38, item 3): every line the library writes about a request
+ * The logger of one request: every line the library writes about a request
  * goes through the service's logger with the request's context (its route, and what plugins add:
  * the request id, the trace id). Built only when the request logs: a request that logs nothing
  * allocates nothing here.

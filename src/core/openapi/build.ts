@@ -10,7 +10,7 @@ import type { DescribedApi, OpenApiOptions } from './options.ts';
 import { xmlSchemaOf } from './xml.ts';
 
 /** The plugins whose behaviour the document describes. */
-export interface Features {
+interface Features {
   readonly bearer: boolean;
   readonly rateLimit: boolean;
   readonly caching: boolean;
@@ -102,7 +102,7 @@ export function headerRefs(
 }
 
 /** Whether a media type carries JSON: `application/json` or a `+json` type (RFC 6839). */
-export const isJsonType = (type: string) => type === 'application/json' || type.endsWith('+json');
+const isJsonType = (type: string) => type === 'application/json' || type.endsWith('+json');
 
 /** Whether a media type carries XML. */
 export const isXmlType = (type: string) =>

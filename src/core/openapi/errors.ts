@@ -52,7 +52,7 @@ const bases: Record<Kind, string> = {
  * format is chosen (a refused token, an upper-case path, a malformed query) is JSON whatever was
  * asked for, then every type the route answers in.
  */
-export function errorTypesOf(route: RouteInfo | undefined, b: Build): string[] {
+function errorTypesOf(route: RouteInfo | undefined, b: Build): string[] {
   const types = route === undefined ? [] : b.typesOf(route);
   return ['application/json', ...types.filter((t) => t !== 'application/json')];
 }

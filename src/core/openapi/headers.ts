@@ -2,7 +2,7 @@
 import type { JsonSchema } from './json-schema.ts';
 
 /** One response header (OpenAPI 3.1 §4.8.21). */
-export const header = (description: string, schema: JsonSchema = { type: 'string' }) => ({
+const header = (description: string, schema: JsonSchema = { type: 'string' }) => ({
   description,
   schema,
 });

@@ -7,7 +7,7 @@ import { singularOf } from '../negotiation/xml-names.ts';
 import type { RouteInfo } from '../routing/table.ts';
 
 /** The resource a pattern names: its last fixed segment, and whether a parameter follows it. */
-export interface ResourceName {
+interface ResourceName {
   /** The segment as written (`books`, `book-imports`, `me`). */
   readonly segment: string;
   /** Whether the pattern ends in a parameter: one item of the collection (`/v1/books/:id`). */
@@ -22,7 +22,7 @@ const version = /^v\d+$/;
 const parameter = /^[:*]|^\{/;
 
 /** The resource of `pattern`, or `undefined` for `/`. */
-export function resourceOf(pattern: string): ResourceName | undefined {
+function resourceOf(pattern: string): ResourceName | undefined {
   const segments = pattern.split('/').filter((s) => s !== '');
   let item = false;
   for (let i = segments.length - 1; i >= 0; i--) {
@@ -77,7 +77,7 @@ export function tagOf(pattern: string): string | undefined {
 }
 
 /** `book import` → `BookImport`. */
-export function pascal(words: string): string {
+function pascal(words: string): string {
   return words
     .split(/[^A-Za-z0-9]+/)
     .filter((w) => w !== '')

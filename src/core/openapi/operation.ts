@@ -12,7 +12,7 @@ import { requestBodyOf } from './request-body.ts';
 import { responsesOf } from './responses.ts';
 
 /** `get` + `/v1/books/{id}` → `getV1BooksId`. */
-export const operationId = (method: string, path: string) =>
+const operationId = (method: string, path: string) =>
   method.toLowerCase() +
   path
     .split(/[^A-Za-z0-9]+/)

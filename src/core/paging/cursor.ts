@@ -10,7 +10,7 @@ import { equalBytes, type HmacKey, hmacKey, hmacSha256 } from '../internal/hmac.
 export type CursorValue = string | number | boolean | null | Date;
 
 /** A decoded cursor: the sort it was made for and the values of the item it points at. */
-export interface CursorPosition {
+interface CursorPosition {
   /** The normalised `sort` the cursor belongs to (`-year,title,id`). */
   sort: string;
   /** The item's value for each sort field, the key last. */
@@ -79,7 +79,7 @@ export function looksLikeCursor(value: string): boolean {
 }
 
 /** 32 random bytes: the secret of a process that was given none (cursors then last as long as it). */
-export function randomSecret(): Uint8Array {
+function randomSecret(): Uint8Array {
   const bytes = new Uint8Array(32);
   globalThis.crypto.getRandomValues(bytes);
   return bytes;

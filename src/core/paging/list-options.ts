@@ -190,7 +190,7 @@ export function sortText(order: readonly SortField[]): string {
 }
 
 /** Plugin-wide settings a list falls back to. */
-export interface ListDefaults {
+interface ListDefaults {
   unknownParameters?: UnknownParameterPolicy;
   parameters?: readonly string[];
   /** The plugin's secret, or a function that draws it on first use. */

@@ -6,7 +6,7 @@ import { type ListSpec, type PagingStyle, type SortField, sortText } from './lis
 import { type FilterValue, type Position, parseList } from './parse-list.ts';
 
 /** Orders two sort values: numbers, strings and dates by value; `null` and `undefined` last (as Postgres sorts NULL). */
-export function compareValues(a: unknown, b: unknown): number {
+function compareValues(a: unknown, b: unknown): number {
   if (a === b) return 0;
   if (a === null || a === undefined) return b === null || b === undefined ? 0 : 1;
   if (b === null || b === undefined) return -1;

@@ -38,7 +38,7 @@ export interface Position {
 export type FilterValue = string | number | boolean | Date;
 
 /** The parsed query of one list request, before any method is attached. */
-export interface ParsedList {
+interface ParsedList {
   style: PagingStyle;
   limit: number;
   offset: number;

@@ -62,7 +62,7 @@ export function compileRules(
 }
 
 /** Whether `name` is read by the route or accepted by a pattern. */
-export function accepted(rules: ParameterRules, name: string): boolean {
+function accepted(rules: ParameterRules, name: string): boolean {
   if (rules.known.has(name)) return true;
   for (const prefix of rules.prefixes) if (name.startsWith(prefix)) return true;
   return false;
@@ -105,7 +105,7 @@ const plain = (name: string) => name.toLowerCase().replace(/[-_.]/g, '');
  * or with other separators (`perPage`, `per-page`), or one or two edits away (two for names of
  * six characters and more, one below: `sortt`, `per_pgae`, `pgae`).
  */
-export function meantParameter(name: string, known: ReadonlySet<string>): string | undefined {
+function meantParameter(name: string, known: ReadonlySet<string>): string | undefined {
   if (name.length > 64) return undefined;
   const folded = plain(name);
   for (const candidate of known) {

@@ -1,5 +1,5 @@
 /**
- * The time budget of a request's checks (issue 34, item 1): a schema, an `authorize` or a
+ * The time budget of a request's checks: a schema, an `authorize` or a
  * `resourceVersion` that returns a promise must settle within `checkTimeout`, or the request is
  * answered 503 instead of being held open. A check that answers synchronously is never timed
  * (it costs no timer); its input is bounded instead (a body's structure, docs/limits.md).
@@ -16,7 +16,7 @@ export const defaultCheckTimeout = 5000;
  * 503 {@link ErrorCode.CheckTimeout}: the client is told nothing was done; the log names the
  * check that did not settle (the error's `cause`).
  */
-export function checkTimedOut(what: string, ms: number): ApiError {
+function checkTimedOut(what: string, ms: number): ApiError {
   return new ApiError(
     503,
     ErrorCode.CheckTimeout,

@@ -38,10 +38,8 @@ export function run(
 
 /**
  * The path rules that hold before routing: well-formed encoding (400), lower case (404).
- *
- * @category Plugins and pipeline
  */
-export function pathRules(ctx: RequestContext): OutgoingResponse | undefined {
+function pathRules(ctx: RequestContext): OutgoingResponse | undefined {
   const run = runOf(ctx);
   if (run.problem !== undefined) throw run.problem;
   return run.upperCase ? upperCasePath(ctx) : undefined;
@@ -92,13 +90,8 @@ export function front(
 
 /**
  * Pre-routing alone, for an answer a host raised before its hooks ran (Fastify's bad URL).
- *
- * @category Plugins and pipeline
  */
-export function preRouting(
-  settings: Settings,
-  ctx: RequestContext,
-): Step<OutgoingResponse | undefined> {
+function preRouting(settings: Settings, ctx: RequestContext): Step<OutgoingResponse | undefined> {
   runOf(ctx).reach(Phase.preRouted);
   if (settings.onRequest.length === 0) return pathRules(ctx);
   return andThen(runPreRouting(settings, ctx), (r) =>
@@ -151,10 +144,8 @@ export function answerUnrouted(settings: Settings, ctx: RequestContext): Step<Ou
  * The router's answers: 204 with `Allow` for OPTIONS on a path with methods; with a route matched
  * but not answered by the host, no methods on the path, or a method it has that nothing served,
  * 404 naming the path; 405 with `Allow` otherwise.
- *
- * @category Plugins and pipeline
  */
-export function unmatched(ctx: RequestContext): OutgoingResponse {
+function unmatched(ctx: RequestContext): OutgoingResponse {
   const methods = ctx.allowed;
   if (ctx.method === 'OPTIONS' && methods.length > 0) return allowAnswer(ctx, methods);
   // A method the path has, that no handler served (a host that does not serve the table), is

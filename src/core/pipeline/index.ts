@@ -17,6 +17,7 @@ export { hasScopes, type Identity } from './identity.ts';
 export type { ConventionsOptions } from './options.ts';
 export type {
   CheckResult,
+  Downstream,
   Guarded,
   GuardPassed,
   GuardStopped,

@@ -143,6 +143,8 @@ export interface ResolvedConventionsOptions {
   configKeys: string[];
   /** The installed plugins' names, in order. */
   pluginNames: readonly string[];
+  /** What the host found after the conventions (the plugins' `downstream`), set by the host. */
+  downstream: { encodes: boolean };
   /** The plugins' `onReady` hooks, called once the Conventions is built. */
   onReady: ((api: import('../openapi/document.ts').DescribedApi) => void)[];
   /** The media types a route answers in, by the first plugin that says (`mediaTypes`). */
@@ -231,7 +233,8 @@ export function resolveConventionsOptions(options: ConventionsOptions): Resolved
     1,
     2 ** 31 - 1,
   );
-  for (const plugin of plugins) plugin.setup?.({ logger, checkTimeout });
+  const downstream = { encodes: false };
+  for (const plugin of plugins) plugin.setup?.({ logger, checkTimeout, downstream });
   const configKeys = plugins.flatMap((p) => p.routeConfig ?? []);
   const router = new Router(mergeRoutes(options.routes, plugins), configKeys);
   const onRoute = plugins.flatMap((p) => (p.onRoute ? [p.onRoute.bind(p)] : []));
@@ -267,6 +270,7 @@ export function resolveConventionsOptions(options: ConventionsOptions): Resolved
     router,
     configKeys,
     pluginNames: plugins.map((p) => p.name),
+    downstream,
     onReady: plugins.flatMap((p) => (p.onReady ? [p.onReady.bind(p)] : [])),
     mediaTypes: plugins
       .find((p) => p.mediaTypes !== undefined)

@@ -73,6 +73,24 @@ export interface PluginSetup {
    * (an `authorize`, a `resourceVersion`) may take to settle before the request is answered 503.
    */
   readonly checkTimeout: number;
+  /** What the host found after the conventions, filled in as the host finds it. */
+  readonly downstream: Downstream;
+}
+
+/**
+ * What runs after the conventions on the host (a companion package the host found), which a
+ * plugin may adapt to. It can change after set-up: a host finds some companions at its first
+ * request.
+ *
+ * @category Plugins and pipeline
+ */
+export interface Downstream {
+  /**
+   * Whether a companion may encode the responses after the conventions sent them (`compression`,
+   * `@fastify/compress`, `hono/compress`): a strong entity tag then differs by the codings the
+   * request accepts (RFC 9110 §8.8.3).
+   */
+  readonly encodes: boolean;
 }
 
 /**

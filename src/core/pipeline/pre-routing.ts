@@ -61,7 +61,7 @@ export function runPreRouting(
  * request already answered by `early`; then gives that answer: its reply, or its error thrown.
  * What those hooks return is ignored; the first error they throw becomes the answer.
  */
-export function everyRequest(
+function everyRequest(
   settings: Settings,
   ctx: RequestContext,
   from: number,

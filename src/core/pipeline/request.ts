@@ -5,7 +5,6 @@ import { ErrorCode } from '../errors/catalogue.ts';
 import { payloadTooLarge } from '../errors/helpers.ts';
 import type { Logger } from '../errors/to-response.ts';
 import type { BodyStructure, StructureLimits } from '../http/body-structure.ts';
-import { compileJsonWriter } from '../http/compiled-json.ts';
 import { type BodyFormat, bodyFormat, parseBody, parseBodyAs } from '../http/parse-body.ts';
 import { isReply } from '../http/reply.ts';
 import type { OutgoingResponse } from '../http/response.ts';
@@ -16,7 +15,6 @@ import {
   contentCodingsOf,
   decodeBody,
 } from '../limits/body-coding.ts';
-import { standardJsonSchema } from '../openapi/json-schema.ts';
 import type { RouteSettings } from '../routing/types.ts';
 import { compileFields } from '../validation/check-fields.ts';
 import { isStandardSchema, type RequestPart, schemaCheck } from '../validation/standard-schema.ts';
@@ -34,7 +32,7 @@ type Check = (ctx: RequestContext) => Step<CheckResult>;
  *
  * @category Plugins and pipeline
  */
-export interface RequestPlan {
+interface RequestPlan {
   authenticate: Check[];
   preParsing: Check[];
   preHandler: Check[];
@@ -49,8 +47,6 @@ export interface RequestPlan {
 /** A route's settings compiled for the request path: its checkers and body formats. */
 interface CompiledRoute {
   check: PartCheck | undefined;
-  /** JSON writers compiled from the route's `response` schemas, by status. */
-  writers: ReadonlyMap<number, (value: unknown) => string> | undefined;
   /** The `params`, `query` and `headers` schemas, checked before the body is read. */
   parts: readonly [RequestPart, PartCheck][];
   accepts: readonly BodyFormat[];
@@ -67,17 +63,6 @@ interface CompiledRoute {
 const compiled = new WeakMap<RouteSettings, CompiledRoute>();
 const withBody = new Set(['POST', 'PUT', 'PATCH']);
 const defaultAccepts: readonly BodyFormat[] = ['json'];
-
-/** A JSON writer per declared response status, from the schema's JSON Schema (its output). */
-function compileWriters(
-  response: Readonly<Record<number, unknown>>,
-): ReadonlyMap<number, (value: unknown) => string> {
-  const writers = new Map<number, (value: unknown) => string>();
-  for (const [status, schema] of Object.entries(response)) {
-    writers.set(Number(status), compileJsonWriter(standardJsonSchema(schema, 'output')));
-  }
-  return writers;
-}
 
 /**
  * Compiles a route's settings once (table routes at start-up, guarded routes when declared).
@@ -121,7 +106,6 @@ export function compileRoute(route: RouteSettings): CompiledRoute {
         ? []
         : [[part, schemaCheck(schema, part)] as [RequestPart, PartCheck]];
     }),
-    writers: config.response === undefined ? undefined : compileWriters(config.response),
   };
   compiled.set(route, done);
   return done;

@@ -95,7 +95,7 @@ function serialized(
  *
  * @internal
  */
-export type AlwaysOnFill = (headers: ResponseHeaders) => void;
+type AlwaysOnFill = (headers: ResponseHeaders) => void;
 
 /**
  * The fill of a set of always-on headers: where the runtime compiles code, one function

@@ -3,7 +3,6 @@ import { stringifyJson } from '../http/json.ts';
 import type { OutgoingResponse, SentResponse } from '../http/response.ts';
 import type { RequestContext } from './context.ts';
 import type { Serializer } from './plugin.ts';
-import { compileRoute } from './request.ts';
 
 /**
  * The JSON serializer: the default entry of every registry (spec 1, 4.6).
@@ -11,16 +10,6 @@ import { compileRoute } from './request.ts';
  * @category Plugins and pipeline
  */
 export const jsonSerializer: Serializer = (value) => stringifyJson(value) ?? 'null';
-
-/**
- * JSON text of a route's value: by the writer compiled from its `response` schema for `status`
- * when it declares one (the same text, sooner), else by the general writer.
- */
-function writeJson(ctx: RequestContext, status: number, body: unknown): string {
-  const route = ctx.route;
-  const writer = route === undefined ? undefined : compileRoute(route).writers?.get(status);
-  return writer === undefined ? (stringifyJson(body) ?? 'null') : writer(body);
-}
 
 /**
  * Serializers by media type, compiled once; `+json` and `+xml` types use their base type's.
@@ -73,8 +62,7 @@ export class SerializerRegistry {
     const type = out.type;
     if (type === undefined) {
       // The default: JSON, with a constant Content-Type that needs no check.
-      const bytes =
-        this.json === jsonSerializer ? writeJson(ctx, status, body) : this.json(body, ctx);
+      const bytes = this.json(body, ctx);
       record['content-type'] ??= 'application/json';
       return { status, headers, body: bytes };
     }
@@ -82,8 +70,7 @@ export class SerializerRegistry {
     if (serializer === undefined) {
       throw new TypeError(`No serializer is registered for ${type}; a plugin must provide it.`);
     }
-    const bytes =
-      serializer === jsonSerializer ? writeJson(ctx, status, body) : serializer(body, ctx);
+    const bytes = serializer(body, ctx);
     if (record['content-type'] === undefined) headers.set('content-type', type);
     return { status, headers, body: bytes };
   }

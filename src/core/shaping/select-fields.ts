@@ -194,7 +194,7 @@ export function project(value: unknown, fields: readonly SelectedField[]): unkno
 }
 
 /** {@link project} of one object. */
-export function projectObject(
+function projectObject(
   value: Readonly<Record<string, unknown>>,
   fields: readonly SelectedField[],
 ): Record<string, unknown> {

@@ -174,7 +174,7 @@ const everyAlgorithm: readonly TokenAlgorithm[] = [
 const providerAlgorithms: readonly TokenAlgorithm[] = ['RS256', 'PS256', 'ES256', 'ES384', 'EdDSA'];
 
 /** Where tokens are verified: the keys given, or a provider's JWK set. */
-export interface KeySource {
+interface KeySource {
   keys: TokenKeys | Promise<TokenKeys> | RemoteKeys;
   claims: ClaimRules;
   /** Whether refused tokens are logged (through the service's logger), with why. */

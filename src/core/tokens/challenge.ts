@@ -3,13 +3,13 @@ import { ApiError } from '../errors/api-error.ts';
 import { ErrorCode } from '../errors/catalogue.ts';
 
 /** Why a token is refused; each has its own fixed message, so nothing the client sent is echoed. */
-export type TokenProblem = 'malformed' | 'invalid' | 'expired' | 'revoked' | 'tooLong';
+type TokenProblem = 'malformed' | 'invalid' | 'expired' | 'revoked' | 'tooLong';
 
 /**
  * A quoted-string (RFC 9110 §5.6.4) of `value`: `"` and `\` escaped, anything outside printable
  * ASCII dropped, so a configured realm can never break the header.
  */
-export function quote(value: string): string {
+function quote(value: string): string {
   return `"${value.replace(/[^\x20-\x7e]/g, '').replace(/["\\]/g, '\\$&')}"`;
 }
 

@@ -9,7 +9,7 @@ import { type TokenAlgorithm, type TokenKey, TokenKeys } from './keys.ts';
 import type { RemoteKeySet } from './remote-keys.ts';
 
 /** Why a token is refused, before the cache or the store are asked. */
-export type JwsProblem = 'malformed' | 'invalid' | 'expired' | 'unavailable';
+type JwsProblem = 'malformed' | 'invalid' | 'expired' | 'unavailable';
 
 /**
  * A refusal: the problem the client is told (401, or 503 when the provider's keys could not be
@@ -54,7 +54,7 @@ export interface KeyState {
 }
 
 /** A token whose signature and claims hold. */
-export interface VerifiedJws {
+interface VerifiedJws {
   /** The claims. */
   payload: Record<string, unknown>;
   /** The key that verified it. */

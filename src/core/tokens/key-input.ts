@@ -43,7 +43,7 @@ function isCryptoKey(value: unknown): value is CryptoKey {
 }
 
 /** The public members of `jwk` only: never a private part, never its `kid` or `alg`. */
-export function publicPart(jwk: JWK): JWK {
+function publicPart(jwk: JWK): JWK {
   const members = publicMembers[jwk.kty ?? ''] ?? ['kty', 'crv', 'x', 'y'];
   const from = jwk as Record<string, unknown>;
   const out: Record<string, unknown> = {};

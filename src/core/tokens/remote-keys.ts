@@ -7,7 +7,7 @@ import { createLocalJWKSet, type FlattenedJWSInput, type JWSHeaderParameters } f
 import { type FetchBounds, fetchKeySet, KeySetUnavailableError } from './fetch-key-set.ts';
 
 /** How the set is fetched and kept, resolved from the bearer options. */
-export interface RemoteKeySettings extends FetchBounds {
+interface RemoteKeySettings extends FetchBounds {
   /** The least time between two fetches, whatever their outcome, in milliseconds. */
   cooldownMs: number;
   /** How long a fetched set is used before it is fetched again (at least `cooldownMs`). */

@@ -47,7 +47,7 @@ export interface ClaimRules {
 }
 
 /** The verifier's settings, resolved by the bearer plugin. */
-export interface VerifierSettings {
+interface VerifierSettings {
   /** The keys, or their promise (requests that need them wait for it once), or a provider's JWKS. */
   keys: TokenKeys | Promise<TokenKeys> | RemoteKeys;
   claims: ClaimRules;

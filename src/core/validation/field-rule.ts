@@ -46,10 +46,8 @@ export function isDateTime(value: string): boolean {
 /**
  * The number of characters (Unicode code points) of a string: an emoji outside the BMP is one
  * character, not the two UTF-16 units `length` counts; a lone surrogate counts as one.
- *
- * @category Payloads
  */
-export function codePointLength(text: string): number {
+function codePointLength(text: string): number {
   let count = text.length;
   for (let i = 0; i < text.length - 1; i++) {
     const unit = text.charCodeAt(i);

@@ -1,5 +1,5 @@
 /**
- * The tests' own Express app written the usual way (issue 35): bare arrays, 200 on create,
+ * The tests' own Express app written the usual way: bare arrays, 200 on create,
  * string errors, an API key, epoch-millisecond dates, a route that throws, an HTML page, no
  * Cache-Control, and an OpenAPI document written by hand without examples. Its violations are
  * listed in five-apis.test.ts.

@@ -1,5 +1,5 @@
 /**
- * The tests' own Fastify app documented with @fastify/swagger (issue 35): route schemas, its
+ * The tests' own Fastify app documented with @fastify/swagger: route schemas, its
  * document generated from them, error schemas written `allOf: [Error, …]` the way Fastify users
  * share them, and Fastify's own errors (`{statusCode, error, message}`) where the spec wants its
  * error body. Its violations are listed in five-apis.test.ts.

@@ -1,5 +1,5 @@
 /**
- * The tests' own json-server-like API (issue 35): an Express app behaving as json-server 0.17
+ * The tests' own json-server-like API: an Express app behaving as json-server 0.17
  * does with its defaults (CORS reflecting any origin with credentials, no-cache headers, bare
  * arrays, `{}` for a missing record, 201 for any POST whatever its type, 200 `{}` for a delete),
  * with the violations the auditor must find listed beside it in five-apis.test.ts.

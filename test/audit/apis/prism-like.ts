@@ -1,5 +1,5 @@
 /**
- * The tests' own Prism-like mock of the Petstore (issue 35): it answers each documented operation
+ * The tests' own Prism-like mock of the Petstore: it answers each documented operation
  * with the document's examples, at the paths without the `servers` base path (as Prism's mock
  * does), refuses what the document does not have with RFC 9457 problem details (404 no path,
  * 405 no method, 401 no credentials, 422 invalid input), and nothing else. Its violations are

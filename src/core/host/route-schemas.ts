@@ -1,11 +1,11 @@
 /**
- * What a Fastify route declares of itself in its `schema` (body, querystring, params, headers,
- * response, and the words `@fastify/swagger` reads: summary, description, tags, hide), as the
- * core's plain `HostSchemas`. A shared schema it refers to by `$id` (`fastify.addSchema`) goes
- * with it as a definition of its name, so the document names it too.
+ * What a route declares of itself in a route schema of the shape Fastify gave the Node world
+ * (body, querystring, params, headers, response by status, and the words `@fastify/swagger`
+ * reads: summary, description, tags, hide), as the core's plain `HostSchemas`. Any host whose
+ * routes carry such a schema reads it here. A shared schema it refers to by `$id`
+ * (`fastify.addSchema`) goes with it as a definition of its name, so the document names it too.
  */
-import type { HostSchemas } from 'api-conventions';
-import type { RouteOptions } from 'fastify';
+import type { HostSchemas } from '../routing/types.ts';
 
 type Json = Record<string, unknown>;
 
@@ -68,11 +68,10 @@ function withShared(schema: Json, shared: Readonly<Record<string, unknown>>): Js
 }
 
 /** The host schemas of one Fastify route, `undefined` when it declares none. */
-export function hostSchemasOf(
-  route: RouteOptions,
+export function routeSchemasOf(
+  schema: unknown,
   shared: Readonly<Record<string, unknown>>,
 ): HostSchemas | undefined {
-  const schema = route.schema as Json | undefined;
   if (!isObject(schema)) return undefined;
   const part = (value: unknown) => {
     const json = jsonSchemaOf(value);

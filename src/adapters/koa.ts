@@ -1,0 +1,208 @@
+/**
+ * `api-conventions/koa`: the conventions in a Koa 3 app, around its own routing (@koa/router).
+ *
+ * @module api-conventions/koa
+ */
+
+import type {
+  Conventions,
+  ConventionsOptions,
+  Identity,
+  RouteConfig,
+  RouteInfo,
+} from 'api-conventions';
+import {
+  type ApiResponse,
+  bindHost,
+  heldContext,
+  markStep,
+  type Step,
+  settle,
+} from 'api-conventions/host';
+import type { Context, Middleware } from 'koa';
+import { type KoaCheckpoints, koaCheckpoints, routerOf } from './_koa-checkpoints.ts';
+import { addNodeBody, nodeInput } from './_node-io.ts';
+import { writeNodeResponse } from './_node-write.ts';
+
+declare module 'koa' {
+  interface Request {
+    /** The request body: what a guard read and checked, or what a body parser made of it. */
+    body?: unknown;
+  }
+}
+
+/** What {@link toKoaMiddleware} gives: the middleware that goes first, and route settings. */
+export interface KoaConventions {
+  /**
+   * `app.use(middleware)` ahead of everything: the checks, then, once the app is done, 404, 405
+   * with `Allow` and OPTIONS for what no route answered, the app's JSON values through the
+   * response phases, and every error as the spec's error body.
+   */
+  readonly middleware: Middleware;
+  /**
+   * Route settings (`auth`, `scopes`, `body`, `accepts`, `bodyLimit`, and what plugins add) for
+   * one of the app's routes, before its handler: the body is read (or taken from a body parser)
+   * and checked, and `ctx.request.body` is the checked body.
+   */
+  guard(settings: RouteConfig): Middleware;
+}
+
+const strictWarned = new WeakSet<object>();
+
+/**
+ * Fits the conventions (or the options to build them) into a Koa app: `middleware` goes first;
+ * routes of @koa/router routers are checked as Koa enters them (a route with no guard needs
+ * credentials, and so does middleware the library cannot read, unless an open route lies ahead).
+ *
+ * @example
+ * ```ts
+ * import Router from '@koa/router';
+ * import Koa from 'koa';
+ * import { conventions } from 'api-conventions';
+ * import { toKoaMiddleware } from 'api-conventions/koa';
+ *
+ * const api = conventions({ routes: {} });
+ * const c = toKoaMiddleware(api);
+ * const router = new Router({ strict: true, sensitive: true });
+ * router.get('/v1/health', c.guard({ auth: false }), (ctx) => {
+ *   ctx.body = { ok: true };
+ * });
+ * const app = new Koa();
+ * app.use(c.middleware);
+ * app.use(router.routes());
+ * app.listen(3000);
+ * ```
+ *
+ * @see [Koa](../../docs/koa.md) for an app step by step.
+ */
+export function toKoaMiddleware(api: Conventions | ConventionsOptions): KoaConventions {
+  let points: KoaCheckpoints | undefined;
+  const host = bindHost<Context>(api, {
+    input: (ctx) => nodeInput(ctx.req, ctx.originalUrl, ctx),
+    // Koa's routers decide as they go: each route and middleware is checked as Koa enters it.
+    checkpoints: true,
+    appRoutes: {
+      size: (ctx) => points!.size(ctx.app.middleware),
+      list: (ctx) => points!.appRoutes(ctx.app.middleware),
+    },
+  });
+  const { logger, observes } = host;
+  const send = (ctx: Context, result: Step<ApiResponse>) => {
+    ctx.respond = false;
+    return new Promise<void>((done) =>
+      settle(result, (response) => {
+        writeNodeResponse(ctx.res, response, logger);
+        done();
+      }),
+    );
+  };
+  const copyHeaders = (ctx: Context) => {
+    const held = host.context(ctx);
+    if (!held.hasResponseHeaders) return;
+    const { record } = held.responseHeaders;
+    for (const name in record) ctx.res.setHeader(name, record[name]!);
+  };
+  const addBody = (ctx: Context) => addNodeBody(ctx.req, ctx.request.body, host.inputOf(ctx));
+  points = koaCheckpoints({ host, send, copyHeaders });
+  const covered = points;
+
+  const answer = (ctx: Context): Step<ApiResponse> | undefined => {
+    if (ctx.respond === false) return undefined;
+    const { body } = ctx;
+    // Nothing answered: Koa's own 404 is the router's answer from the route view (404, 405, OPTIONS).
+    if (body == null && !(ctx.response as { _explicitStatus?: boolean })._explicitStatus) {
+      return host.serve(ctx);
+    }
+    if (body === null || typeof body !== 'object' || isBytesOrStream(body)) return undefined;
+    // A value the app set (`ctx.body = { … }`): through the response phases, as a table route's.
+    const headers = { ...ctx.response.headers };
+    delete headers['content-type'];
+    delete headers['content-length'];
+    for (const name of ctx.res.getHeaderNames()) ctx.res.removeHeader(name);
+    return host.finish(ctx, ctx.status, body, headers as Record<string, string>);
+  };
+
+  const middleware: Middleware = async (ctx, next) => {
+    if (observes) ctx.res.once('close', () => host.sent(ctx, ctx.res.statusCode));
+    warnIfLoose(ctx.app.middleware, host.logger);
+    const stop = await host.enter(ctx);
+    if (stop !== undefined) return send(ctx, stop);
+    const held = host.context(ctx);
+    // A table route: the library routes it, ahead of the app's routers.
+    const { route } = held;
+    if (route !== undefined && route.app !== true) {
+      addBody(ctx);
+      return send(ctx, host.serve(ctx, route as RouteInfo, held.params));
+    }
+    copyHeaders(ctx);
+    // Koa's routers route on `ctx.path`: the normalised target, as every host routes on it.
+    const target = held.rawQuery ? `${held.path}?${held.rawQuery}` : held.path;
+    if (ctx.url !== target) ctx.url = target;
+    try {
+      const { middleware: all } = ctx.app;
+      await (all.includes(middleware) ? covered.rest(all, middleware)(ctx) : next());
+    } catch (error) {
+      return send(ctx, host.fail(ctx, error));
+    }
+    const result = answer(ctx);
+    if (result !== undefined) return send(ctx, result);
+  };
+  markStep(middleware, { own: true });
+
+  return {
+    middleware,
+    guard(settings) {
+      const { config: checked } = host.settingsOf('ANY', 'guard()', settings);
+      const guard: Middleware = async (ctx, next) => {
+        addBody(ctx);
+        const own =
+          covered.entered(ctx) ?? host.settingsFor(checked, ctx.method, ctx.path, () => checked);
+        const guarded = await host.guard(ctx, own, ctx.params);
+        if (guarded.response !== undefined) return send(ctx, guarded.response);
+        copyHeaders(ctx);
+        ctx.request.body = guarded.body;
+        return next();
+      };
+      return markStep(guard, { guard: checked });
+    },
+  };
+}
+
+/** Whether a body is one Koa sends as it is (bytes, a stream), not a value to serialise. */
+function isBytesOrStream(body: object): boolean {
+  return body instanceof Uint8Array || typeof (body as { pipe?: unknown }).pipe === 'function';
+}
+
+/** A router that is not strict serves `/v1/books/` as `/v1/books`: say so once per router. */
+function warnIfLoose(middleware: readonly Middleware[], logger: Conventions['logger']): void {
+  for (const fn of middleware) {
+    const router = routerOf(fn);
+    if (router === undefined || strictWarned.has(router)) continue;
+    strictWarned.add(router);
+    if (router.opts?.strict === true) continue;
+    logger.warn(
+      '@koa/router serves /v1/books/ as /v1/books unless it is strict (spec 4.1 wants 404): create it with new Router({ strict: true, sensitive: true }).',
+    );
+  }
+}
+
+/**
+ * The verified caller of a request (`ctx.identity`: subject, client, scopes), for the app's own
+ * handlers; `undefined` when no identity plugin verified one (an `auth: false` route, say).
+ *
+ * @example
+ * ```ts
+ * import Router from '@koa/router';
+ * import { conventions } from 'api-conventions';
+ * import { identityOf, toKoaMiddleware } from 'api-conventions/koa';
+ *
+ * const c = toKoaMiddleware(conventions({ routes: {} }));
+ * const router = new Router({ strict: true, sensitive: true });
+ * router.get('/v1/me', c.guard({ scopes: ['profile'] }), (ctx) => {
+ *   ctx.body = { subject: identityOf(ctx)?.subject };
+ * });
+ * ```
+ */
+export function identityOf(ctx: Context): Identity | undefined {
+  return heldContext(ctx)?.identity;
+}
