@@ -68,7 +68,13 @@ function run(version, suites, filter) {
     ...(filter ? ['--testNamePattern', leftToNode20] : []),
     ...suites,
   ];
-  const env = { ...process.env, PATH: `${bin}:${process.env.PATH ?? ''}` };
+  // The matrix on the hosts where Node's own server, fetch and streams meet the library: node:http
+  // (Express, Koa and Nest run on it too), Fastify and the fetch handler.
+  const env = {
+    API_CONVENTIONS_MATRIX_HOSTS: 'node,fastify,fetch',
+    ...process.env,
+    PATH: `${bin}:${process.env.PATH ?? ''}`,
+  };
   const started = Date.now();
   const child = spawn(node, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
