@@ -8,6 +8,8 @@ import { type Companion, originalOf } from 'api-conventions/host';
 import { appRouter, type Layer } from './_express-routes.ts';
 
 const checked = new WeakSet<object>();
+/** Apps with passport's `authenticate` middleware, until its own 401 has been named once. */
+const passportApps = new WeakSet<object>();
 
 /** The companion a handler of the app's stack is, by what the package leaves on it. */
 function companionOf(handle: unknown): Companion | undefined {
@@ -42,6 +44,7 @@ export function checkCompanions(
     for (const handler of layer.route?.stack ?? [layer]) {
       const companion = companionOf(handler.handle);
       if (companion !== undefined) found(companion);
+      if (originalOf(handler.handle).name === 'authenticate') passportApps.add(app);
     }
     if (handle === undefined || layer.route !== undefined) continue;
     if (index < at && handle.name === 'corsMiddleware') {
@@ -55,4 +58,29 @@ export function checkCompanions(
       );
     }
   }
+}
+
+/**
+ * passport's `authenticate()` without `failWithError: true` ends a refused request itself, with a
+ * plain-text `Unauthorized` and no error body. Its options cannot be read, so the first such answer
+ * of an app that has passport is named, once, with the option that hands it to `c.after`.
+ */
+export function watchPassport(
+  app: object,
+  res: {
+    once(event: 'finish', listener: () => void): unknown;
+    statusCode: number;
+    getHeader(name: string): unknown;
+  },
+  logger: Required<Logger>,
+): void {
+  if (!passportApps.has(app)) return;
+  res.once('finish', () => {
+    if (res.statusCode !== 401 || !passportApps.has(app)) return;
+    if (/json/.test(String(res.getHeader('content-type') ?? ''))) return;
+    passportApps.delete(app);
+    logger.warn(
+      "A 401 left the app without the error body: passport.authenticate() answers a refused request itself unless it is given failWithError: true. Pass { failWithError: true } (and session: false for tokens), and c.after answers it with the spec's error body and passport's challenge (docs/existing-apps.md).",
+    );
+  });
 }

@@ -37,7 +37,7 @@ import {
   sendTo,
 } from './_express-app-routes.ts';
 import { type Checkpoints, checkpoints } from './_express-checkpoints.ts';
-import { checkCompanions } from './_express-companions.ts';
+import { checkCompanions, watchPassport } from './_express-companions.ts';
 import { addBody, inputOf } from './_express-io.ts';
 import {
   appRouter,
@@ -162,6 +162,7 @@ export function toExpressMiddleware(api: Conventions | ConventionsOptions): Expr
     keepSecurityHeaders(host, req.app, res, alwaysOnHeaders);
     warnIfLoose(host.api, req.app);
     checkCompanions(req.app, before, after[1], host.logger, (name) => host.companion(name));
+    watchPassport(req.app, res, host.logger);
     routeJson(host, req, res);
     const stack = appRouter(req.app)?.stack;
     if (stack !== undefined) points.cover(stack);

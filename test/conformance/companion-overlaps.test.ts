@@ -85,6 +85,33 @@ describe('authentication companions: 401 with a challenge and the error body', (
     expect(await good.json()).toEqual({ id: 'alice' });
   });
 
+  it('names passport’s own plain 401 once, with failWithError: true as the fix (spec 7.1)', async () => {
+    const { api, warnings } = service();
+    passport.use(
+      new BearerStrategy((token, done) =>
+        token === 'good' ? done(null, { id: 'alice' }) : done(null, false),
+      ),
+    );
+    const c = toExpressMiddleware(api);
+    const app = express();
+    app.use(c.before);
+    app.get('/v1/me', passport.authenticate('bearer', { session: false }), (req, res) => {
+      res.json({ id: (req.user as { id: string }).id });
+    });
+    app.use(c.after);
+    const base = await start(createServer(app));
+    const named = () => warnings.filter((w) => w.includes('failWithError: true'));
+    const good = await fetch(`${base}/v1/me`, { headers: { authorization: 'Bearer good' } });
+    expect(good.status).toBe(200);
+    expect(named()).toEqual([]);
+    for (let i = 0; i < 2; i++) {
+      const refused = await fetch(`${base}/v1/me`, { headers: { authorization: 'Bearer nope' } });
+      expect(refused.status).toBe(401);
+      await refused.text();
+    }
+    expect(named()).toHaveLength(1);
+  });
+
   it('gives @fastify/jwt’s 401 the Bearer challenge, invalid_token for a bad token (spec 5.6, RFC 6750 §3)', async () => {
     const { api } = service();
     const app = Fastify({ ...serverOptions });
