@@ -123,7 +123,13 @@ export function toKoaMiddleware(api: Conventions | ConventionsOptions): KoaConve
   };
 
   const middleware: Middleware = async (ctx, next) => {
-    if (observes) ctx.res.once('close', () => host.sent(ctx, ctx.res.statusCode));
+    // The final status when the response finishes (before an HTTP instrumentation ends its span
+    // on `finish`), or on `close` when it never does; the first report counts.
+    if (observes) {
+      const report = () => host.sent(ctx, ctx.res.statusCode);
+      ctx.res.once('finish', report);
+      ctx.res.once('close', report);
+    }
     warnIfLoose(ctx.app.middleware, host.logger);
     const stop = await host.enter(ctx);
     if (stop !== undefined) return send(ctx, stop);
