@@ -261,13 +261,16 @@ for (const agent of agents) {
           expect(JSON.parse(anonymous.body)).toEqual({ ran: 'status' });
         });
 
-        it.runIf(whole)('serves the route table as without the agent: 401 without a token, the list with one, 404 elsewhere', async () => {
-          expect((await get(running, '/v1/books')).status).toBe(401);
-          const list = await get(running, '/v1/books', running.token);
-          expect(list.status, list.body).toBe(200);
-          expect(JSON.parse(list.body)).toEqual({ books: [{ id: 'dune' }], hasNext: false });
-          expect((await get(running, '/v1/nowhere')).status).toBe(404);
-        });
+        it.runIf(whole)(
+          'serves the route table as without the agent: 401 without a token, the list with one, 404 elsewhere',
+          async () => {
+            expect((await get(running, '/v1/books')).status).toBe(401);
+            const list = await get(running, '/v1/books', running.token);
+            expect(list.status, list.body).toBe(200);
+            expect(JSON.parse(list.body)).toEqual({ books: [{ id: 'dune' }], hasNext: false });
+            expect((await get(running, '/v1/nowhere')).status).toBe(404);
+          },
+        );
 
         if (agent.spans && whole) {
           it("gives one SERVER span per request, named by its route, with the library's attributes", async () => {
