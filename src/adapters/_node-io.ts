@@ -1,5 +1,5 @@
 /** Node request reading shared by the node, Express and Fastify adapters: headers and body in. */
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError, ErrorCode, payloadTooLarge, requestTimeout } from 'api-conventions';
 import type { HeaderReader, ReadBodyOptions, RequestInput } from 'api-conventions/host';
 import { decodeNodeBody } from './_node-decode.ts';
@@ -152,4 +152,19 @@ export function addNodeBody(req: IncomingMessage, parsed: unknown, input: Reques
   } else {
     input.parsedBody = { value: parsed };
   }
+}
+
+/**
+ * Reports a Node response's final status once: as it finishes (before an HTTP instrumentation
+ * ends its span), or on `close` when it never finishes.
+ */
+export function onFinalStatus(res: ServerResponse, report: (status: number) => void): void {
+  let reported = false;
+  const once = () => {
+    if (reported) return;
+    reported = true;
+    report(res.statusCode);
+  };
+  res.once('finish', once);
+  res.once('close', once);
 }

@@ -47,6 +47,7 @@ import {
   stackSize,
   warnIfLoose,
 } from './_express-routes.ts';
+import { onFinalStatus } from './_node-io.ts';
 
 /** What {@link toExpressMiddleware} gives: middleware for either end of the app, and the routes. */
 export interface ExpressConventions {
@@ -151,13 +152,8 @@ export function toExpressMiddleware(api: Conventions | ConventionsOptions): Expr
 
   const { observes } = host;
   const before: RequestHandler = (req, res, next) => {
-    // The final status of every response, the app's own handlers' included: as it finishes (before
-    // an HTTP instrumentation ends its span on `close`), or on `close` when it never does.
-    if (observes) {
-      const report = () => host.sent(req, res.statusCode);
-      res.once('finish', report);
-      res.once('close', report);
-    }
+    // The final status of every response, the app's own handlers' included.
+    if (observes) onFinalStatus(res, (status) => host.sent(req, status));
     res.removeHeader('x-powered-by');
     keepSecurityHeaders(host, req.app, res, alwaysOnHeaders);
     warnIfLoose(host.api, req.app);

@@ -21,7 +21,7 @@ import {
 } from 'api-conventions/host';
 import type { Context, Middleware } from 'koa';
 import { type KoaCheckpoints, koaCheckpoints, routerOf } from './_koa-checkpoints.ts';
-import { addNodeBody, nodeInput } from './_node-io.ts';
+import { addNodeBody, nodeInput, onFinalStatus } from './_node-io.ts';
 import { writeNodeResponse } from './_node-write.ts';
 
 declare module 'koa' {
@@ -123,13 +123,7 @@ export function toKoaMiddleware(api: Conventions | ConventionsOptions): KoaConve
   };
 
   const middleware: Middleware = async (ctx, next) => {
-    // The final status when the response finishes (before an HTTP instrumentation ends its span
-    // on `finish`), or on `close` when it never does; the first report counts.
-    if (observes) {
-      const report = () => host.sent(ctx, ctx.res.statusCode);
-      ctx.res.once('finish', report);
-      ctx.res.once('close', report);
-    }
+    if (observes) onFinalStatus(ctx.res, (status) => host.sent(ctx, status));
     warnIfLoose(ctx.app.middleware, host.logger);
     const stop = await host.enter(ctx);
     if (stop !== undefined) return send(ctx, stop);
