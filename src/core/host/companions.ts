@@ -12,6 +12,7 @@
 export type Companion =
   | 'express-rate-limit'
   | '@fastify/rate-limit'
+  | '@fastify/cors'
   | 'hono-rate-limiter'
   | '@fastify/helmet'
   | 'hono/secure-headers'
@@ -25,6 +26,8 @@ interface Overlap {
   readonly plugin: string;
   /** The warning, or none where the library adapts itself to the companion. */
   readonly warning?: string;
+  /** Why the two cannot run side by side, and which to keep: a `TypeError` at start-up. */
+  readonly refused?: string;
 }
 
 const limiter = (name: string, where: string) =>
@@ -45,6 +48,12 @@ const overlaps: Record<Companion, Overlap> = {
   'hono-rate-limiter': {
     plugin: 'rate-limit',
     warning: limiter('hono-rate-limiter', 'its app.use()'),
+  },
+  // Both would answer preflights: which one does depends on the order of their hooks.
+  '@fastify/cors': {
+    plugin: 'cors',
+    refused:
+      "@fastify/cors and the conventions' cors() plugin both answer CORS requests: keep one. The conventions' cors() answers each preflight with the methods of its path; to keep @fastify/cors, remove cors() from the plugins.",
   },
   '@fastify/helmet': {
     plugin: 'security-headers',
@@ -79,6 +88,23 @@ export function companionWarning(
   const { plugin, warning } = overlaps[companion];
   return plugins.includes(plugin) ? warning : undefined;
 }
+
+/**
+ * Why `companion` cannot run beside a service with the plugins `plugins`, and which to keep, or
+ * `undefined` where the two can.
+ *
+ * @category Host binding
+ */
+export function companionConflict(
+  companion: Companion,
+  plugins: readonly string[],
+): string | undefined {
+  const { plugin, refused } = overlaps[companion];
+  return plugins.includes(plugin) ? refused : undefined;
+}
+
+/** Every companion the core knows, by the name of its package (or its module, for Hono's). */
+export const knownCompanions = Object.keys(overlaps) as readonly Companion[];
 
 const coders: ReadonlySet<Companion> = new Set<Companion>([
   'compression',
