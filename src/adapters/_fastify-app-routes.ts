@@ -62,8 +62,7 @@ export function watchAppRoutes(
     if ((route.config as RouteConfigBag | undefined)?.[tableRoute] !== undefined) return;
     declared.push(route);
     route.config = { ...route.config, [settingsKey]: {} } as RouteOptions['config'];
-    const config = route.config?.conventions;
-    if (config?.bodyLimit !== undefined) route.bodyLimit ??= config.bodyLimit;
+    route.bodyLimit ??= route.config?.conventions?.bodyLimit;
     route.preHandler = [...[route.preHandler ?? []].flat(), guard];
     // A route with a response schema keeps Fastify's serializer: the schema decides its fields.
     if (route.schema?.response === undefined) {
@@ -87,16 +86,9 @@ export function watchAppRoutes(
 
   const settingsOf = (request: FastifyRequest, config: RouteConfigBag): RouteSettings => {
     // Declared before the plugin, it has no key of its own: its checks still run, on its settings.
-    const key = config[settingsKey] as object | undefined;
+    const key = (config[settingsKey] as object | undefined) ?? config;
     const method = typeof config.method === 'string' ? config.method : request.method;
-    const { url, conventions } = config as { url: string; conventions?: RouteConfig };
-    const route = {
-      key: key ?? config,
-      declared: key !== undefined,
-      method,
-      url,
-      config: conventions,
-    };
+    const route = { key, method, url: config.url!, config: config.conventions };
     return dispatchedSettings(host, route, 'toFastifyPlugin(api)');
   };
 

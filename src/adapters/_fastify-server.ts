@@ -28,16 +28,16 @@ export const asIs = (payload: unknown) => payload as string;
 export const toInput = (request: FastifyRequest): RequestInput =>
   nodeInput(request.raw, request.url, request, request.headers);
 
-/** Writes a core response as it is: the identity serializer keeps Fastify from re-encoding it. */
-export function send(reply: FastifyReply, response: ApiResponse): void {
-  reply.code(response.status).headers(response.headers);
-  if (response.body === null) reply.send();
-  else reply.serializer(asIs).send(response.body);
-}
-
-/** Sends a core response now, or once it is ready. */
-export function answer(reply: FastifyReply, result: Step<ApiResponse>): void | Promise<void> {
-  return andThen(result, (response) => send(reply, response));
+/**
+ * Writes a core response as it is, now or once it is ready: the identity serializer keeps Fastify
+ * from re-encoding it.
+ */
+export function send(reply: FastifyReply, result: Step<ApiResponse>): void | Promise<void> {
+  return andThen(result, (response) => {
+    reply.code(response.status).headers(response.headers);
+    if (response.body === null) reply.send();
+    else reply.serializer(asIs).send(response.body);
+  });
 }
 
 /**
@@ -56,7 +56,7 @@ export function answerError(
     contentType: request.headers['content-type'],
     unmatched: request.is404,
   };
-  return answer(reply, host.fail(request, error, facts));
+  return send(reply, host.fail(request, error, facts));
 }
 
 /**
@@ -109,14 +109,10 @@ export function clientErrorHandler(
   socket: Duplex,
 ): void {
   const host = served.get(this);
-  if (host !== undefined) {
-    answerClientError(host.api, error, socket);
-    return;
-  }
+  if (host !== undefined) return answerClientError(host.api, error, socket);
   // Not registered yet (the app is still starting): Node's own bare answer, then close.
-  if (error.code !== 'ECONNRESET' && socket.writable) {
-    socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
-  } else socket.destroy();
+  if (error.code === 'ECONNRESET' || !socket.writable) socket.destroy();
+  else socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
 }
 
 /**
@@ -167,7 +163,6 @@ export function rewriteUrl(req: { url?: string }): string {
  * await app.register(toFastifyPlugin(api));
  * ```
  */
-// Its type is the value's own (`as const`): each member's documentation goes with it.
 export const serverOptions = {
   /** Fastify's own early errors answered with the spec's error body. */
   frameworkErrors,

@@ -24,9 +24,8 @@ import {
   tableRoute,
   watchAppRoutes,
 } from './_fastify-app-routes.ts';
-import { answer, answerError, type FastifyHost, send, served, toInput } from './_fastify-server.ts';
-import { decodeNodeBody } from './_node-decode.ts';
-import { readNodeBody } from './_node-io.ts';
+import { answerError, type FastifyHost, send, served, toInput } from './_fastify-server.ts';
+import { readBodyFrom } from './_node-io.ts';
 import { lingerOnCloseOf } from './_node-linger.ts';
 import { takeExpectations } from './_node-server.ts';
 
@@ -59,26 +58,15 @@ export interface FastifyPluginSettings {
   routes?: boolean;
 }
 
-// The body stream itself, unread: the core reads it with the route's limit and the body timeout.
-const keepStream = (
-  _request: FastifyRequest,
-  payload: unknown,
-  done: (e: null, b: unknown) => void,
-) => done(null, payload);
-
 function registerRoutes(fastify: FastifyInstance, host: FastifyHost): void {
-  const { api } = host;
-  const declared = new Set(api.routes.map((route) => `${route.method} ${route.pattern}`));
-  for (const route of new Set(api.routes)) {
+  const { routes } = host.api;
+  const declared = new Set(routes.map((route) => `${route.method} ${route.pattern}`));
+  for (const route of new Set(routes)) {
     // The onRequest hook opened the context and ran this route's checks.
     const handler = (request: FastifyRequest, reply: FastifyReply) => {
       const stream = request.body as IncomingMessage | undefined;
-      if (stream !== undefined) {
-        const input = host.inputOf(request);
-        input.readBody = (limit, options) => readNodeBody(stream, limit, options);
-        input.decodeBody = decodeNodeBody;
-      }
-      return answer(reply, host.serve(request, route, request.params as Record<string, string>));
+      if (stream !== undefined) readBodyFrom(stream, host.inputOf(request));
+      return send(reply, host.serve(request, route, request.params as Record<string, string>));
     };
     // Fastify's own HEAD route would answer Content-Length: 0; the core answers HEAD like GET
     // with GET's length (RFC 9110 §9.3.2), so HEAD is served by the same route.
@@ -122,13 +110,13 @@ function plugin(fastify: FastifyInstance, api: Conventions, settings: FastifyPlu
     // Fastify marks the response of a request it routes while closing with Connection: close
     // before any hook, which tells it before the preClose hook has run.
     if (closing || reply.raw.getHeader('connection') === 'close') {
-      return answer(reply, host.closing(request));
+      return send(reply, host.closing(request));
     }
     const go = (response: ApiResponse | undefined) => {
       if (response !== undefined) return send(reply, response);
       // No route: the router's answer now, before any hook of the app could answer instead.
       if (config?.url === undefined && config?.[ownNotFound] === true) {
-        return answer(reply, host.serve(request));
+        return send(reply, host.serve(request));
       }
       // A table route's response carries the conventions' headers from the core; any other
       // answer (the app's own routes, Fastify's own) gets them here.
@@ -150,10 +138,11 @@ function plugin(fastify: FastifyInstance, api: Conventions, settings: FastifyPlu
     // types, charsets, messages), and an unmatched request gets its 404 or 405 before any body
     // error, as the core's own routing does.
     raw.removeAllContentTypeParsers();
-    raw.addContentTypeParser('*', keepStream);
+    // The body stream itself, unread: the core reads it with the route's limit and timeout.
+    raw.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
     // 404, 405 with Allow and OPTIONS from the route view: the table's and the app's routes.
     raw.setNotFoundHandler({ config: { [ownNotFound]: true } } as object, (request, reply) =>
-      answer(reply, host.serve(request)),
+      send(reply, host.serve(request)),
     );
     if (settings.routes ?? true) registerRoutes(raw, host);
   });

@@ -121,7 +121,7 @@ describe('declared and dispatched routes', () => {
     const at = (key: object) =>
       dispatchedSettings(
         host,
-        { key, declared: true, method: 'GET', url: '/v1/report', config: undefined },
+        { key, method: 'GET', url: '/v1/report', config: undefined },
         'register(api)',
       );
     expect(at(open).config.bodyLimit).toBe(1024);
@@ -137,7 +137,7 @@ describe('declared and dispatched routes', () => {
     const dispatch = (method: string) =>
       dispatchedSettings(
         host,
-        { key: own, declared: false, method, url: '/v1/early/*', config: { bodyLimit: 1024 } },
+        { key: own, method, url: '/v1/early/*', config: { bodyLimit: 1024 } },
         'toFastifyPlugin(api)',
       );
     expect(dispatch('GET').config.bodyLimit).toBe(1024);

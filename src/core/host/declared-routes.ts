@@ -40,8 +40,6 @@ export interface DispatchedRoute {
    * conventions were registered, an object the host keeps for that route alone (its config).
    */
   readonly key: object;
-  /** Whether the route was declared where the binding saw it (`key` is its declared key). */
-  readonly declared: boolean;
   /** The method it was dispatched for. */
   readonly method: string;
   /** Its path, in the host's syntax. */
@@ -67,6 +65,7 @@ export function useDeclaredRoutes(
   const view: AppRoute[] = [];
   for (const route of routes) {
     const { config, key } = route;
+    declaredKeys.add(key);
     const pattern = tablePattern(route.url);
     const schemas = routeSchemasOf(route.schema, shared);
     for (const method of [route.method].flat()) {
@@ -79,13 +78,15 @@ export function useDeclaredRoutes(
   host.useAppRoutes(view);
 }
 
+// The keys of the routes handed over as declared, of every binding: each is a route's own.
+const declaredKeys = new WeakSet<object>();
 const warned = new WeakMap<object, Set<string>>();
 
 /**
  * The settings of the app's route the host dispatched, compiled the first time it is met. A route
- * the binding did not see declared (declared before `registration`, the call that registers the
- * conventions on the app) still has its checks run, on the settings it carries; its path is
- * linted and it is named in a warning, once, with what to change.
+ * whose key was not handed over by {@link useDeclaredRoutes} (one declared before `registration`,
+ * the call that registers the conventions on the app) still has its checks run, on the settings
+ * it carries; its path is linted and it is named in a warning, once, with what to change.
  *
  * @category Host binding
  */
@@ -94,10 +95,10 @@ export function dispatchedSettings(
   route: DispatchedRoute,
   registration: string,
 ): RouteSettings {
-  const { method, url } = route;
+  const { key, method, url } = route;
   const pattern = tablePattern(url);
-  return host.settingsFor(route.key, method, pattern, () => {
-    if (route.declared) return route.config;
+  return host.settingsFor(key, method, pattern, () => {
+    if (declaredKeys.has(key)) return route.config;
     const seen = warned.get(host) ?? new Set<string>();
     warned.set(host, seen);
     if (!seen.has(url)) {
