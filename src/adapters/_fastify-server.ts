@@ -109,9 +109,9 @@ export function clientErrorHandler(
   socket: Duplex,
 ): void {
   const host = served.get(this);
-  if (host !== undefined) return answerClientError(host.api, error, socket);
+  if (host !== undefined) answerClientError(host.api, error, socket);
   // Not registered yet (the app is still starting): Node's own bare answer, then close.
-  if (error.code === 'ECONNRESET' || !socket.writable) socket.destroy();
+  else if (error.code === 'ECONNRESET' || !socket.writable) socket.destroy();
   else socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
 }
 
