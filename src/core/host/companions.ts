@@ -75,6 +75,12 @@ const overlaps: Record<Companion, Overlap> = {
   'hono/compress': { plugin: 'caching' },
 };
 
+/** What `companion` doubles up beside a service with the plugins `plugins`, if it does. */
+function overlapWith(companion: Companion, plugins: readonly string[]): Overlap | undefined {
+  const overlap = overlaps[companion];
+  return plugins.includes(overlap.plugin) ? overlap : undefined;
+}
+
 /**
  * The warning for `companion` beside a service with the plugins `plugins`, or `undefined` where
  * the two do not double up (the plugin is not installed, or the library adapts to the companion).
@@ -85,8 +91,7 @@ export function companionWarning(
   companion: Companion,
   plugins: readonly string[],
 ): string | undefined {
-  const { plugin, warning } = overlaps[companion];
-  return plugins.includes(plugin) ? warning : undefined;
+  return overlapWith(companion, plugins)?.warning;
 }
 
 /**
@@ -99,8 +104,7 @@ export function companionConflict(
   companion: Companion,
   plugins: readonly string[],
 ): string | undefined {
-  const { plugin, refused } = overlaps[companion];
-  return plugins.includes(plugin) ? refused : undefined;
+  return overlapWith(companion, plugins)?.refused;
 }
 
 /** Every companion the core knows, by the name of its package (or its module, for Hono's). */
