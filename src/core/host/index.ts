@@ -1,5 +1,6 @@
 /** The host binding: the steps every adapter runs, built from what it knows of its host. */
 export type { HostMatch } from '../pipeline/fail-closed.ts';
+export { appHeaders } from './app-headers.ts';
 export {
   type AppRouteSource,
   BoundHost,
@@ -10,6 +11,13 @@ export {
   hostAnswerFor,
 } from './bind-host.ts';
 export type { Companion } from './companions.ts';
+export {
+  type DeclaredRoute,
+  type DispatchedRoute,
+  dispatchedSettings,
+  useDeclaredRoutes,
+} from './declared-routes.ts';
 export { fromHostError, type HostErrorFacts, hostFailureOf } from './host-errors.ts';
 export { markOf, markStep, originalOf, type StepMark } from './marks.ts';
 export { routeSchemasOf } from './route-schemas.ts';
+export { catchAllPath, tablePattern } from './wildcards.ts';
