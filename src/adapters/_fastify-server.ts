@@ -8,6 +8,19 @@ import { answerClientError } from './_node-server.ts';
 /** The host bound on each Fastify app, for the server options that run before hooks. */
 export const served = new WeakMap<object, FastifyHost>();
 
+/** A Fastify `onRequest` hook's continuation. */
+export type Next = (error?: Error) => void;
+
+/**
+ * The plugin's entry on each Fastify app (opens the request, runs the dispatched route's checks),
+ * for a host that runs it ahead of hooks registered before the plugin; a request no route serves
+ * then goes on, and the plugin's own hook answers it after them.
+ */
+export const entries = new WeakMap<
+  object,
+  (request: FastifyRequest, reply: FastifyReply, next: Next) => void
+>();
+
 /** Answers an error Fastify or a handler raised with the spec's error body. */
 export function answerError(
   host: FastifyHost,

@@ -26,7 +26,7 @@ import fp from 'fastify-plugin';
 import { ownNotFound, tableRoute, watchAppRoutes } from './_fastify-app-routes.ts';
 import { answer, type FastifyHost, send, toInput } from './_fastify-io.ts';
 import { toFastifyUrl } from './_fastify-routes.ts';
-import { answerError, served } from './_fastify-server.ts';
+import { answerError, entries, type Next, served } from './_fastify-server.ts';
 import { decodeNodeBody } from './_node-decode.ts';
 import { readNodeBody } from './_node-io.ts';
 import { lingerOnCloseOf } from './_node-linger.ts';
@@ -130,7 +130,10 @@ function plugin(fastify: FastifyInstance, api: Conventions, settings: FastifyPlu
     closing = true;
     done();
   });
-  fastify.addHook('onRequest', (request, reply, next) => {
+  // A request no route serves, bound for the plugin's own not-found handler.
+  const unrouted = (config: (Record<symbol, unknown> & { url?: string }) | undefined) =>
+    config?.url === undefined && config?.[ownNotFound] === true;
+  const enter = (request: FastifyRequest, reply: FastifyReply, next: Next, ahead = false) => {
     // A table route's response carries these headers from the core; any other answer (the app's
     // own routes, Fastify's own) gets them here.
     const config = request.routeOptions.config as unknown as
@@ -146,14 +149,22 @@ function plugin(fastify: FastifyInstance, api: Conventions, settings: FastifyPlu
     const go = (response: ApiResponse | undefined) => {
       if (response !== undefined) return send(reply, response);
       // No route: the router's answer now, before any hook of the app could answer instead.
-      if (config?.url === undefined && config?.[ownNotFound] === true) {
-        return answer(reply, host.serve(request));
-      }
+      if (!ahead && unrouted(config)) return answer(reply, host.serve(request));
       const ctx = host.context(request);
       if (own && ctx.hasResponseHeaders) reply.headers(ctx.responseHeaders.record);
       next();
     };
     settle(host.enter(request), go, next);
+  };
+  // For a host that enters requests ahead of its own hooks (Nest, ahead of its middleware), where
+  // a request no route serves goes on to the app's code, checked where it is entered.
+  entries.set(fastify, (request, reply, next) => enter(request, reply, next, true));
+  fastify.addHook('onRequest', (request, reply, next) => {
+    if (host.held(request) === undefined) return enter(request, reply, next);
+    // Entered ahead: a request no route serves gets the router's answer before the later hooks.
+    const config = request.routeOptions.config as unknown as Record<symbol, unknown> | undefined;
+    if (unrouted(config)) return answer(reply, host.serve(request));
+    next();
   });
   fastify.setErrorHandler((error, request, reply) => answerError(host, error, request, reply));
   // The final status of every response, the app's own routes' included.

@@ -9,6 +9,7 @@
  */
 
 import Router from '@koa/router';
+import type { NestMiddleware } from '@nestjs/common';
 import { toFetchGuard } from 'api-conventions/fetch';
 import { Hono } from 'hono';
 import methodOverride from 'method-override';
@@ -24,7 +25,7 @@ import {
   type Served,
   send,
 } from './_fail-closed-apps.ts';
-import { nestApp } from './_fail-closed-nest.ts';
+import { type Answers, nestApp } from './_fail-closed-nest.ts';
 
 /** Which handler a request reaches on the host, and what else may happen instead. */
 interface Reaches {
@@ -542,34 +543,54 @@ describe('Koa 3: middleware, routers and next() are checked where Koa enters the
 });
 
 for (const platform of ['express', 'fastify'] as const) {
+  // On Fastify, @fastify/middie runs Nest middleware in an onRequest hook that NestFactory.create()
+  // registers before any module: the checks must still come first.
   describe(`NestJS 11 on ${platform}: Nest middleware and trailing slashes`, () => {
-    const answering = (path: string) =>
-      nestApp({
-        platform,
-        middleware: (answer) => (req, res, next) => {
-          const url = (req as { url?: string; originalUrl?: string }).originalUrl ?? '';
-          if (!url.startsWith(path)) return next();
-          const body = JSON.stringify(answer('mw')());
-          (res as { end(body: string): void }).end(body);
-        },
-      });
-    if (platform === 'express') {
-      failsClosed(
-        'Nest middleware (consumer.apply) answers a path no route serves',
-        answering('/v1/mw'),
-        'GET /v1/mw',
-        { handler: 'mw' },
-      );
-    } else {
-      // @fastify/middie, which runs Nest middleware, is registered by NestFactory.create() before
-      // any module, so its onRequest hook runs before the conventions' checks.
-      it.todo('answers 401 to GET /v1/mw without a token: Nest middleware on Fastify answers');
-    }
+    /** Middleware that ends the response on paths under `path`, and calls next() elsewhere. */
+    const answering =
+      (path: string, name = 'mw', open = false) =>
+      ({ answer, answerPublic }: Answers): NestMiddleware['use'] =>
+      (req, res, next) => {
+        const url = (req as { url?: string; originalUrl?: string }).originalUrl ?? '';
+        if (!url.startsWith(path)) return next();
+        const body = JSON.stringify((open ? answerPublic : answer)(name)());
+        (res as { end(body: string): void }).end(body);
+      };
+    failsClosed(
+      'Nest middleware (consumer.apply) answers a path no route serves',
+      nestApp({ platform, middleware: answering('/v1/mw') }),
+      'GET /v1/mw',
+      { handler: 'mw' },
+    );
+    failsClosed(
+      'Nest middleware answers on the path of a protected route, before it',
+      nestApp({ platform, middleware: answering('/v1/orders') }),
+      'GET /v1/orders',
+      { handler: 'mw' },
+    );
+    failsClosed(
+      'Nest middleware answers on the path of a public route, before it',
+      nestApp({ platform, middleware: answering('/v1/status', 'mw', true) }),
+      'GET /v1/status',
+      { handler: 'mw', public: true },
+    );
     failsClosed(
       'Nest middleware applied to every route stays out of the way of a public one',
-      answering('/v1/mw'),
+      nestApp({ platform, middleware: answering('/v1/mw') }),
       'GET /v1/status',
       { handler: 'status', public: true },
+    );
+    failsClosed(
+      'Nest middleware for other routes (forRoutes) is not entered on a path no route serves',
+      nestApp({ platform, middleware: answering('/v1'), forRoutes: 'v1/mw' }),
+      'GET /v1/nowhere',
+      {},
+    );
+    failsClosed(
+      'middleware given to app.use() answers on the path of a protected route',
+      nestApp({ platform, use: answering('/v1/orders', 'used') }),
+      'GET /v1/orders',
+      { handler: 'used' },
     );
     failsClosed(
       'a trailing slash on a protected route',
