@@ -26,18 +26,13 @@ import {
   record,
   settingsOf,
 } from './_fail-closed-apps.ts';
+import type { Platform } from './_nest-apps.ts';
 
 type Handler = () => unknown;
 
-/** The major version of NestJS the tests run on: 11, or 10 in the `nest10` test project. */
-export const nestMajor = process.env.API_CONVENTIONS_NEST ?? '11';
-/** The platforms of that version: NestJS 10's Fastify platform is built on Fastify 4. */
-export const nestPlatforms =
-  nestMajor === '10' ? (['express'] as const) : (['express', 'fastify'] as const);
-
 /** A Nest case: the platform, its routes, and middleware that answers on a path. */
 export interface NestSpec extends AppSpec {
-  readonly platform: 'express' | 'fastify';
+  readonly platform: Platform;
   /** Nest middleware applied to every route (`consumer.apply(...).forRoutes(...)`). */
   readonly middleware?: (answers: Answers) => NestMiddleware['use'];
   /** The routes the middleware is applied to. @default '*' */

@@ -9,7 +9,8 @@ import type { NestMiddleware } from '@nestjs/common';
 import { describe } from 'vitest';
 import type { AppSpec } from './_fail-closed-apps.ts';
 import { failsClosed, type RouterHost, routerCases } from './_fail-closed-cases.ts';
-import { type Answers, nestApp, nestMajor, nestPlatforms } from './_fail-closed-nest.ts';
+import { type Answers, nestApp } from './_fail-closed-nest.ts';
+import { nestMajor, platforms as nestPlatforms } from './_nest-apps.ts';
 
 // Nest declares routes of its own methods only (no PURGE), and its Fastify `@All()` only
 // Fastify's default methods: the unusual-method cases do not apply.
