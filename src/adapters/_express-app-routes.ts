@@ -1,32 +1,13 @@
 /** The app's own Express routes in the pipeline: `guard(settings)` and `res.json` through the response phases. */
-import type { HeaderInit, RequestContext, RouteConfig, RouteSettings } from 'api-conventions';
-import {
-  type ApiResponse,
-  type BoundHost,
-  type Guarded,
-  markStep,
-  type Step,
-  settle,
-} from 'api-conventions/host';
+import type { HeaderInit, RouteConfig, RouteSettings } from 'api-conventions';
+import { type BoundHost, type Guarded, markStep, settle } from 'api-conventions/host';
 import type { Request, RequestHandler, Response } from 'express';
 import { addBody } from './_express-io.ts';
 import type { ExpressRoute } from './_express-routes.ts';
-import { writeNodeResponse } from './_node-write.ts';
+import { copyHeldHeaders, writeNodeResponse, writeNodeStep } from './_node-write.ts';
 
 /** The Express host of a service. */
 export type ExpressHost = BoundHost<Request>;
-
-/** Writes a core response now, or once it is ready. */
-export function sendTo(host: ExpressHost, res: Response, result: Step<ApiResponse>): void {
-  settle(result, (r) => writeNodeResponse(res, r, host.logger));
-}
-
-/** Puts the headers the context gathered so far on the native response (idempotent). */
-export function copyContextHeaders(ctx: RequestContext, res: Response): void {
-  if (!ctx.hasResponseHeaders) return;
-  const { record } = ctx.responseHeaders;
-  for (const name in record) res.setHeader(name, record[name]!);
-}
 
 /**
  * Routes `res.json(value)` (and `res.send(object)`, which calls it) of the app's own handlers
@@ -36,7 +17,7 @@ export function routeJson(host: ExpressHost, req: Request, res: Response): void 
   res.json = (body: unknown) => {
     const headers = res.getHeaders() as HeaderInit;
     for (const name of res.getHeaderNames()) res.removeHeader(name);
-    sendTo(host, res, host.finish(req, res.statusCode, body, headers));
+    writeNodeStep(res, host.finish(req, res.statusCode, body, headers), host.logger);
     return res;
   };
 }
@@ -67,7 +48,7 @@ export function guardMiddleware(
       if (guarded.response !== undefined) {
         return writeNodeResponse(res, guarded.response, host.logger);
       }
-      copyContextHeaders(ctx, res);
+      copyHeldHeaders(ctx, res);
       req.body = guarded.body;
       next();
     };

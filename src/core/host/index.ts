@@ -9,7 +9,15 @@ export {
   hostAnswer,
   hostAnswerFor,
 } from './bind-host.ts';
+export {
+  type Checkpoint,
+  type CheckpointBinding,
+  type Checkpoints,
+  checkpoints,
+  enterAfter,
+} from './checkpoints.ts';
 export type { Companion } from './companions.ts';
 export { fromHostError, type HostErrorFacts, hostFailureOf } from './host-errors.ts';
 export { markOf, markStep, originalOf, type StepMark } from './marks.ts';
 export { routeSchemasOf } from './route-schemas.ts';
+export type { RouteHandler, StackProbe } from './stack-probe.ts';
