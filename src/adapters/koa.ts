@@ -11,18 +11,11 @@ import type {
   RouteConfig,
   RouteInfo,
 } from 'api-conventions';
-import {
-  type ApiResponse,
-  bindHost,
-  heldContext,
-  markStep,
-  type Step,
-  settle,
-} from 'api-conventions/host';
+import { type ApiResponse, bindHost, heldContext, markStep, type Step } from 'api-conventions/host';
 import type { Context, Middleware } from 'koa';
 import { type KoaCheckpoints, koaCheckpoints, routerOf } from './_koa-checkpoints.ts';
 import { addNodeBody, nodeInput, onFinalStatus } from './_node-io.ts';
-import { writeNodeResponse } from './_node-write.ts';
+import { copyHeldHeaders, writeNodeStep } from './_node-write.ts';
 
 declare module 'koa' {
   interface Request {
@@ -83,28 +76,18 @@ export function toKoaMiddleware(api: Conventions | ConventionsOptions): KoaConve
     checkpoints: true,
     appRoutes: {
       size: (ctx) => points!.size(ctx.app.middleware),
-      list: (ctx) => points!.appRoutes(ctx.app.middleware),
+      list: (ctx) => points!.routes(ctx.app.middleware),
     },
   });
   const { logger, observes } = host;
   const send = (ctx: Context, result: Step<ApiResponse>) => {
     ctx.respond = false;
-    return new Promise<void>((done) =>
-      settle(result, (response) => {
-        writeNodeResponse(ctx.res, response, logger);
-        done();
-      }),
-    );
+    return writeNodeStep(ctx.res, result, logger);
   };
-  const copyHeaders = (ctx: Context) => {
-    const held = host.context(ctx);
-    if (!held.hasResponseHeaders) return;
-    const { record } = held.responseHeaders;
-    for (const name in record) ctx.res.setHeader(name, record[name]!);
-  };
+  const copyHeaders = (ctx: Context) => copyHeldHeaders(host.held(ctx), ctx.res);
   const addBody = (ctx: Context) => addNodeBody(ctx.req, ctx.request.body, host.inputOf(ctx));
-  points = koaCheckpoints({ host, send, copyHeaders });
-  const covered = points;
+  const covered: KoaCheckpoints = koaCheckpoints(host, send, copyHeaders);
+  points = covered;
 
   const answer = (ctx: Context): Step<ApiResponse> | undefined => {
     if (ctx.respond === false) return undefined;
@@ -162,8 +145,11 @@ export function toKoaMiddleware(api: Conventions | ConventionsOptions): KoaConve
       const { config: checked } = host.settingsOf('ANY', 'guard()', settings);
       const guard: Middleware = async (ctx, next) => {
         addBody(ctx);
+        const route = covered.entered(ctx);
         const own =
-          covered.entered(ctx) ?? host.settingsFor(checked, ctx.method, ctx.path, () => checked);
+          route === undefined
+            ? host.settingsFor(checked, ctx.method, ctx.path, () => checked)
+            : covered.settingsOf(route, ctx.method);
         const guarded = await host.guard(ctx, own, ctx.params);
         if (guarded.response !== undefined) return send(ctx, guarded.response);
         copyHeaders(ctx);
