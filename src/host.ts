@@ -21,6 +21,7 @@ export {
   bodyFormat,
   type Checkpoint,
   type CheckpointBinding,
+  type CheckpointGuard,
   type Checkpoints,
   type Companion,
   type ConnectionFacts,

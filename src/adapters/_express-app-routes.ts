@@ -1,7 +1,8 @@
 /** The app's own Express routes in the pipeline: `guard(settings)` and `res.json` through the response phases. */
-import type { HeaderInit, RouteConfig, RouteSettings } from 'api-conventions';
+import type { HeaderInit, RouteConfig } from 'api-conventions';
 import { type BoundHost, type Guarded, markStep, settle } from 'api-conventions/host';
 import type { Request, RequestHandler, Response } from 'express';
+import type { ExpressCheckpoints } from './_express-checkpoints.ts';
 import { addBody } from './_express-io.ts';
 import type { ExpressRoute } from './_express-routes.ts';
 import { copyHeldHeaders, writeNodeResponse, writeNodeStep } from './_node-write.ts';
@@ -31,30 +32,25 @@ export function routeJson(host: ExpressHost, req: Request, res: Response): void 
  */
 export function guardMiddleware(
   host: ExpressHost,
+  points: ExpressCheckpoints,
   config: RouteConfig,
-  routeSettings: (route: ExpressRoute, method: string) => RouteSettings,
 ): RequestHandler {
-  const { config: checked } = host.settingsOf('ANY', 'guard()', config);
-  // A guard outside a route (`app.use(path, guard)`): its own settings, by method.
-  const looseOf = (method: string, pattern: string) =>
-    host.settingsFor(checked, method, pattern, () => checked);
+  const guarded = points.guard(config);
   const guard: RequestHandler = (req, res, next) => {
-    const ctx = host.context(req);
     addBody(req, host.inputOf(req));
-    const route = req.route as ExpressRoute | undefined;
-    const own =
-      route === undefined ? looseOf(req.method, req.path) : routeSettings(route, req.method);
     const go = (guarded: Guarded) => {
       if (guarded.response !== undefined) {
         return writeNodeResponse(res, guarded.response, host.logger);
       }
-      copyHeldHeaders(ctx, res);
+      copyHeldHeaders(host.held(req), res);
       req.body = guarded.body;
       next();
     };
-    settle(host.guard(req, own, req.params as Record<string, string>), go, next);
+    // A guard outside a route (`app.use(path, guard)`): its own settings, by method.
+    const params = req.params as Record<string, string>;
+    settle(guarded.run(req, req.route as ExpressRoute | undefined, req.path, params), go, next);
   };
-  return markStep(guard, { guard: checked });
+  return markStep(guard, { guard: guarded.config });
 }
 
 const compared = new WeakSet<object>();

@@ -6,6 +6,7 @@
  */
 import {
   type ApiResponse,
+  type BoundHost,
   type Checkpoints,
   checkpoints,
   enterAfter,
@@ -15,7 +16,6 @@ import {
   type Step,
 } from 'api-conventions/host';
 import type { NextFunction, Request, Response } from 'express';
-import type { ExpressHost } from './_express-app-routes.ts';
 import { type ExpressRoute, type Layer, mountPath, routerOf } from './_express-routes.ts';
 
 // Middleware that never answers a request: Express's body parsers (body-parser), and Express 4's
@@ -62,7 +62,7 @@ export const expressProbe: StackProbe<Request, Layer, ExpressRoute> = {
 
 /** Builds the check points of an Express app: `send` writes a refusal, `copyHeaders` the checks' headers. */
 export function expressCheckpoints(
-  host: ExpressHost,
+  host: BoundHost<Request>,
   send: (res: Response, response: ApiResponse) => void,
   copyHeaders: (req: Request, res: Response) => void,
 ): ExpressCheckpoints {

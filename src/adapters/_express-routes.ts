@@ -1,5 +1,4 @@
 /** What the Express adapter reads from Express itself: its version, routing table and errors. */
-import type { Conventions } from 'api-conventions';
 import { originalOf } from 'api-conventions/host';
 import type { Application, Router } from 'express';
 
@@ -85,16 +84,4 @@ export function expressPattern(pattern: string, target: Application | Router): s
     );
   }
   return pattern.replace(/\*(\w+)/g, ':$1(.+)');
-}
-
-const warnedApps = new WeakSet<object>();
-
-/** The app's own routes, without strict routing, serve `/v1/books/` as `/v1/books`: say so once. */
-export function warnIfLoose(conventions: Conventions, app: object): void {
-  if (warnedApps.has(app)) return;
-  warnedApps.add(app);
-  if (isStrict(app)) return;
-  conventions.logger.warn(
-    "Express serves /v1/books/ as /v1/books unless strict routing is on (spec 4.1 wants 404): call app.set('strict routing', true) before the first app.use().",
-  );
 }

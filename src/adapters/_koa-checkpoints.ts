@@ -34,10 +34,12 @@ interface KoaRouter {
 }
 
 /** The router a piece of app middleware dispatches to (`router.routes()`), if it is one. */
-export const routerOf = (fn: unknown): KoaRouter | undefined =>
+const routerOf = (fn: unknown): KoaRouter | undefined =>
   typeof fn === 'function'
     ? ((fn as { router?: KoaRouter }).router ?? (originalOf(fn) as { router?: KoaRouter }).router)
     : undefined;
+
+const strictFix = 'create it with new Router({ strict: true, sensitive: true }).';
 
 /** A place in a Koa stack: app middleware (a function), or a layer of a router. */
 type KoaEntry = Middleware | KoaLayer;
@@ -97,8 +99,13 @@ export function koaCheckpoints(
     probe: koaProbe,
     place(stack, at, point) {
       const entry = stack[at]!;
+      if (point.kind === 'router') {
+        const router = routerOf(entry)!;
+        kit.loose(router, () => router.opts?.strict === true, strictFix);
+        return undefined;
+      }
       if (typeof entry === 'function') {
-        if (point.kind !== 'middleware' || markOf(entry) !== undefined) return undefined;
+        if (markOf(entry) !== undefined) return undefined;
         // Middleware the library cannot read: a caller without credentials passes it only on the
         // way to an open route of a router behind it.
         const self: Middleware = (ctx, next) =>

@@ -37,7 +37,7 @@ import {
 import { type ExpressCheckpoints, expressCheckpoints } from './_express-checkpoints.ts';
 import { checkCompanions, watchPassport } from './_express-companions.ts';
 import { addBody, inputOf } from './_express-io.ts';
-import { appRouter, expressPattern, isStrict, warnIfLoose } from './_express-routes.ts';
+import { appRouter, expressPattern, isStrict } from './_express-routes.ts';
 import { onFinalStatus } from './_node-io.ts';
 import { copyHeldHeaders, writeNodeStep } from './_node-write.ts';
 
@@ -68,6 +68,8 @@ export interface ExpressConventions {
 }
 
 type Verb = 'get' | 'head' | 'post' | 'put' | 'patch' | 'delete' | 'options';
+
+const strictFix = "call app.set('strict routing', true) before the first app.use().";
 
 /**
  * Fits the conventions (or the options to build them) into an Express app: `before` goes first,
@@ -144,7 +146,7 @@ export function toExpressMiddleware(api: Conventions | ConventionsOptions): Expr
     if (observes) onFinalStatus(res, (status) => host.sent(req, status));
     res.removeHeader('x-powered-by');
     keepSecurityHeaders(host, req.app, res, alwaysOnHeaders);
-    warnIfLoose(host.api, req.app);
+    points!.loose(req.app, () => isStrict(req.app), strictFix);
     checkCompanions(req.app, before, after[1], host.logger, (name) => host.companion(name));
     watchPassport(req.app, res, host.logger);
     routeJson(host, req, res);
@@ -194,7 +196,7 @@ export function toExpressMiddleware(api: Conventions | ConventionsOptions): Expr
       }
     },
     route,
-    guard: (settings) => guardMiddleware(host, settings, points!.settingsOf),
+    guard: (settings) => guardMiddleware(host, points!, settings),
     after,
   };
 }

@@ -8,8 +8,9 @@
  * native wrapper it puts around a layer; what is decided is decided here, once for every host.
  */
 import type { ApiResponse } from '../http/response.ts';
+import type { Guarded } from '../pipeline/plugin.ts';
 import { andThen, isPromise, type Step } from '../pipeline/steps.ts';
-import type { AppRoute, RouteSettings } from '../routing/types.ts';
+import type { AppRoute, RouteConfig, RouteSettings } from '../routing/types.ts';
 import type { BoundHost } from './bind-host.ts';
 import { listRoutes, readMarks, type StackProbe, takes } from './stack-probe.ts';
 
@@ -73,6 +74,36 @@ export interface Checkpoints<Native extends object, Layer, Route> {
   into(native: Native, stack: readonly Layer[], self: Layer, base: string): () => void;
   /** The route whose check point the request passed last. */
   entered(native: Native): Route | undefined;
+  /**
+   * A guard's settings, checked now (a misspelt key is a `TypeError` at start-up), and how they
+   * apply where a request reaches the guard.
+   */
+  guard(config: RouteConfig): CheckpointGuard<Native, Route>;
+  /**
+   * Says once per router, when `strict()` says it is not strict, that it serves `/v1/books/` as
+   * `/v1/books` (spec 4.1.9 wants 404), and how to make it strict (`fix`).
+   */
+  loose(router: object, strict: () => boolean, fix: string): void;
+}
+
+/**
+ * A guard of the app's (`guard(settings)`) on a host with check points.
+ *
+ * @category Host binding
+ */
+export interface CheckpointGuard<Native extends object, Route> {
+  /** Its settings, as checked. */
+  readonly config: RouteConfig;
+  /**
+   * The guard's step ({@link BoundHost.guard}) with the settings of the route it stands on
+   * (`route`), or, outside a route, its own, by method and `path`.
+   */
+  run(
+    native: Native,
+    route: Route | undefined,
+    path: string,
+    params?: Readonly<Record<string, string>>,
+  ): Step<Guarded>;
 }
 
 /** A router a request is inside: its layer in the stack it belongs to, and the base of its routes. */
@@ -117,6 +148,7 @@ export function checkpoints<Native extends object, Layer, Route>(
   const nestedOf = new WeakMap<readonly Layer[], Layer[][]>();
   const trails = new WeakMap<Native, Frame<Layer>[]>();
   const entered = new WeakMap<Native, Route>();
+  const told = new WeakSet<object>();
   // A route's methods, read again when handlers are added (a method comes with its handlers).
   const methodsOf = new WeakMap<object, { version: number; methods: readonly string[] }>();
   const methods = (route: Route): readonly string[] => {
@@ -255,5 +287,26 @@ export function checkpoints<Native extends object, Layer, Route>(
       };
     },
     entered: (native) => entered.get(native),
+    loose(router, strict, fix) {
+      if (told.has(router)) return;
+      told.add(router);
+      if (strict()) return;
+      host.logger.warn(
+        `The app's router serves /v1/books/ as /v1/books unless it is strict (spec 4.1.9 wants 404): ${fix}`,
+      );
+    },
+    guard(config) {
+      const { config: checked } = host.settingsOf('ANY', 'guard()', config);
+      const own = (native: Native, route: Route | undefined, path: string) => {
+        const method = probe.method(native);
+        return route === undefined
+          ? host.settingsFor(checked, method, path, () => checked)
+          : settingsOf(route, method);
+      };
+      return {
+        config: checked,
+        run: (native, route, path, params) => host.guard(native, own(native, route, path), params),
+      };
+    },
   };
 }

@@ -12,6 +12,7 @@ export {
 export {
   type Checkpoint,
   type CheckpointBinding,
+  type CheckpointGuard,
   type Checkpoints,
   checkpoints,
   enterAfter,
