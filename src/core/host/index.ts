@@ -10,6 +10,14 @@ export {
   hostAnswer,
   hostAnswerFor,
 } from './bind-host.ts';
+export {
+  type Checkpoint,
+  type CheckpointBinding,
+  type CheckpointGuard,
+  type Checkpoints,
+  checkpoints,
+  enterAfter,
+} from './checkpoints.ts';
 export type { Companion } from './companions.ts';
 export {
   type DeclaredRoute,
@@ -20,4 +28,5 @@ export {
 export { fromHostError, type HostErrorFacts, hostFailureOf } from './host-errors.ts';
 export { markOf, markStep, originalOf, type StepMark } from './marks.ts';
 export { routeSchemasOf } from './route-schemas.ts';
+export type { RouteHandler, StackProbe } from './stack-probe.ts';
 export { catchAllPath, tablePattern } from './wildcards.ts';
