@@ -9,11 +9,3 @@ export {
   type RouteMatch,
   Router,
 } from './router.ts';
-export type {
-  Handler,
-  PathMethods,
-  RouteDefinition,
-  RouteInfo,
-  RouteTable,
-} from './table.ts';
-export type { AppRoute, HostSchemas, Method, RouteConfig, RouteSettings } from './types.ts';
