@@ -1,4 +1,4 @@
-/** HTTP building blocks: replies by method, the header bag, body parsing and the response shapes. */
+/** HTTP building blocks: replies, headers, body parsing, dates, codings and the response shapes. */
 export {
   type BodyStructure,
   defaultBodyStructure,

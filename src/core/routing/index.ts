@@ -1,4 +1,4 @@
-/** Route tables and the router (spec 4.1, 4.2). */
+/** The router: route lookups by method and path (spec 4.1, 4.2). */
 export {
   allowList,
   type MethodNotFound,
