@@ -1,4 +1,5 @@
 /** Turns anything thrown during a request into the status, headers and body the client gets. */
+import type { ApiError } from '../errors/api-error.ts';
 import { originalError, toApiError } from '../errors/from-http-error.ts';
 import { callLogger, consoleLogger, type FaultRecord, type Logger } from '../errors/logger.ts';
 import { HeaderBag } from './headers.ts';
