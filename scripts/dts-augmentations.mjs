@@ -1,5 +1,5 @@
 // Each feature adds its route settings to RouteConfig (and its request state to RequestState)
-// with `declare module '../routing/types.ts' { interface RouteConfig { … } }` beside its own code.
+// with `declare module '../kernel/route-types.ts' { interface RouteConfig { … } }` beside its own code.
 // The declaration bundler copies such blocks as they are, but in the bundle the relative path
 // names nothing, so a consumer would see none of the settings. The bundle is one module whose
 // top level already declares RouteConfig, so the block's declarations are moved to the top

@@ -5,6 +5,7 @@ export * from './errors/index.ts';
 export * from './host/index.ts';
 export * from './http/index.ts';
 export { assertKnownKeys } from './internal/options.ts';
+export * from './kernel/index.ts';
 export * from './limits/index.ts';
 export * from './lint/index.ts';
 export * from './negotiation/index.ts';

@@ -1,10 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  currentDate,
-  evaluatePreconditions,
-  parseHttpDate,
-  parseTags,
-} from '../../src/core/caching/index.ts';
+import { evaluatePreconditions, parseTags } from '../../src/core/caching/index.ts';
+import { currentDate, parseHttpDate } from '../../src/core/http/index.ts';
 import {
   type CachingOptions,
   cacheControl,

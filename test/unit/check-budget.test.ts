@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { isPromise } from '../../src/core/pipeline/steps.ts';
+import { isPromise } from '../../src/core/kernel/steps.ts';
 import type { ApiResponse } from '../../src/host.ts';
 import { caching, conventions, ErrorCode, ok, type RouteTable } from '../../src/index.ts';
 

@@ -140,6 +140,66 @@ function cycleWithin(
   return [start, start];
 }
 
+/**
+ * The folder a file of src stands for in the folder graph: `core/<name>` under src/core, the
+ * top folder elsewhere (`adapters`, `otel`…); `core` for src/core/index.ts and `.` for the
+ * entry files at src's root.
+ */
+function folderOf(file: string): string {
+  const parts = file.split('/').slice(0, -1);
+  if (parts[0] === 'core') return parts.slice(0, 2).join('/');
+  return parts[0] ?? '.';
+}
+
+/** The folder graph: each folder, the folders its files name, and one file edge per folder edge. */
+function folderGraph(files: ReadonlyMap<string, readonly string[]>): {
+  graph: Map<string, string[]>;
+  through: Map<string, string>;
+} {
+  const graph = new Map<string, string[]>();
+  const through = new Map<string, string>();
+  for (const file of [...files.keys()].sort()) {
+    const from = folderOf(file);
+    if (!graph.has(from)) graph.set(from, []);
+    for (const target of [...(files.get(file) ?? [])].sort()) {
+      const to = folderOf(target);
+      if (to === from) continue;
+      const edge = `${from} → ${to}`;
+      if (through.has(edge)) continue;
+      through.set(edge, `${file} → ${target}`);
+      graph.get(from)!.push(to);
+    }
+  }
+  return { graph, through };
+}
+
+/** A folder cycle as a sentence, each arrow with a file import that makes it. */
+function nameFolderCycle(cycle: readonly string[], through: ReadonlyMap<string, string>): string {
+  const steps = cycle.slice(1).map((to, i) => {
+    const edge = `${cycle[i]} → ${to}`;
+    return `${edge} (${through.get(edge) ?? '?'})`;
+  });
+  return steps.join(', ');
+}
+
+/**
+ * The layers of src/core as CONTRIBUTING.md lists them, lowest first: each numbered item of its
+ * "Layers of the core" section names its folders in backticks before the dash that starts its
+ * description.
+ */
+function contributingLayers(text: string): string[][] {
+  const section = text.split(/^### Layers of the core$/m)[1]?.split(/^#{2,3} /m)[0] ?? '';
+  const items = section.split(/^\d+\. /m).slice(1);
+  return items.map((item) => {
+    const names = item.replace(/\s+/g, ' ').split(' — ')[0] ?? '';
+    return [...names.matchAll(/`([a-z-]+)`/g)].map((match) => `core/${match[1]}`);
+  });
+}
+
+/** The layer of CONTRIBUTING.md's list that holds the features: they may import each other. */
+const featureLayer = (layers: readonly string[][]): number =>
+  layers.findIndex((layer) => layer.includes('core/caching'));
+
 describe('src import graph', () => {
   const graph = importGraph();
 
@@ -148,12 +208,52 @@ describe('src import graph', () => {
     expect(cycles).toEqual([]);
   });
 
-  it('keeps routing/types.ts free of imports outside src/core/routing (features add their settings by declaration merging)', () => {
-    const outside = (graph.get('core/routing/types.ts') ?? []).filter(
-      (target) => !target.startsWith('core/routing/'),
+  it('has no folder circle: the folders of src depend on each other in one direction', () => {
+    const { graph: folders, through } = folderGraph(graph);
+    const cycles = findCycles(folders).map((cycle) => nameFolderCycle(cycle, through));
+    expect(cycles).toEqual([]);
+  });
+
+  it("keeps each folder of src/core to the layers below its own, as CONTRIBUTING.md's list orders them", () => {
+    const layers = contributingLayers(readFileSync(join(root, 'CONTRIBUTING.md'), 'utf8'));
+    const features = featureLayer(layers);
+    const layerOf = new Map(layers.flatMap((layer, i) => layer.map((folder) => [folder, i])));
+    const { graph: folders, through } = folderGraph(graph);
+    const core = [...folders.keys()].filter((folder) => folder.startsWith('core/')).sort();
+    expect(features).toBeGreaterThan(0);
+    expect(core.filter((folder) => !layerOf.has(folder))).toEqual([]);
+    expect([...layerOf.keys()].filter((folder) => !folders.has(folder))).toEqual([]);
+    const upward = core.flatMap((from) =>
+      (folders.get(from) ?? [])
+        .filter((to) => {
+          const [a, b] = [layerOf.get(from)!, layerOf.get(to)];
+          return b === undefined || b > a || (b === a && a !== features);
+        })
+        .map((to) => through.get(`${from} → ${to}`)),
     );
-    expect(graph.has('core/routing/types.ts')).toBe(true);
-    expect(outside).toEqual([]);
+    expect(upward).toEqual([]);
+  });
+
+  it('keeps the kernel to the folders below it: no feature, not the pipeline', () => {
+    const layers = contributingLayers(readFileSync(join(root, 'CONTRIBUTING.md'), 'utf8'));
+    const below = layers.slice(
+      0,
+      layers.findIndex((layer) => layer.includes('core/kernel')),
+    );
+    const allowed = new Set(['core/kernel', ...below.flat()]);
+    const reached = [...graph]
+      .filter(([file]) => file.startsWith('core/kernel/'))
+      .flatMap(([file, targets]) =>
+        targets.filter((t) => !allowed.has(folderOf(t))).map((t) => `${file} → ${t}`),
+      );
+    expect(below.flat()).toContain('core/errors');
+    expect(graph.has('core/kernel/context.ts')).toBe(true);
+    expect(reached).toEqual([]);
+  });
+
+  it('keeps kernel/route-types.ts free of imports (features add their settings by declaration merging)', () => {
+    expect(graph.has('core/kernel/route-types.ts')).toBe(true);
+    expect(graph.get('core/kernel/route-types.ts')).toEqual([]);
   });
 
   // A merge in a file nothing imports would be missing from every program and from the built
@@ -189,6 +289,43 @@ describe('src import graph', () => {
       './f.ts',
       './g.ts',
     ]);
+  });
+
+  it('names a folder circle by the file imports that make it', () => {
+    const { graph: folders, through } = folderGraph(
+      new Map([
+        ['core/routing/router.ts', ['core/kernel/context.ts']],
+        ['core/kernel/context.ts', ['core/kernel/run.ts']],
+        ['core/kernel/run.ts', ['core/routing/types.ts']],
+        ['core/routing/types.ts', []],
+        ['core/index.ts', ['core/kernel/context.ts']],
+      ]),
+    );
+    expect(findCycles(folders).map((cycle) => nameFolderCycle(cycle, through))).toEqual([
+      'core/kernel → core/routing (core/kernel/run.ts → core/routing/types.ts), ' +
+        'core/routing → core/kernel (core/routing/router.ts → core/kernel/context.ts)',
+    ]);
+  });
+
+  it("reads CONTRIBUTING.md's layers, lowest first", () => {
+    const text = [
+      '### Layers of the core',
+      '',
+      '1. `internal` — helpers',
+      '2. `paths`, `origin` — plain rules (`ctx.path`)',
+      '3. The features: `caching`,',
+      '   `paging` — each in one direction',
+      '',
+      '## Next',
+      '1. `host` — not a layer',
+    ].join('\n');
+    const layers = contributingLayers(text);
+    expect(layers).toEqual([
+      ['core/internal'],
+      ['core/paths', 'core/origin'],
+      ['core/caching', 'core/paging'],
+    ]);
+    expect(featureLayer(layers)).toBe(2);
   });
 
   it('finds a cycle and names it as a path', () => {

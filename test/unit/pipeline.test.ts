@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { isPromise } from '../../src/core/pipeline/steps.ts';
+import { isPromise } from '../../src/core/kernel/steps.ts';
 import { type ApiResponse, bindHost, type RequestInput } from '../../src/host.ts';
 import {
   type ConventionsOptions,

@@ -1,19 +1,19 @@
 /** The caching plugin: Cache-Control, Date, Expires, ETag and Last-Modified, 304, 412 and 428 (spec 4.7, RFC 9110 §13). */
 import { ApiError, isApiError } from '../errors/api-error.ts';
 import { ErrorCode } from '../errors/catalogue.ts';
+import { currentDate, httpDate, parseHttpDate } from '../http/http-date.ts';
 import { ok, type Reply } from '../http/reply.ts';
 import type { SentResponse } from '../http/response.ts';
 import { assertKnownKeys } from '../internal/options.ts';
-import { defaultCheckTimeout, withinBudget } from '../pipeline/check-budget.ts';
-import type { RequestContext } from '../pipeline/context.ts';
-import type { CheckResult, Downstream, Plugin, PluginSetup } from '../pipeline/plugin.ts';
-import { andThen, isPromise, type Step } from '../pipeline/steps.ts';
-import type { RouteInfo } from '../routing/table.ts';
-import type { RouteSettings } from '../routing/types.ts';
+import { defaultCheckTimeout, withinBudget } from '../kernel/check-budget.ts';
+import type { RequestContext } from '../kernel/context.ts';
+import type { CheckResult, Downstream, Plugin, PluginSetup } from '../kernel/plugin.ts';
+import type { RouteInfo } from '../kernel/route-table.ts';
+import type { RouteSettings } from '../kernel/route-types.ts';
+import { andThen, isPromise, type Step } from '../kernel/steps.ts';
 import { type CachePolicy, cacheControl } from './cache-control.ts';
 import { codingKey, heldTag } from './coding-key.ts';
 import { bytesTag, type ParsedTag, splitTag, versionOpaque, versionTag } from './etag.ts';
-import { currentDate, httpDate, parseHttpDate } from './http-date.ts';
 import { type CurrentResource, evaluatePreconditions, hasPrecondition } from './preconditions.ts';
 import type { EtagMode, ResourceVersion, Validators, VersionReader } from './route-config.ts';
 

@@ -11,7 +11,6 @@ export {
   versionOpaque,
   versionTag,
 } from './etag.ts';
-export { currentDate, httpDate, parseHttpDate } from './http-date.ts';
 export {
   type CurrentResource,
   evaluatePreconditions,

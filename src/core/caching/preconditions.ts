@@ -1,7 +1,8 @@
 /** Evaluates conditional requests in RFC 9110 §13.2.2's order: If-Match, If-Unmodified-Since, If-None-Match, If-Modified-Since. */
+
+import { parseHttpDate } from '../http/http-date.ts';
 import type { HeaderReader } from '../http/response.ts';
 import { type ParsedTag, parseTags } from './etag.ts';
-import { parseHttpDate } from './http-date.ts';
 
 /**
  * What a precondition is evaluated against: the resource as it is now.

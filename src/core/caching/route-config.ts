@@ -1,6 +1,6 @@
 /** The route settings and request state of the caching plugin, added by declaration merging. */
-import type { RequestContext } from '../pipeline/context.ts';
-import type { Step } from '../pipeline/steps.ts';
+import type { RequestContext } from '../kernel/context.ts';
+import type { Step } from '../kernel/steps.ts';
 import type { CachePolicy } from './cache-control.ts';
 
 /**
@@ -47,7 +47,7 @@ export interface Validators {
   expires: number | undefined;
 }
 
-declare module '../routing/types.ts' {
+declare module '../kernel/route-types.ts' {
   interface RouteConfig {
     /** The Cache-Control of this route's successful responses (read by the `caching` plugin). @default the plugin's */
     cacheControl?: CachePolicy;
@@ -64,7 +64,7 @@ declare module '../routing/types.ts' {
   }
 }
 
-declare module '../pipeline/context.ts' {
+declare module '../kernel/context.ts' {
   interface RequestState {
     /** The validators of the resource, read before the handler (the `caching` plugin). */
     validators?: Validators;

@@ -1,6 +1,6 @@
 /** The one rule for errors that carry an HTTP status the way http-errors, Koa and Fastify do. */
 import { ApiError, isApiError } from './api-error.ts';
-import { statusText } from './catalogue.ts';
+import { ErrorCode, statusText } from './catalogue.ts';
 
 /**
  * The fields of another library's HTTP error (http-errors, Koa, Fastify) that the rule reads.
@@ -118,4 +118,17 @@ function fallbackMessage(status: number): string {
   if (status >= 500) return genericFaultMessage;
   const text = statusText[status];
   return text ? `The request failed: ${text} (${status}).` : `The request failed (${status}).`;
+}
+
+/**
+ * Converts a thrown value to an {@link ApiError}. An `ApiError` is returned as it is; an error
+ * that carries an HTTP status the way http-errors, Koa and Fastify do keeps it, by the rule of
+ * {@link fromHttpError}; anything else becomes a generic 500.
+ *
+ * @category Errors
+ */
+export function toApiError(error: unknown): ApiError {
+  const mapped = fromHttpError(error);
+  if (isApiError(mapped)) return mapped;
+  return new ApiError(500, ErrorCode.Internal, genericFaultMessage, { cause: error });
 }

@@ -8,15 +8,6 @@ export {
   maxErrorEntries,
 } from './api-error.ts';
 export { ErrorCode, type ErrorCodeValue, statusText } from './catalogue.ts';
-export { fromHttpError, type HttpErrorLike } from './from-http-error.ts';
+export { fromHttpError, type HttpErrorLike, toApiError } from './from-http-error.ts';
 export * from './helpers.ts';
-export {
-  consoleLogger,
-  errorToOutgoing,
-  errorToResponse,
-  type FailurePlace,
-  type FaultRecord,
-  type Logger,
-  resolveLogger,
-  toApiError,
-} from './to-response.ts';
+export { consoleLogger, type FaultRecord, type Logger, resolveLogger } from './logger.ts';

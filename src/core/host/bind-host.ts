@@ -7,10 +7,14 @@
 import type { HeaderInit, ResponseHeaders } from '../http/headers.ts';
 import { HeaderBag } from '../http/headers.ts';
 import type { ApiResponse, OutgoingResponse } from '../http/response.ts';
+import { type RequestContext, type RequestInput, runOf } from '../kernel/context.ts';
+import type { Guarded } from '../kernel/plugin.ts';
+import type { RouteInfo } from '../kernel/route-table.ts';
+import type { AppRoute, RouteConfig, RouteSettings } from '../kernel/route-types.ts';
+import { andThen, attempt, type Step } from '../kernel/steps.ts';
 import type { HostAnswer, HostFailure } from '../limits/index.ts';
 import type { LintFinding, LintRoute } from '../lint/index.ts';
 import { startHeaders } from '../pipeline/answers.ts';
-import { type RequestContext, type RequestInput, runOf } from '../pipeline/context.ts';
 import {
   type Conventions,
   handleRouted,
@@ -27,14 +31,10 @@ import {
 } from '../pipeline/fail-closed.ts';
 import { responded } from '../pipeline/observe.ts';
 import type { ConventionsOptions } from '../pipeline/options.ts';
-import type { Guarded } from '../pipeline/plugin.ts';
 import { raiseUnrouted } from '../pipeline/pre-routing.ts';
 import { bareArray, prepareBody, toOutgoing } from '../pipeline/request.ts';
 import { failure, respond } from '../pipeline/respond.ts';
 import type { Service } from '../pipeline/service.ts';
-import { andThen, attempt, type Step } from '../pipeline/steps.ts';
-import type { RouteInfo } from '../routing/table.ts';
-import type { AppRoute, RouteConfig, RouteSettings } from '../routing/types.ts';
 import { shuttingDown } from './closing.ts';
 import {
   type Companion,

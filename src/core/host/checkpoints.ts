@@ -8,9 +8,9 @@
  * native wrapper it puts around a layer; what is decided is decided here, once for every host.
  */
 import type { ApiResponse } from '../http/response.ts';
-import type { Guarded } from '../pipeline/plugin.ts';
-import { andThen, isPromise, type Step } from '../pipeline/steps.ts';
-import type { AppRoute, RouteConfig, RouteSettings } from '../routing/types.ts';
+import type { Guarded } from '../kernel/plugin.ts';
+import type { AppRoute, RouteConfig, RouteSettings } from '../kernel/route-types.ts';
+import { andThen, isPromise, type Step } from '../kernel/steps.ts';
 import type { BoundHost } from './bind-host.ts';
 import { listRoutes, readMarks, type StackProbe, takes } from './stack-probe.ts';
 

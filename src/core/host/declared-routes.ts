@@ -5,8 +5,9 @@
  * carries: never by its method and path, so that twins that differ by a constraint alone (a
  * version, a host) each keep their own.
  */
+
+import type { AppRoute, RouteConfig, RouteSettings } from '../kernel/route-types.ts';
 import type { LintRoute } from '../lint/index.ts';
-import type { AppRoute, RouteConfig, RouteSettings } from '../routing/types.ts';
 import type { BoundHost } from './bind-host.ts';
 import { routeSchemasOf } from './route-schemas.ts';
 import { tablePattern } from './wildcards.ts';

@@ -4,8 +4,8 @@
  * agents put around every handler, so that what is public stays public under them and nothing
  * else is taken for the library's.
  */
-import type { RouteInfo } from '../routing/table.ts';
-import type { RouteConfig } from '../routing/types.ts';
+import type { RouteInfo } from '../kernel/route-table.ts';
+import type { RouteConfig } from '../kernel/route-types.ts';
 
 /**
  * What one of the conventions' own steps says of itself: the library's own step (`before`,

@@ -5,7 +5,7 @@
  * routes carry such a schema reads it here. A shared schema it refers to by `$id`
  * (`fastify.addSchema`) goes with it as a definition of its name, so the document names it too.
  */
-import type { HostSchemas } from '../routing/types.ts';
+import type { HostSchemas } from '../kernel/route-types.ts';
 
 type Json = Record<string, unknown>;
 

@@ -3,7 +3,7 @@
  * of a stack is a route, a nested router or middleware. The adapter says how to tell them apart;
  * the routes it lists and the settings it finds on them are read here, the same for every host.
  */
-import type { AppRoute, RouteConfig, RouteSettings } from '../routing/types.ts';
+import type { AppRoute, RouteConfig, RouteSettings } from '../kernel/route-types.ts';
 import { markOf } from './marks.ts';
 
 /**

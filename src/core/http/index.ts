@@ -1,18 +1,18 @@
-/** HTTP building blocks: replies by method, the header bag, body parsing and the response shapes. */
-// What this folder adds to RouteConfig by declaration merging: `accepts`, `bodyStructure`.
-import './route-config.ts';
-
+/** HTTP building blocks: replies, headers, body parsing, dates, codings and the response shapes. */
 export {
   type BodyStructure,
   defaultBodyStructure,
   type StructureLimits,
 } from './body-structure.ts';
+export { type BodyDecoder, type ContentCoding, contentCodings } from './content-coding.ts';
+export { errorToOutgoing, errorToResponse, type FailurePlace } from './error-response.ts';
 export {
   HeaderBag,
   type HeaderInit,
   type HeaderValue,
   type ResponseHeaders,
 } from './headers.ts';
+export { currentDate, httpDate, parseHttpDate } from './http-date.ts';
 export { stringifyJson } from './json.ts';
 export {
   type BodyFormat,

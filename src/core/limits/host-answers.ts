@@ -1,9 +1,10 @@
 /** The answers a host gives before the library runs (a parser error, a timeout), built by the core. */
-import { currentDate } from '../caching/http-date.ts';
+
 import { ApiError } from '../errors/api-error.ts';
 import { ErrorCode, statusText } from '../errors/catalogue.ts';
 import { uriTooLong } from '../errors/helpers.ts';
 import type { ResponseHeaders } from '../http/headers.ts';
+import { currentDate } from '../http/http-date.ts';
 import type { ApiResponse } from '../http/response.ts';
 import { utf8Length } from '../http/response.ts';
 import { missingHost } from './request-head.ts';

@@ -3,10 +3,7 @@
 import './route-config.ts';
 
 export {
-  type BodyDecoder,
-  type ContentCoding,
   checkTransferCoding,
-  contentCodings,
   contentCodingsOf,
   decodeBody,
 } from './body-coding.ts';

@@ -1,7 +1,7 @@
 /** The content codings a route decodes, added to `RouteConfig` (read by the pipeline's body step). */
-import type { ContentCoding } from './body-coding.ts';
+import type { ContentCoding } from '../http/content-coding.ts';
 
-declare module '../routing/types.ts' {
+declare module '../kernel/route-types.ts' {
   interface RouteConfig {
     /**
      * The content codings this route decodes (`gzip`, `br`, `deflate`), with `bodyLimit` applied to

@@ -3,14 +3,13 @@ import { ApiError } from '../errors/api-error.ts';
 import { ErrorCode } from '../errors/catalogue.ts';
 import type { OutgoingResponse } from '../http/response.ts';
 import { assertInteger, assertKnownKeys } from '../internal/options.ts';
+import type { RequestContext } from '../kernel/context.ts';
+import type { Plugin, Serializer } from '../kernel/plugin.ts';
+import type { RouteInfo } from '../kernel/route-table.ts';
+import type { RouteSettings } from '../kernel/route-types.ts';
 import { boundedEcho } from '../paths/echo.ts';
-import type { RequestContext } from '../pipeline/context.ts';
-import type { Plugin, Serializer } from '../pipeline/plugin.ts';
-import type { RouteInfo } from '../routing/table.ts';
-import type { RouteSettings } from '../routing/types.ts';
-import { type VersionTable, versionTableOf } from '../versioning/versioned.ts';
 import { type Chosen, type Format, formatTypes, Offer } from './media-types.ts';
-import { relabel, versionsOf } from './vendor-version.ts';
+import { relabel, type ServedVersions, servedVersionsOf, versionsOf } from './vendor-version.ts';
 import { createXmlSerializer, type XmlOptions } from './xml.ts';
 
 /**
@@ -77,7 +76,7 @@ class NegotiationPlugin implements Plugin {
    */
   private readonly byRoute = new WeakMap<
     RouteSettings,
-    { offer: Offer; pinned: Chosen | undefined; table: VersionTable | undefined }
+    { offer: Offer; pinned: Chosen | undefined; table: ServedVersions | undefined }
   >();
   /** `format=`, the query parameter's marker; `''` without one. */
   private readonly marker: string;
@@ -127,7 +126,7 @@ class NegotiationPlugin implements Plugin {
       }
       pinned = { format: formatSuffix, type: formatTypes[formatSuffix][0]! };
     }
-    const table = versionTableOf(route.handler);
+    const table = servedVersionsOf(route.handler);
     const offer = this.offerOf(list, versionsOf(route, table), names);
     this.byRoute.set(route, { offer, pinned, table });
   }

@@ -1,7 +1,7 @@
 /** The route settings and request state of content negotiation, added by declaration merging. */
 import type { Chosen, Format } from './media-types.ts';
 
-declare module '../routing/types.ts' {
+declare module '../kernel/route-types.ts' {
   interface RouteConfig {
     /**
      * The response formats this route offers, the first being the default (read by the
@@ -22,7 +22,7 @@ declare module '../routing/types.ts' {
   }
 }
 
-declare module '../pipeline/context.ts' {
+declare module '../kernel/context.ts' {
   interface RequestState {
     /** The response format negotiated for this request (the `negotiation` plugin). */
     format?: Chosen;

@@ -1,5 +1,5 @@
 /** `.json` and `.xml` path suffixes (spec 4.5): extra routes that pin a format, declared at start-up. */
-import type { PathMethods, RouteDefinition, RouteTable } from '../routing/table.ts';
+import type { PathMethods, RouteDefinition, RouteTable } from '../kernel/route-table.ts';
 import type { Format } from './media-types.ts';
 
 /**

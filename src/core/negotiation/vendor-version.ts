@@ -1,6 +1,5 @@
 /** Versions in vendor media types (`application/vnd.acme.v2+json`): the one a type names, the ones a route serves. */
-import type { RouteInfo } from '../routing/table.ts';
-import type { VersionTable } from '../versioning/versioned.ts';
+import type { Handler, RouteInfo } from '../kernel/route-table.ts';
 
 const vndPrefix = 'application/vnd.';
 const versionName = /^v\d+$/;
@@ -30,11 +29,35 @@ export function vendorVersionOf(type: string, tree: string | undefined): number 
 /** The major version in a route's path (`/v1/…`, spec 9.1); none for a path without one. */
 const pathVersion = /^\/v(\d+)(?:\.\d+)*(?=\/|$)/i;
 
+/** The versions a `versioned()` handler serves, which it carries for negotiation and versioning. */
+export interface ServedVersions {
+  /** The versions served, in ascending order. */
+  readonly versions: readonly number[];
+  /** The version of a request that asks for none. */
+  readonly fallback: number;
+}
+
+// A registered symbol, so that the mark is read alike by every copy of the package loaded (its
+// ESM and CommonJS builds side by side).
+const servedKey = Symbol.for('api-conventions.versioned');
+
+/** Marks `handler` as serving `served`, for {@link servedVersionsOf}. */
+export function markServedVersions(handler: Handler, served: ServedVersions): void {
+  Object.defineProperty(handler, servedKey, { value: served });
+}
+
+/** The versions a handler marked by {@link markServedVersions} serves; `undefined` for any other. */
+export function servedVersionsOf(handler: unknown): ServedVersions | undefined {
+  return typeof handler === 'function'
+    ? ((handler as unknown as Record<symbol, ServedVersions | undefined>)[servedKey] ?? undefined)
+    : undefined;
+}
+
 /**
  * The major versions a route serves: its `versioned()` handler's, else its path's (`/v2/…` serves
  * 2), else none.
  */
-export function versionsOf(route: RouteInfo, table: VersionTable | undefined): readonly number[] {
+export function versionsOf(route: RouteInfo, table: ServedVersions | undefined): readonly number[] {
   if (table !== undefined) return table.versions;
   const major = pathVersion.exec(route.pattern)?.[1];
   return major === undefined ? [] : [Number(major)];

@@ -1,6 +1,6 @@
 /** The XML serializer (spec 1, 4.5): a documented mapping of objects, lists and the error body. */
 import { XMLBuilder } from 'fast-xml-parser';
-import type { Serializer } from '../pipeline/plugin.ts';
+import type { Serializer } from '../kernel/plugin.ts';
 import { isXmlName, singularOf } from './xml-names.ts';
 
 /**

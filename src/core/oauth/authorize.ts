@@ -2,7 +2,7 @@
 import { ApiError } from '../errors/api-error.ts';
 import { ErrorCode } from '../errors/catalogue.ts';
 import { ok, type Reply } from '../http/reply.ts';
-import type { RequestContext } from '../pipeline/context.ts';
+import type { RequestContext } from '../kernel/context.ts';
 import type { AuthorizationRequest } from './authorization-request.ts';
 import type { FailureCounter } from './brute-force.ts';
 import type { AuthorizationCodes } from './codes.ts';

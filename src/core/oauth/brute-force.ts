@@ -4,7 +4,7 @@
  */
 import { ApiError } from '../errors/api-error.ts';
 import { ErrorCode } from '../errors/catalogue.ts';
-import type { RequestContext } from '../pipeline/context.ts';
+import type { RequestContext } from '../kernel/context.ts';
 import { clientNetwork } from '../rate-limit/identity.ts';
 import type { GuardedStore } from '../stores/guard-store.ts';
 import type { FailureLimits } from './brute-force-options.ts';

@@ -1,6 +1,6 @@
 /** Client authentication at the token, revocation and introspection endpoints (RFC 6749 §2.3). */
 import { fromBase64 } from '../internal/base64url.ts';
-import type { RequestContext } from '../pipeline/context.ts';
+import type { RequestContext } from '../kernel/context.ts';
 import type { LoginAttempt } from './brute-force.ts';
 import { oauthError } from './errors.ts';
 import type { OAuthParams } from './form.ts';

@@ -3,7 +3,7 @@
  * or, for development only, the origin each request names.
  */
 import { isProduction } from '../internal/platform.ts';
-import type { RequestContext } from '../pipeline/context.ts';
+import type { RequestContext } from '../kernel/context.ts';
 
 const where = 'oauthServer()';
 

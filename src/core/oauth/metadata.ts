@@ -1,5 +1,5 @@
 /** The RFC 8414 authorization-server metadata document and the JWKS route's answer. */
-import type { RequestContext } from '../pipeline/context.ts';
+import type { RequestContext } from '../kernel/context.ts';
 import type { ResolvedOAuth } from './resolve.ts';
 
 /**

@@ -1,10 +1,10 @@
 /** `oauthServer()`: the token, revocation, introspection, JWKS and metadata routes as one plugin. */
 
 import type { OutgoingResponse } from '../http/response.ts';
-import type { RequestContext } from '../pipeline/context.ts';
-import type { Plugin, PluginSetup } from '../pipeline/plugin.ts';
-import type { RouteTable } from '../routing/table.ts';
-import type { RouteConfig } from '../routing/types.ts';
+import type { RequestContext } from '../kernel/context.ts';
+import type { Plugin, PluginSetup } from '../kernel/plugin.ts';
+import type { RouteTable } from '../kernel/route-table.ts';
+import type { RouteConfig } from '../kernel/route-types.ts';
 import { type AuthorizationHelpers, authorizationHelpers } from './authorize.ts';
 import { FailureCounter } from './brute-force.ts';
 import { AuthorizationCodes } from './codes.ts';

@@ -1,5 +1,5 @@
 /** The options of {@link oauthServer}: clients, users, scopes, token lifetimes, the store. */
-import type { RequestContext } from '../pipeline/context.ts';
+import type { RequestContext } from '../kernel/context.ts';
 import type { Store } from '../stores/store.ts';
 
 /**

@@ -1,6 +1,6 @@
 /** {@link OAuthServerOptions} checked and compiled once, at start-up (CONTRIBUTING.md rule 5). */
 import { assertInteger, assertKnownKeys } from '../internal/options.ts';
-import type { RequestContext } from '../pipeline/context.ts';
+import type { RequestContext } from '../kernel/context.ts';
 import { type GuardedStore, guardStore } from '../stores/guard-store.ts';
 import { MemoryStore } from '../stores/memory-store.ts';
 import { type FailureLimits, resolveBruteForce } from './brute-force-options.ts';

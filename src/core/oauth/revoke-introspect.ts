@@ -1,6 +1,6 @@
 /** Token revocation (RFC 7009) and introspection (RFC 7662), both behind client authentication. */
 import { ok, type Reply } from '../http/reply.ts';
-import type { RequestContext } from '../pipeline/context.ts';
+import type { RequestContext } from '../kernel/context.ts';
 import { withAttempt } from './brute-force.ts';
 import { authenticateClient } from './client-auth.ts';
 import { oauthError } from './errors.ts';

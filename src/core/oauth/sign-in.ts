@@ -1,5 +1,5 @@
 /** A sign-in form's password check, counted with the token endpoint's failed logins. */
-import type { RequestContext } from '../pipeline/context.ts';
+import type { RequestContext } from '../kernel/context.ts';
 import type { AuthorizationRequest } from './authorization-request.ts';
 import { type FailureCounter, withAttempt } from './brute-force.ts';
 import type { OAuthServerOptions, OAuthUser } from './options.ts';

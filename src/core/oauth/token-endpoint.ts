@@ -1,6 +1,6 @@
 /** `POST /v1/oauth2/token` (spec 4.9, RFC 6749 §3.2, §4, §5, §6): client, grant, scope, tokens. */
 import { ok, type Reply } from '../http/reply.ts';
-import type { RequestContext } from '../pipeline/context.ts';
+import type { RequestContext } from '../kernel/context.ts';
 import { type FailureCounter, type LoginAttempt, withAttempt } from './brute-force.ts';
 import { authenticateClient } from './client-auth.ts';
 import type { AuthorizationCodes } from './codes.ts';

@@ -1,9 +1,2 @@
-/** Observability: request ids and the logger of a request. */
+/** Observability: request ids. */
 export { type RequestIdsOptions, RequestIdsPlugin, requestIds } from './request-ids.ts';
-export {
-  compileLogPlan,
-  type LogFields,
-  type LoggedRequest,
-  type LogPlan,
-  requestLogger,
-} from './request-logger.ts';

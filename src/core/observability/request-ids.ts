@@ -5,11 +5,11 @@
  * and added to every line the request logs.
  */
 import { assertInteger, assertKnownKeys } from '../internal/options.ts';
-import type { RequestContext } from '../pipeline/context.ts';
-import type { Plugin } from '../pipeline/plugin.ts';
-import type { LogFields } from './request-logger.ts';
+import type { RequestContext } from '../kernel/context.ts';
+import type { Plugin } from '../kernel/plugin.ts';
+import type { LogFields } from '../kernel/request-logger.ts';
 
-declare module '../pipeline/context.ts' {
+declare module '../kernel/context.ts' {
   interface RequestState {
     /** The request's id (`requestIds()`): the client's `X-Request-Id` when well-formed, else a new one. */
     requestId?: string;

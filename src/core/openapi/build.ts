@@ -2,11 +2,12 @@
  * What the document's parts share while it is built: the options, what the installed plugins add,
  * each route's media types, and the components gathered so far.
  */
-import type { RouteInfo } from '../routing/table.ts';
+import type { DescribedApi } from '../kernel/plugin.ts';
+import type { RouteInfo } from '../kernel/route-table.ts';
 import { isStandardSchema } from '../validation/standard-schema.ts';
 import { SchemaComponents } from './components.ts';
 import { type JsonSchema, standardJsonSchema, withoutDialect } from './json-schema.ts';
-import type { DescribedApi, OpenApiOptions } from './options.ts';
+import type { OpenApiOptions } from './options.ts';
 import { xmlSchemaOf } from './xml.ts';
 
 /** The plugins whose behaviour the document describes. */

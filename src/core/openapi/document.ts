@@ -4,15 +4,13 @@
  * schemas, and the OPTIONS the library answers on every path. Deterministic: paths sorted,
  * methods in a fixed order, so two runs give the same bytes.
  */
-import type { RouteInfo } from '../routing/table.ts';
+import type { DescribedApi } from '../kernel/plugin.ts';
+import type { RouteInfo } from '../kernel/route-table.ts';
 import { startBuild } from './build.ts';
 import { errorSchema } from './errors.ts';
 import { tagOf } from './naming.ts';
 import { operationOf, optionsOperation } from './operation.ts';
-import type { DescribedApi, OpenApiOptions } from './options.ts';
-
-// The pipeline and plugins name these from here.
-export type { DescribedApi, OpenApiOptions } from './options.ts';
+import type { OpenApiOptions } from './options.ts';
 
 const methodOrder = ['GET', 'PUT', 'POST', 'DELETE', 'PATCH'];
 

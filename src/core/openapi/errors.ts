@@ -2,7 +2,7 @@
  * The error responses of an operation (spec 7): each status the pipeline can answer there, with
  * the error body in every media type it can come in, shared as components.
  */
-import type { RouteInfo } from '../routing/table.ts';
+import type { RouteInfo } from '../kernel/route-table.ts';
 import { type Build, contentOf, headerRefs } from './build.ts';
 import { SchemaComponents } from './components.ts';
 import { challengeHeaders, notModifiedHeaders, tooManyHeaders } from './headers.ts';

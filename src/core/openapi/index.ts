@@ -4,7 +4,6 @@ import './route-config.ts';
 export { openapi } from './document.ts';
 export type { JsonSchema } from './json-schema.ts';
 export type {
-  DescribedApi,
   OpenApiInfo,
   OpenApiLicense,
   OpenApiNegotiation,

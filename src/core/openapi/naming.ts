@@ -3,8 +3,9 @@
  * books", "Read a book"), a tag from the resource, and names for the schemas the library derives
  * (`Book`, `BookList`, `BookInput`).
  */
+
+import type { RouteInfo } from '../kernel/route-table.ts';
 import { singularOf } from '../negotiation/xml-names.ts';
-import type { RouteInfo } from '../routing/table.ts';
 
 /** The resource a pattern names: its last fixed segment, and whether a parameter follows it. */
 interface ResourceName {

@@ -2,7 +2,7 @@
  * One operation (OpenAPI 3.1 §4.8.10): its id, summary, tags, parameters, body, responses and
  * security; and the OPTIONS operation the library answers on every path (RFC 9110 §9.3.7).
  */
-import type { RouteInfo } from '../routing/table.ts';
+import type { RouteInfo } from '../kernel/route-table.ts';
 import { type Build, headerRefs } from './build.ts';
 import { errorResponseOf } from './errors.ts';
 import { optionsHeaders, rateLimitHeaders } from './headers.ts';

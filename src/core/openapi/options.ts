@@ -1,5 +1,4 @@
 /** The options of {@link openapi} and what it reads of the API it describes. */
-import type { RouteInfo } from '../routing/table.ts';
 
 /**
  * The document's `info` object (OpenAPI 3.1 §4.8.2).
@@ -110,29 +109,4 @@ export interface OpenApiNegotiation {
   query?: string | false;
   /** The root element of XML bodies, as the plugin's `xml.root` option. @default 'response' */
   xmlRoot?: string;
-}
-
-/**
- * What {@link openapi} reads of an API: a `Conventions` has it.
- *
- * @category Routing
- */
-export interface DescribedApi {
-  /** Every declared route, as `Conventions.routes` lists them. */
-  readonly routes: readonly RouteInfo[];
-  /**
-   * The installed plugins' names (`Conventions.plugins`): which headers and security schemes
-   * the document describes. @default every one described
-   */
-  readonly plugins?: readonly string[];
-  /**
-   * The app's own routes a host handed over (`Conventions.appRoutes`: Express, Fastify and
-   * Hono routes beside the table), documented as table routes are. @default none
-   */
-  readonly appRoutes?: readonly RouteInfo[];
-  /**
-   * The media types a route answers in (`Conventions.mediaTypesOf`): what content negotiation
-   * offers there. @default the route's `formats` (JSON, XML), JSON without
-   */
-  mediaTypesOf?(route: RouteInfo): readonly string[];
 }

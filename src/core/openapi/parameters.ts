@@ -3,7 +3,7 @@
  * members, what a list reads (paging, filters, `q`, `sort`, `total`), what a read of a resource
  * reads (`fields`, `view`), the format it may be asked for, and a host route's own schemas.
  */
-import type { RouteInfo } from '../routing/table.ts';
+import type { RouteInfo } from '../kernel/route-table.ts';
 import { type Build, isXmlType, schemaOf } from './build.ts';
 import type { JsonSchema } from './json-schema.ts';
 

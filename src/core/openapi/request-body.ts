@@ -3,7 +3,7 @@
  * Standard Schema, or field rules with their examples), else its host's JSON Schema; JSON, and a
  * form where the route accepts one.
  */
-import type { RouteInfo } from '../routing/table.ts';
+import type { RouteInfo } from '../kernel/route-table.ts';
 import type { FieldSchema } from '../validation/field-types.ts';
 import { isStandardSchema } from '../validation/standard-schema.ts';
 import { type Build, schemaOf } from './build.ts';

@@ -3,7 +3,7 @@
  * with its schema and headers (none on 204), the errors the pipeline can answer there, and what
  * the route says of itself.
  */
-import type { RouteInfo } from '../routing/table.ts';
+import type { RouteInfo } from '../kernel/route-table.ts';
 import { type Build, contentOf, headerRefs, schemaOf } from './build.ts';
 import { errorResponseOf, errorStatusesOf } from './errors.ts';
 import {

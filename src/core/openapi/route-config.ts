@@ -154,7 +154,7 @@ export interface OpenApiRequestBody {
   content: Readonly<Record<string, OpenApiMediaType>>;
 }
 
-declare module '../routing/types.ts' {
+declare module '../kernel/route-types.ts' {
   interface RouteConfig {
     /**
      * What the route says of itself in the OpenAPI document (summary, description, tags,

@@ -4,7 +4,7 @@
  * document never promises a member a selection leaves out.
  */
 
-import type { RouteInfo } from '../routing/table.ts';
+import type { RouteInfo } from '../kernel/route-table.ts';
 import type { FieldTree } from '../shaping/select-fields.ts';
 import { SchemaComponents } from './components.ts';
 import type { JsonSchema } from './json-schema.ts';

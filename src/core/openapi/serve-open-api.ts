@@ -1,8 +1,8 @@
 /** `serveOpenApi()`: a plugin that serves the service's own OpenAPI document. */
-import type { Plugin } from '../pipeline/plugin.ts';
-import type { RouteTable } from '../routing/table.ts';
+import type { DescribedApi, Plugin } from '../kernel/plugin.ts';
+import type { RouteTable } from '../kernel/route-table.ts';
 import { openapi } from './document.ts';
-import type { DescribedApi, OpenApiOptions } from './options.ts';
+import type { OpenApiOptions } from './options.ts';
 
 /**
  * Options of {@link serveOpenApi}: those of {@link openapi}, and where to serve it.

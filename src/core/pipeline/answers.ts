@@ -2,8 +2,8 @@
 import { ErrorCode } from '../errors/catalogue.ts';
 import { HeaderBag } from '../http/headers.ts';
 import type { OutgoingResponse } from '../http/response.ts';
+import type { RequestContext } from '../kernel/context.ts';
 import { boundedEcho } from '../paths/echo.ts';
-import type { RequestContext } from './context.ts';
 
 /**
  * The headers a response of this request starts with: the context's, or none.

@@ -1,11 +1,12 @@
 /** `conventions(options)`: compiles everything once; the service author's view of the result. */
 
-import type { Logger } from '../errors/to-response.ts';
+import type { Logger } from '../errors/logger.ts';
 import type { ApiResponse } from '../http/response.ts';
+import type { RequestContext, RequestInput } from '../kernel/context.ts';
+import type { RouteInfo, RouteTable } from '../kernel/route-table.ts';
+import { andThen, type Step } from '../kernel/steps.ts';
 import type { Router } from '../routing/router.ts';
-import type { RouteInfo, RouteTable } from '../routing/table.ts';
 import type { TypedRoutes } from '../validation/typed-route.ts';
-import type { RequestContext, RequestInput } from './context.ts';
 import { front, rest, run } from './dispatch.ts';
 import { responded } from './observe.ts';
 import {
@@ -15,7 +16,6 @@ import {
 } from './options.ts';
 import { compileRoute } from './request.ts';
 import { Service } from './service.ts';
-import { andThen, type Step } from './steps.ts';
 
 const brand = Symbol.for('api-conventions.Conventions');
 const jsonOnly: readonly string[] = Object.freeze(['application/json']);

@@ -6,17 +6,17 @@
  */
 
 import type { ApiResponse, OutgoingResponse } from '../http/response.ts';
-import type { RouteInfo } from '../routing/table.ts';
+import { type RequestContext, runOf } from '../kernel/context.ts';
+import type { CheckResult } from '../kernel/plugin.ts';
+import type { RouteInfo } from '../kernel/route-table.ts';
+import { Phase } from '../kernel/run.ts';
+import { andThen, attempt, type Step } from '../kernel/steps.ts';
 import { allowAnswer, noRoute, upperCasePath, wrongMethod } from './answers.ts';
-import { type RequestContext, runOf } from './context.ts';
 import { checkMatch, type HostMatch } from './fail-closed.ts';
 import type { ResolvedConventionsOptions } from './options.ts';
-import type { CheckResult } from './plugin.ts';
 import { runPreRouting } from './pre-routing.ts';
 import { checkRequest, prepareBody, toOutgoing } from './request.ts';
 import { failure, respond } from './respond.ts';
-import { Phase } from './run.ts';
-import { andThen, attempt, type Step } from './steps.ts';
 
 type Settings = ResolvedConventionsOptions;
 

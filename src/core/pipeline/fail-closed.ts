@@ -6,12 +6,12 @@
  * never reaches a route that does not let one through.
  */
 import { unauthorized } from '../errors/helpers.ts';
-import type { RouteSettings } from '../routing/types.ts';
-import { type RequestContext, runOf } from './context.ts';
+import { type RequestContext, runOf } from '../kernel/context.ts';
+import type { CheckResult } from '../kernel/plugin.ts';
+import type { RouteSettings } from '../kernel/route-types.ts';
+import { Phase } from '../kernel/run.ts';
+import { andThen, isPromise, runHooks, type Step } from '../kernel/steps.ts';
 import type { IdentityPlan, ResolvedConventionsOptions } from './options.ts';
-import type { CheckResult } from './plugin.ts';
-import { Phase } from './run.ts';
-import { andThen, isPromise, runHooks, type Step } from './steps.ts';
 
 /**
  * What a host will run for one request, read from its own match: never the library's guess.

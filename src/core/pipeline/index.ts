@@ -1,29 +1,12 @@
-/** The request pipeline: `conventions()`, the request context, identity and the plugin seams. */
+/** The request pipeline: `conventions()`, the compiled service and its phases. */
+// What this folder adds to RouteConfig by declaration merging: `accepts`, `bodyStructure`.
+import './route-config.ts';
 
-export {
-  type ParsedBody,
-  type ReadBodyOptions,
-  RequestContext,
-  type RequestInput,
-  type RequestState,
-} from './context.ts';
 export {
   Conventions,
   conventions,
   isConventions,
   toConventions,
 } from './conventions.ts';
-export { hasScopes, type Identity } from './identity.ts';
 export type { ConventionsOptions } from './options.ts';
-export type {
-  CheckResult,
-  Downstream,
-  Guarded,
-  GuardPassed,
-  GuardStopped,
-  Plugin,
-  PluginSetup,
-  Serializer,
-} from './plugin.ts';
 export { jsonSerializer } from './serialize.ts';
-export { andThen, type Step, settle } from './steps.ts';

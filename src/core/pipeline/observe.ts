@@ -3,9 +3,9 @@
  * the plugins that watch requests rather than decide them (telemetry, request ids). They cannot
  * answer; what they throw is logged, never answered.
  */
-import { type RequestContext, runOf } from './context.ts';
+import { type RequestContext, runOf } from '../kernel/context.ts';
+import { Phase } from '../kernel/run.ts';
 import type { ResolvedConventionsOptions } from './options.ts';
-import { Phase } from './run.ts';
 
 type Settings = ResolvedConventionsOptions;
 

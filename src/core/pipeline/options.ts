@@ -1,5 +1,5 @@
 /** The options of `conventions()` and their one-time resolution into plain data. */
-import { type Logger, resolveLogger } from '../errors/to-response.ts';
+import { type Logger, resolveLogger } from '../errors/logger.ts';
 import {
   type BodyStructure,
   compileBodyStructure,
@@ -8,20 +8,20 @@ import {
 import { HeaderBag, type HeaderValue } from '../http/headers.ts';
 import { assertInteger, assertKnownKeys } from '../internal/options.ts';
 import { isProduction } from '../internal/platform.ts';
+import { defaultCheckTimeout } from '../kernel/check-budget.ts';
+import type { RequestContext } from '../kernel/context.ts';
+import type { CheckResult, Plugin } from '../kernel/plugin.ts';
+import { compileLogPlan, type LogPlan } from '../kernel/request-logger.ts';
+import type { RouteTable } from '../kernel/route-table.ts';
+import type { RouteSettings } from '../kernel/route-types.ts';
+import type { Step } from '../kernel/steps.ts';
 import type { LintOptions } from '../lint/index.ts';
 import { type RequestIdsOptions, requestIds } from '../observability/request-ids.ts';
-import { compileLogPlan, type LogPlan } from '../observability/request-logger.ts';
 import { compileTrust, type TrustProxy, type TrustTest } from '../origin/trust-proxy.ts';
 import { Router } from '../routing/router.ts';
-import type { RouteTable } from '../routing/table.ts';
-import type { RouteSettings } from '../routing/types.ts';
-import { defaultCheckTimeout } from './check-budget.ts';
-import type { RequestContext } from './context.ts';
-import type { CheckResult, Plugin } from './plugin.ts';
 import { mergeRoutes, orderPlugins } from './plugins.ts';
 import { alwaysOnFill, type ResponsePlan } from './respond.ts';
 import { SerializerRegistry } from './serialize.ts';
-import type { Step } from './steps.ts';
 
 /**
  * Options of {@link conventions}.
@@ -32,7 +32,7 @@ export interface ConventionsOptions {
   /** The route table: path patterns mapped to methods and handlers. @default {} */
   routes?: RouteTable;
   /** Features that take part in every request, in the order given, after their `dependencies`. @default [] */
-  plugins?: readonly import('./plugin.ts').Plugin[];
+  plugins?: readonly import('../kernel/plugin.ts').Plugin[];
   /** The largest request body read, in bytes; larger bodies get 413. @default 1048576 (1 MiB) */
   bodyLimit?: number;
   /** How long a request body may take to arrive, in milliseconds; slower bodies get 408. @default 30000 */
@@ -146,9 +146,11 @@ export interface ResolvedConventionsOptions {
   /** What the host found after the conventions (the plugins' `downstream`), set by the host. */
   downstream: { encodes: boolean };
   /** The plugins' `onReady` hooks, called once the Conventions is built. */
-  onReady: ((api: import('../openapi/document.ts').DescribedApi) => void)[];
+  onReady: ((api: import('../kernel/plugin.ts').DescribedApi) => void)[];
   /** The media types a route answers in, by the first plugin that says (`mediaTypes`). */
-  mediaTypes: ((route: import('../routing/table.ts').RouteInfo) => readonly string[]) | undefined;
+  mediaTypes:
+    | ((route: import('../kernel/route-table.ts').RouteInfo) => readonly string[])
+    | undefined;
   bodyLimit: number;
   bodyTimeout: number;
   /** The service's bounds on a body's structure, each route's own compiled over them. */
@@ -162,7 +164,7 @@ export interface ResolvedConventionsOptions {
   lintOptions: LintOptions | undefined;
   development: boolean;
   mixedCaseParameters: boolean;
-  onRoute: ((route: import('../routing/table.ts').RouteInfo) => void)[];
+  onRoute: ((route: import('../kernel/route-table.ts').RouteInfo) => void)[];
   onRequest: Check[];
   authenticate: Check[];
   /** The identity plugins (those that `authenticate`), for the fail-closed checks of a host's match. */

@@ -1,7 +1,7 @@
 /** Plugins checked and put in order once, at start-up: unique names, dependencies, routes. */
 import { closestKey } from '../internal/options.ts';
-import type { RouteTable } from '../routing/table.ts';
-import type { Plugin } from './plugin.ts';
+import type { Plugin } from '../kernel/plugin.ts';
+import type { RouteTable } from '../kernel/route-table.ts';
 
 const hookNames = [
   'name',

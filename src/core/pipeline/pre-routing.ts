@@ -3,15 +3,15 @@
  * see every request (a rate limit), so that no answer, early or the host's own, goes uncounted.
  */
 import { isApiError } from '../errors/api-error.ts';
-import { toApiError } from '../errors/to-response.ts';
+import { toApiError } from '../errors/from-http-error.ts';
 import type { ResponseHeaders } from '../http/headers.ts';
 import type { HeaderReader } from '../http/response.ts';
+import { RequestContext, runOf } from '../kernel/context.ts';
+import type { CheckResult } from '../kernel/plugin.ts';
+import { Phase } from '../kernel/run.ts';
+import { attempt, isPromise, type Step } from '../kernel/steps.ts';
 import { type HostAnswer, type HostFailure, hostFailure, toHostAnswer } from '../limits/index.ts';
-import { RequestContext, runOf } from './context.ts';
 import type { ResolvedConventionsOptions } from './options.ts';
-import type { CheckResult } from './plugin.ts';
-import { Phase } from './run.ts';
-import { attempt, isPromise, type Step } from './steps.ts';
 
 type Settings = ResolvedConventionsOptions;
 

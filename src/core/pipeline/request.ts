@@ -3,27 +3,23 @@
 import { ApiError, isApiError } from '../errors/api-error.ts';
 import { ErrorCode } from '../errors/catalogue.ts';
 import { payloadTooLarge } from '../errors/helpers.ts';
-import type { Logger } from '../errors/to-response.ts';
+import type { Logger } from '../errors/logger.ts';
 import type { BodyStructure, StructureLimits } from '../http/body-structure.ts';
+import type { ContentCoding } from '../http/content-coding.ts';
 import { type BodyFormat, bodyFormat, parseBody, parseBodyAs } from '../http/parse-body.ts';
 import { isReply } from '../http/reply.ts';
 import type { OutgoingResponse } from '../http/response.ts';
 import { checkValueStructure } from '../http/structure-scan.ts';
-import {
-  type ContentCoding,
-  checkTransferCoding,
-  contentCodingsOf,
-  decodeBody,
-} from '../limits/body-coding.ts';
-import type { RouteSettings } from '../routing/types.ts';
+import { withinBudget } from '../kernel/check-budget.ts';
+import type { RequestContext, RequestInput } from '../kernel/context.ts';
+import type { CheckResult } from '../kernel/plugin.ts';
+import type { RouteSettings } from '../kernel/route-types.ts';
+import { andThen, runHooks, type Step } from '../kernel/steps.ts';
+import { checkTransferCoding, contentCodingsOf, decodeBody } from '../limits/body-coding.ts';
 import { compileFields } from '../validation/check-fields.ts';
 import { isStandardSchema, type RequestPart, schemaCheck } from '../validation/standard-schema.ts';
 import { startHeaders } from './answers.ts';
-import { withinBudget } from './check-budget.ts';
-import type { RequestContext, RequestInput } from './context.ts';
-import type { CheckResult } from './plugin.ts';
 import { checkParts, type PartCheck } from './schemas.ts';
-import { andThen, runHooks, type Step } from './steps.ts';
 
 type Check = (ctx: RequestContext) => Step<CheckResult>;
 

@@ -1,14 +1,15 @@
 /** The response phases, in order: transform → serialize → send → always-on headers → HEAD. */
-import { errorToOutgoing, type Logger } from '../errors/to-response.ts';
+import type { Logger } from '../errors/logger.ts';
+import { errorToOutgoing } from '../http/error-response.ts';
 import type { ResponseHeaders } from '../http/headers.ts';
 import type { ApiResponse, OutgoingResponse, SentResponse } from '../http/response.ts';
 import { utf8Length } from '../http/response.ts';
 import { compiled } from '../internal/platform.ts';
+import { type RequestContext, runOf } from '../kernel/context.ts';
+import { andThen, attempt, runAll, type Step } from '../kernel/steps.ts';
 import { startHeaders } from './answers.ts';
-import { type RequestContext, runOf } from './context.ts';
 import { checkResponse } from './schemas.ts';
 import type { SerializerRegistry } from './serialize.ts';
-import { andThen, attempt, runAll, type Step } from './steps.ts';
 
 /**
  * What the response phases run, compiled once from the plugins.

@@ -2,11 +2,12 @@
  * The Standard Schema steps of a request: a route's `params`, `query` and `headers` checked
  * before its body is read, and, in development, the handler's value checked against `response`.
  */
-import type { RouteSettings } from '../routing/types.ts';
+
+import { withinBudget } from '../kernel/check-budget.ts';
+import type { RequestContext } from '../kernel/context.ts';
+import type { RouteSettings } from '../kernel/route-types.ts';
+import { isPromise, type Step } from '../kernel/steps.ts';
 import { issuePath, queryObject, type RequestPart } from '../validation/standard-schema.ts';
-import { withinBudget } from './check-budget.ts';
-import type { RequestContext } from './context.ts';
-import { isPromise, type Step } from './steps.ts';
 
 /** A compiled check of one part: its output, or a thrown 400. */
 export type PartCheck = (value: unknown) => Step<unknown>;
@@ -27,7 +28,7 @@ function partInput(ctx: RequestContext, part: RequestPart): unknown {
 
 /**
  * Checks the `params`, `query` and `headers` schemas in turn, keeping each output; one that
- * does not settle within `budget` milliseconds is 503 (src/core/pipeline/check-budget.ts).
+ * does not settle within `budget` milliseconds is 503 (src/core/kernel/check-budget.ts).
  */
 export function checkParts(
   ctx: RequestContext,

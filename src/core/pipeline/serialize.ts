@@ -1,8 +1,8 @@
 /** The serialize phase: a response value into bytes, by a registry of serializers keyed by media type. */
 import { stringifyJson } from '../http/json.ts';
 import type { OutgoingResponse, SentResponse } from '../http/response.ts';
-import type { RequestContext } from './context.ts';
-import type { Serializer } from './plugin.ts';
+import type { RequestContext } from '../kernel/context.ts';
+import type { Serializer } from '../kernel/plugin.ts';
 
 /**
  * The JSON serializer: the default entry of every registry (spec 1, 4.6).

@@ -3,6 +3,17 @@
  * the route view (the table and the app's own routes) and the answers built once. `Conventions`
  * shows a service author its part; the host binding (src/core/host) reaches the rest.
  */
+
+import {
+  openContext,
+  type RequestContext,
+  type RequestInput,
+  routable,
+  runOf,
+} from '../kernel/context.ts';
+import type { RouteInfo } from '../kernel/route-table.ts';
+import type { AppRoute, RouteConfig, RouteSettings } from '../kernel/route-types.ts';
+import type { Step } from '../kernel/steps.ts';
 import {
   checkRequestHead,
   type HostAnswer,
@@ -14,14 +25,10 @@ import { formatFindings, type LintFinding, type LintRoute, lintRoutes } from '..
 import { checkRouteConfig } from '../routing/check-config.ts';
 import { compileView } from '../routing/route-view.ts';
 import type { Router } from '../routing/router.ts';
-import type { RouteInfo } from '../routing/table.ts';
-import type { AppRoute, RouteConfig, RouteSettings } from '../routing/types.ts';
-import { openContext, type RequestContext, type RequestInput, routable, runOf } from './context.ts';
 import { received } from './observe.ts';
 import type { ResolvedConventionsOptions } from './options.ts';
 import { countedHostAnswer } from './pre-routing.ts';
 import { compileRoute } from './request.ts';
-import type { Step } from './steps.ts';
 
 /**
  * The compiled service behind a `Conventions`.

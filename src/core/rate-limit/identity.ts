@@ -1,6 +1,7 @@
 /** Who a rate policy counts: the verified subject, else the client, else the client's network. */
+
+import type { RequestContext } from '../kernel/context.ts';
 import { parseIp } from '../origin/ip.ts';
-import type { RequestContext } from '../pipeline/context.ts';
 
 /**
  * Names the caller a policy counts, or `undefined` when the policy does not apply to this

@@ -2,8 +2,8 @@
 import { ApiError } from '../errors/api-error.ts';
 import { ErrorCode } from '../errors/catalogue.ts';
 import { assertInteger, assertKnownKeys } from '../internal/options.ts';
-import type { RequestContext } from '../pipeline/context.ts';
-import { isPromise, type Step } from '../pipeline/steps.ts';
+import type { RequestContext } from '../kernel/context.ts';
+import { isPromise, type Step } from '../kernel/steps.ts';
 import { spentBudget, storeUnavailable, withinBudget } from '../stores/fail-closed.ts';
 import { MemoryStore } from '../stores/memory-store.ts';
 import type { RateCheck, RateVerdict, Store } from '../stores/store.ts';

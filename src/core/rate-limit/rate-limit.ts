@@ -1,10 +1,10 @@
 /** The rate-limit plugin: the service's policies before routing (after authentication for callers with credentials), a route's own after its body is read. */
 
 import type { SentResponse } from '../http/response.ts';
-import { type RequestContext, routable, runOf } from '../pipeline/context.ts';
-import type { CheckResult, Plugin } from '../pipeline/plugin.ts';
-import { isPromise, type Step } from '../pipeline/steps.ts';
-import type { RouteInfo } from '../routing/table.ts';
+import { type RequestContext, routable, runOf } from '../kernel/context.ts';
+import type { CheckResult, Plugin } from '../kernel/plugin.ts';
+import type { RouteInfo } from '../kernel/route-table.ts';
+import { isPromise, type Step } from '../kernel/steps.ts';
 import {
   type PolicySet,
   RateLimiter,
@@ -13,7 +13,7 @@ import {
 } from './limiter.ts';
 import type { RatePolicy } from './policy.ts';
 
-declare module '../pipeline/context.ts' {
+declare module '../kernel/context.ts' {
   interface RequestState {
     /**
      * @internal Set by the `rate-limit` plugin on a request that presents credentials on a
@@ -24,7 +24,7 @@ declare module '../pipeline/context.ts' {
   }
 }
 
-declare module '../routing/types.ts' {
+declare module '../kernel/route-types.ts' {
   interface RouteConfig {
     /**
      * This route's own rate policies, checked after the service's, once the body is parsed (so

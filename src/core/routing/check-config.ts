@@ -1,10 +1,10 @@
 /** Checks per-route settings once, at start-up: a misspelt key or a bad value is a TypeError. */
 import { checkBodyStructure } from '../http/body-structure.ts';
+import { contentCodings } from '../http/content-coding.ts';
 import { assertInteger, assertKnownKeys } from '../internal/options.ts';
-import { contentCodings } from '../limits/body-coding.ts';
+import type { RouteConfig } from '../kernel/route-types.ts';
 import { assertRuleValues } from '../validation/field-rule.ts';
 import { isStandardSchema } from '../validation/standard-schema.ts';
-import type { RouteConfig } from './types.ts';
 
 /**
  * The settings the library itself reads from a route's `config`.

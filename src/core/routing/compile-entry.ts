@@ -4,10 +4,10 @@
  */
 import { type MatchFunction, match } from 'path-to-regexp';
 import { closestKey } from '../internal/options.ts';
+import type { Handler, RouteDefinition, RouteInfo } from '../kernel/route-table.ts';
+import type { RouteConfig } from '../kernel/route-types.ts';
 import { builtInConfigKeys, checkRouteConfig } from './check-config.ts';
 import { isStatic } from './prefix-index.ts';
-import type { Handler, RouteDefinition, RouteInfo } from './table.ts';
-import type { RouteConfig } from './types.ts';
 
 const declarable = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
 const allowOrder = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];

@@ -1,4 +1,4 @@
-/** Route tables and the router (spec 4.1, 4.2). */
+/** The router: route lookups by method and path (spec 4.1, 4.2). */
 export {
   allowList,
   type MethodNotFound,
@@ -9,11 +9,3 @@ export {
   type RouteMatch,
   Router,
 } from './router.ts';
-export type {
-  Handler,
-  PathMethods,
-  RouteDefinition,
-  RouteInfo,
-  RouteTable,
-} from './table.ts';
-export type { AppRoute, HostSchemas, Method, RouteConfig, RouteSettings } from './types.ts';

@@ -3,10 +3,11 @@
  * request has the methods of its path (`Allow`, 405, OPTIONS, CORS preflights) on every host
  * (CONTRIBUTING.md, "Fail closed, where the host enters").
  */
+
+import type { RouteDefinition, RouteInfo } from '../kernel/route-table.ts';
+import type { AppRoute, HostSchemas } from '../kernel/route-types.ts';
 import { allowList, compileEntry, type PathEntry } from './compile-entry.ts';
 import { Router } from './router.ts';
-import type { RouteDefinition, RouteInfo } from './table.ts';
-import type { AppRoute, HostSchemas } from './types.ts';
 
 /** What the app answers itself: never called, since the core hands such a route back. */
 const appHandler = (): never => {

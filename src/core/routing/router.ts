@@ -2,10 +2,10 @@
 import { ApiError } from '../errors/api-error.ts';
 import { ErrorCode } from '../errors/catalogue.ts';
 import { methodNotAllowed } from '../errors/helpers.ts';
+import type { RouteInfo, RouteTable } from '../kernel/route-table.ts';
 import { decodeParam } from '../paths/check-path.ts';
 import { compileEntry, kindOf, type PathEntry } from './compile-entry.ts';
 import { literalSegments, PrefixIndex } from './prefix-index.ts';
-import type { RouteInfo, RouteTable } from './table.ts';
 
 export { allowList } from './compile-entry.ts';
 

@@ -4,11 +4,11 @@ import { ErrorCode } from '../errors/catalogue.ts';
 import { forbidden, invalidRequest, unauthorized } from '../errors/helpers.ts';
 import { consoleLogger } from '../errors/logger.ts';
 import { assertKnownKeys } from '../internal/options.ts';
-import { defaultCheckTimeout, withinBudget } from '../pipeline/check-budget.ts';
-import type { RequestContext } from '../pipeline/context.ts';
-import type { CheckResult, Plugin, PluginSetup } from '../pipeline/plugin.ts';
-import type { Step } from '../pipeline/steps.ts';
-import type { RouteInfo } from '../routing/table.ts';
+import { defaultCheckTimeout, withinBudget } from '../kernel/check-budget.ts';
+import type { RequestContext } from '../kernel/context.ts';
+import type { CheckResult, Plugin, PluginSetup } from '../kernel/plugin.ts';
+import type { RouteInfo } from '../kernel/route-table.ts';
+import type { Step } from '../kernel/steps.ts';
 
 /**
  * Options of {@link accessChecks}.

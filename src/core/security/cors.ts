@@ -3,8 +3,8 @@ import { ApiError } from '../errors/api-error.ts';
 import { ErrorCode } from '../errors/catalogue.ts';
 import { noContent } from '../http/reply.ts';
 import { assertInteger, assertKnownKeys } from '../internal/options.ts';
-import type { RequestContext } from '../pipeline/context.ts';
-import type { CheckResult, Plugin } from '../pipeline/plugin.ts';
+import type { RequestContext } from '../kernel/context.ts';
+import type { CheckResult, Plugin } from '../kernel/plugin.ts';
 
 /**
  * Which origins may call: exact origins (`https://app.example.com`), anchored regular

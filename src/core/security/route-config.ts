@@ -1,7 +1,7 @@
 /** The route settings of the security features, added to `RouteConfig` by declaration merging. */
-import type { RequestContext } from '../pipeline/context.ts';
-import type { Step } from '../pipeline/steps.ts';
-import type { RouteConfig } from '../routing/types.ts';
+import type { RequestContext } from '../kernel/context.ts';
+import type { RouteConfig } from '../kernel/route-types.ts';
+import type { Step } from '../kernel/steps.ts';
 
 /**
  * Values a route may give the headers of the set instead of the service's (a documentation page
@@ -46,7 +46,7 @@ export type ReferrerPolicyValue =
  */
 export type AuthorizeHook = (ctx: RequestContext) => Step<boolean>;
 
-declare module '../routing/types.ts' {
+declare module '../kernel/route-types.ts' {
   interface RouteConfig {
     /** Values of the security header set for this route (read by `securityHeaders()`). */
     securityHeaders?: SecurityHeaderOverrides;

@@ -4,9 +4,9 @@ import { ErrorCode } from '../errors/catalogue.ts';
 import { HeaderBag, type ResponseHeaders } from '../http/headers.ts';
 import { fromBase64 } from '../internal/base64url.ts';
 import { assertInteger, assertKnownKeys } from '../internal/options.ts';
-import type { RequestContext } from '../pipeline/context.ts';
-import type { Plugin } from '../pipeline/plugin.ts';
-import type { RouteInfo } from '../routing/table.ts';
+import type { RequestContext } from '../kernel/context.ts';
+import type { Plugin } from '../kernel/plugin.ts';
+import type { RouteInfo } from '../kernel/route-table.ts';
 import type { ReferrerPolicyValue } from './route-config.ts';
 
 /**

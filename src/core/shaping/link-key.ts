@@ -1,6 +1,6 @@
 /** What a resource's link rules read of the caller, by default: its identity, as one string. */
-import type { RequestContext } from '../pipeline/context.ts';
-import type { Identity } from '../pipeline/identity.ts';
+import type { RequestContext } from '../kernel/context.ts';
+import type { Identity } from '../kernel/identity.ts';
 
 // Claims that differ from one token of the same caller to the next, and never decide a link.
 const perToken = new Set(['jti', 'iat', 'exp', 'nbf', 'auth_time']);

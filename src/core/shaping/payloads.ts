@@ -3,6 +3,10 @@ import { invalidRequest } from '../errors/helpers.ts';
 import { consoleLogger, type Logger } from '../errors/logger.ts';
 import type { OutgoingResponse } from '../http/response.ts';
 import { assertKnownKeys } from '../internal/options.ts';
+import type { RequestContext } from '../kernel/context.ts';
+import type { Plugin, PluginSetup } from '../kernel/plugin.ts';
+import type { RouteInfo } from '../kernel/route-table.ts';
+import type { RouteSettings } from '../kernel/route-types.ts';
 import { lazyRandomSecret } from '../paging/cursor.ts';
 import { pageLinks } from '../paging/link-header.ts';
 import { compileList, type ListSpec } from '../paging/list-options.ts';
@@ -14,10 +18,6 @@ import {
   type UnknownParameterPolicy,
   unknownParameterProblems,
 } from '../paging/unknown-parameters.ts';
-import type { RequestContext } from '../pipeline/context.ts';
-import type { Plugin, PluginSetup } from '../pipeline/plugin.ts';
-import type { RouteInfo } from '../routing/table.ts';
-import type { RouteSettings } from '../routing/types.ts';
 import { checkPayload } from './check-payload.ts';
 import type { Resource, Selection } from './resource.ts';
 import { type Projector, projectorOf } from './select-fields.ts';

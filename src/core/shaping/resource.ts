@@ -3,7 +3,7 @@ import { ErrorCode } from '../errors/catalogue.ts';
 import { type FieldProblem, invalidRequest } from '../errors/helpers.ts';
 import { BoundedCache } from '../internal/bounded-cache.ts';
 import { assertKnownKeys } from '../internal/options.ts';
-import type { RequestContext } from '../pipeline/context.ts';
+import type { RequestContext } from '../kernel/context.ts';
 import { identityKey } from './link-key.ts';
 import {
   compileSelection,

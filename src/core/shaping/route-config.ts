@@ -2,7 +2,7 @@
 import type { ListOptions } from '../paging/list-options.ts';
 import type { Resource } from './resource.ts';
 
-declare module '../routing/types.ts' {
+declare module '../kernel/route-types.ts' {
   interface RouteConfig {
     /**
      * The route answers a list: its paging styles, sizes, filters, `q` and `sort`, read and

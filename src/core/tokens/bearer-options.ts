@@ -1,8 +1,8 @@
 /** The options of the bearer plugin, and where its keys and claim rules come from. */
 import { assertInteger, assertKnownKeys } from '../internal/options.ts';
 import { isProduction, nodeEnv } from '../internal/platform.ts';
-import type { RequestContext } from '../pipeline/context.ts';
-import { isPromise } from '../pipeline/steps.ts';
+import type { RequestContext } from '../kernel/context.ts';
+import { isPromise } from '../kernel/steps.ts';
 import type { Store } from '../stores/store.ts';
 import type { RemoteKeys } from './jws.ts';
 import { type TokenAlgorithm, TokenKeys } from './keys.ts';

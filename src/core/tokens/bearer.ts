@@ -1,12 +1,12 @@
 /** The bearer plugin: RFC 6750 token checks on every route, scopes and users per route. */
 import { consoleLogger, type Logger } from '../errors/logger.ts';
 import { assertInteger } from '../internal/options.ts';
-import { RequestContext } from '../pipeline/context.ts';
-import type { Identity } from '../pipeline/identity.ts';
-import type { CheckResult, Plugin, PluginSetup } from '../pipeline/plugin.ts';
-import { andThen, isPromise, type Step } from '../pipeline/steps.ts';
-import type { RouteInfo } from '../routing/table.ts';
-import type { RouteSettings } from '../routing/types.ts';
+import { RequestContext } from '../kernel/context.ts';
+import type { Identity } from '../kernel/identity.ts';
+import type { CheckResult, Plugin, PluginSetup } from '../kernel/plugin.ts';
+import type { RouteInfo } from '../kernel/route-table.ts';
+import type { RouteSettings } from '../kernel/route-types.ts';
+import { andThen, isPromise, type Step } from '../kernel/steps.ts';
 import { guardStore } from '../stores/guard-store.ts';
 import { MemoryStore } from '../stores/memory-store.ts';
 import { type BearerOptions, keySource, type PerRequest } from './bearer-options.ts';
@@ -29,7 +29,7 @@ interface RoutePlan {
 const bodyMethods = new Set(['POST', 'PUT', 'PATCH']);
 const bearerScheme = /^bearer /i;
 
-declare module '../pipeline/context.ts' {
+declare module '../kernel/context.ts' {
   interface RequestState {
     /**
      * @internal Set by the `bearer` plugin when the token may sit in the form body, checked once

@@ -1,6 +1,6 @@
 /** The types of signing and verification keys: algorithms, key inputs, loaded keys, JWK sets. */
 import type { JWK } from 'jose';
-import type { Logger } from '../errors/to-response.ts';
+import type { Logger } from '../errors/logger.ts';
 
 /**
  * The signature algorithms of access tokens. EdDSA (Ed25519), ES256 (P-256), ES384 (P-384),

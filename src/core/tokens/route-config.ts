@@ -1,6 +1,6 @@
 /** The route settings of the `bearer` plugin, added to `RouteConfig` by declaration merging. */
 
-declare module '../routing/types.ts' {
+declare module '../kernel/route-types.ts' {
   interface RouteConfig {
     /**
      * Whether the route needs a bearer token, with the `bearer` plugin: `'required'` (none → 401),

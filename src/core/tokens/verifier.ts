@@ -1,7 +1,7 @@
 /** JWT access-token verification (RFC 9068, RFC 8725) behind a bounded verified-token cache. */
 import { BoundedCache } from '../internal/bounded-cache.ts';
-import type { Identity } from '../pipeline/identity.ts';
-import { andThen, isPromise, type Step } from '../pipeline/steps.ts';
+import type { Identity } from '../kernel/identity.ts';
+import { andThen, isPromise, type Step } from '../kernel/steps.ts';
 import type { GuardedStore } from '../stores/guard-store.ts';
 import type { StoreBudgetHolder } from '../stores/store-budget.ts';
 import type { Challenges } from './challenge.ts';

@@ -2,7 +2,7 @@
 import type { FieldSchema } from './field-types.ts';
 import type { StandardSchemaV1 } from './standard-schema.ts';
 
-declare module '../routing/types.ts' {
+declare module '../kernel/route-types.ts' {
   interface RouteConfig {
     /**
      * What the body must be: field rules (`{ title: { type: 'string', required: true } }`; on

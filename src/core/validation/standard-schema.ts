@@ -8,7 +8,7 @@ import type { StandardSchemaV1 } from '@standard-schema/spec';
 import { type ApiError, maxErrorEntries, moreErrorsEntry } from '../errors/api-error.ts';
 import { ErrorCode } from '../errors/catalogue.ts';
 import { type FieldProblem, invalidRequest } from '../errors/helpers.ts';
-import { isPromise, type Step } from '../pipeline/steps.ts';
+import { isPromise, type Step } from '../kernel/steps.ts';
 
 export type { StandardSchemaV1 };
 

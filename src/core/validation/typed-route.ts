@@ -4,9 +4,9 @@
  */
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import type { Reply } from '../http/reply.ts';
-import type { RequestContext } from '../pipeline/context.ts';
-import type { Handler, RouteDefinition, RouteTable } from '../routing/table.ts';
-import type { Method, RouteConfig } from '../routing/types.ts';
+import type { RequestContext } from '../kernel/context.ts';
+import type { Handler, RouteDefinition, RouteTable } from '../kernel/route-table.ts';
+import type { Method, RouteConfig } from '../kernel/route-types.ts';
 import type { FieldSchema, FieldType } from './field-types.ts';
 import type { RequestPart } from './standard-schema.ts';
 

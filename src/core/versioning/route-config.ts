@@ -1,7 +1,7 @@
 /** The route settings and request state of versioning, added by declaration merging. */
 import type { Deprecation } from './deprecation.ts';
 
-declare module '../routing/types.ts' {
+declare module '../kernel/route-types.ts' {
   interface RouteConfig {
     /**
      * This endpoint's deprecation: announcement, sunset (at least 6 months later), successor and
@@ -12,7 +12,7 @@ declare module '../routing/types.ts' {
   }
 }
 
-declare module '../pipeline/context.ts' {
+declare module '../kernel/context.ts' {
   interface RequestState {
     /**
      * The major version a request asked for by query or media type on a {@link versioned} route,

@@ -1,6 +1,11 @@
 /** One handler per major version of an endpoint, for services that select versions by query or media type. */
-import type { RequestState } from '../pipeline/context.ts';
-import type { Handler } from '../routing/table.ts';
+import type { RequestState } from '../kernel/context.ts';
+import type { Handler } from '../kernel/route-table.ts';
+import {
+  markServedVersions,
+  type ServedVersions,
+  servedVersionsOf,
+} from '../negotiation/vendor-version.ts';
 import type { Deprecation } from './deprecation.ts';
 
 /**
@@ -15,17 +20,11 @@ export interface VersionedEndpoint {
   deprecation?: Deprecation | undefined;
 }
 
-/** What the versioning plugin reads from a {@link versioned} handler. */
-export interface VersionTable {
-  /** The versions served, in ascending order. */
-  readonly versions: readonly number[];
-  /** The version of a request that asks for none. */
-  readonly fallback: number;
+/** What the versioning plugin reads from a {@link versioned} handler: its versions and their deprecations. */
+export interface VersionTable extends ServedVersions {
   /** Each version's deprecation, when it has one. */
   readonly deprecations: ReadonlyMap<number, Deprecation>;
 }
-
-const tableKey = Symbol.for('api-conventions.versioned');
 
 /**
  * Options of {@link versioned}.
@@ -108,13 +107,12 @@ export function versioned(
     );
   };
   const table: VersionTable = { versions: list, fallback, deprecations };
-  Object.defineProperty(handler, tableKey, { value: table });
+  markServedVersions(handler, table);
   return handler;
 }
 
 /** The version table of a {@link versioned} handler, or `undefined` for any other handler. */
 export function versionTableOf(handler: unknown): VersionTable | undefined {
-  return typeof handler === 'function'
-    ? ((handler as unknown as Record<symbol, VersionTable | undefined>)[tableKey] ?? undefined)
-    : undefined;
+  // Only versioned() marks a handler, and it marks it with its whole table.
+  return servedVersionsOf(handler) as VersionTable | undefined;
 }

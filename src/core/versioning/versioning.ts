@@ -3,13 +3,13 @@ import { ApiError } from '../errors/api-error.ts';
 import { ErrorCode } from '../errors/catalogue.ts';
 import type { OutgoingResponse, SentResponse } from '../http/response.ts';
 import { assertKnownKeys } from '../internal/options.ts';
+import type { RequestContext } from '../kernel/context.ts';
+import type { Identity } from '../kernel/identity.ts';
+import type { Plugin } from '../kernel/plugin.ts';
+import type { RouteInfo } from '../kernel/route-table.ts';
+import type { RouteSettings } from '../kernel/route-types.ts';
 import { Offer } from '../negotiation/media-types.ts';
 import { boundedEcho } from '../paths/echo.ts';
-import type { RequestContext } from '../pipeline/context.ts';
-import type { Identity } from '../pipeline/identity.ts';
-import type { Plugin } from '../pipeline/plugin.ts';
-import type { RouteInfo } from '../routing/table.ts';
-import type { RouteSettings } from '../routing/types.ts';
 import { type CompiledDeprecation, compileDeprecation } from './deprecation.ts';
 import { type VersionTable, versionTableOf } from './versioned.ts';
 

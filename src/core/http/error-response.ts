@@ -1,12 +1,9 @@
 /** Turns anything thrown during a request into the status, headers and body the client gets. */
-import { HeaderBag } from '../http/headers.ts';
-import type { ApiResponse, OutgoingResponse } from '../http/response.ts';
-import { ApiError, isApiError } from './api-error.ts';
-import { ErrorCode } from './catalogue.ts';
-import { fromHttpError, genericFaultMessage, originalError } from './from-http-error.ts';
-import { callLogger, consoleLogger, type FaultRecord, type Logger } from './logger.ts';
-
-export { consoleLogger, type FaultRecord, type Logger, resolveLogger } from './logger.ts';
+import type { ApiError } from '../errors/api-error.ts';
+import { originalError, toApiError } from '../errors/from-http-error.ts';
+import { callLogger, consoleLogger, type FaultRecord, type Logger } from '../errors/logger.ts';
+import { HeaderBag } from './headers.ts';
+import type { ApiResponse, OutgoingResponse } from './response.ts';
 
 /**
  * Where a failure happened, for the log line.
@@ -18,19 +15,6 @@ export interface FailurePlace {
   method?: string;
   /** The request path. */
   path?: string;
-}
-
-/**
- * Converts a thrown value to an {@link ApiError}. An `ApiError` is returned as it is; an error
- * that carries an HTTP status the way http-errors, Koa and Fastify do keeps it, by the rule of
- * {@link fromHttpError}; anything else becomes a generic 500.
- *
- * @category Errors
- */
-export function toApiError(error: unknown): ApiError {
-  const mapped = fromHttpError(error);
-  if (isApiError(mapped)) return mapped;
-  return new ApiError(500, ErrorCode.Internal, genericFaultMessage, { cause: error });
 }
 
 /**

@@ -3,11 +3,10 @@ import type { Logger } from '../errors/logger.ts';
 import type { HeaderValue } from '../http/headers.ts';
 import type { Reply } from '../http/reply.ts';
 import type { ApiResponse, OutgoingResponse, SentResponse } from '../http/response.ts';
-import type { LogFields } from '../observability/request-logger.ts';
-import type { DescribedApi } from '../openapi/document.ts';
-import type { RouteInfo, RouteTable } from '../routing/table.ts';
-import type { RouteConfig, RouteSettings } from '../routing/types.ts';
 import type { RequestContext } from './context.ts';
+import type { LogFields } from './request-logger.ts';
+import type { RouteInfo, RouteTable } from './route-table.ts';
+import type { RouteConfig, RouteSettings } from './route-types.ts';
 import type { Step } from './steps.ts';
 
 /**
@@ -91,6 +90,32 @@ export interface Downstream {
    * request accepts (RFC 9110 §8.8.3).
    */
   readonly encodes: boolean;
+}
+
+/**
+ * What a service knows of itself once built, handed to {@link Plugin.onReady}: what
+ * {@link openapi} reads of an API. A `Conventions` has it.
+ *
+ * @category Routing
+ */
+export interface DescribedApi {
+  /** Every declared route, as `Conventions.routes` lists them. */
+  readonly routes: readonly RouteInfo[];
+  /**
+   * The installed plugins' names (`Conventions.plugins`): which headers and security schemes
+   * the document describes. @default every one described
+   */
+  readonly plugins?: readonly string[];
+  /**
+   * The app's own routes a host handed over (`Conventions.appRoutes`: Express, Fastify and
+   * Hono routes beside the table), documented as table routes are. @default none
+   */
+  readonly appRoutes?: readonly RouteInfo[];
+  /**
+   * The media types a route answers in (`Conventions.mediaTypesOf`): what content negotiation
+   * offers there. @default the route's `formats` (JSON, XML), JSON without
+   */
+  mediaTypesOf?(route: RouteInfo): readonly string[];
 }
 
 /**

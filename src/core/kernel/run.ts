@@ -3,9 +3,10 @@
  * is the host binding (src/core/host), which opens it with the request's context and moves it on;
  * plugins and handlers never see it, only the request context.
  */
-import type { LogPlan } from '../observability/request-logger.ts';
-import type { RouteSettings } from '../routing/types.ts';
+
 import type { RequestInput } from './input.ts';
+import type { LogPlan } from './request-logger.ts';
+import type { RouteSettings } from './route-types.ts';
 
 /**
  * The phases of a run, in order: opened (the context made and matched against the route view),

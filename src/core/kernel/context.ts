@@ -3,15 +3,15 @@
 import { consoleLogger, type Logger } from '../errors/logger.ts';
 import { HeaderBag } from '../http/headers.ts';
 import type { HeaderReader } from '../http/response.ts';
-import { requestLogger } from '../observability/request-logger.ts';
 import { type RequestOrigin, resolveOrigin } from '../origin/resolve-origin.ts';
 import { type TrustTest, trustNone } from '../origin/trust-proxy.ts';
 import { hasUpperCase, splitTarget } from '../paths/check-path.ts';
 import { normalizeTarget } from '../paths/normalize-target.ts';
-import type { RouteSettings } from '../routing/types.ts';
 import type { StoreBudget } from '../stores/store-budget.ts';
 import type { Identity } from './identity.ts';
 import type { RequestInput } from './input.ts';
+import { requestLogger } from './request-logger.ts';
+import type { RouteSettings } from './route-types.ts';
 import { Run } from './run.ts';
 
 export type { ParsedBody, ReadBodyOptions, RequestInput } from './input.ts';
@@ -19,7 +19,7 @@ export type { ParsedBody, ReadBodyOptions, RequestInput } from './input.ts';
 let runOfContext: (ctx: RequestContext) => Run<RequestContext>;
 
 /**
- * The run of a request (src/core/pipeline/run.ts): the pipeline's own state of it, which plugins
+ * The run of a request (src/core/kernel/run.ts): the pipeline's own state of it, which plugins
  * and handlers never see.
  */
 export function runOf(ctx: RequestContext): Run<RequestContext> {

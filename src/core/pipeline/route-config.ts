@@ -1,8 +1,8 @@
 /** The body formats a route reads and its body's structure, added to `RouteConfig` (read by the pipeline's body step). */
-import type { BodyStructure } from './body-structure.ts';
-import type { BodyFormat } from './parse-body.ts';
+import type { BodyStructure } from '../http/body-structure.ts';
+import type { BodyFormat } from '../http/parse-body.ts';
 
-declare module '../routing/types.ts' {
+declare module '../kernel/route-types.ts' {
   interface RouteConfig {
     /** The body formats this route reads; anything else is 415. @default ['json'] */
     accepts?: readonly BodyFormat[];

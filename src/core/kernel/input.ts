@@ -1,6 +1,6 @@
 /** What an adapter hands the core for one request: plain values only. */
+import type { BodyDecoder } from '../http/content-coding.ts';
 import type { HeaderReader } from '../http/response.ts';
-import type { BodyDecoder } from '../limits/body-coding.ts';
 
 /**
  * A body the host framework has already parsed.

@@ -1,6 +1,6 @@
 /** Route declarations: a table of path patterns, methods, handlers and per-route settings. */
-import type { RequestContext } from '../pipeline/context.ts';
-import type { Method, RouteConfig, RouteSettings } from './types.ts';
+import type { RequestContext } from './context.ts';
+import type { Method, RouteConfig, RouteSettings } from './route-types.ts';
 
 /**
  * A request handler: takes the request context, returns the data (sent as 200 JSON) or a
