@@ -1,6 +1,6 @@
 /** What the Express adapter reads from Express itself: its version, routing table and errors. */
-import type { AppRoute, Conventions, RouteConfig } from 'api-conventions';
-import { markOf, originalOf } from 'api-conventions/host';
+import type { Conventions, RouteConfig } from 'api-conventions';
+import { type AppRoute, markOf, originalOf } from 'api-conventions/host';
 import type { Application, Router } from 'express';
 
 /** The parts of an Express 4 or 5 router layer the adapter reads. */

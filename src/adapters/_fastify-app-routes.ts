@@ -3,21 +3,16 @@
  * final options once the app is ready), checked on the route Fastify dispatched, their values
  * sent through the response phases.
  */
-import type {
-  AppRoute,
-  HeaderValue,
-  LintRoute,
-  RouteConfig,
-  RouteInfo,
-  RouteSettings,
-} from 'api-conventions';
+import type { HeaderValue, RouteConfig, RouteInfo, RouteSettings } from 'api-conventions';
 import {
   type ApiResponse,
+  type AppRoute,
   type Guarded,
   type HostMatch,
   routeSchemasOf,
   settle,
 } from 'api-conventions/host';
+import type { LintRoute } from 'api-conventions/lint';
 import type {
   FastifyInstance,
   FastifyReply,

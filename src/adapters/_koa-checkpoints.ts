@@ -3,9 +3,10 @@
  * stack, and every other piece of the app's middleware one in front of it, so that "may this
  * caller run this?" is decided as Koa enters each, with the settings of exactly what it entered.
  */
-import type { AppRoute, RouteConfig, RouteSettings } from 'api-conventions';
+import type { RouteConfig, RouteSettings } from 'api-conventions';
 import {
   type ApiResponse,
+  type AppRoute,
   type BoundHost,
   markOf,
   markStep,

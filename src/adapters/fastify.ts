@@ -6,11 +6,12 @@
 
 import type { IncomingMessage } from 'node:http';
 import {
+  ApiError,
   type Conventions,
   type ConventionsOptions,
+  ErrorCode,
   type Identity,
   type RouteConfig,
-  serviceUnavailable,
 } from 'api-conventions';
 import {
   type ApiResponse,
@@ -63,7 +64,7 @@ export interface FastifyPluginSettings {
 
 /** 503 for a request that arrives while the server drains, on a connection that then closes. */
 const shuttingDown = () =>
-  serviceUnavailable('The server is shutting down; send the request again.', {
+  new ApiError(503, ErrorCode.Unavailable, 'The server is shutting down; send the request again.', {
     headers: { connection: 'close' },
   });
 // The body stream itself, unread: the core reads it with the route's limit and the body timeout.

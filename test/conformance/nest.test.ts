@@ -5,14 +5,9 @@
  * `HttpException`s and `ValidationPipe`, 415 and 40001 for bodies, and the Swagger page public
  * under a policy it loads with.
  */
-import {
-  bearer,
-  conventions,
-  createTokenKeys,
-  issueAccessToken,
-  securityHeaders,
-} from 'api-conventions';
+import { bearer, conventions, createTokenKeys, securityHeaders } from 'api-conventions';
 import { ConventionsModule } from 'api-conventions/nest';
+import { issueAccessToken } from 'api-conventions/oauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type NestServed, platforms, ran, serveNest } from './_nest-apps.ts';
 

@@ -2,7 +2,6 @@
 
 import type { Logger } from '../errors/to-response.ts';
 import type { ApiResponse } from '../http/response.ts';
-import type { Router } from '../routing/router.ts';
 import type { RouteInfo, RouteTable } from '../routing/table.ts';
 import type { TypedRoutes } from '../validation/typed-route.ts';
 import type { RequestContext, RequestInput } from './context.ts';
@@ -69,14 +68,9 @@ export class Conventions {
     for (const hook of service.settings.onReady) hook(this);
   }
 
-  /** The compiled route table, contributed routes included. */
-  get router(): Router {
-    return this.#service.settings.router;
-  }
-
   /** Every declared route (HEAD included where GET is), in declaration order. */
   get routes(): readonly RouteInfo[] {
-    return this.router.routes;
+    return this.#service.settings.router.routes;
   }
 
   /**

@@ -58,7 +58,9 @@ function need(name: string, value: unknown): string {
  *
  * @example
  * ```ts
- * import { createTokenKeys, issueAccessToken } from 'api-conventions';
+ * import { createTokenKeys } from 'api-conventions';
+ * import { issueAccessToken } from 'api-conventions/oauth';
+ *
  * const keys = await createTokenKeys();
  * const { token, expiresIn } = await issueAccessToken(keys, {
  *   issuer: 'https://api.example.com', audience: 'https://api.example.com',
