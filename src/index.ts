@@ -1,10 +1,11 @@
 /**
  * api-conventions: Web API conventions for any Node service. This entry point is what a service
- * author uses: `conventions()` and route tables, replies, errors, the feature plugins (payloads,
- * negotiation, caching, security, tokens, rate limits, versioning), stores and route lint. The
- * adapters live in `api-conventions/node` and its siblings, the OAuth 2.0 authorization server in
- * `api-conventions/oauth`, and what a host needs to serve the conventions on a framework of its
- * own in `api-conventions/host`. New here? [The conventions, rule by rule](../docs/conventions.md)
+ * author uses: `conventions()` and route tables, replies, the errors a handler throws, the feature
+ * plugins (payloads, negotiation, caching, security, tokens, rate limits, versioning), stores and
+ * what a plugin of your own implements. The adapters live in `api-conventions/node` and its
+ * siblings, the OAuth 2.0 authorization server (and token issuing) in `api-conventions/oauth`,
+ * route lint and the payload checker in `api-conventions/lint`, and what a host needs to serve the
+ * conventions on a framework of its own in `api-conventions/host`. New here? [The conventions, rule by rule](../docs/conventions.md)
  * says what it answers, [Adapters](../docs/adapters.md) how to serve it, and
  * [Adopting in an existing app](../docs/existing-apps.md) how to bring it into an app you have.
  *
@@ -98,6 +99,7 @@ export {
   type HstsOptions,
   hasScopes,
   type Identity,
+  type IdentityHooks,
   type ItemField,
   invalidRequest,
   isApiError,
@@ -128,6 +130,7 @@ export {
   negotiation,
   noContent,
   notFound,
+  type ObservationHooks,
   type OpenApiExamples,
   type OpenApiHeader,
   type OpenApiInfo,
@@ -154,6 +157,7 @@ export {
   type PayloadsOptions,
   type PerRequest,
   type Plugin,
+  type PluginContributions,
   type PluginSetup,
   type PolicySet,
   type Position,
@@ -171,6 +175,7 @@ export {
   type RateVerdict,
   type ReferrerPolicyValue,
   type Reply,
+  type RequestChecks,
   type RequestContext,
   type RequestIdsOptions,
   type RequestOrigin,
@@ -181,6 +186,7 @@ export {
   type ResourceOptions,
   type ResourceVersion,
   type ResponseHeaders,
+  type ResponseHooks,
   type RouteConfig,
   type RouteDefinition,
   type RouteInfo,
@@ -201,6 +207,7 @@ export {
   type Serializer,
   type ServeOpenApiOptions,
   type SortField,
+  type StartupHooks,
   type Store,
   type StoreBudget,
   type StoreBudgetHolder,

@@ -21,9 +21,15 @@ export type {
   Guarded,
   GuardPassed,
   GuardStopped,
+  IdentityHooks,
+  ObservationHooks,
   Plugin,
+  PluginContributions,
   PluginSetup,
+  RequestChecks,
+  ResponseHooks,
   Serializer,
+  StartupHooks,
 } from './plugin.ts';
 export { jsonSerializer } from './serialize.ts';
 export { andThen, type Step, settle } from './steps.ts';

@@ -54,7 +54,7 @@ function need(name: string, value: unknown): string {
 /**
  * Makes an RFC 9068 access token, a JWT of type `at+jwt` with `iss`, `sub`, `aud`, `client_id`,
  * `iat`, `exp`, `jti` and `scope`, signed with the signing key of `keys` (its `kid` in the
- * header). Tokens that {@link bearer} verifies.
+ * header). Tokens that `bearer()` of `api-conventions` verifies.
  *
  * @example
  * ```ts
