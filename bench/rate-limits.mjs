@@ -39,7 +39,7 @@ if (!existsSync(dist('index')) || !existsSync(dist('redis'))) {
   process.exit(1);
 }
 const { createRateLimiter, MemoryStore } = await import(dist('index'));
-// The request context is built by hand here, as no package entry builds one: the core's own.
+// The class itself is the core's: the package root exports RequestContext as a type only.
 const { RequestContext } = await import(dist('core'));
 const { RedisStore, redisCommand } = await import(dist('redis'));
 const { RateLimiterMemory, RateLimiterRedis } = await import('rate-limiter-flexible');
