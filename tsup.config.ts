@@ -13,6 +13,7 @@ export default defineConfig({
     oauth: 'src/oauth.ts',
     redis: 'src/redis.ts',
     audit: 'src/audit/index.ts',
+    lint: 'src/lint.ts',
     // A Spectral ruleset: plain functions, no Spectral import (the user's Spectral runs them).
     spectral: 'src/spectral/index.ts',
     // Loads @opentelemetry/api (an optional peer dependency, so external) and nothing else.
@@ -35,7 +36,7 @@ export default defineConfig({
   // Entries import the core through `#core` and the adapters import the public subpaths by the
   // package's own name, so every subpath shares one copy of the core (one ApiError class, one
   // Conventions class) instead of bundling its own.
-  external: ['#core', 'api-conventions', 'api-conventions/host'],
+  external: ['#core', 'api-conventions', 'api-conventions/host', 'api-conventions/lint'],
   outExtension: ({ format }) =>
     format === 'cjs' ? { js: '.cjs', dts: '.d.cts' } : { js: '.mjs', dts: '.d.mts' },
 });

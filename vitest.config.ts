@@ -15,6 +15,7 @@ export default defineConfig({
       { find: /^api-conventions\/redis$/, replacement: src('redis.ts') },
       { find: /^api-conventions\/oauth$/, replacement: src('oauth.ts') },
       { find: /^api-conventions\/audit$/, replacement: src('audit/index.ts') },
+      { find: /^api-conventions\/lint$/, replacement: src('lint.ts') },
       { find: /^api-conventions\/spectral$/, replacement: src('spectral/index.ts') },
       { find: /^api-conventions\/otel$/, replacement: src('otel.ts') },
       { find: /^api-conventions\/client$/, replacement: src('client.ts') },

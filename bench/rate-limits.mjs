@@ -38,7 +38,9 @@ if (!existsSync(dist('index')) || !existsSync(dist('redis'))) {
   console.error('bench/rate-limits.mjs: dist/ is missing; run `npm run build` first');
   process.exit(1);
 }
-const { createRateLimiter, MemoryStore, RequestContext } = await import(dist('index'));
+const { createRateLimiter, MemoryStore } = await import(dist('index'));
+// The class itself is the core's: the package root exports RequestContext as a type only.
+const { RequestContext } = await import(dist('core'));
 const { RedisStore, redisCommand } = await import(dist('redis'));
 const { RateLimiterMemory, RateLimiterRedis } = await import('rate-limiter-flexible');
 const { MemoryStore: ExpressMemoryStore } = await import('express-rate-limit');

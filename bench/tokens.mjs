@@ -27,7 +27,8 @@ if (!existsSync(DIST)) {
   console.error('bench/tokens.mjs: dist/index.mjs is missing; run `npm run build` first');
   process.exit(1);
 }
-const { bearer, createTokenKeys, issueAccessToken } = await import(DIST);
+const { bearer, createTokenKeys } = await import(DIST);
+const { issueAccessToken } = await import(new URL('../dist/oauth.mjs', import.meta.url).href);
 
 const { values } = parseArgs({
   options: {

@@ -9,6 +9,7 @@
  */
 // The server shares the one copy of the core (`#core`, package.json "imports") with every subpath.
 export {
+  type AccessTokenClaims,
   type AccessTokenRequest,
   type AccessTokenSide,
   type AuthorizationCheck,
@@ -19,6 +20,8 @@ export {
   type GrantType,
   hashClientSecret,
   type IntrospectionResponse,
+  type IssuedAccessToken,
+  issueAccessToken,
   type OAuthClient,
   type OAuthErrorWord,
   type OAuthServer,

@@ -6,7 +6,6 @@ import {
   bearer,
   type ConventionsOptions,
   createTokenKeys,
-  issueAccessToken,
   type PathMethods,
   type Plugin,
   type RequestContext,
@@ -17,6 +16,7 @@ import {
   type TokenKeys,
 } from 'api-conventions';
 import {
+  issueAccessToken,
   type OAuthClient,
   type OAuthServer,
   type OAuthUser,

@@ -2,8 +2,14 @@
  * One fetch host per service: the middleware, guards, catch-all handler and error handler of an
  * app share it, so that a route's settings are compiled once and its checks run once.
  */
-import type { AppRoute, Conventions, ConventionsOptions, RouteConfig } from 'api-conventions';
-import { type BoundHost, bindHost, markOf, toConventions } from 'api-conventions/host';
+import type { Conventions, ConventionsOptions, RouteConfig } from 'api-conventions';
+import {
+  type AppRoute,
+  type BoundHost,
+  bindHost,
+  markOf,
+  toConventions,
+} from 'api-conventions/host';
 import { type FetchHostOptions, inputOf } from './_fetch-io.ts';
 import { type HonoMatcher, honoMatcher, type MatchedRequest } from './_fetch-match.ts';
 

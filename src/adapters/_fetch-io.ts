@@ -1,16 +1,13 @@
 /** Web-standard request in, core response out: body reading with limits, `Response` building. */
-import {
-  type BodyDecoder,
-  badRequest,
-  type Logger,
-  payloadTooLarge,
-  requestTimeout,
-} from 'api-conventions';
+import { badRequest, type Logger } from 'api-conventions';
 import {
   type ApiResponse,
+  type BodyDecoder,
   errorToResponse,
+  payloadTooLarge,
   type ReadBodyOptions,
   type RequestInput,
+  requestTimeout,
 } from 'api-conventions/host';
 
 /** Reads the client address from the host, which a `Request` does not carry. */

@@ -7,6 +7,7 @@
  */
 import {
   type ApiResponse,
+  type AppRoute,
   type BoundHost,
   type Checkpoints,
   checkpoints,

@@ -1,7 +1,13 @@
 /** Node request reading shared by the node, Express and Fastify adapters: headers and body in. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ApiError, ErrorCode, payloadTooLarge, requestTimeout } from 'api-conventions';
-import type { HeaderReader, ReadBodyOptions, RequestInput } from 'api-conventions/host';
+import { ApiError, ErrorCode } from 'api-conventions';
+import {
+  type HeaderReader,
+  payloadTooLarge,
+  type ReadBodyOptions,
+  type RequestInput,
+  requestTimeout,
+} from 'api-conventions/host';
 import { decodeNodeBody } from './_node-decode.ts';
 import { sendContinue } from './_node-server.ts';
 

@@ -1,8 +1,15 @@
 /** What a node:http server answers by itself, answered by the core instead: shared by every Node host. */
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { Conventions, HostAnswer, HostFailure } from 'api-conventions';
-import { hostAnswerFor, hostFailureOf, settle, stampDate } from 'api-conventions/host';
+import type { Conventions } from 'api-conventions';
+import {
+  type HostAnswer,
+  type HostFailure,
+  hostAnswerFor,
+  hostFailureOf,
+  settle,
+  stampDate,
+} from 'api-conventions/host';
 import { lingerOnClose } from './_node-linger.ts';
 
 /** A `clientError` listener: Node's own HTTP parser errors and timeouts, with the socket. */

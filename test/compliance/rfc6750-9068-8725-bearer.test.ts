@@ -12,10 +12,10 @@ import {
   bearer,
   conventions,
   createTokenKeys,
-  issueAccessToken,
   type RequestContext,
   type TokenKeys,
 } from '../../src/index.ts';
+import { issueAccessToken } from '../../src/oauth.ts';
 
 const issuer = 'https://auth.example.com';
 const audience = 'https://api.example.com';

@@ -14,7 +14,6 @@ import {
   type Conventions,
   conventions,
   createTokenKeys,
-  issueAccessToken,
   type RouteConfig,
   type TokenKeys,
 } from 'api-conventions';
@@ -27,6 +26,7 @@ import {
   toFetchMiddleware,
 } from 'api-conventions/fetch';
 import { type KoaConventions, toKoaMiddleware } from 'api-conventions/koa';
+import { issueAccessToken } from 'api-conventions/oauth';
 import express, { type Application, type RequestHandler } from 'express';
 import express4 from 'express4';
 import Fastify, {

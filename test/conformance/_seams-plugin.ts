@@ -4,9 +4,10 @@
  * small API it runs on, for the plugin-seams conformance suite.
  */
 import {
+  ApiError,
   type Conventions,
   conventions,
-  gone,
+  ErrorCode,
   MemoryStore,
   type Plugin,
   type RequestContext,
@@ -82,7 +83,8 @@ export function seamsPlugin(store: Store, calls: HookCalls): Plugin {
       ctx.responseHeaders.vary('Origin');
       const user = ctx.headers.get('x-user');
       if (user) ctx.identity = { subject: user, scopes: new Set(), via: 'x-user' };
-      if (ctx.path === '/v1/teapots') throw gone('Teapots were retired; brew elsewhere.');
+      if (ctx.path === '/v1/teapots')
+        throw new ApiError(410, ErrorCode.Gone, 'Teapots were retired; brew elsewhere.');
     },
     // After a route matched: one request more for this identity, through the store's get/set.
     async preParsing(ctx) {

@@ -4,13 +4,8 @@
  * A small API of its own, so the suite does not depend on how the bookshelf is wired.
  */
 import { expect, it } from 'vitest';
-import {
-  bearer,
-  conventions,
-  createTokenKeys,
-  issueAccessToken,
-  type RequestContext,
-} from '../../src/index.ts';
+import { bearer, conventions, createTokenKeys, type RequestContext } from '../../src/index.ts';
+import { issueAccessToken } from '../../src/oauth.ts';
 import { describeMatrix } from './_matrix.ts';
 
 const issuer = 'https://auth.example.com';

@@ -7,7 +7,8 @@ import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serverOptions, toFastifyPlugin } from '../../src/adapters/fastify.ts';
-import { bearer, conventions, createTokenKeys, issueAccessToken } from '../../src/index.ts';
+import { bearer, conventions, createTokenKeys } from '../../src/index.ts';
+import { issueAccessToken } from '../../src/oauth.ts';
 
 const issuer = 'https://api.example.com';
 const quiet = { error: () => {}, warn: () => {} };

@@ -8,14 +8,9 @@
 
 import nestCore from '@nestjs/core/package.json' with { type: 'json' };
 import nestExpress from '@nestjs/platform-express/package.json' with { type: 'json' };
-import {
-  bearer,
-  conventions,
-  createTokenKeys,
-  issueAccessToken,
-  securityHeaders,
-} from 'api-conventions';
+import { bearer, conventions, createTokenKeys, securityHeaders } from 'api-conventions';
 import { ConventionsModule } from 'api-conventions/nest';
+import { issueAccessToken } from 'api-conventions/oauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type NestServed, nestMajor, platforms, ran, serveNest } from './_nest-apps.ts';
 

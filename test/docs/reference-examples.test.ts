@@ -34,6 +34,7 @@ const entryPoints: Record<string, string> = {
   'api-conventions/oauth': 'src/oauth.ts',
   'api-conventions/redis': 'src/redis.ts',
   'api-conventions/audit': 'src/audit/index.ts',
+  'api-conventions/lint': 'src/lint.ts',
   'api-conventions/spectral': 'src/spectral/index.ts',
   'api-conventions/otel': 'src/otel.ts',
   'api-conventions/client': 'src/client.ts',

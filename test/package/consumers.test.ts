@@ -98,6 +98,8 @@ describe('consumers of the built package', () => {
     oauth: ['function', true, 'sha256'],
     redis: ['function', 'function'],
     audit: ['function', 'function'],
+    // An upper-case path is an error, a clean one no finding; a list under a singular name one.
+    lint: [true, [], 1],
     clientErrors: ['function', 65536],
     otel: ['function', 200, 'r-1'],
     client: [false, 404, true, 40401],

@@ -3,11 +3,12 @@
  * --cluster-enabled yes` ×3 and `redis-cli --cluster create`), through node-redis's and ioredis's
  * cluster clients, and the rate limiter's keys spread over its slots.
  */
-import { createRateLimiter, RequestContext } from 'api-conventions';
+import { createRateLimiter } from 'api-conventions';
 import { RedisStore, redisCommand } from 'api-conventions/redis';
 import { Cluster } from 'ioredis';
 import { createCluster } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RequestContext } from '../../src/core/kernel/context.ts';
 import { describeRedis, type RedisCluster, startCluster } from './_redis-servers.ts';
 import { storeContract } from './contract.ts';
 

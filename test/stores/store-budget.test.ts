@@ -5,13 +5,13 @@
  * the clock are faked: the budget's arithmetic is checked exactly, no time is measured.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { RequestContext } from '../../src/core/kernel/context.ts';
 import {
   ApiError,
   createRateLimiter,
   ErrorCode,
   guardStore,
   MemoryStore,
-  RequestContext,
   type Store,
   type StoreBudgetHolder,
 } from '../../src/index.ts';

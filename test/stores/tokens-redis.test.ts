@@ -6,7 +6,8 @@
 import { createClient } from 'redis';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { ApiResponse } from '../../src/host.ts';
-import { bearer, conventions, createTokenKeys, issueAccessToken } from '../../src/index.ts';
+import { bearer, conventions, createTokenKeys } from '../../src/index.ts';
+import { issueAccessToken } from '../../src/oauth.ts';
 import { RedisStore, redisCommand } from '../../src/redis.ts';
 import { describeRedis, type RedisServer, startRedis } from './_redis-servers.ts';
 

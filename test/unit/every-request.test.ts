@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import {
   type ApiResponse,
   bindHost,
+  type HostAnswer,
   hostAnswer,
   hostAnswerFor,
   type RequestInput,
@@ -15,7 +16,6 @@ import {
   type CheckResult,
   conventions,
   forbidden,
-  type HostAnswer,
   noContent,
   type Plugin,
   type RequestContext,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  type BodyDecoder,
   checkRequestHead,
   checkTransferCoding,
   contentCodingsOf,
@@ -9,7 +10,7 @@ import {
   hostFailures,
   toHostAnswer,
 } from '../../src/host.ts';
-import { type BodyDecoder, conventions, ErrorCode } from '../../src/index.ts';
+import { conventions, ErrorCode } from '../../src/index.ts';
 
 const headers = (values: Record<string, string>) => ({ get: (name: string) => values[name] });
 

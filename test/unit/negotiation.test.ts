@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import type { RequestContext } from '../../src/core/kernel/context.ts';
 import { Offer, singularOf } from '../../src/core/negotiation/index.ts';
 import { vendorVersionOf } from '../../src/core/negotiation/vendor-version.ts';
+import { createXmlSerializer } from '../../src/core/negotiation/xml.ts';
 import {
   conventions,
-  createXmlSerializer,
   type NegotiationOptions,
   negotiation,
-  type RequestContext,
   type RouteTable,
   withFormatSuffixes,
 } from '../../src/index.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { isPromise } from '../../src/core/kernel/steps.ts';
-import { type ApiResponse, bindHost, type RequestInput } from '../../src/host.ts';
+import { type ApiResponse, bindHost, payloadTooLarge, type RequestInput } from '../../src/host.ts';
 import {
   type ConventionsOptions,
   conventions,
@@ -11,7 +11,6 @@ import {
   notFound,
   ok,
   type Plugin,
-  payloadTooLarge,
   type RequestContext,
   type RouteInfo,
   type RouteSettings,

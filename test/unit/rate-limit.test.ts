@@ -1,5 +1,6 @@
 /** Rate-limit accounting, pure: identities, policy checks, headers, store failure modes (spec section 8). */
 import { describe, expect, it } from 'vitest';
+import { RequestContext } from '../../src/core/kernel/context.ts';
 import { clientNetwork } from '../../src/core/rate-limit/identity.ts';
 import {
   ApiError,
@@ -10,7 +11,6 @@ import {
   MemoryStore,
   type Plugin,
   type RateLimitOptions,
-  RequestContext,
   rateLimit,
   type Store,
   unauthorized,

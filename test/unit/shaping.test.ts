@@ -6,12 +6,12 @@ import {
 } from '../../src/core/shaping/select-fields.ts';
 import {
   ApiError,
-  checkPayload,
   defineResource,
   type FieldTree,
   type RequestContext,
   selectFields,
 } from '../../src/index.ts';
+import { checkPayload } from '../../src/lint.ts';
 import { checkProjectors } from './_projector-property.ts';
 import { thrown } from './_thrown.ts';
 import { expectWithoutCodegen } from './_without-codegen.ts';

@@ -2,7 +2,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { RequestInput } from '../../src/host.ts';
-import { bearer, conventions, createTokenKeys, issueAccessToken } from '../../src/index.ts';
+import { bearer, conventions, createTokenKeys } from '../../src/index.ts';
+import { issueAccessToken } from '../../src/oauth.ts';
 
 const issuer = 'https://auth.example.com';
 const audience = 'https://api.example.com';

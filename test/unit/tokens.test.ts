@@ -12,12 +12,12 @@ import {
   bearer,
   conventions,
   createTokenKeys,
-  issueAccessToken,
   MemoryStore,
   type RequestContext,
   rateLimit,
   type TokenKeys,
 } from '../../src/index.ts';
+import { issueAccessToken } from '../../src/oauth.ts';
 
 const issuer = 'https://auth.example.com';
 const audience = 'https://api.example.com';

@@ -1,5 +1,5 @@
 /** Path shape (spec 4.1.2-4.1.6) and the version segment (9.1), decided on the path's text. */
-import { lintPath } from 'api-conventions';
+import { lintPath } from 'api-conventions/lint';
 import type { Findings, Place } from '../report.ts';
 import { resourceNameProblem } from './resource-names.ts';
 

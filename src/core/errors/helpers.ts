@@ -1,4 +1,8 @@
-/** Small constructors for the error statuses of the spec's table that a service raises (spec 7.2). */
+/**
+ * Small constructors for the errors of the spec's table (spec 7.2): those a handler throws, which
+ * the package root exports, and those the library answers with itself (405, 408, 413, 414, 415,
+ * malformed JSON), which stay inside the core, the body readers' 408 and 413 on the host binding.
+ */
 import { ApiError, type ApiErrorOptions, type ErrorEntry } from './api-error.ts';
 import { ErrorCode } from './catalogue.ts';
 
@@ -133,17 +137,8 @@ export function notFound(message: string, options?: ApiErrorOptions): ApiError {
 }
 
 /**
- * 405 with the `Allow` header listing the methods the path does support (RFC 9110 §15.5.6).
- *
- * @example
- * ```ts
- * import { methodNotAllowed } from 'api-conventions';
- *
- * // The router answers this itself; a handler that serves several methods may too.
- * throw methodNotAllowed('DELETE', '/v1/books', ['GET', 'HEAD', 'POST', 'OPTIONS']); // 405 + Allow
- * ```
- *
- * @category Errors
+ * 405 with the `Allow` header listing the methods the path does support (RFC 9110 §15.5.6): the
+ * router's answer.
  */
 export function methodNotAllowed(method: string, path: string, allow: readonly string[]): ApiError {
   return new ApiError(
@@ -155,41 +150,8 @@ export function methodNotAllowed(method: string, path: string, allow: readonly s
 }
 
 /**
- * 406: the requested format is not supported (spec 4.5).
- *
- * @example
- * ```ts
- * import { notAcceptable, type RequestContext } from 'api-conventions';
- *
- * const exportBooks = (ctx: RequestContext) => {
- *   if (!ctx.headers.get('accept')?.includes('text/csv')) throw notAcceptable('Ask for text/csv.');
- *   return 'id,title\nemma,Emma\n';
- * };
- * ```
- *
- * @category Errors
- */
-export function notAcceptable(message = 'None of the accepted formats can be produced.'): ApiError {
-  return new ApiError(406, ErrorCode.NotAcceptable, message);
-}
-
-/**
- * 408: the request took too long to arrive. Sends `Connection: close`.
- *
- * @example
- * ```ts
- * import { requestTimeout } from 'api-conventions';
- *
- * // bodyTimeout answers it while the library reads a body; code that reads a stream itself:
- * export async function readUpload(stream: AsyncIterable<Uint8Array>, deadline: number) {
- *   let size = 0;
- *   for await (const chunk of stream) {
- *     if (Date.now() > deadline) throw requestTimeout(); // 408 with Connection: close
- *     size += chunk.byteLength;
- *   }
- *   return size;
- * }
- * ```
+ * 408: the request took too long to arrive. Sends `Connection: close`. The answer of a body
+ * reader past its time (the core's, or a host's that reads the body itself).
  *
  * @category Errors
  */
@@ -222,62 +184,8 @@ export function conflict(message: string, options?: ApiErrorOptions): ApiError {
 }
 
 /**
- * 410: the resource existed and is gone.
- *
- * @example
- * ```ts
- * import { gone } from 'api-conventions';
- *
- * // A resource that existed and was removed for good: 410, code 41000.
- * const readReview = () => {
- *   throw gone('Reviews were retired on 2026-01-31; see /v2/ratings.');
- * };
- * ```
- *
- * @category Errors
- */
-export function gone(message: string, options?: ApiErrorOptions): ApiError {
-  return new ApiError(410, ErrorCode.Gone, message, options);
-}
-
-/**
- * 412: a precondition such as `If-Match` failed.
- *
- * @example
- * ```ts
- * import { preconditionFailed, type RequestContext } from 'api-conventions';
- *
- * const book = { id: 'emma', revision: 3 };
- * const replaceBook = (ctx: RequestContext) => {
- *   // caching() does this from the route's resourceVersion; by hand:
- *   if (ctx.headers.get('if-match') !== `"${book.revision}"`) throw preconditionFailed(); // 412
- *   return book;
- * };
- * ```
- *
- * @category Errors
- */
-export function preconditionFailed(
-  message = 'The resource has changed since you read it.',
-  options?: ApiErrorOptions,
-): ApiError {
-  return new ApiError(412, ErrorCode.PreconditionFailed, message, options);
-}
-
-/**
- * 413: the body is larger than `limit` bytes.
- *
- * @example
- * ```ts
- * import { payloadTooLarge, type RequestContext } from 'api-conventions';
- *
- * // bodyLimit answers it before the handler; a handler that counts items of its own:
- * const importBooks = (ctx: RequestContext) => {
- *   const text = JSON.stringify(ctx.body);
- *   if (text.length > 64_000) throw payloadTooLarge(64_000); // 413, Connection: close
- *   return { imported: true };
- * };
- * ```
+ * 413: the body is larger than `limit` bytes. Sends `Connection: close`. The answer of a body
+ * reader past the route's limit (the core's, or a host's that reads the body itself).
  *
  * @category Errors
  */
@@ -290,21 +198,7 @@ export function payloadTooLarge(limit: number): ApiError {
   );
 }
 
-/**
- * 414: the URI is longer than `limit` characters.
- *
- * @example
- * ```ts
- * import { uriTooLong } from 'api-conventions';
- *
- * // The uriLimit option answers it before routing; a host of your own with a limit of its own:
- * export function checkTarget(target: string): void {
- *   if (target.length > 8192) throw uriTooLong(8192); // 414
- * }
- * ```
- *
- * @category Errors
- */
+/** 414: the URI is longer than `limit` characters: the answer of the `uriLimit` option. */
 export function uriTooLong(limit: number): ApiError {
   return new ApiError(
     414,
@@ -313,22 +207,7 @@ export function uriTooLong(limit: number): ApiError {
   );
 }
 
-/**
- * 415: the body's media type is not one the endpoint reads (spec 4.6).
- *
- * @example
- * ```ts
- * import { type RequestContext, unsupportedMediaType } from 'api-conventions';
- *
- * const uploadCover = (ctx: RequestContext) => {
- *   const type = ctx.headers.get('content-type') ?? undefined;
- *   if (type !== 'image/png') throw unsupportedMediaType(type, ['image/png']); // 415
- *   return { stored: true };
- * };
- * ```
- *
- * @category Errors
- */
+/** 415: the body's media type is not one the endpoint reads (spec 4.6): body parsing's answer. */
 export function unsupportedMediaType(
   contentType: string | undefined,
   supported: readonly string[],
@@ -374,50 +253,8 @@ export function tooManyRequests(retryAfter?: number, options: ApiErrorOptions = 
 }
 
 /**
- * 503: the service, or a store it needs, is temporarily unavailable.
- *
- * @example
- * ```ts
- * import { serviceUnavailable } from 'api-conventions';
- *
- * const maintenance = { until: new Date('2026-05-01T02:00:00Z') };
- * const listBooks = () => {
- *   if (Date.now() < maintenance.until.getTime()) {
- *     throw serviceUnavailable('Down for maintenance until 02:00 UTC.', {
- *       headers: { 'retry-after': '600' },
- *     }); // 503, code 50300
- *   }
- *   return { books: [], hasNext: false };
- * };
- * ```
- *
- * @category Errors
- */
-export function serviceUnavailable(
-  message = 'The service is temporarily unavailable; try again shortly.',
-  options?: ApiErrorOptions,
-): ApiError {
-  return new ApiError(503, ErrorCode.Unavailable, message, options);
-}
-
-/**
- * 400: the body is not valid JSON; `detail` is the parser's own message, when there is one.
- *
- * @example
- * ```ts
- * import { malformedJson } from 'api-conventions';
- *
- * // Body parsing answers it for JSON bodies; a handler that parses a JSON string of its own:
- * export function parseFilter(text: string): unknown {
- *   try {
- *     return JSON.parse(text);
- *   } catch (error) {
- *     throw malformedJson((error as Error).message); // 400, code 40001
- *   }
- * }
- * ```
- *
- * @category Errors
+ * 400: the body is not valid JSON; `detail` is the parser's own message, when there is one. Body
+ * parsing's answer.
  */
 export function malformedJson(detail?: string): ApiError {
   const suffix = detail ? `: ${detail.replace(/\.$/, '')}` : '';

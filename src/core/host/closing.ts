@@ -1,13 +1,16 @@
 /** The answer to a request that arrives while its server closes, worded once for every host. */
-import type { ApiError } from '../errors/api-error.ts';
-import { serviceUnavailable } from '../errors/helpers.ts';
+import { ApiError } from '../errors/api-error.ts';
+import { ErrorCode } from '../errors/catalogue.ts';
 
 /**
  * 503 for a request that arrives while the server closes (RFC 9110 §15.6.4), on a connection
  * that then closes: the client sends it again, to a server that runs.
  */
 export function shuttingDown(): ApiError {
-  return serviceUnavailable('The server is shutting down; send the request again.', {
-    headers: { connection: 'close' },
-  });
+  return new ApiError(
+    503,
+    ErrorCode.Unavailable,
+    'The server is shutting down; send the request again.',
+    { headers: { connection: 'close' } },
+  );
 }

@@ -50,7 +50,7 @@ export function runOf(ctx: RequestContext): Run<RequestContext> {
  * };
  * ```
  *
- * @category Plugins and pipeline
+ * @category Writing plugins
  */
 // biome-ignore lint/suspicious/noEmptyInterface: the target of every feature's declaration merging.
 export interface RequestState {}

@@ -4,7 +4,7 @@
  * Who is calling. Authentication sets `ctx.identity` once it has verified the caller; access
  * checks, links for permitted operations and rate limits read it, whatever established it.
  *
- * @category Plugins and pipeline
+ * @category Security
  */
 export interface Identity {
   /** The user the request acts for, when there is one (a token's `sub`). */
@@ -32,7 +32,7 @@ export interface Identity {
  * };
  * ```
  *
- * @category Plugins and pipeline
+ * @category Security
  */
 export function hasScopes(identity: Identity | undefined, ...scopes: string[]): boolean {
   if (identity === undefined) return false;

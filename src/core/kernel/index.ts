@@ -13,9 +13,15 @@ export type {
   Guarded,
   GuardPassed,
   GuardStopped,
+  IdentityHooks,
+  ObservationHooks,
   Plugin,
+  PluginContributions,
   PluginSetup,
+  RequestChecks,
+  ResponseHooks,
   Serializer,
+  StartupHooks,
 } from './plugin.ts';
 export {
   compileLogPlan,

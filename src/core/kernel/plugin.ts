@@ -13,7 +13,7 @@ import type { Step } from './steps.ts';
  * What a check may return: nothing to go on (a hook with no `return` is fine), or a reply that
  * answers the request at once.
  *
- * @category Plugins and pipeline
+ * @category Writing plugins
  */
 // biome-ignore lint/suspicious/noConfusingVoidType: a hook that returns nothing returns void
 export type CheckResult = undefined | void | Reply;
@@ -22,7 +22,7 @@ export type CheckResult = undefined | void | Reply;
  * Turns a response value into bytes for one media type. It may throw: the request then gets the
  * error response, serialized as JSON.
  *
- * @category Plugins and pipeline
+ * @category Writing plugins
  */
 export type Serializer = (value: unknown, ctx: RequestContext) => string | Uint8Array;
 
@@ -59,7 +59,7 @@ export interface GuardPassed {
 /**
  * What a service gives each of its plugins when it is built, through {@link Plugin.setup}.
  *
- * @category Plugins and pipeline
+ * @category Writing plugins
  */
 export interface PluginSetup {
   /**
@@ -81,7 +81,7 @@ export interface PluginSetup {
  * plugin may adapt to. It can change after set-up: a host finds some companions at its first
  * request.
  *
- * @category Plugins and pipeline
+ * @category Writing plugins
  */
 export interface Downstream {
   /**
@@ -119,18 +119,46 @@ export interface DescribedApi {
 }
 
 /**
- * A feature that takes part in every request. Hooks are named after the phase they run in (the
- * table in [Extending](../../../docs/extending.md) sets them beside Fastify's and Hono's). Each may be async, may throw
- * an {@link ApiError} to stop the request with that error, and a check may return a
- * {@link Reply} to answer early. A hook that returns no promise costs no asynchronous hop.
+ * A feature that takes part in every request: a unique `name` and the members it needs, grouped
+ * by what a plugin does — what it adds to the service ({@link PluginContributions}), what it
+ * learns at start-up ({@link StartupHooks}), who the caller is ({@link IdentityHooks}), checks
+ * that may refuse a request ({@link RequestChecks}), the response phases ({@link ResponseHooks})
+ * and observation ({@link ObservationHooks}). Hooks are named after the phase they run in (the
+ * table in [Extending](../../../docs/extending.md) sets them beside Fastify's and Hono's). Each
+ * may be async, may throw an {@link ApiError} to stop the request with that error, and a check
+ * may return a {@link Reply} to answer early. A hook that returns no promise costs no
+ * asynchronous hop.
  *
- * @category Plugins and pipeline
+ * @example
+ * ```ts
+ * import { conventions, type Plugin } from 'api-conventions';
+ *
+ * const poweredBy: Plugin = { name: 'powered-by', headers: { 'x-powered-by': 'bookshelf' } };
+ * const api = conventions({ plugins: [poweredBy] });
+ * ```
+ *
+ * @category Writing plugins
  */
-export interface Plugin {
+export interface Plugin
+  extends PluginContributions,
+    StartupHooks,
+    IdentityHooks,
+    RequestChecks,
+    ResponseHooks,
+    ObservationHooks {
   /** A unique name, for error messages and `dependencies`. */
   readonly name: string;
   /** Plugins that must be present and that run before this one; a missing one is a `TypeError`. */
   readonly dependencies?: readonly string[];
+}
+
+/**
+ * What a plugin adds to the service, read once when the service is built: its route settings,
+ * routes, serializers and always-on headers.
+ *
+ * @category Writing plugins
+ */
+export interface PluginContributions {
   /**
    * The keys of {@link RouteConfig} this plugin reads, so that a misspelt route setting is a
    * `TypeError` at start-up rather than a setting silently ignored.
@@ -145,36 +173,15 @@ export interface Plugin {
    * header a response already has is left as it is.
    */
   readonly headers?: Readonly<Record<string, HeaderValue>>;
-  /**
-   * Whether this plugin's `onRequest` runs on every request the service answers: also after an
-   * earlier plugin's `onRequest` answered early (a CORS preflight, a refused cross-site request),
-   * and for requests a host answers before the pipeline can read them (an HTTP parser error, a
-   * `Host` it cannot read), on a context that holds only the client's address (no method or
-   * headers, path `/`). What it returns then is ignored; an error it throws (a 429) is answered
-   * instead. A rate limit sets it, so that every answer counts. @default false
-   */
-  readonly seesEveryRequest?: boolean;
-  /**
-   * Observation: called once for every request the service opens a context for, as it is
-   * received, before any other hook (pre-routing included) and whatever answers it, on every
-   * host: the start of a span, a request id. `ctx.route` is the route view's match; on a host with
-   * a router of its own the route that serves the request may still change. Synchronous: it
-   * cannot answer, and what it throws is logged, never answered.
-   */
-  onReceive?(ctx: RequestContext): void;
-  /**
-   * Observation: called once for every request `onReceive` saw, with its final status, once the
-   * response is done: the core's answers and, on a host with a router of its own, the app's own
-   * handlers' answers too (the host reports them: Express when the response closes, Fastify in
-   * its `onResponse`, Hono once the middleware has the response). `ctx.route` is the route that
-   * served the request, `undefined` when none did. Synchronous; what it throws is logged.
-   */
-  onResponse?(ctx: RequestContext, status: number): void;
-  /**
-   * Fields every line the request logs carries through `ctx.logger` (a request id, a trace id),
-   * asked only when the request first logs.
-   */
-  logFields?(ctx: RequestContext): LogFields | undefined;
+}
+
+/**
+ * What a plugin learns of the service as it is built, and what it says of each route: compile
+ * settings here, never per request.
+ *
+ * @category Writing plugins
+ */
+export interface StartupHooks {
   /**
    * Called once when a service is built with this plugin, before any `onRoute`: what the service
    * gives its plugins, such as the `logger` every line a plugin logs goes to.
@@ -193,12 +200,15 @@ export interface Plugin {
    * document: a content-negotiation plugin says, after `onRoute`. @default JSON only
    */
   mediaTypes?(route: RouteInfo): readonly string[];
-  /**
-   * Pre-routing: every request, matched or not (404, 405, OPTIONS, upper-case paths), before any
-   * answer of the router. `ctx.route` is the matched route or `undefined`; `ctx.allowed` the
-   * methods of the path. May answer early (a CORS preflight, HTTPS refused, a scan limited).
-   */
-  onRequest?(ctx: RequestContext): Step<CheckResult>;
+}
+
+/**
+ * The hooks of an identity plugin (bearer tokens, API keys, mTLS): it verifies the caller, sets
+ * `ctx.identity` and refuses what the route does not allow (401, 403).
+ *
+ * @category Writing plugins
+ */
+export interface IdentityHooks {
   /**
    * Authentication: a route matched (the table's or the host's own), after pre-routing and before
    * `preParsing`. Identity plugins (bearer tokens, API keys, mTLS) verify the caller here, set
@@ -207,39 +217,102 @@ export interface Plugin {
    */
   authenticate?(ctx: RequestContext): Step<CheckResult>;
   /**
-   * For identity plugins: tells, cheaply and spending no crypto, whether the request presents
-   * credentials this plugin still has to verify (an `Authorization: Bearer` header, say). It may
-   * set `ctx.identity` for credentials it verified before (a cache). Read through
-   * `ctx.hasCredentials`, by the rate limiter among others.
+   * Tells, cheaply and spending no crypto, whether the request presents credentials this plugin
+   * still has to verify (an `Authorization: Bearer` header, say). It may set `ctx.identity` for
+   * credentials it verified before (a cache). Read through `ctx.hasCredentials`, by the rate
+   * limiter among others.
    */
   credentials?(ctx: RequestContext): boolean;
   /**
-   * For identity plugins: whether `route` lets a caller without credentials through (`auth:
-   * false`, or credentials optional there). On a host with its own router, a request passes
-   * anonymously only when every route that could serve it does; an identity plugin without this
-   * hook is taken to require credentials everywhere.
+   * Whether `route` lets a caller without credentials through (`auth: false`, or credentials
+   * optional there). On a host with its own router, a request passes anonymously only when every
+   * route that could serve it does; an identity plugin without this hook is taken to require
+   * credentials everywhere.
    */
   allowsAnonymous?(route: RouteSettings): boolean;
   /**
-   * For identity plugins: verify the credentials the request presents and refuse a request
-   * without accepted ones (401 with the plugin's challenge), checking nothing route-specific
-   * (no scopes). Called where the host may run a route other than the one checked (several of
-   * the app's routes, or middleware the library cannot see, could serve the request) and one of
-   * them needs credentials. Without it, the plugin's `authenticate` runs with such a route.
+   * Verify the credentials the request presents and refuse a request without accepted ones (401
+   * with the plugin's challenge), checking nothing route-specific (no scopes). Called where the
+   * host may run a route other than the one checked (several of the app's routes, or middleware
+   * the library cannot see, could serve the request) and one of them needs credentials. Without
+   * it, the plugin's `authenticate` runs with such a route.
    */
   requireIdentity?(ctx: RequestContext): Step<CheckResult>;
+}
+
+/**
+ * Checks that may refuse a request, or answer it early, before the handler runs: pre-routing,
+ * then limits and access checks, then the last check once the body is read.
+ *
+ * @category Writing plugins
+ */
+export interface RequestChecks {
+  /**
+   * Pre-routing: every request, matched or not (404, 405, OPTIONS, upper-case paths), before any
+   * answer of the router. `ctx.route` is the matched route or `undefined`; `ctx.allowed` the
+   * methods of the path. May answer early (a CORS preflight, HTTPS refused, a scan limited).
+   */
+  onRequest?(ctx: RequestContext): Step<CheckResult>;
+  /**
+   * Whether this plugin's `onRequest` runs on every request the service answers: also after an
+   * earlier plugin's `onRequest` answered early (a CORS preflight, a refused cross-site request),
+   * and for requests a host answers before the pipeline can read them (an HTTP parser error, a
+   * `Host` it cannot read), on a context that holds only the client's address (no method or
+   * headers, path `/`). What it returns then is ignored; an error it throws (a 429) is answered
+   * instead. A rate limit sets it, so that every answer counts. @default false
+   */
+  readonly seesEveryRequest?: boolean;
   /** After authentication, before the body is read: limits and access checks. */
   preParsing?(ctx: RequestContext): Step<CheckResult>;
   /** After the body is parsed and checked, just before the handler (e.g. CSRF in a form). */
   preHandler?(ctx: RequestContext): Step<CheckResult>;
+}
+
+/**
+ * The response phases, on every response, errors included: the value before it is serialized,
+ * then the bytes.
+ *
+ * @category Writing plugins
+ */
+export interface ResponseHooks {
   /**
-   * The transform phase, on every response, errors included: reshape the value (fields, views,
-   * links, envelopes), choose its media type, add headers. Never sees bytes.
+   * The transform phase: reshape the value (fields, views, links, envelopes), choose its media
+   * type, add headers. Never sees bytes.
    */
   preSerialization?(ctx: RequestContext, response: OutgoingResponse): Step<void>;
   /**
-   * The send phase, on every response: the bytes and the final status (an ETag, a 304, caching
-   * headers). Never re-serializes. HEAD drops the body after this phase.
+   * The send phase: the bytes and the final status (an ETag, a 304, caching headers). Never
+   * re-serializes. HEAD drops the body after this phase.
    */
   onSend?(ctx: RequestContext, response: SentResponse): Step<void>;
+}
+
+/**
+ * Observation, for telemetry and request ids: hooks that see every request from its arrival to
+ * its final status and cannot answer it.
+ *
+ * @category Writing plugins
+ */
+export interface ObservationHooks {
+  /**
+   * Called once for every request the service opens a context for, as it is received, before
+   * any other hook (pre-routing included) and whatever answers it, on every host: the start of a
+   * span, a request id. `ctx.route` is the route view's match; on a host with a router of its own
+   * the route that serves the request may still change. Synchronous: it cannot answer, and what
+   * it throws is logged, never answered.
+   */
+  onReceive?(ctx: RequestContext): void;
+  /**
+   * Called once for every request `onReceive` saw, with its final status, once the response is
+   * done: the core's answers and, on a host with a router of its own, the app's own handlers'
+   * answers too (the host reports them: Express when the response closes, Fastify in its
+   * `onResponse`, Hono once the middleware has the response). `ctx.route` is the route that
+   * served the request, `undefined` when none did. Synchronous; what it throws is logged.
+   */
+  onResponse?(ctx: RequestContext, status: number): void;
+  /**
+   * Fields every line the request logs carries through `ctx.logger` (a request id, a trace id),
+   * asked only when the request first logs.
+   */
+  logFields?(ctx: RequestContext): LogFields | undefined;
 }

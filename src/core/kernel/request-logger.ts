@@ -6,7 +6,11 @@
  */
 import { callLogger, consoleLogger, isDefaultLogger, type Logger } from '../errors/logger.ts';
 
-/** The fields a plugin adds to every line a request logs (`requestId`, `trace_id`). */
+/**
+ * The fields a plugin adds to every line a request logs (`requestId`, `trace_id`).
+ *
+ * @category Observability
+ */
 export type LogFields = Readonly<Record<string, unknown>>;
 
 /** A logger that makes loggers bound to fields, as pino's `child(bindings)` does. */

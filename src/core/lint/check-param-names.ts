@@ -6,14 +6,14 @@ import { type Item, type ParsedPattern, printPattern } from './parse-pattern.ts'
  * The first parameter name seen after each collection, keyed by the path up to the collection
  * with parameter names blanked out (`/v1/authors/:/books`), so nested collections stay apart.
  *
- * @category Route lint
+ * @category Lint
  */
 export type ParamNames = Map<string, string>;
 
 /**
  * Reports item parameters named differently from the first route that used the collection.
  *
- * @category Route lint
+ * @category Lint
  */
 export function checkParamNames(parsed: ParsedPattern, names: ParamNames): LintFinding | undefined {
   const fixed: Item[] = [...parsed.items];

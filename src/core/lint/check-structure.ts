@@ -48,7 +48,7 @@ function collectionIndexes(parsed: ParsedPattern, postTarget: boolean): number[]
 /**
  * Reports collection names that are not plural nouns (spec 4.1.4).
  *
- * @category Route lint
+ * @category Lint
  */
 export function checkPlural(
   parsed: ParsedPattern,
@@ -75,7 +75,7 @@ export function checkPlural(
 /**
  * Reports a path whose first segment is not a major version such as `v1` (spec 9.1, 9.4).
  *
- * @category Route lint
+ * @category Lint
  */
 export function checkVersion(parsed: ParsedPattern): LintFinding | undefined {
   const version = versionOf(parsed);
@@ -122,7 +122,7 @@ export function checkVersion(parsed: ParsedPattern): LintFinding | undefined {
  * Reports a pattern that ends in `/`: the router never redirects and treats `/v1/books/` and
  * `/v1/books` as different paths, so the slash-less path every client uses would get 404.
  *
- * @category Route lint
+ * @category Lint
  */
 export function checkTrailingSlash(parsed: ParsedPattern): LintFinding | undefined {
   const { items } = parsed;
@@ -139,7 +139,7 @@ export function checkTrailingSlash(parsed: ParsedPattern): LintFinding | undefin
 /**
  * Reports optional groups: what can be left out is a query parameter (spec 4.1.8).
  *
- * @category Route lint
+ * @category Lint
  */
 export function checkRequired(parsed: ParsedPattern): LintFinding | undefined {
   if (parsed.groups.length === 0) return undefined;
@@ -156,7 +156,7 @@ export function checkRequired(parsed: ParsedPattern): LintFinding | undefined {
 /**
  * Reports parameters in a row and wildcards, which break the one path structure (spec 4.1.7).
  *
- * @category Route lint
+ * @category Lint
  */
 export function checkStructure(parsed: ParsedPattern): LintFinding[] {
   const { segments } = parsed;

@@ -45,7 +45,7 @@ function splitExtension(value: string, place: Place): [stem: string, extension: 
 /**
  * The rules this file checks; the caller interleaves them with the others in report order.
  *
- * @category Route lint
+ * @category Lint
  */
 type TextLintRule = 'lower-case' | 'hyphen-words' | 'no-extension' | 'no-encoding';
 
@@ -141,7 +141,7 @@ const textRules: Readonly<Record<TextLintRule, TextRule>> = {
 /**
  * Checks every static text piece against one text rule; one finding lists all offenders.
  *
- * @category Route lint
+ * @category Lint
  */
 export function checkText(parsed: ParsedPattern, rule: TextLintRule): LintFinding | undefined {
   const textRule = textRules[rule];

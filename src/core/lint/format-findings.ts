@@ -8,14 +8,14 @@ import type { LintFinding } from './lint-finding.ts';
  *
  * @example
  * ```ts
- * import { formatFindings, lintRoutes } from 'api-conventions';
+ * import { formatFindings, lintRoutes } from 'api-conventions/lint';
  *
  * const findings = lintRoutes([{ method: 'GET', path: '/v1/userProfiles' }]);
  * if (findings.length > 0) console.warn(formatFindings(findings));
  * // error 4.1.3 lower-case /v1/userProfiles: … Fix: declare it as /v1/user-profiles
  * ```
  *
- * @category Route lint
+ * @category Lint
  */
 export function formatFindings(findings: readonly LintFinding[]): string {
   return findings

@@ -3,7 +3,7 @@
 /**
  * The name of one lint rule; the list is in report order.
  *
- * @category Route lint
+ * @category Lint
  */
 export type LintRule =
   | 'lower-case'
@@ -22,14 +22,14 @@ export type LintRule =
  * How bad a finding is: `'error'` when the route cannot be served as declared (requests for the
  * path get 404), `'warning'` when it is served but breaks a style rule of the spec.
  *
- * @category Route lint
+ * @category Lint
  */
 export type LintSeverity = 'error' | 'warning';
 
 /**
  * One broken rule in one route pattern, with the corrected pattern when one can be derived.
  *
- * @category Route lint
+ * @category Lint
  */
 export interface LintFinding {
   /** The rule that is broken. */
@@ -52,7 +52,7 @@ export interface LintFinding {
 /**
  * One route of a service: its method and its path-to-regexp v8 pattern.
  *
- * @category Route lint
+ * @category Lint
  */
 export interface LintRoute {
   /** The HTTP method; `POST` marks the last segment of the path as a collection (spec 4.2). */
@@ -101,7 +101,7 @@ const errorRules: ReadonlySet<LintRule> = new Set([
 /**
  * Builds a finding, leaving `fix` out when there is none so results compare cleanly.
  *
- * @category Route lint
+ * @category Lint
  */
 export function finding(
   rule: LintRule,
@@ -121,13 +121,13 @@ export function finding(
  *
  * @example
  * ```ts
- * import { hasErrors, lintRoutes } from 'api-conventions';
+ * import { hasErrors, lintRoutes } from 'api-conventions/lint';
  *
  * // A route with a trailing slash is never served (spec 4.1.9): an error.
  * if (hasErrors(lintRoutes([{ method: 'GET', path: '/v1/books/' }]))) process.exitCode = 1;
  * ```
  *
- * @category Route lint
+ * @category Lint
  */
 export function hasErrors(findings: readonly LintFinding[]): boolean {
   return findings.some((found) => found.severity === 'error');

@@ -4,7 +4,7 @@ import { assertKnownKeys } from '../internal/options.ts';
 /**
  * Settings for {@link lintPath} and {@link lintRoutes}.
  *
- * @category Route lint
+ * @category Lint
  */
 export interface LintOptions {
   /**
@@ -27,7 +27,7 @@ export interface LintOptions {
 /**
  * {@link LintOptions} after validation, with every default filled in.
  *
- * @category Route lint
+ * @category Lint
  */
 export interface ResolvedLintOptions {
   allow: readonly string[];
@@ -60,7 +60,7 @@ function stringList(where: string, key: string, value: unknown, example: string)
 /**
  * Validates lint options once and fills in the defaults; misuse throws a `TypeError`.
  *
- * @category Route lint
+ * @category Lint
  */
 export function resolveLintOptions(where: string, options?: LintOptions): ResolvedLintOptions {
   assertKnownKeys(where, options, knownKeys);
@@ -95,7 +95,7 @@ export function resolveLintOptions(where: string, options?: LintOptions): Resolv
 /**
  * Tells whether a pattern is exempt: equal to an `allow` entry, or matching one ending in '*'.
  *
- * @category Route lint
+ * @category Lint
  */
 export function isAllowed(pattern: string, allow: readonly string[]): boolean {
   return allow.some((entry) =>

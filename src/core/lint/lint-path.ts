@@ -20,7 +20,7 @@ import { parsePattern } from './parse-pattern.ts';
 /**
  * What {@link lintRoutes} knows about a pattern beyond its text.
  *
- * @category Route lint
+ * @category Lint
  */
 interface PatternContext {
   /** A POST route ends at this pattern, so its last segment is a collection. */
@@ -32,7 +32,7 @@ interface PatternContext {
 /**
  * Lints one pattern with resolved options; findings come in the order of the `LintRule` union.
  *
- * @category Route lint
+ * @category Lint
  */
 export function lintPattern(
   pattern: string,
@@ -67,14 +67,14 @@ export function lintPattern(
  *
  * @example
  * ```ts
- * import { lintPath } from 'api-conventions';
+ * import { lintPath } from 'api-conventions/lint';
  *
  * lintPath('/v1/userProfiles');
  * // [{ rule: 'lower-case', section: '4.1.3', path: '/v1/userProfiles',
  * //    message: 'upper-case letters in `userProfiles`; …', fix: '/v1/user-profiles' }]
  * ```
  *
- * @category Route lint
+ * @category Lint
  */
 export function lintPath(pattern: string, options?: LintOptions): LintFinding[] {
   const resolved = resolveLintOptions('lintPath', options);

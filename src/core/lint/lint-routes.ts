@@ -43,7 +43,7 @@ function deprecatedWithoutSuccessor(
  *
  * @example
  * ```ts
- * import { lintRoutes } from 'api-conventions';
+ * import { lintRoutes } from 'api-conventions/lint';
  *
  * lintRoutes([
  *   { method: 'GET', path: '/v1/books/:id' },
@@ -53,7 +53,7 @@ function deprecatedWithoutSuccessor(
  * //    fix: '/v1/books/:id/reviews', … }]
  * ```
  *
- * @category Route lint
+ * @category Lint
  */
 export function lintRoutes(
   routes: readonly (LintRoute | string)[],

@@ -6,7 +6,7 @@ import { parse, stringify, type Token, TokenData } from 'path-to-regexp';
  * own so segment edges are plain to see, and groups become `open`/`close` marks so they can be
  * printed back unchanged.
  *
- * @category Route lint
+ * @category Lint
  */
 export type Item =
   | { type: 'slash' }
@@ -19,7 +19,7 @@ export type Item =
 /**
  * A text, parameter or wildcard item of a segment, with its place in the item list.
  *
- * @category Route lint
+ * @category Lint
  */
 interface Part {
   /** Index of the item in {@link ParsedPattern.items}. */
@@ -32,7 +32,7 @@ interface Part {
 /**
  * The parts between two slashes.
  *
- * @category Route lint
+ * @category Lint
  */
 export interface Segment {
   parts: Part[];
@@ -43,7 +43,7 @@ export interface Segment {
 /**
  * A pattern that parsed, ready for the rules.
  *
- * @category Route lint
+ * @category Lint
  */
 export interface ParsedPattern {
   pattern: string;
@@ -91,7 +91,7 @@ function segmentsOf(items: readonly Item[]): Segment[] {
 /**
  * Parses a pattern, or returns the reason it is not one (spec 4.1 needs a path to lint).
  *
- * @category Route lint
+ * @category Lint
  */
 export function parsePattern(pattern: string): ParsedPattern | { error: string } {
   if (!pattern.startsWith('/')) return { error: 'a route pattern starts with `/`' };
@@ -116,7 +116,7 @@ export function parsePattern(pattern: string): ParsedPattern | { error: string }
 /**
  * Prints items back into a pattern; an item replaced by `null` is left out.
  *
- * @category Route lint
+ * @category Lint
  */
 export function printPattern(items: readonly (Item | null)[]): string {
   const stack: Token[][] = [[]];
@@ -141,7 +141,7 @@ export function printPattern(items: readonly (Item | null)[]): string {
 /**
  * Prints the pattern with every optional group left out (spec 4.1.8).
  *
- * @category Route lint
+ * @category Lint
  */
 export function printWithoutGroups(items: readonly Item[]): string {
   let depth = 0;
@@ -158,7 +158,7 @@ export function printWithoutGroups(items: readonly Item[]): string {
 /**
  * The first segment when it names a version such as `v1` or `v1.2` (spec 9.1, 9.3).
  *
- * @category Route lint
+ * @category Lint
  */
 export function versionOf(parsed: ParsedPattern): string | undefined {
   const text = parsed.segments[0]?.text;

@@ -63,7 +63,7 @@ function lastWord(text: string): string {
  * isPlural('book-imports'); // true
  * ```
  *
- * @category Route lint
+ * @category Lint
  */
 export function isPlural(text: string, exceptions: ReadonlySet<string> = new Set()): boolean {
   const word = lastWord(text);
@@ -87,7 +87,7 @@ export function isPlural(text: string, exceptions: ReadonlySet<string> = new Set
  * pluralize('user-category'); // 'user-categories'
  * ```
  *
- * @category Route lint
+ * @category Lint
  */
 export function pluralize(text: string): string {
   const match = /([\p{L}\p{N}]+)([^\p{L}\p{N}]*)$/u.exec(text);

@@ -4,7 +4,7 @@ import type { Serializer } from '../kernel/plugin.ts';
 import { isXmlName, singularOf } from './xml-names.ts';
 
 /**
- * Options of {@link createXmlSerializer}.
+ * Options of the XML serializer, the `xml` option of {@link negotiation}.
  *
  * @category Negotiation
  */
@@ -90,15 +90,8 @@ function named(key: string, child: unknown): unknown {
 /**
  * Builds the XML serializer: the body under one root element, each member an element, a list
  * as its element holding one element per entry named by the singular of the list's name. The
- * whole mapping is in [Content negotiation](../../../docs/negotiation.md).
- *
- * @example
- * ```ts
- * import { createXmlSerializer } from 'api-conventions';
- * const xml = createXmlSerializer({ root: 'response' });
- * ```
- *
- * @category Negotiation
+ * whole mapping is in [Content negotiation](../../../docs/negotiation.md). The negotiation plugin
+ * builds it from its `xml` option.
  */
 export function createXmlSerializer(options: XmlOptions = {}): Serializer {
   const root = options.root ?? 'response';

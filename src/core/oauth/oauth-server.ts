@@ -160,8 +160,8 @@ class OAuthServerPlugin implements OAuthServer {
  *
  * @example
  * ```ts
- * import { conventions, createTokenKeys, issueAccessToken } from 'api-conventions';
- * import { hashClientSecret, oauthServer } from 'api-conventions/oauth';
+ * import { conventions, createTokenKeys } from 'api-conventions';
+ * import { hashClientSecret, oauthServer, issueAccessToken } from 'api-conventions/oauth';
  *
  * const keys = await createTokenKeys(); // real keys in production: see createTokenKeys
  * const oauth = oauthServer({

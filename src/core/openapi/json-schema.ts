@@ -5,7 +5,11 @@
 import type { FieldRule, FieldSchema } from '../validation/field-types.ts';
 import { isStandardSchema } from '../validation/standard-schema.ts';
 
-/** A JSON Schema object. */
+/**
+ * A JSON Schema object.
+ *
+ * @category Routing
+ */
 export type JsonSchema = Record<string, unknown>;
 
 interface JsonSchemaConverter {

@@ -69,14 +69,9 @@ export class Conventions {
     for (const hook of service.settings.onReady) hook(this);
   }
 
-  /** The compiled route table, contributed routes included. */
-  get router(): Router {
-    return this.#service.settings.router;
-  }
-
   /** Every declared route (HEAD included where GET is), in declaration order. */
   get routes(): readonly RouteInfo[] {
-    return this.router.routes;
+    return this.#service.settings.router.routes;
   }
 
   /**

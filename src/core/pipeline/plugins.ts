@@ -3,29 +3,34 @@ import { closestKey } from '../internal/options.ts';
 import type { Plugin } from '../kernel/plugin.ts';
 import type { RouteTable } from '../kernel/route-table.ts';
 
-const hookNames = [
-  'name',
-  'dependencies',
-  'routeConfig',
-  'routes',
-  'serializers',
-  'headers',
-  'seesEveryRequest',
-  'setup',
-  'onReceive',
-  'onResponse',
-  'logFields',
-  'onRoute',
-  'onRequest',
-  'authenticate',
-  'credentials',
-  'allowsAnonymous',
-  'requireIdentity',
-  'preParsing',
-  'preHandler',
-  'preSerialization',
-  'onSend',
-];
+// Every member of `Plugin`, whichever of its groups declares it: the compiler holds this list to
+// the interface, so a member added to a group is known here too.
+const members = {
+  name: true,
+  dependencies: true,
+  routeConfig: true,
+  routes: true,
+  serializers: true,
+  headers: true,
+  setup: true,
+  onRoute: true,
+  onReady: true,
+  mediaTypes: true,
+  authenticate: true,
+  credentials: true,
+  allowsAnonymous: true,
+  requireIdentity: true,
+  onRequest: true,
+  seesEveryRequest: true,
+  preParsing: true,
+  preHandler: true,
+  preSerialization: true,
+  onSend: true,
+  onReceive: true,
+  onResponse: true,
+  logFields: true,
+} satisfies Record<keyof Plugin, true>;
+const hookNames = Object.keys(members);
 
 function checkPlugin(plugin: unknown, index: number): Plugin {
   if (

@@ -28,12 +28,12 @@ const maxNodes = 10_000;
  *
  * @example
  * ```ts
- * import { checkPayload } from 'api-conventions';
+ * import { checkPayload } from 'api-conventions/lint';
  * checkPayload({ created_at: '2026-11-21 10:00', hasNext: true, book: [] });
  * // three findings: mixed styles, a date that is not RFC 3339, a list under "book"
  * ```
  *
- * @category Payloads
+ * @category Lint
  */
 export function checkPayload(value: unknown): string[] {
   const findings: string[] = [];

@@ -54,11 +54,13 @@ function need(name: string, value: unknown): string {
 /**
  * Makes an RFC 9068 access token, a JWT of type `at+jwt` with `iss`, `sub`, `aud`, `client_id`,
  * `iat`, `exp`, `jti` and `scope`, signed with the signing key of `keys` (its `kid` in the
- * header). Tokens that {@link bearer} verifies.
+ * header). Tokens that `bearer()` of `api-conventions` verifies.
  *
  * @example
  * ```ts
- * import { createTokenKeys, issueAccessToken } from 'api-conventions';
+ * import { createTokenKeys } from 'api-conventions';
+ * import { issueAccessToken } from 'api-conventions/oauth';
+ *
  * const keys = await createTokenKeys();
  * const { token, expiresIn } = await issueAccessToken(keys, {
  *   issuer: 'https://api.example.com', audience: 'https://api.example.com',

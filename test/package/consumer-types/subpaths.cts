@@ -6,6 +6,7 @@ import express = require('api-conventions/express');
 import fastify = require('api-conventions/fastify');
 import fetch = require('api-conventions/fetch');
 import host = require('api-conventions/host');
+import lint = require('api-conventions/lint');
 import node = require('api-conventions/node');
 import oauth = require('api-conventions/oauth');
 import otel = require('api-conventions/otel');
@@ -20,6 +21,9 @@ const handlers = {
   refused: fetch.toClientErrorHandler(api),
 };
 const known: boolean = host.isConventions(api);
+const findings: lint.LintFinding[] = lint.lintRoutes(['/v1/books']);
+// @ts-expect-error route lint is not on the root entry any more
+const unlinted = core.lintRoutes;
 const server: (options: oauth.OAuthServerOptions) => oauth.OAuthServer = oauth.oauthServer;
 const Store: typeof redis.RedisStore = redis.RedisStore;
 // @ts-expect-error the OAuth server is not on the root entry any more
@@ -32,4 +36,4 @@ const traced: core.Conventions = core.conventions({
 });
 const books: client.Client = client.createClient({ baseUrl: 'https://books.example.com' });
 const failed: boolean = client.isApiResponseError(new Error('x'));
-export = { handlers, known, server, Store, gone, run, traced, books, failed };
+export = { handlers, known, findings, unlinted, server, Store, gone, run, traced, books, failed };

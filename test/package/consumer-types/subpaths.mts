@@ -7,6 +7,7 @@ import { type ExpressConventions, toExpressMiddleware } from 'api-conventions/ex
 import { serverOptions, toFastifyPlugin } from 'api-conventions/fastify';
 import { type FetchHandler, toClientErrorHandler, toFetchHandler } from 'api-conventions/fetch';
 import { isConventions, type RequestInput } from 'api-conventions/host';
+import { hasErrors, type LintFinding, lintRoutes } from 'api-conventions/lint';
 import {
   type ClientErrorHandler,
   type NodeHandler,
@@ -29,6 +30,8 @@ const plugin: FastifyPluginAsync = toFastifyPlugin(api, { routes: true });
 const fetchHandler: FetchHandler = toFetchHandler(api);
 const onRefused: ReturnType<typeof toClientErrorHandler> = toClientErrorHandler(api);
 const known: boolean = isConventions(api);
+const findings: LintFinding[] = lintRoutes(['/v1/books']);
+const clean: boolean = !hasErrors(findings);
 const input: RequestInput['method'] = 'GET';
 const maxHeaderSize: 65536 = nodeServer.maxHeaderSize;
 const rewrite: (req: { url?: string }) => string = serverOptions.rewriteUrl;
@@ -71,8 +74,10 @@ const status: number = new ApiResponseError('GET', 'https://x/', 404, new Header
 toFastifyPlugin(api, { api });
 
 export {
+  clean,
   express,
   fetchHandler,
+  findings,
   handler,
   input,
   known,

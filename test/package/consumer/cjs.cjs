@@ -7,6 +7,7 @@ const { toExpressMiddleware } = require('api-conventions/express');
 const { toFastifyPlugin } = require('api-conventions/fastify');
 const { toClientErrorHandler, toFetchHandler } = require('api-conventions/fetch');
 const { isConventions } = require('api-conventions/host');
+const { checkPayload, hasErrors, lintRoutes } = require('api-conventions/lint');
 const { serverOptions, toNodeHandler } = require('api-conventions/node');
 const { hashClientSecret, oauthError, oauthServer } = require('api-conventions/oauth');
 const { telemetry } = require('api-conventions/otel');
@@ -55,6 +56,11 @@ async function main() {
     ],
     redis: [typeof RedisStore, typeof redisCommand],
     audit: [typeof audit, typeof formatJson],
+    lint: [
+      hasErrors(lintRoutes(['/v1/Books'])),
+      lintRoutes(['/v1/books']),
+      checkPayload({ book: [] }).length,
+    ],
     clientErrors: [typeof toClientErrorHandler(api), serverOptions.maxHeaderSize],
     otel: [typeof telemetry, tracedResponse.status, tracedResponse.headers.get('x-request-id')],
     client: [listed.hasNext, missing.status, isApiResponseError(missing), missing.code],

@@ -8,6 +8,7 @@ import { toExpressMiddleware } from 'api-conventions/express';
 import { toFastifyPlugin } from 'api-conventions/fastify';
 import { toClientErrorHandler, toFetchHandler } from 'api-conventions/fetch';
 import { isConventions } from 'api-conventions/host';
+import { checkPayload, hasErrors, lintRoutes } from 'api-conventions/lint';
 import { serverOptions, toNodeHandler } from 'api-conventions/node';
 import { hashClientSecret, oauthError, oauthServer } from 'api-conventions/oauth';
 import { telemetry } from 'api-conventions/otel';
@@ -71,6 +72,11 @@ console.log(
     ],
     redis: [typeof RedisStore, typeof redisCommand],
     audit: [typeof audit, typeof formatJson],
+    lint: [
+      hasErrors(lintRoutes(['/v1/Books'])),
+      lintRoutes(['/v1/books']),
+      checkPayload({ book: [] }).length,
+    ],
     clientErrors: [typeof toClientErrorHandler(api), serverOptions.maxHeaderSize],
     otel: [typeof telemetry, tracedResponse.status, tracedResponse.headers.get('x-request-id')],
     client: [listed.hasNext, missing.status, isApiResponseError(missing), missing.code],
