@@ -6,17 +6,16 @@
  */
 import type { Conventions, ConventionsOptions } from 'api-conventions';
 import {
-  type ApiResponse,
   andThen,
   assertKnownKeys,
-  bindHost,
   errorToResponse,
   heldContext,
   hostAnswerFor,
   markStep,
+  toWebResponse,
 } from 'api-conventions/host';
 import { type AppRouteEntry, type FetchContext, fetchHost } from './_fetch-host.ts';
-import { type FetchHostOptions, inputOf, toResponse } from './_fetch-io.ts';
+import type { FetchHostOptions } from './_fetch-io.ts';
 
 export {
   bodyOf,
@@ -35,12 +34,6 @@ export {
 } from './_fetch-app-routes.ts';
 export type { AppRouteEntry, FetchContext } from './_fetch-host.ts';
 export type { FetchHostOptions, RemoteAddress } from './_fetch-io.ts';
-
-/** A request with what the host passed beside it. */
-interface Call<Context> {
-  readonly request: Request;
-  readonly context: Context;
-}
 
 /**
  * A Web-standard request handler. `context` is whatever the host passes second (Deno's
@@ -99,20 +92,15 @@ export function toFetchHandler<Context = unknown>(
     }
   }
   if (options.routes !== undefined) fetch.readRoutes(options.routes);
-  const { remoteAddress, readingBody, decodeBody } = options;
-  // Alone, the library routes every request: a binding of its own, whose request is the call.
-  const alone = bindHost<Call<Context>>(host.api, {
-    input: ({ request, context }) =>
-      inputOf(request, context, remoteAddress, readingBody, decodeBody),
-  });
   const handler = (first: Request | FetchContext, second?: unknown) => {
     const hono = !(first instanceof Request);
     const request = hono ? first.req.raw : first;
-    const context = (hono ? first : second) as Context;
-    // Behind toFetchMiddleware, which ran the front: the router's answers. Alone: everything.
-    const result =
-      heldContext(request) !== undefined ? host.serve(request) : alone.handle({ request, context });
-    return andThen(result, (response) => toResponse(response, host.logger));
+    // Behind toFetchMiddleware, which ran the front: the router's answers. Alone: everything,
+    // the library routing, with the host's context and this handler's options.
+    if (heldContext(request) === undefined) {
+      fetch.receive(request, hono ? first : second, options as FetchHostOptions<unknown>);
+    }
+    return andThen(host.serve(request), (response) => toWebResponse(response, host.logger));
   };
   return markStep(handler, { own: true }) as FetchHandler<Context>;
 }
@@ -175,13 +163,13 @@ export function toClientErrorHandler(api: Conventions): ServerErrorHandler {
   let current: ServerRequest | undefined;
   const handler = (error: unknown): Response | Promise<Response> => {
     if (!(error instanceof Error) || error.name !== 'RequestError') {
-      return toResponse(errorToResponse(error, api.logger), api.logger);
+      return toWebResponse(errorToResponse(error, api.logger), api.logger);
     }
     const kind = /missing host/i.test(error.message) ? 'host' : 'target';
     const answer = hostAnswerFor(api, kind, current?.socket?.remoteAddress ?? undefined);
-    const respond = ({ status, headers, body }: ApiResponse) =>
-      toResponse({ status, headers: { ...headers }, body }, api.logger);
-    return andThen(answer, respond);
+    return andThen(answer, ({ status, headers, body }) =>
+      toWebResponse({ status, headers: { ...headers }, body }, api.logger),
+    );
   };
   return Object.assign(handler, {
     wrap<R extends ServerRequest, A extends unknown[], T>(listener: (request: R, ...rest: A) => T) {

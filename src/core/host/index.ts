@@ -9,7 +9,25 @@ export {
   hostAnswer,
   hostAnswerFor,
 } from './bind-host.ts';
+export { CompanionFinder, companionOf } from './companion-finder.ts';
 export type { Companion } from './companions.ts';
+export { decodeWebBody, readWebBody } from './fetch-body.ts';
+export { toWebResponse, withAppHeaders } from './fetch-response.ts';
 export { fromHostError, type HostErrorFacts, hostFailureOf } from './host-errors.ts';
 export { markOf, markStep, originalOf, type StepMark } from './marks.ts';
+export {
+  appRoutesOfEntries,
+  type EntriesAhead,
+  MatchedEntries,
+  type MatchedEntry,
+  tablePattern,
+} from './matched-entries.ts';
 export { routeSchemasOf } from './route-schemas.ts';
+export {
+  type IssuePathKey,
+  type IssuePathSegment,
+  type StandardIssue,
+  type ValidatorError,
+  type ValidatorResult,
+  validatorRejection,
+} from './validator-results.ts';
