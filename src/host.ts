@@ -31,7 +31,6 @@ export {
   contentCodingsOf,
   decodeBody,
   decodeParam,
-  decodeWebBody,
   type EntriesAhead,
   errorToOutgoing,
   errorToResponse,
@@ -79,7 +78,6 @@ export {
   type RouteLookup,
   type RouteMatch,
   Router,
-  readWebBody,
   resolveOrigin,
   routeSchemasOf,
   type StandardIssue,
@@ -100,5 +98,7 @@ export {
   type ValidatorError,
   type ValidatorResult,
   validatorRejection,
+  type WebRequestFacts,
+  webInput,
   withAppHeaders,
 } from '#core';

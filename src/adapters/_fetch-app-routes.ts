@@ -17,8 +17,12 @@ import {
   validatorRejection,
   withAppHeaders,
 } from 'api-conventions/host';
-import { type AppRouteEntry, type FetchContext, fetchHost } from './_fetch-host.ts';
-import type { FetchHostOptions } from './_fetch-io.ts';
+import {
+  type AppRouteEntry,
+  type FetchContext,
+  type FetchHostOptions,
+  fetchHost,
+} from './_fetch-host.ts';
 import type { MatchedRequest } from './_fetch-match.ts';
 
 export type {

@@ -2,15 +2,15 @@
  * One fetch host per service: the handler, middleware, guards and error handler of an app share
  * it, so that a route's settings are compiled once and its checks run once.
  */
-import type { Conventions, ConventionsOptions } from 'api-conventions';
+import type { BodyDecoder, Conventions, ConventionsOptions } from 'api-conventions';
 import {
   appRoutesOfEntries,
   type BoundHost,
   bindHost,
   type MatchedEntry,
   toConventions,
+  webInput,
 } from 'api-conventions/host';
-import { type FetchHostOptions, inputOf } from './_fetch-io.ts';
 import { type HonoMatcher, honoMatcher, type MatchedRequest } from './_fetch-match.ts';
 
 /** A Hono-style context, as far as the adapter reads it. */
@@ -22,6 +22,35 @@ export interface FetchContext {
   };
   /** The response the app's routes gave, which the middleware may replace. */
   res: Response;
+}
+
+/** Reads the client address from the host, which a `Request` does not carry. */
+export type RemoteAddress<Context> = (request: Request, context: Context) => string | undefined;
+
+/** What the fetch adapter's handler and middleware read from the host, beside the `Request`. */
+export interface FetchHostOptions<Context = unknown> {
+  /**
+   * Reads the client address, which a `Request` does not carry, from the host: e.g.
+   * `(_, info) => info.remoteAddr.hostname` on Deno,
+   * `(req, server) => server.requestIP(req)?.address` on Bun,
+   * `(_, c) => getConnInfo(c).remote.address` on Hono.
+   * @default undefined (no address: rate limits fall back to other identities)
+   */
+  remoteAddress?: RemoteAddress<Context> | undefined;
+  /**
+   * Called once the core decides to read a request's body, before its first byte is pulled. A
+   * Node host that hands `Expect: 100-continue` requests over without answering them sends
+   * `100 Continue` here (`(_, c) => sendContinue(c.env.incoming)` on Hono's node server, with
+   * `sendContinue` from `api-conventions/node`), so a request that will be refused never gets it.
+   * @default none
+   */
+  readingBody?: ((request: Request, context: Context) => void) | undefined;
+  /**
+   * Decodes request bodies for routes that list `encodings`. The default uses the Web
+   * `DecompressionStream` (gzip and deflate); on Node, `decodeNodeBody` from
+   * `api-conventions/node` adds br. @default gzip and deflate through `DecompressionStream`
+   */
+  decodeBody?: BodyDecoder | undefined;
 }
 
 /** One of the app's own routes, as Hono lists them in `app.routes`. */
@@ -63,7 +92,12 @@ export function fetchHost(api: Conventions | ConventionsOptions): FetchHost {
     },
     input: (request) => {
       const call = (request as Holder)[called];
-      return inputOf(request, call?.context, call?.options ?? {});
+      const { remoteAddress, readingBody, decodeBody } = call?.options ?? {};
+      return webInput(request, {
+        remoteAddress: remoteAddress?.(request, call?.context),
+        readingBody: readingBody && (() => readingBody(request, call?.context)),
+        decodeBody,
+      });
     },
     match: (request, ctx) => {
       // A table route is answered by the middleware itself: the library routes it.

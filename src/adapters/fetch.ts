@@ -14,8 +14,12 @@ import {
   markStep,
   toWebResponse,
 } from 'api-conventions/host';
-import { type AppRouteEntry, type FetchContext, fetchHost } from './_fetch-host.ts';
-import type { FetchHostOptions } from './_fetch-io.ts';
+import {
+  type AppRouteEntry,
+  type FetchContext,
+  type FetchHostOptions,
+  fetchHost,
+} from './_fetch-host.ts';
 
 export {
   bodyOf,
@@ -32,8 +36,12 @@ export {
   type ValidatorResult,
   validationHook,
 } from './_fetch-app-routes.ts';
-export type { AppRouteEntry, FetchContext } from './_fetch-host.ts';
-export type { FetchHostOptions, RemoteAddress } from './_fetch-io.ts';
+export type {
+  AppRouteEntry,
+  FetchContext,
+  FetchHostOptions,
+  RemoteAddress,
+} from './_fetch-host.ts';
 
 /**
  * A Web-standard request handler. `context` is whatever the host passes second (Deno's

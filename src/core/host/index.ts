@@ -11,7 +11,7 @@ export {
 } from './bind-host.ts';
 export { CompanionFinder, companionOf } from './companion-finder.ts';
 export type { Companion } from './companions.ts';
-export { decodeWebBody, readWebBody } from './fetch-body.ts';
+export { type WebRequestFacts, webInput } from './fetch-request.ts';
 export { toWebResponse, withAppHeaders } from './fetch-response.ts';
 export { fromHostError, type HostErrorFacts, hostFailureOf } from './host-errors.ts';
 export { markOf, markStep, originalOf, type StepMark } from './marks.ts';
