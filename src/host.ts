@@ -14,6 +14,7 @@ export {
   allowList,
   andThen,
   appRoutesOfEntries,
+  assertHostFunctions,
   assertKnownKeys,
   assertLowerCasePath,
   type BodyType,
@@ -78,6 +79,7 @@ export {
   type RouteLookup,
   type RouteMatch,
   Router,
+  requestFailureOf,
   resolveOrigin,
   routeSchemasOf,
   type StandardIssue,
@@ -99,6 +101,7 @@ export {
   type ValidatorResult,
   validatorRejection,
   type WebRequestFacts,
+  warnWithoutAddress,
   webInput,
   withAppHeaders,
 } from '#core';

@@ -1,20 +1,14 @@
 /** The app's own routes beside the table (Hono's): the middleware, guards and error handler. */
 
-import type {
-  Conventions,
-  ConventionsOptions,
-  Identity,
-  RouteConfig,
-  RouteInfo,
-} from 'api-conventions';
+import type { Conventions, ConventionsOptions, Identity, RouteConfig } from 'api-conventions';
 import {
-  andThen,
   CompanionFinder,
   heldContext,
   markStep,
   toWebResponse,
   type ValidatorResult,
   validatorRejection,
+  warnWithoutAddress,
   withAppHeaders,
 } from 'api-conventions/host';
 import {
@@ -82,7 +76,10 @@ export function toFetchMiddleware<Context = unknown>(
   const fetch = fetchHost(api);
   const { host } = fetch;
   if (options.routes !== undefined) fetch.readRoutes(options.routes);
-  if (options.remoteAddress === undefined) warnWithoutAddress(host.api);
+  if (options.remoteAddress === undefined) {
+    const how = "On Hono's node server: remoteAddress: (_, c) => getConnInfo(c).remote.address.";
+    warnWithoutAddress(host.api, 'toFetchMiddleware', how);
+  }
   const { alwaysOnHeaders, logger, observes } = host;
   // What the app already has: Hono's own middleware in its routes, hono-rate-limiter by its store.
   const finder = new CompanionFinder((companion) => host.companion(companion));
@@ -99,16 +96,12 @@ export function toFetchMiddleware<Context = unknown>(
       return response;
     };
     fetch.receive(request, c, options as FetchHostOptions<unknown>);
-    const stop = await host.enter(request);
-    if (stop !== undefined) return done(toWebResponse(stop, logger));
-    const ctx = host.context(request);
-    if (ctx.route !== undefined && ctx.route.app !== true) {
-      return done(
-        toWebResponse(await host.serve(request, ctx.route as RouteInfo, ctx.params), logger),
-      );
-    }
+    // Refused, or a route of the table, answered here; else the app's routes run.
+    const answer = await host.front(request);
+    if (answer !== undefined) return done(toWebResponse(answer, logger));
     await next();
     companions(c);
+    const ctx = host.context(request);
     const gathered = ctx.hasResponseHeaders ? ctx.responseHeaders : undefined;
     c.res = done(withAppHeaders(c.res, alwaysOnHeaders, gathered));
     return undefined;
@@ -144,13 +137,14 @@ export function toFetchMiddleware<Context = unknown>(
  */
 export function toFetchGuard(api: Conventions, settings: RouteConfig): FetchMiddleware {
   const fetch = fetchHost(api);
-  const { host, matcher } = fetch;
+  const { host, entries } = fetch;
   const { config } = host.settingsOf('ANY', 'guard()', settings);
   const guard: FetchMiddleware = async (c, next) => {
     const request = c.req.raw;
     fetch.receive(request, c);
-    const route = matcher.settingsAt(c.req as MatchedRequest, request.method);
-    const params = (c.req as MatchedRequest).param?.();
+    const req = c.req as MatchedRequest;
+    const route = entries.settingsAt(req.matchedRoutes ?? [], req.routeIndex ?? 0, request.method);
+    const params = req.param?.();
     const guarded = await host.guard(request, route, params);
     if (guarded.response !== undefined) return toWebResponse(guarded.response, host.logger);
     await next();
@@ -206,17 +200,6 @@ export function bodyOf<T = unknown>(c: FetchContext | Request): T | undefined {
   return heldContext(c instanceof Request ? c : c.req.raw)?.body as T | undefined;
 }
 
-const warnedApis = new WeakSet<Conventions>();
-
-/** A rate limit with no client address counts every anonymous caller as one: say so once. */
-function warnWithoutAddress(api: Conventions): void {
-  if (!api.plugins.includes('rate-limit') || warnedApis.has(api)) return;
-  warnedApis.add(api);
-  api.logger.warn(
-    "toFetchMiddleware has no remoteAddress option: the rate limit cannot tell anonymous callers apart, and counts them all as one. On Hono's node server: remoteAddress: (_, c) => getConnInfo(c).remote.address.",
-  );
-}
-
 /**
  * An error handler for the app's own routes (Hono's `app.onError`): what they throw gets the
  * spec's error body and status, reported to the conventions' logger, as on every other host.
@@ -244,8 +227,7 @@ export function toFetchErrorHandler(
     fetch.receive(request, c);
     // Hono keeps what `c.req.json()` and its siblings read: the app read the body itself.
     const bodyRead = c.req.bodyCache !== undefined && Object.keys(c.req.bodyCache).length > 0;
-    const failed = host.fail(request, error, { bodyRead });
-    return andThen(failed, (response) => toWebResponse(response, host.logger));
+    return toWebResponse(host.fail(request, error, { bodyRead }), host.logger);
   };
 }
 

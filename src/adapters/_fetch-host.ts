@@ -7,11 +7,12 @@ import {
   appRoutesOfEntries,
   type BoundHost,
   bindHost,
+  MatchedEntries,
   type MatchedEntry,
   toConventions,
   webInput,
 } from 'api-conventions/host';
-import { type HonoMatcher, honoMatcher, type MatchedRequest } from './_fetch-match.ts';
+import { honoMatch, type MatchedRequest } from './_fetch-match.ts';
 
 /** A Hono-style context, as far as the adapter reads it. */
 export interface FetchContext {
@@ -66,8 +67,8 @@ interface Call {
 export interface FetchHost {
   /** The bound host. */
   readonly host: BoundHost<Request>;
-  /** Hono's match, read for the middleware and the guards. */
-  readonly matcher: HonoMatcher;
+  /** Hono's match lists as the binding reads them, for the middleware and the guards. */
+  readonly entries: MatchedEntries<Request>;
   /** Notes the context and options `request` came with, for reading it. */
   receive(request: Request, context: unknown, options?: FetchHostOptions<unknown>): void;
   /** Reads the app's own routes from `list` (Hono: `() => app.routes`) for the route view. */
@@ -103,13 +104,13 @@ export function fetchHost(api: Conventions | ConventionsOptions): FetchHost {
       // A table route is answered by the middleware itself: the library routes it.
       if (ctx.route !== undefined && ctx.route.app !== true) return undefined;
       const c = (request as Holder)[called]?.context as { req?: MatchedRequest } | undefined;
-      return matcher.match(request, c?.req ?? {}, ctx.method);
+      return honoMatch(entries, request, c?.req ?? {}, ctx.method);
     },
   });
-  const matcher = honoMatcher(host);
+  const entries: MatchedEntries<Request> = new MatchedEntries(host);
   found = {
     host,
-    matcher,
+    entries,
     receive(request, context, options = {}) {
       (request as Holder)[called] ??= { context, options };
     },

@@ -3,13 +3,7 @@
  * the conventions' middleware (`c.req.matchedRoutes`, in Hono's order), which the binding reads
  * as routes with their guards' settings and middleware the library cannot read.
  */
-import type { RouteSettings } from 'api-conventions';
-import {
-  type BoundHost,
-  type HostMatch,
-  MatchedEntries,
-  type MatchedEntry,
-} from 'api-conventions/host';
+import type { HostMatch, MatchedEntries, MatchedEntry } from 'api-conventions/host';
 import { onAssign } from './_on-assign.ts';
 
 /** What the middleware reads of a Hono request. */
@@ -22,49 +16,40 @@ export interface MatchedRequest {
   param?(): Record<string, string>;
 }
 
-/** The binding's `match` for Hono, and the settings of the route a guard runs on. */
-export interface HonoMatcher {
-  /** What Hono will run for `request` (its `method`) after the entry at its `routeIndex`. */
-  match(request: Request, req: MatchedRequest, method: string): HostMatch;
-  /** The settings of the route at the request's `routeIndex` (the guard's own). */
-  settingsAt(req: MatchedRequest, method: string): RouteSettings;
+// Set while the parameters of an entry ahead are read: Hono has not entered that entry.
+let probing = false;
+
+/** The parameters Hono decoded for the entry at `index`, read without entering it. */
+function paramsAt(req: MatchedRequest, index: number) {
+  const current = req.routeIndex;
+  probing = true;
+  req.routeIndex = index;
+  try {
+    return req.param?.();
+  } finally {
+    req.routeIndex = current;
+    probing = false;
+  }
 }
 
-/** Builds the Hono matcher; each route's settings are compiled the first time it is met. */
-export function honoMatcher(host: BoundHost<Request>): HonoMatcher {
-  const entries = new MatchedEntries(host);
-  let probing = false;
-  /** The parameters Hono decoded for the entry at `index`, read without entering it. */
-  const paramsAt = (req: MatchedRequest, index: number) => {
-    const current = req.routeIndex;
-    probing = true;
-    req.routeIndex = index;
-    try {
-      return req.param?.();
-    } finally {
-      req.routeIndex = current;
-      probing = false;
-    }
-  };
-
-  const match = (request: Request, req: MatchedRequest, method: string): HostMatch => {
-    const routes = req.matchedRoutes;
-    const index = req.routeIndex;
-    // Without Hono's match the library cannot know what runs: fail closed.
-    if (!Array.isArray(routes) || typeof index !== 'number') return { routes: [], others: true };
-    const ahead = entries.ahead(request, routes, index + 1, method);
-    const params = ahead.firstRoute === -1 ? undefined : paramsAt(req, ahead.firstRoute);
-    // Hono sets `c.req.routeIndex` as it enters each entry: each is checked as it is reached.
-    if (ahead.eachEntry) {
-      onAssign(req, 'routeIndex', (at) => {
-        if (!probing && at !== undefined) ahead.enter(at);
-      });
-    }
-    return { routes: ahead.routes, params, others: ahead.others, checksEach: true };
-  };
-
-  const settingsAt = (req: MatchedRequest, method: string): RouteSettings =>
-    entries.settingsAt(req.matchedRoutes ?? [], req.routeIndex ?? 0, method);
-
-  return { match, settingsAt };
+/** What Hono will run for `request` (its `method`) after the entry at its `routeIndex`. */
+export function honoMatch(
+  entries: MatchedEntries<Request>,
+  request: Request,
+  req: MatchedRequest,
+  method: string,
+): HostMatch {
+  const routes = req.matchedRoutes;
+  const index = req.routeIndex;
+  // Without Hono's match the library cannot know what runs: fail closed.
+  if (!Array.isArray(routes) || typeof index !== 'number') return { routes: [], others: true };
+  const ahead = entries.ahead(request, routes, index + 1, method);
+  const params = ahead.firstRoute === -1 ? undefined : paramsAt(req, ahead.firstRoute);
+  // Hono sets `c.req.routeIndex` as it enters each entry: each is checked as it is reached.
+  if (ahead.eachEntry) {
+    onAssign(req, 'routeIndex', (at) => {
+      if (!probing && at !== undefined) ahead.enter(at);
+    });
+  }
+  return { routes: ahead.routes, params, others: ahead.others, checksEach: true };
 }

@@ -6,12 +6,12 @@
  */
 import type { Conventions, ConventionsOptions } from 'api-conventions';
 import {
-  andThen,
-  assertKnownKeys,
+  assertHostFunctions,
   errorToResponse,
   heldContext,
   hostAnswerFor,
   markStep,
+  requestFailureOf,
   toWebResponse,
 } from 'api-conventions/host';
 import {
@@ -92,13 +92,12 @@ export function toFetchHandler<Context = unknown>(
 ): FetchHandler<Context> {
   const fetch = fetchHost(api);
   const { host } = fetch;
-  const names = ['remoteAddress', 'routes', 'readingBody', 'decodeBody'] as const;
-  assertKnownKeys('toFetchHandler()', options, names);
-  for (const name of names) {
-    if (options[name] !== undefined && typeof options[name] !== 'function') {
-      throw new TypeError(`toFetchHandler(): \`${name}\` must be a function.`);
-    }
-  }
+  assertHostFunctions('toFetchHandler()', options, [
+    'remoteAddress',
+    'routes',
+    'readingBody',
+    'decodeBody',
+  ]);
   if (options.routes !== undefined) fetch.readRoutes(options.routes);
   const handler = (first: Request | FetchContext, second?: unknown) => {
     const hono = !(first instanceof Request);
@@ -108,7 +107,7 @@ export function toFetchHandler<Context = unknown>(
     if (heldContext(request) === undefined) {
       fetch.receive(request, hono ? first : second, options as FetchHostOptions<unknown>);
     }
-    return andThen(host.serve(request), (response) => toWebResponse(response, host.logger));
+    return toWebResponse(host.serve(request), host.logger);
   };
   return markStep(handler, { own: true }) as FetchHandler<Context>;
 }
@@ -170,13 +169,11 @@ export function toClientErrorHandler(api: Conventions): ServerErrorHandler {
   // The request whose listener is running: the server calls the handler from within it.
   let current: ServerRequest | undefined;
   const handler = (error: unknown): Response | Promise<Response> => {
-    if (!(error instanceof Error) || error.name !== 'RequestError') {
-      return toWebResponse(errorToResponse(error, api.logger), api.logger);
-    }
-    const kind = /missing host/i.test(error.message) ? 'host' : 'target';
-    const answer = hostAnswerFor(api, kind, current?.socket?.remoteAddress ?? undefined);
-    return andThen(answer, ({ status, headers, body }) =>
-      toWebResponse({ status, headers: { ...headers }, body }, api.logger),
+    const kind = requestFailureOf(error);
+    if (kind === undefined) return toWebResponse(errorToResponse(error, api.logger), api.logger);
+    return toWebResponse(
+      hostAnswerFor(api, kind, current?.socket?.remoteAddress ?? undefined),
+      api.logger,
     );
   };
   return Object.assign(handler, {

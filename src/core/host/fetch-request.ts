@@ -8,6 +8,7 @@
 import { badRequest, payloadTooLarge, requestTimeout } from '../errors/helpers.ts';
 import { readAtMost } from '../internal/read-stream.ts';
 import type { BodyDecoder } from '../limits/body-coding.ts';
+import type { HostFailure } from '../limits/host-answers.ts';
 import type { ReadBodyOptions, RequestInput } from '../pipeline/input.ts';
 
 /**
@@ -118,3 +119,15 @@ const decodeWebBody: BodyDecoder = (coding, bytes, maxLength) => {
     .pipeThrough(new DecompressionStream(coding));
   return readAtMost(stream.getReader(), maxLength).then(({ bytes }) => bytes);
 };
+
+/**
+ * The host failure a Web server's refusal of a request stands for, where it could not make a
+ * `Request` of what it received (`@hono/node-server`'s `RequestError`: a missing or unreadable
+ * `Host` is `host`, a target it cannot read `target`); `undefined` for any other error.
+ *
+ * @category Host binding
+ */
+export function requestFailureOf(error: unknown): HostFailure | undefined {
+  if (!(error instanceof Error) || error.name !== 'RequestError') return undefined;
+  return /missing host/i.test(error.message) ? 'host' : 'target';
+}

@@ -5,15 +5,22 @@
 import { errorToResponse, type Logger } from '../errors/to-response.ts';
 import { HeaderBag, type ResponseHeaders } from '../http/headers.ts';
 import type { ApiResponse } from '../http/response.ts';
+import { andThen, type Step } from '../pipeline/steps.ts';
 
 /**
- * A core response as a Fetch `Response`; an array value becomes repeated header lines. The core
- * has already refused header names and values a host cannot send; should the runtime still
- * refuse the response, that becomes a logged 500.
+ * A core response as a Fetch `Response`, now or once it is ready; an array value becomes repeated
+ * header lines. The core has already refused header names and values a host cannot send; should
+ * the runtime still refuse the response, that becomes a logged 500.
  *
  * @category Host binding
  */
-export function toWebResponse({ status, headers, body }: ApiResponse, logger: Logger): Response {
+export function toWebResponse(response: ApiResponse, logger: Logger): Response;
+export function toWebResponse(response: Step<ApiResponse>, logger: Logger): Step<Response>;
+export function toWebResponse(response: Step<ApiResponse>, logger: Logger): Step<Response> {
+  return andThen(response, (ready) => webResponse(ready, logger));
+}
+
+function webResponse({ status, headers, body }: ApiResponse, logger: Logger): Response {
   let init = headers as Record<string, string> | Headers;
   for (const name in headers) {
     if (typeof headers[name] === 'string') continue;

@@ -11,9 +11,10 @@ export {
 } from './bind-host.ts';
 export { CompanionFinder, companionOf } from './companion-finder.ts';
 export type { Companion } from './companions.ts';
-export { type WebRequestFacts, webInput } from './fetch-request.ts';
+export { requestFailureOf, type WebRequestFacts, webInput } from './fetch-request.ts';
 export { toWebResponse, withAppHeaders } from './fetch-response.ts';
 export { fromHostError, type HostErrorFacts, hostFailureOf } from './host-errors.ts';
+export { assertHostFunctions, warnWithoutAddress } from './host-options.ts';
 export { markOf, markStep, originalOf, type StepMark } from './marks.ts';
 export {
   appRoutesOfEntries,
