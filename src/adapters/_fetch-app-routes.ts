@@ -80,13 +80,11 @@ export function toFetchMiddleware<Context = unknown>(
     const how = "On Hono's node server: remoteAddress: (_, c) => getConnInfo(c).remote.address.";
     warnWithoutAddress(host.api, 'toFetchMiddleware', how);
   }
-  const { alwaysOnHeaders, logger, observes } = host;
+  const { logger, observes } = host;
   // What the app already has: Hono's own middleware in its routes, hono-rate-limiter by its store.
   const finder = new CompanionFinder((companion) => host.companion(companion));
-  const companions = (c: FetchContext) => {
-    finder.among(options.routes?.());
-    finder.limiterStore((c as { var?: { rateLimitStore?: unknown } }).var?.rateLimitStore);
-  };
+  const companions = (c: FetchContext & { var?: { rateLimitStore?: unknown } }) =>
+    finder.seen(options.routes?.(), c.var?.rateLimitStore);
   return async (c, next) => {
     const request = c.req.raw;
     companions(c);
@@ -101,9 +99,7 @@ export function toFetchMiddleware<Context = unknown>(
     if (answer !== undefined) return done(toWebResponse(answer, logger));
     await next();
     companions(c);
-    const ctx = host.context(request);
-    const gathered = ctx.hasResponseHeaders ? ctx.responseHeaders : undefined;
-    c.res = done(withAppHeaders(c.res, alwaysOnHeaders, gathered));
+    c.res = done(withAppHeaders(c.res, host, request));
     return undefined;
   };
 }

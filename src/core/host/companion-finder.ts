@@ -43,18 +43,19 @@ export class CompanionFinder {
   /** `found` is told each companion (the binding's `companion`, which names each once). */
   constructor(private readonly found: (companion: Companion) => void) {}
 
-  /** The companions among the handlers of `entries` (a host's route list), when it grew. */
-  among(entries: readonly { readonly handler?: unknown }[] | undefined): void {
-    if (entries === undefined || entries.length === this.scanned) return;
-    this.scanned = entries.length;
-    for (const { handler } of entries) {
-      const companion = companionOf(handler);
-      if (companion !== undefined) this.found(companion);
+  /**
+   * The companions among the handlers of `entries` (a host's route list), read again when it
+   * grew, and a rate limiter's `store` that a request carries (hono-rate-limiter's
+   * `rateLimitStore`, left on a request it counted).
+   */
+  seen(entries: readonly { readonly handler?: unknown }[] | undefined, store?: unknown): void {
+    if (entries !== undefined && entries.length !== this.scanned) {
+      this.scanned = entries.length;
+      for (const { handler } of entries) {
+        const companion = companionOf(handler);
+        if (companion !== undefined) this.found(companion);
+      }
     }
-  }
-
-  /** hono-rate-limiter's store, which it leaves on a request it counted (`rateLimitStore`). */
-  limiterStore(store: unknown): void {
     if (this.limiter || typeof (store as { resetKey?: unknown })?.resetKey !== 'function') return;
     this.limiter = true;
     this.found('hono-rate-limiter');

@@ -3,9 +3,10 @@
  * Fetch API (Hono, Bun, Deno, workers), and the header policy for the app's own `Response`s there.
  */
 import { errorToResponse, type Logger } from '../errors/to-response.ts';
-import { HeaderBag, type ResponseHeaders } from '../http/headers.ts';
+import { HeaderBag } from '../http/headers.ts';
 import type { ApiResponse } from '../http/response.ts';
 import { andThen, type Step } from '../pipeline/steps.ts';
+import type { BoundHost } from './bind-host.ts';
 
 /**
  * A core response as a Fetch `Response`, now or once it is ready; an array value becomes repeated
@@ -42,17 +43,20 @@ function webResponse({ status, headers, body }: ApiResponse, logger: Logger): Re
 }
 
 /**
- * One of the app's own responses with the always-on headers it lacks and the headers the checks
- * gathered (`Vary` merged, `Set-Cookie` and `Link` added, any other kept where the app set it).
- * A response from `fetch()` has immutable headers, so it is copied once.
+ * One of the app's own responses to `native` with the always-on headers it lacks and the headers
+ * the checks gathered for it (`Vary` merged, `Set-Cookie` and `Link` added, any other kept where
+ * the app set it). A response from `fetch()` has immutable headers, so it is copied once.
  *
  * @category Host binding
  */
-export function withAppHeaders(
+export function withAppHeaders<Native extends object>(
   response: Response,
-  alwaysOn: Readonly<ResponseHeaders>,
-  gathered: HeaderBag | undefined,
+  host: BoundHost<Native>,
+  native: Native,
 ): Response {
+  const ctx = host.context(native);
+  const gathered = ctx.hasResponseHeaders ? ctx.responseHeaders : undefined;
+  const alwaysOn = host.alwaysOnHeaders;
   let copy = response;
   try {
     response.headers.set('x-probe-mutable', '');
