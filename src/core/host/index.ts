@@ -9,7 +9,7 @@ export {
   hostAnswer,
   hostAnswerFor,
 } from './bind-host.ts';
-export { CompanionFinder, companionOf } from './companion-finder.ts';
+export { CompanionFinder } from './companion-finder.ts';
 export type { Companion } from './companions.ts';
 export { requestFailureOf, type WebRequestFacts, webInput } from './fetch-request.ts';
 export { toWebResponse, withAppHeaders } from './fetch-response.ts';
@@ -21,7 +21,6 @@ export {
   type EntriesAhead,
   MatchedEntries,
   type MatchedEntry,
-  tablePattern,
 } from './matched-entries.ts';
 export { routeSchemasOf } from './route-schemas.ts';
 export {
