@@ -48,9 +48,6 @@ export interface EntriesAhead {
   enter(index: number): void;
 }
 
-/** The part of the binding the reading of entries uses. */
-type EntryHost<Native extends object> = Pick<BoundHost<Native>, 'settingsFor' | 'opens' | 'admit'>;
-
 /**
  * The table's pattern for a host's path pattern: a trailing `/*` is the table's named wildcard
  * `/*rest`.
@@ -110,7 +107,8 @@ function routeAround(entries: readonly MatchedEntry[], at: number, floor: number
  * @category Host binding
  */
 export class MatchedEntries<Native extends object> {
-  constructor(private readonly host: EntryHost<Native>) {}
+  /** Reads through `host`: its settings memo, what it lets through, its check as entries are entered. */
+  constructor(private readonly host: Pick<BoundHost<Native>, 'settingsFor' | 'opens' | 'admit'>) {}
 
   private settingsOf(method: string, path: string, config: RouteConfig | undefined) {
     return this.host.settingsFor(config ?? path, method, tablePattern(path), () => config);
