@@ -2,51 +2,22 @@
 // registry serves (the devDependencies `node22` and `node24`): `node scripts/test-node.mjs 22 24`
 // (or `npm run test:node -- 22 24`), with `-- test paths…` after the versions to run those
 // instead. Vitest, its workers and every process a test starts by name (`node`) run on that Node.
-// The suites (CONTRIBUTING.md, "Node versions"): the unit and compliance tests (but those on a
-// real redis-server), the client tests
-// but those that wait out real token lifetimes and rate windows, drive Chromium or run tsc, and the
-// conformance matrix (the files that run on every host through `describeMatrix`), where the
-// runtime's HTTP server, fetch, streams and crypto meet the library. Needs the build
-// (`npm run build`): some suites run the built package.
+// The suites are `runtimeSuites` in scripts/suites.mjs (CONTRIBUTING.md, "Node versions"). Needs
+// the build (`npm run build`): some suites run the built package.
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { runtimeSuites } from './suites.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const testsIn = (dir) =>
-  readdirSync(`${root}${dir}`)
-    .filter((name) => name.endsWith('.test.ts'))
-    .map((name) => `${dir}/${name}`);
-/**
- * Client tests whose time is waiting (2-second tokens over 10 s, rate windows), a browser or the
- * TypeScript compiler (`openapi`: tsc --strict on a typed client), not Node's runtime.
- */
-const slowClientTests = ['refresh', 'rate-limits', 'browser-sign-in', 'openapi'].map(
-  (name) => `test/client/${name}.test.ts`,
-);
 
-/**
- * The suites run on each other Node line. The compliance tests on a real redis-server (a file of
- * their own, and the `describeRedis` blocks named "… on a real redis-server") stay with the store
- * suite on Node 20: they test Redis under time bounds, which two runs side by side strain.
- */
-const redisTests = ['test/compliance/oauth-redis-instances.test.ts'];
-// And one bound of the lingering close on Fastify, which read 0.5 and 9 MiB past it on Node 22 in two
+// One bound of the lingering close on Fastify, which read 0.5 and 9 MiB past it on Node 22 in two
 // of three side-by-side runs at load 10 (never on Node 24, nor in a run of Node 22 alone): an open
-// question, checked on Node 20 meanwhile.
+// question, checked on Node 20 meanwhile. And the compliance tests on a real redis-server (the
+// `describeRedis` blocks named "… on a real redis-server") stay with the store suite on Node 20:
+// they test Redis under time bounds, which two runs side by side strain.
 const leftToNode20 =
   '^(?!.*(on a real redis-server|reads at most 16 MiB more of a body it refused))';
-
-function runtimeSuites() {
-  return [
-    'test/unit',
-    ...testsIn('test/compliance').filter((file) => !redisTests.includes(file)),
-    ...testsIn('test/client').filter((file) => !slowClientTests.includes(file)),
-    ...testsIn('test/conformance').filter((file) =>
-      readFileSync(`${root}${file}`, 'utf8').includes('describeMatrix('),
-    ),
-  ];
-}
 
 /** Runs vitest on Node `version`; resolves with its exit code, its output and its seconds. */
 function run(version, suites, filter) {

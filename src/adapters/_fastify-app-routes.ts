@@ -3,30 +3,25 @@
  * final options once the app is ready), checked on the route Fastify dispatched, their values
  * sent through the response phases.
  */
-import type {
-  AppRoute,
-  HeaderValue,
-  LintRoute,
-  RouteConfig,
-  RouteInfo,
-  RouteSettings,
-} from 'api-conventions';
+import type { HeaderValue, RouteConfig, RouteInfo, RouteSettings } from 'api-conventions';
 import {
   type ApiResponse,
+  appHeaders,
+  dispatchedSettings,
   type Guarded,
   type HostMatch,
-  routeSchemasOf,
   settle,
+  useDeclaredRoutes,
 } from 'api-conventions/host';
 import type {
   FastifyInstance,
-  FastifyReply,
   FastifyRequest,
   onSendHookHandler,
+  preHandlerHookHandler,
   preSerializationHookHandler,
   RouteOptions,
 } from 'fastify';
-import { type FastifyHost, send } from './_fastify-io.ts';
+import { asIs, type FastifyHost, send } from './_fastify-server.ts';
 
 /** Where a table route registered by the plugin carries its route, in its Fastify config. */
 export const tableRoute = Symbol.for('api-conventions.table-route');
@@ -37,32 +32,21 @@ export const ownNotFound = Symbol.for('api-conventions.not-found');
 // their constraints alone (version, host) each keep their own.
 const settingsKey = Symbol('api-conventions.route-settings');
 
-type RouteConfigBag = Record<string | symbol, unknown> & {
+/** A route's Fastify config, as the plugin reads it. */
+export type RouteConfigBag = Record<string | symbol, unknown> & {
   url?: string;
   method?: string | string[];
   conventions?: RouteConfig;
 };
 
-/** Fastify's path syntax in the table's: the trailing catch-all `*` is a named wildcard. */
-const patternOf = (url: string) => url.replace(/\*$/, '*rest');
-
-// The plugins the core knows as companions, by the names they register under.
-const companions = ['@fastify/rate-limit', '@fastify/helmet', '@fastify/compress'] as const;
-
 const none: HostMatch = { routes: [] };
 // The app's own not-found handler (a prefix's, set in a plugin of its own) is the app's code.
 const appNotFound: HostMatch = { routes: [], others: true };
 
-type PreHandler = (
-  request: FastifyRequest,
-  reply: FastifyReply,
-  done: (error?: Error) => void,
-) => void;
-
 /**
- * Watches the app's routes: settings checked when the app is ready (a misspelt key is a
- * `TypeError` then), the patterns linted (warnings), the routes handed to the route view; and
- * gives the binding's `match`, read from the route Fastify dispatched.
+ * Watches the app's routes: handed to the binding when the app is ready (settings checked, a
+ * misspelt key a `TypeError` then; patterns linted; the route view), each given the guard and
+ * the response phases; and gives the binding's `match`, read from the route Fastify dispatched.
  */
 export function watchAppRoutes(
   fastify: FastifyInstance,
@@ -78,9 +62,8 @@ export function watchAppRoutes(
     if ((route.config as RouteConfigBag | undefined)?.[tableRoute] !== undefined) return;
     declared.push(route);
     route.config = { ...route.config, [settingsKey]: {} } as RouteOptions['config'];
-    const config = route.config?.conventions;
-    if (config?.bodyLimit !== undefined) route.bodyLimit ??= config.bodyLimit;
-    route.preHandler = [...[route.preHandler ?? []].flat(), guard] as RouteOptions['preHandler'];
+    route.bodyLimit ??= route.config?.conventions?.bodyLimit;
+    route.preHandler = [...[route.preHandler ?? []].flat(), guard];
     // A route with a response schema keeps Fastify's serializer: the schema decides its fields.
     if (route.schema?.response === undefined) {
       route.preSerialization = [...[route.preSerialization ?? []].flat(), shape];
@@ -92,59 +75,30 @@ export function watchAppRoutes(
   });
 
   fastify.addHook('onReady', async function ready(this: FastifyInstance) {
-    corsRoute = this.hasPlugin('@fastify/cors');
-    if (corsRoute && host.api.plugins.includes('cors')) {
-      throw new TypeError(
-        "@fastify/cors and the conventions' cors() plugin both answer CORS requests: keep one. The conventions' cors() answers each preflight with the methods of its path; to keep @fastify/cors, remove cors() from the plugins.",
-      );
-    }
-    for (const name of companions) if (this.hasPlugin(name)) host.companion(name);
-    const lint: LintRoute[] = [];
-    const view: AppRoute[] = [];
-    // Schemas shared by `$id` (fastify.addSchema), which a route's schema may refer to.
-    const shared = this.getSchemas() as Record<string, unknown>;
-    for (const route of declared) {
-      // The settings as the route ends up with them, after every plugin's onRoute hook.
-      const config = (route.config as RouteConfigBag | undefined)?.conventions;
-      const pattern = patternOf(route.url);
-      const schemas = routeSchemasOf(route.schema, shared);
-      const key = (route.config as RouteConfigBag)[settingsKey] as object;
-      for (const method of [route.method].flat()) {
-        host.settingsFor(key, method, pattern, () => config);
-        if (method !== 'HEAD') lint.push({ method, path: pattern });
-        view.push({ method, pattern, config, schemas });
-      }
-    }
-    host.lint(lint);
-    host.useAppRoutes(view);
+    corsRoute = host.findCompanions((name) => this.hasPlugin(name)).has('@fastify/cors');
+    // The settings as each route ends up with them, after every plugin's onRoute hook.
+    const routes = declared.map(({ config, method, url, schema }) => {
+      const { [settingsKey]: key, conventions } = config as RouteConfigBag;
+      return { key: key as object, method, url, config: conventions, schema };
+    });
+    useDeclaredRoutes(host, routes, this.getSchemas());
   });
 
-  const warned = new Set<string>();
   const settingsOf = (request: FastifyRequest, config: RouteConfigBag): RouteSettings => {
-    const method = typeof config.method === 'string' ? config.method : request.method;
-    const url = config.url!;
     // Declared before the plugin, it has no key of its own: its checks still run, on its settings.
     const key = (config[settingsKey] as object | undefined) ?? config;
-    return host.settingsFor(key, method, patternOf(url), () => {
-      if (key === config && !warned.has(url)) {
-        warned.add(url);
-        host.lint([{ method, path: patternOf(url) }]);
-        host.logger.warn(
-          `The app's own route ${method} ${url} was declared before toFastifyPlugin(api) was registered: the plugin finds it only at its first request (now). It is checked, but what it returns does not go through the response phases. Register the plugin first.`,
-        );
-      }
-      return config.conventions;
-    });
+    const method = typeof config.method === 'string' ? config.method : request.method;
+    const route = { key, method, url: config.url!, config: config.conventions };
+    return dispatchedSettings(host, route, 'toFastifyPlugin(api)');
   };
 
-  const guard: PreHandler = (request, reply, done) => {
+  const guard: preHandlerHookHandler = (request, reply, done) => {
     const config = request.routeOptions.config as RouteConfigBag;
     if (config.conventions === undefined) return done();
-    const ctx = host.context(request);
     host.inputOf(request).parsedBody = { value: request.body };
     const go = (guarded: Guarded) => {
       if (guarded.response !== undefined) return send(reply, guarded.response);
-      if (ctx.hasResponseHeaders) reply.headers(ctx.responseHeaders.record);
+      reply.headers(appHeaders(host, request));
       request.body = guarded.body;
       done();
     };
@@ -190,5 +144,3 @@ const restoreLength: onSendHookHandler<unknown> = (request, reply, payload, done
   if (length !== undefined) reply.header('content-length', length);
   done(null, payload);
 };
-
-const asIs = (payload: unknown) => payload as string;

@@ -1,35 +1,62 @@
-/** Fastify's server options and error handling: what happens before and around the plugin's hooks. */
+/**
+ * Fastify's native I/O: its request as the core's input, a core response written to its reply,
+ * and the server options and error handling that run before and around the plugin's hooks.
+ */
 import type { Duplex } from 'node:stream';
-import { normalizeTarget } from 'api-conventions/host';
+import {
+  type ApiResponse,
+  andThen,
+  type BoundHost,
+  normalizeTarget,
+  type RequestInput,
+  type Step,
+} from 'api-conventions/host';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { answer, type FastifyHost } from './_fastify-io.ts';
+import { nodeInput } from './_node-io.ts';
 import { answerClientError } from './_node-server.ts';
+
+/** The Fastify host of a service. */
+export type FastifyHost = BoundHost<FastifyRequest>;
 
 /** The host bound on each Fastify app, for the server options that run before hooks. */
 export const served = new WeakMap<object, FastifyHost>();
 
-/** Answers an error Fastify or a handler raised with the spec's error body. */
+/** The identity serializer: the core's body goes out as the core made it. */
+export const asIs = (payload: unknown) => payload as string;
+
+/** A Fastify request as the core's input; the body is added where the core reads it. */
+export const toInput = (request: FastifyRequest): RequestInput =>
+  nodeInput(request.raw, request.url, request, request.headers);
+
+/**
+ * Writes a core response as it is, now or once it is ready: the identity serializer keeps Fastify
+ * from re-encoding it.
+ */
+export function send(reply: FastifyReply, result: Step<ApiResponse>): void | Promise<void> {
+  return andThen(result, (response) => {
+    reply.code(response.status).headers(response.headers);
+    if (response.body === null) reply.send();
+    else reply.serializer(asIs).send(response.body);
+  });
+}
+
+/**
+ * Answers an error Fastify or a handler raised with the spec's error body; a router's error about
+ * a request it cannot route gets the route view's answer (the binding tells which).
+ */
 export function answerError(
   host: FastifyHost,
   error: unknown,
   request: FastifyRequest,
   reply: FastifyReply,
 ) {
-  const code = (error as FastifyError | undefined)?.code;
-  // A URL find-my-way cannot decode, and a body-carrying method (QUERY) on no route, are routing
-  // answers: the core gives them as on every host (400 naming the path, 404 or 405 with Allow).
-  if (
-    (code === 'FST_ERR_BAD_URL' && host.unroutable(request)) ||
-    (code === 'FST_ERR_ROUTE_MISSING_CONTENT_TYPE' && request.is404)
-  ) {
-    return answer(reply, host.serve(request));
-  }
   const facts = {
     status: reply.statusCode,
     bodyLimit: request.routeOptions.bodyLimit,
     contentType: request.headers['content-type'],
+    unmatched: request.is404,
   };
-  return answer(reply, host.fail(request, error, facts));
+  return send(reply, host.fail(request, error, facts));
 }
 
 /**
@@ -82,14 +109,10 @@ export function clientErrorHandler(
   socket: Duplex,
 ): void {
   const host = served.get(this);
-  if (host !== undefined) {
-    answerClientError(host.api, error, socket);
-    return;
-  }
+  if (host !== undefined) answerClientError(host.api, error, socket);
   // Not registered yet (the app is still starting): Node's own bare answer, then close.
-  if (error.code !== 'ECONNRESET' && socket.writable) {
-    socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
-  } else socket.destroy();
+  else if (error.code === 'ECONNRESET' || !socket.writable) socket.destroy();
+  else socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
 }
 
 /**
@@ -140,24 +163,18 @@ export function rewriteUrl(req: { url?: string }): string {
  * await app.register(toFastifyPlugin(api));
  * ```
  */
-export const serverOptions: {
+export const serverOptions = {
   /** Fastify's own early errors answered with the spec's error body. */
-  readonly frameworkErrors: typeof frameworkErrors;
-  /** Node's parser errors and timeouts answered with the spec's error body. */
-  readonly clientErrorHandler: typeof clientErrorHandler;
-  /** A request that arrives while the app closes gets the core's 503 with the error body. */
-  readonly return503OnClosing: false;
-  /** Every request routed on its normalised target. */
-  readonly rewriteUrl: typeof rewriteUrl;
-  /** Path parameters as long as the URI allows, not Fastify's 100 characters. */
-  readonly routerOptions: {
-    /** The longest path parameter, in characters: the URI limit. */
-    readonly maxParamLength: 8192;
-  };
-} = {
   frameworkErrors,
+  /** Node's parser errors and timeouts answered with the spec's error body. */
   clientErrorHandler,
+  /** A request that arrives while the app closes gets the core's 503 with the error body. */
   return503OnClosing: false,
+  /** Every request routed on its normalised target. */
   rewriteUrl,
-  routerOptions: { maxParamLength: 8192 },
-};
+  /** Path parameters as long as the URI allows, not Fastify's 100 characters. */
+  routerOptions: {
+    /** The longest path parameter, in characters: the URI limit. */
+    maxParamLength: 8192,
+  },
+} as const;

@@ -132,16 +132,22 @@ export function readNodeBody(
 }
 
 /**
+ * Hands the core a body to read from `stream` (the request, or the stream a host's hooks made of
+ * it), with the route's limit and timeout, and the Node decoders of its content codings.
+ */
+export function readBodyFrom(stream: IncomingMessage, input: RequestInput): void {
+  input.readBody = (limit, options) => readNodeBody(stream, limit, options);
+  input.decodeBody = decodeNodeBody;
+}
+
+/**
  * Hands a Node request's body to the core where a router host has it: what a body parser made of
  * it (`parsed`, once the stream is read), else the stream itself. Called as the route runs, since
  * a body parser may have run after the conventions' first step.
  */
 export function addNodeBody(req: IncomingMessage, parsed: unknown, input: RequestInput): void {
   if (!req.readableEnded) {
-    if (announcesBody(req)) {
-      input.readBody = (limit, options) => readNodeBody(req, limit, options);
-      input.decodeBody = decodeNodeBody;
-    }
+    if (announcesBody(req)) readBodyFrom(req, input);
     return;
   }
   if (typeof parsed === 'string' || parsed instanceof Uint8Array) {

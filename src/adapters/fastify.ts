@@ -5,30 +5,27 @@
  */
 
 import type { IncomingMessage } from 'node:http';
-import {
-  type Conventions,
-  type ConventionsOptions,
-  type Identity,
-  type RouteConfig,
-  serviceUnavailable,
-} from 'api-conventions';
+import type { Conventions, ConventionsOptions, Identity, RouteConfig } from 'api-conventions';
 import {
   type ApiResponse,
+  appHeaders,
   assertKnownKeys,
   bindHost,
-  type HostMatch,
+  catchAllPath,
   heldContext,
   settle,
   toConventions,
 } from 'api-conventions/host';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { ownNotFound, tableRoute, watchAppRoutes } from './_fastify-app-routes.ts';
-import { answer, type FastifyHost, send, toInput } from './_fastify-io.ts';
-import { toFastifyUrl } from './_fastify-routes.ts';
-import { answerError, served } from './_fastify-server.ts';
-import { decodeNodeBody } from './_node-decode.ts';
-import { readNodeBody } from './_node-io.ts';
+import {
+  ownNotFound,
+  type RouteConfigBag,
+  tableRoute,
+  watchAppRoutes,
+} from './_fastify-app-routes.ts';
+import { answerError, type FastifyHost, send, served, toInput } from './_fastify-server.ts';
+import { readBodyFrom } from './_node-io.ts';
 import { lingerOnCloseOf } from './_node-linger.ts';
 import { takeExpectations } from './_node-server.ts';
 
@@ -61,32 +58,15 @@ export interface FastifyPluginSettings {
   routes?: boolean;
 }
 
-/** 503 for a request that arrives while the server drains, on a connection that then closes. */
-const shuttingDown = () =>
-  serviceUnavailable('The server is shutting down; send the request again.', {
-    headers: { connection: 'close' },
-  });
-// The body stream itself, unread: the core reads it with the route's limit and the body timeout.
-const keepStream = (
-  _request: FastifyRequest,
-  payload: unknown,
-  done: (e: null, b: unknown) => void,
-) => done(null, payload);
-
 function registerRoutes(fastify: FastifyInstance, host: FastifyHost): void {
-  const { api } = host;
-  const declared = new Set(api.routes.map((route) => `${route.method} ${route.pattern}`));
-  for (const route of new Set(api.routes)) {
-    const { url } = toFastifyUrl(route.pattern);
+  const { routes } = host.api;
+  const declared = new Set(routes.map((route) => `${route.method} ${route.pattern}`));
+  for (const route of new Set(routes)) {
     // The onRequest hook opened the context and ran this route's checks.
     const handler = (request: FastifyRequest, reply: FastifyReply) => {
       const stream = request.body as IncomingMessage | undefined;
-      if (stream !== undefined) {
-        const input = host.inputOf(request);
-        input.readBody = (limit, options) => readNodeBody(stream, limit, options);
-        input.decodeBody = decodeNodeBody;
-      }
-      return answer(reply, host.serve(request, route, request.params as Record<string, string>));
+      if (stream !== undefined) readBodyFrom(stream, host.inputOf(request));
+      return send(reply, host.serve(request, route, request.params as Record<string, string>));
     };
     // Fastify's own HEAD route would answer Content-Length: 0; the core answers HEAD like GET
     // with GET's length (RFC 9110 §9.3.2), so HEAD is served by the same route.
@@ -94,7 +74,7 @@ function registerRoutes(fastify: FastifyInstance, host: FastifyHost): void {
     if (route.method === 'GET' && !declared.has(`HEAD ${route.pattern}`)) method.push('HEAD');
     fastify.route({
       method,
-      url,
+      url: catchAllPath(route.pattern, 'Fastify'),
       exposeHeadRoute: false,
       bodyLimit: route.config.bodyLimit ?? host.bodyLimit,
       config: { conventions: route.config, [tableRoute]: route } as { conventions: RouteConfig },
@@ -109,20 +89,15 @@ function plugin(fastify: FastifyInstance, api: Conventions, settings: FastifyPlu
       'api-conventions is registered twice on this Fastify app: register toFastifyPlugin(api) once, before your routes.',
     );
   }
-  let match: ((request: FastifyRequest) => HostMatch) | undefined;
-  const host: FastifyHost = bindHost(api, {
-    input: toInput,
-    match: (request) => match!(request),
-  });
+  const host: FastifyHost = bindHost(api, { input: toInput, match: (request) => match(request) });
   served.set(fastify, host);
   lingerOnCloseOf(fastify.server);
-  match = watchAppRoutes(fastify, host);
+  const match = watchAppRoutes(fastify, host);
   const { server } = fastify;
   // Requests Node would answer by itself go through Fastify's own request listener instead.
   if (server.listenerCount('checkContinue') === 0) {
     takeExpectations(server, api, (req, res) => server.emit('request', req, res));
   }
-  const { alwaysOnHeaders } = host;
   // With `return503OnClosing: false` (serverOptions), a request that arrives while the app closes
   // reaches the hooks, and gets the core's 503 with the error body instead of Fastify's own.
   let closing = false;
@@ -131,26 +106,21 @@ function plugin(fastify: FastifyInstance, api: Conventions, settings: FastifyPlu
     done();
   });
   fastify.addHook('onRequest', (request, reply, next) => {
-    // A table route's response carries these headers from the core; any other answer (the app's
-    // own routes, Fastify's own) gets them here.
-    const config = request.routeOptions.config as unknown as
-      | (Record<symbol, unknown> & { url?: string })
-      | undefined;
-    const own = config?.[tableRoute] === undefined;
-    if (own) reply.headers(alwaysOnHeaders);
+    const config = request.routeOptions.config as RouteConfigBag | undefined;
     // Fastify marks the response of a request it routes while closing with Connection: close
     // before any hook, which tells it before the preClose hook has run.
     if (closing || reply.raw.getHeader('connection') === 'close') {
-      return answer(reply, host.fail(request, shuttingDown()));
+      return send(reply, host.closing(request));
     }
     const go = (response: ApiResponse | undefined) => {
       if (response !== undefined) return send(reply, response);
       // No route: the router's answer now, before any hook of the app could answer instead.
       if (config?.url === undefined && config?.[ownNotFound] === true) {
-        return answer(reply, host.serve(request));
+        return send(reply, host.serve(request));
       }
-      const ctx = host.context(request);
-      if (own && ctx.hasResponseHeaders) reply.headers(ctx.responseHeaders.record);
+      // A table route's response carries the conventions' headers from the core; any other
+      // answer (the app's own routes, Fastify's own) gets them here.
+      if (config?.[tableRoute] === undefined) reply.headers(appHeaders(host, request, true));
       next();
     };
     settle(host.enter(request), go, next);
@@ -168,10 +138,11 @@ function plugin(fastify: FastifyInstance, api: Conventions, settings: FastifyPlu
     // types, charsets, messages), and an unmatched request gets its 404 or 405 before any body
     // error, as the core's own routing does.
     raw.removeAllContentTypeParsers();
-    raw.addContentTypeParser('*', keepStream);
+    // The body stream itself, unread: the core reads it with the route's limit and timeout.
+    raw.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
     // 404, 405 with Allow and OPTIONS from the route view: the table's and the app's routes.
     raw.setNotFoundHandler({ config: { [ownNotFound]: true } } as object, (request, reply) =>
-      answer(reply, host.serve(request)),
+      send(reply, host.serve(request)),
     );
     if (settings.routes ?? true) registerRoutes(raw, host);
   });

@@ -4,9 +4,8 @@
  */
 import fc from 'fast-check';
 import Negotiator from 'negotiator';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../src/core/errors/api-error.ts';
-import { parserWork } from '../../src/core/internal/work.ts';
 import {
   chooseType,
   maxAcceptLength,
@@ -14,6 +13,16 @@ import {
   parseAccept,
 } from '../../src/core/negotiation/accept.ts';
 import { Offer } from '../../src/core/negotiation/index.ts';
+import { workOf } from '../_work.ts';
+
+await vi.hoisted(() => import('../_work.ts').then((work) => work.startWork()));
+
+// The parser's work in V8 block executions (test/_work.ts): 3.6 to 7 per character of a header
+// (the most for runs of empty elements and parameters), one per offered type compared with a
+// range. The bounds leave room for the engine, none for a rescan or a comparison past the caps.
+const perCharacter = 8;
+const perPair = 2;
+const accept = 'negotiation/accept.ts';
 
 const vendorTypes = (vendor: string, count: number, from = 0) =>
   Array.from({ length: count }, (_, i) => `application/vnd.${vendor}.${from + i}+json`);
@@ -97,15 +106,27 @@ describe('parseAccept and chooseType (RFC 9110 §12.5.1)', () => {
     );
   });
 
-  it('does work linear in the header: its characters, and one unit per pair compared', () => {
-    fc.assert(
-      fc.property(header, offered, (accept, offer) => {
-        const before = parserWork.units;
-        const ranges = parseAccept(accept);
-        chooseType(offer, ranges);
-        expect(parserWork.units - before).toBe(accept.length + offer.length * ranges.length);
+  it('does work linear in the header: its characters, and the pairs compared', async () => {
+    await fc.assert(
+      fc.asyncProperty(header, offered, async (value, offer) => {
+        let count = 0;
+        const work = await workOf(() => {
+          count = parseAccept(value).length;
+          chooseType(offer, parseAccept(value));
+        }, accept);
+        const bound = 2 * (perCharacter * value.length + 32) + perPair * offer.length * count;
+        expect(work).toBeLessThanOrEqual(bound);
       }),
     );
+  });
+
+  it('does twice the work for a header twice as long, no more (linear, not a rescan)', async () => {
+    const ranges = (n: number) =>
+      Array.from({ length: n }, (_, i) => `text/x-${i};q=0.${i % 10};a="b\\"c"`).join(', ');
+    const once = await workOf(() => parseAccept(ranges(32)), accept);
+    const twice = await workOf(() => parseAccept(ranges(64)), accept);
+    expect(twice).toBeLessThanOrEqual(2.2 * once);
+    expect(twice).toBeGreaterThanOrEqual(1.8 * once);
   });
 
   it('answers 431 (43102) past 64 media ranges, empty list elements not counted', () => {
@@ -118,14 +139,17 @@ describe('parseAccept and chooseType (RFC 9110 §12.5.1)', () => {
 });
 
 describe('Offer: bounded negotiation (docs/negotiation.md)', () => {
-  it('answers 431 (43101) to 1,700 vendor types without reading them (regression: quadratic Accept)', () => {
+  it('answers 431 (43101) to 1,700 vendor types without reading them (regression: quadratic Accept)', async () => {
     const offer = new Offer(['json'], undefined, 8);
-    const accept = vendorTypes('x', 1700).join(', ');
-    const before = parserWork.units;
-    const error = thrown(() => offer.negotiate(accept));
-    expect(error.status).toBe(431);
-    expect(error.code).toBe(43101);
-    expect(parserWork.units - before).toBe(0);
+    const value = vendorTypes('x', 1700).join(', ');
+    let error: ApiError | undefined;
+    const work = await workOf(() => {
+      error = thrown(() => offer.negotiate(value));
+    }, accept);
+    expect(error?.status).toBe(431);
+    expect(error?.code).toBe(43101);
+    // The refusal's own few blocks; not one range read.
+    expect(work).toBeLessThan(10);
     expect(offer.cached).toBe(0);
   });
 
@@ -137,25 +161,31 @@ describe('Offer: bounded negotiation (docs/negotiation.md)', () => {
     expect(thrown(() => offer.negotiate(`${padded}b`)).code).toBe(43101);
   });
 
-  it('offers the first 16 distinct vendor types back, and compares at most 19 offers with 64 ranges', () => {
+  it('offers the first 16 distinct vendor types back, and compares at most 19 offers with 64 ranges', async () => {
     // The route declares all 44 names: the bound, not the declaration, stops the 17th.
     const names = Array.from({ length: 44 }, (_, i) => String(i));
     const offer = new Offer(['json', 'xml'], 'acme', 8, [], names);
     // Each later type weighs more: the 20th would win if every one were offered.
     const ranges = vendorTypes('acme', 20).map((t, i) => `${t};q=0.${String(i + 10)}`);
-    const accept = [...ranges, ...ranges, ...vendorTypes('acme', 24, 20)].join(',');
-    expect(accept.length).toBeLessThanOrEqual(maxAcceptLength);
-    const before = parserWork.units;
-    expect(offer.negotiate(accept)?.type).toBe('application/vnd.acme.15+json');
-    expect(parserWork.units - before).toBe(accept.length + (16 + 3) * 64);
+    const value = [...ranges, ...ranges, ...vendorTypes('acme', 24, 20)].join(',');
+    expect(value.length).toBeLessThanOrEqual(maxAcceptLength);
+    let chosen: string | undefined;
+    const work = await workOf(() => {
+      chosen = offer.negotiate(value)?.type;
+    }, accept);
+    expect(chosen).toBe('application/vnd.acme.15+json');
+    // Comparing all 44 declared types with the 64 ranges would take 2,816 pairs more.
+    expect(work).toBeLessThanOrEqual(perCharacter * value.length + perPair * (16 + 3) * 64);
+    expect(work).toBeLessThan(perCharacter * value.length + 44 * 64);
   });
 
-  it('keeps the answers of the common values free of any parsing', () => {
+  it('keeps the answers of the common values free of any parsing', async () => {
     const offer = new Offer(['json'], undefined, 8);
     offer.negotiate('application/xml, application/json;q=0.5');
-    const before = parserWork.units;
-    for (const accept of [undefined, null, '*/*', 'application/json']) offer.negotiate(accept);
-    offer.negotiate('application/xml, application/json;q=0.5');
-    expect(parserWork.units - before).toBe(0);
+    const work = await workOf(() => {
+      for (const value of [undefined, null, '*/*', 'application/json']) offer.negotiate(value);
+      offer.negotiate('application/xml, application/json;q=0.5');
+    }, accept);
+    expect(work).toBe(0);
   });
 });

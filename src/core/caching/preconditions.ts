@@ -1,6 +1,5 @@
 /** Evaluates conditional requests in RFC 9110 §13.2.2's order: If-Match, If-Unmodified-Since, If-None-Match, If-Modified-Since. */
 import type { HeaderReader } from '../http/response.ts';
-import { parserWork } from '../internal/work.ts';
 import { type ParsedTag, parseTags } from './etag.ts';
 import { parseHttpDate } from './http-date.ts';
 
@@ -30,10 +29,8 @@ export type Verdict = 'proceed' | 'notModified' | 'failed' | 'exists';
 // Cost: linear in the value, at most 64 tags read and each compared once with the current tag.
 function anyMatches(value: string, current: CurrentResource, strong: boolean): boolean {
   const tags = parseTags(value);
-  parserWork.units += value.length;
   if (tags === '*') return current.exists;
   if (tags === undefined || !current.exists) return false;
-  parserWork.units += tags.length;
   for (const tag of tags) if (current.matches(tag, strong)) return true;
   return false;
 }

@@ -35,8 +35,16 @@ import type { Service } from '../pipeline/service.ts';
 import { andThen, attempt, type Step } from '../pipeline/steps.ts';
 import type { RouteInfo } from '../routing/table.ts';
 import type { AppRoute, RouteConfig, RouteSettings } from '../routing/types.ts';
-import { type Companion, companionWarning, encodesAfter } from './companions.ts';
+import { shuttingDown } from './closing.ts';
+import {
+  type Companion,
+  companionConflict,
+  companionWarning,
+  encodesAfter,
+  knownCompanions,
+} from './companions.ts';
 import { fromHostError, type HostErrorFacts } from './host-errors.ts';
+import { answeredByRouteView } from './router-errors.ts';
 
 /**
  * Where an app's own routes come from, read on demand: `size` is compared on every request (a
@@ -359,13 +367,25 @@ export class BoundHost<Native extends object> {
    * The spec's error response for anything thrown while the host handled the request, the host
    * framework's own errors included (a body parser's, a schema validator's: {@link fromHostError},
    * with what the host knows of the request in `facts`); one the host raised before `enter` is
-   * still seen by the plugins that see every request.
+   * still seen by the plugins that see every request. A router's error about a request it cannot
+   * route is the route view's answer instead ({@link BoundHost.serve}: 400, 404 or 405).
    */
   fail(native: Native, error: unknown, facts?: HostErrorFacts): Step<ApiResponse> {
+    if (answeredByRouteView(error, facts?.unmatched, () => this.unroutable(native))) {
+      return this.serve(native);
+    }
     const ctx = this.context(native);
     const { settings } = this.service;
     const mapped = fromHostError(error, facts);
     return run(settings, ctx, () => raiseUnrouted(settings, ctx, mapped));
+  }
+
+  /**
+   * The answer to a request that arrives while the host closes (Fastify's `preClose`): 503 with
+   * the error body and `Connection: close`, seen by the plugins that see every request.
+   */
+  closing(native: Native): Step<ApiResponse> {
+    return this.fail(native, shuttingDown());
   }
 
   /**
@@ -423,6 +443,22 @@ export class BoundHost<Native extends object> {
     if (encodesAfter(name)) this.service.settings.downstream.encodes = true;
     const warning = companionWarning(name, this.api.plugins);
     if (warning !== undefined) this.logger.warn(warning);
+  }
+
+  /**
+   * The companions of a host that knows its plugins by their package's name (Fastify's
+   * `hasPlugin`): each the core knows is looked up, at start-up, and taken as
+   * {@link BoundHost.companion} takes it; one that cannot run beside a plugin of the service is a
+   * `TypeError` that says which to keep. Gives the companions found.
+   */
+  findCompanions(has: (name: Companion) => boolean): ReadonlySet<Companion> {
+    const found = new Set(knownCompanions.filter((name) => has(name)));
+    for (const name of found) {
+      const refused = companionConflict(name, this.api.plugins);
+      if (refused !== undefined) throw new TypeError(refused);
+      this.companion(name);
+    }
+    return found;
   }
 
   /** Hands the app's routes to the route view at once (a host that lists them when ready). */

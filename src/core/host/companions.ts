@@ -12,6 +12,7 @@
 export type Companion =
   | 'express-rate-limit'
   | '@fastify/rate-limit'
+  | '@fastify/cors'
   | 'hono-rate-limiter'
   | '@fastify/helmet'
   | 'hono/secure-headers'
@@ -25,6 +26,8 @@ interface Overlap {
   readonly plugin: string;
   /** The warning, or none where the library adapts itself to the companion. */
   readonly warning?: string;
+  /** Why the two cannot run side by side, and which to keep: a `TypeError` at start-up. */
+  readonly refused?: string;
 }
 
 const limiter = (name: string, where: string) =>
@@ -46,6 +49,12 @@ const overlaps: Record<Companion, Overlap> = {
     plugin: 'rate-limit',
     warning: limiter('hono-rate-limiter', 'its app.use()'),
   },
+  // Both would answer preflights: which one does depends on the order of their hooks.
+  '@fastify/cors': {
+    plugin: 'cors',
+    refused:
+      "@fastify/cors and the conventions' cors() plugin both answer CORS requests: keep one. The conventions' cors() answers each preflight with the methods of its path; to keep @fastify/cors, remove cors() from the plugins.",
+  },
   '@fastify/helmet': {
     plugin: 'security-headers',
     warning: headers(
@@ -66,6 +75,12 @@ const overlaps: Record<Companion, Overlap> = {
   'hono/compress': { plugin: 'caching' },
 };
 
+/** What `companion` doubles up beside a service with the plugins `plugins`, if it does. */
+function overlapWith(companion: Companion, plugins: readonly string[]): Overlap | undefined {
+  const overlap = overlaps[companion];
+  return plugins.includes(overlap.plugin) ? overlap : undefined;
+}
+
 /**
  * The warning for `companion` beside a service with the plugins `plugins`, or `undefined` where
  * the two do not double up (the plugin is not installed, or the library adapts to the companion).
@@ -76,9 +91,24 @@ export function companionWarning(
   companion: Companion,
   plugins: readonly string[],
 ): string | undefined {
-  const { plugin, warning } = overlaps[companion];
-  return plugins.includes(plugin) ? warning : undefined;
+  return overlapWith(companion, plugins)?.warning;
 }
+
+/**
+ * Why `companion` cannot run beside a service with the plugins `plugins`, and which to keep, or
+ * `undefined` where the two can.
+ *
+ * @category Host binding
+ */
+export function companionConflict(
+  companion: Companion,
+  plugins: readonly string[],
+): string | undefined {
+  return overlapWith(companion, plugins)?.refused;
+}
+
+/** Every companion the core knows, by the name of its package (or its module, for Hono's). */
+export const knownCompanions = Object.keys(overlaps) as readonly Companion[];
 
 const coders: ReadonlySet<Companion> = new Set<Companion>([
   'compression',

@@ -34,6 +34,11 @@ export interface HostErrorFacts {
    * a `SyntaxError` that escapes the handler is then the body's, a 400.
    */
   readonly bodyRead?: boolean | undefined;
+  /**
+   * Whether the host's router found no route for the request (Fastify's `request.is404`): a
+   * router's error about it is then the route view's 404 or 405.
+   */
+  readonly unmatched?: boolean | undefined;
 }
 
 /** One problem of a JSON Schema validator (Ajv's shape, which Fastify reports). */

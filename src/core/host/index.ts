@@ -1,5 +1,6 @@
 /** The host binding: the steps every adapter runs, built from what it knows of its host. */
 export type { HostMatch } from '../pipeline/fail-closed.ts';
+export { appHeaders } from './app-headers.ts';
 export {
   type AppRouteSource,
   BoundHost,
@@ -11,6 +12,12 @@ export {
 } from './bind-host.ts';
 export { CompanionFinder } from './companion-finder.ts';
 export type { Companion } from './companions.ts';
+export {
+  type DeclaredRoute,
+  type DispatchedRoute,
+  dispatchedSettings,
+  useDeclaredRoutes,
+} from './declared-routes.ts';
 export { requestFailureOf, type WebRequestFacts, webInput } from './fetch-request.ts';
 export { toWebResponse, withAppHeaders } from './fetch-response.ts';
 export { fromHostError, type HostErrorFacts, hostFailureOf } from './host-errors.ts';
@@ -31,3 +38,4 @@ export {
   type ValidatorResult,
   validatorRejection,
 } from './validator-results.ts';
+export { catchAllPath, tablePattern } from './wildcards.ts';

@@ -8,6 +8,7 @@
 import type { AppRoute, RouteConfig, RouteSettings } from '../routing/types.ts';
 import type { BoundHost } from './bind-host.ts';
 import { markOf } from './marks.ts';
+import { tablePattern } from './wildcards.ts';
 
 /**
  * One entry of a host's match list: a handler or a piece of middleware on a method and a path.
@@ -46,16 +47,6 @@ export interface EntriesAhead {
    * without credentials passes only on the way to an open route. Throws the refusal.
    */
   enter(index: number): void;
-}
-
-/**
- * The table's pattern for a host's path pattern: a trailing `/*` is the table's named wildcard
- * `/*rest`.
- *
- * @category Host binding
- */
-export function tablePattern(path: string): string {
-  return path.endsWith('/*') ? `${path.slice(0, -1)}*rest` : path;
 }
 
 /**

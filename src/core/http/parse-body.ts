@@ -2,7 +2,6 @@
 import { ApiError } from '../errors/api-error.ts';
 import { ErrorCode } from '../errors/catalogue.ts';
 import { malformedJson, unsupportedMediaType } from '../errors/helpers.ts';
-import { parserWork } from '../internal/work.ts';
 import { defaultBodyStructure, type StructureLimits } from './body-structure.ts';
 import { parseForm } from './parse-form.ts';
 import { checkJsonStructure } from './structure-scan.ts';
@@ -57,7 +56,6 @@ function malformedContentType(): ApiError {
 /** RFC 9110 §8.3.1: the lower-case `type/subtype` and the `charset` parameter of a header. */
 // Cost: linear in the value (sticky patterns that never rescan; one set look-up per parameter).
 function parseMediaType(header: string): { type: string; charset: string | undefined } {
-  parserWork.units += header.length;
   mediaTypePattern.lastIndex = 0;
   const head = mediaTypePattern.exec(header);
   if (!head) throw malformedContentType();

@@ -1,6 +1,5 @@
 /** A form body (`application/x-www-form-urlencoded`) as an object of its fields, bounded as it is read. */
 
-import { parserWork } from '../internal/work.ts';
 import {
   type StructureLimits,
   tooDeep,
@@ -21,7 +20,6 @@ export function parseForm(
   text: string,
   limits: StructureLimits,
 ): Record<string, string | string[]> {
-  parserWork.units += text.length;
   const { maxDepth, maxItems, maxMembers, maxValues } = limits;
   const fields = new Map<string, string | string[]>();
   let pairs = 0;

@@ -3,7 +3,6 @@
  * before `JSON.parse` (which has no hook for depth or size), and a walk of a value a host's own
  * parser already made. Both stop at the first bound passed.
  */
-import { parserWork } from '../internal/work.ts';
 import {
   type StructureLimits,
   tooDeep,
@@ -48,7 +47,6 @@ function endOfString(text: string, at: number): number {
  * read twice (to tell an empty container). Memory: two numbers per level, at most `maxDepth`.
  */
 export function checkJsonStructure(text: string, limits: StructureLimits): void {
-  parserWork.units += text.length;
   const { maxDepth, maxItems, maxMembers, maxValues } = limits;
   // Per open container: how many elements it holds so far, and whether it is an array.
   const counts: number[] = [0];

@@ -2,7 +2,6 @@
 import { ApiError } from '../errors/api-error.ts';
 import { ErrorCode } from '../errors/catalogue.ts';
 import type { HeaderReader } from '../http/response.ts';
-import { parserWork } from '../internal/work.ts';
 
 /**
  * The content codings a route can read (RFC 9110 §8.4.1): gzip (`x-gzip` too), br and deflate.
@@ -42,7 +41,6 @@ const maxContentCodings = 3;
 /** Splits a list header into lower-case members (RFC 9110 §5.6.1), empty members dropped. */
 // Cost: linear in the value (one split, one trim per member).
 function members(value: string): string[] {
-  parserWork.units += value.length;
   const out: string[] = [];
   for (const part of value.split(',')) {
     const member = part.trim().toLowerCase();

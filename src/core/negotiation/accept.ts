@@ -1,7 +1,6 @@
 /** `Accept` read in one bounded pass (RFC 9110 §12.5.1), and the best of a few offered types chosen from it. */
 import { ApiError } from '../errors/api-error.ts';
 import { ErrorCode } from '../errors/catalogue.ts';
-import { parserWork } from '../internal/work.ts';
 
 /** The longest `Accept` value negotiated; a longer one is 431 (RFC 6585 §5). Browsers send ~150. */
 export const maxAcceptLength = 4096;
@@ -147,7 +146,6 @@ export function parseAccept(header: string): MediaRange[] {
     if (typeText !== '') {
       elements++;
       if (elements > maxMediaRanges) {
-        parserWork.units += at;
         throw tooManyRanges();
       }
       const slash = typeText.indexOf('/');
@@ -164,7 +162,6 @@ export function parseAccept(header: string): MediaRange[] {
     index++;
     at++; // past the comma
   }
-  parserWork.units += len;
   return ranges;
 }
 
@@ -213,6 +210,5 @@ export function chooseType(offered: readonly string[], ranges: readonly MediaRan
       chosen = i;
     }
   }
-  parserWork.units += offered.length * ranges.length;
   return chosen;
 }

@@ -1,6 +1,5 @@
 /** Where a request came from: scheme, host and client address, through trusted proxies only. */
 import type { HeaderReader } from '../http/response.ts';
-import { parserWork } from '../internal/work.ts';
 import { formatIp, parseIp } from './ip.ts';
 import type { TrustTest } from './trust-proxy.ts';
 
@@ -42,7 +41,6 @@ interface Hop {
 
 function list(value: string | null | undefined): string[] {
   if (!value) return [];
-  parserWork.units += value.length;
   return value.split(',').map((part) => part.trim());
 }
 
@@ -62,7 +60,6 @@ function nodeAddress(node: string): string {
 /** The hops a `Forwarded` header lists, nearest to the client first (RFC 7239 §4). */
 // Cost: linear in the value (one split by `,`, one by `;` per element); read only from a trusted peer.
 function forwardedHops(header: string): Hop[] {
-  parserWork.units += header.length;
   // Commas and semicolons inside quoted strings are rare here; a value that splits wrongly only
   // names an address no proxy range matches, so it is never trusted.
   return header.split(',').map((element) => {
@@ -133,7 +130,6 @@ export function resolveOrigin(facts: ConnectionFacts, trust: TrustTest): Request
       hop++;
       if (!trust(canonical(chosen.address) ?? chosen.address, hop)) break;
     }
-    parserWork.units += hop;
     if (chosen !== undefined) {
       client = canonical(chosen.address) || client;
       if (chosen.proto === 'https' || chosen.proto === 'http') scheme = chosen.proto;

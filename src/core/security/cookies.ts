@@ -1,5 +1,4 @@
 /** Set-Cookie built safely (RFC 6265bis), and the request's Cookie header read. */
-import { parserWork } from '../internal/work.ts';
 
 /**
  * Attributes of a cookie for {@link serializeCookie}. The defaults are those of a session cookie
@@ -144,7 +143,6 @@ export function readCookie(header: string | null | undefined, name: string): str
       if (eq === -1) break;
     }
     if (eq < end && header.slice(from, eq).trim() === name) {
-      parserWork.units += end;
       let value = header.slice(eq + 1, end).trim();
       if (value.length > 1 && value.startsWith('"') && value.endsWith('"'))
         value = value.slice(1, -1);
@@ -152,6 +150,5 @@ export function readCookie(header: string | null | undefined, name: string): str
     }
     from = end + 1;
   }
-  parserWork.units += header.length;
   return undefined;
 }

@@ -2,7 +2,6 @@
 import { ErrorCode } from '../errors/catalogue.ts';
 import { type FieldProblem, invalidRequest } from '../errors/helpers.ts';
 import { compiled, compilesCode } from '../internal/platform.ts';
-import { parserWork } from '../internal/work.ts';
 
 /**
  * The fields of a resource a client may select: `true` for a value taken whole, a nested tree
@@ -67,7 +66,6 @@ function malformed(at: number, what: string): never {
 export function parseFields(text: string): FieldRequest[] {
   // Cost: linear in the value (each character read once), at most 2048 characters and 8 levels.
   if (text.length > maxLength) malformed(maxLength, `longer than ${maxLength} characters`);
-  parserWork.units += text.length;
   let at = 0;
   const list = (depth: number): FieldRequest[] => {
     if (depth > maxDepth) malformed(at, `nested deeper than ${maxDepth} levels`);
