@@ -3,6 +3,9 @@ import { defineConfig } from 'vitest/config';
 import { sharedSuites } from './scripts/suites.mjs';
 
 const src = (p: string) => fileURLToPath(new URL(`./src/${p}`, import.meta.url));
+// NestJS 10, in a folder of its own beside the NestJS 11 of the other tests (its packages
+// require each other by their own names, which NestJS 11 holds at the top level).
+const nest10 = fileURLToPath(new URL('./test/nest10/node_modules/@nestjs/', import.meta.url));
 
 export default defineConfig({
   resolve: {
@@ -48,6 +51,30 @@ export default defineConfig({
           exclude: sharedSuites(),
           maxWorkers: 1,
           sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        // The Nest conformance on NestJS 10 (platform-express): the app's and the library's
+        // imports of Nest's packages are NestJS 10's.
+        extends: true,
+        resolve: {
+          alias: [
+            {
+              find: /^@nestjs\/(common|core|platform-express)$/,
+              replacement: `${nest10}$1/index.js`,
+            },
+            {
+              find: /^@nestjs\/(common|core|platform-express)\/package\.json$/,
+              replacement: `${nest10}$1/package.json`,
+            },
+          ],
+        },
+        test: {
+          name: 'nest10',
+          include: ['test/conformance/nest.test.ts', 'test/conformance/fail-closed-nest.test.ts'],
+          env: { API_CONVENTIONS_NEST: '10' },
+          maxWorkers: 1,
+          sequence: { groupOrder: 2 },
         },
       },
     ],

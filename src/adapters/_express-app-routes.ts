@@ -1,32 +1,14 @@
 /** The app's own Express routes in the pipeline: `guard(settings)` and `res.json` through the response phases. */
-import type { HeaderInit, RequestContext, RouteConfig, RouteSettings } from 'api-conventions';
-import {
-  type ApiResponse,
-  type BoundHost,
-  type Guarded,
-  markStep,
-  type Step,
-  settle,
-} from 'api-conventions/host';
+import type { HeaderInit, RouteConfig } from 'api-conventions';
+import { type BoundHost, type Guarded, markStep, settle } from 'api-conventions/host';
 import type { Request, RequestHandler, Response } from 'express';
+import type { ExpressCheckpoints } from './_express-checkpoints.ts';
 import { addBody } from './_express-io.ts';
 import type { ExpressRoute } from './_express-routes.ts';
-import { writeNodeResponse } from './_node-write.ts';
+import { copyHeldHeaders, writeNodeResponse, writeNodeStep } from './_node-write.ts';
 
 /** The Express host of a service. */
 export type ExpressHost = BoundHost<Request>;
-
-/** Writes a core response now, or once it is ready. */
-export function sendTo(host: ExpressHost, res: Response, result: Step<ApiResponse>): void {
-  settle(result, (r) => writeNodeResponse(res, r, host.logger));
-}
-
-/** Puts the headers the context gathered so far on the native response (idempotent). */
-export function copyContextHeaders(ctx: RequestContext, res: Response): void {
-  if (!ctx.hasResponseHeaders) return;
-  const { record } = ctx.responseHeaders;
-  for (const name in record) res.setHeader(name, record[name]!);
-}
 
 /**
  * Routes `res.json(value)` (and `res.send(object)`, which calls it) of the app's own handlers
@@ -36,7 +18,7 @@ export function routeJson(host: ExpressHost, req: Request, res: Response): void 
   res.json = (body: unknown) => {
     const headers = res.getHeaders() as HeaderInit;
     for (const name of res.getHeaderNames()) res.removeHeader(name);
-    sendTo(host, res, host.finish(req, res.statusCode, body, headers));
+    writeNodeStep(res, host.finish(req, res.statusCode, body, headers), host.logger);
     return res;
   };
 }
@@ -50,30 +32,25 @@ export function routeJson(host: ExpressHost, req: Request, res: Response): void 
  */
 export function guardMiddleware(
   host: ExpressHost,
+  points: ExpressCheckpoints,
   config: RouteConfig,
-  routeSettings: (route: ExpressRoute, method: string) => RouteSettings,
 ): RequestHandler {
-  const { config: checked } = host.settingsOf('ANY', 'guard()', config);
-  // A guard outside a route (`app.use(path, guard)`): its own settings, by method.
-  const looseOf = (method: string, pattern: string) =>
-    host.settingsFor(checked, method, pattern, () => checked);
+  const guarded = points.guard(config);
   const guard: RequestHandler = (req, res, next) => {
-    const ctx = host.context(req);
     addBody(req, host.inputOf(req));
-    const route = req.route as ExpressRoute | undefined;
-    const own =
-      route === undefined ? looseOf(req.method, req.path) : routeSettings(route, req.method);
     const go = (guarded: Guarded) => {
       if (guarded.response !== undefined) {
         return writeNodeResponse(res, guarded.response, host.logger);
       }
-      copyContextHeaders(ctx, res);
+      copyHeldHeaders(host.held(req), res);
       req.body = guarded.body;
       next();
     };
-    settle(host.guard(req, own, req.params as Record<string, string>), go, next);
+    // A guard outside a route (`app.use(path, guard)`): its own settings, by method.
+    const params = req.params as Record<string, string>;
+    settle(guarded.run(req, req.route as ExpressRoute | undefined, req.path, params), go, next);
   };
-  return markStep(guard, { guard: checked });
+  return markStep(guard, { guard: guarded.config });
 }
 
 const compared = new WeakSet<object>();

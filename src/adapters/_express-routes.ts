@@ -1,6 +1,5 @@
 /** What the Express adapter reads from Express itself: its version, routing table and errors. */
-import type { AppRoute, Conventions, RouteConfig } from 'api-conventions';
-import { markOf, originalOf } from 'api-conventions/host';
+import { originalOf } from 'api-conventions/host';
 import type { Application, Router } from 'express';
 
 /** The parts of an Express 4 or 5 router layer the adapter reads. */
@@ -63,60 +62,8 @@ export function routerOf(handle: unknown): RouterLike | undefined {
   return Array.isArray(original.stack) ? (original as unknown as RouterLike) : undefined;
 }
 
-/**
- * The app's own routes, nested Routers included, as plain data for the route view: the table's
- * routes (mounted by `mount`) are left out, and a guard on a route gives it its settings. A
- * Router whose mount path cannot be read (Express 4 with parameters in it) is passed to `skip`.
- */
-export function appRoutesOf(app: unknown, skip: (why: string) => void): AppRoute[] {
-  const routes: AppRoute[] = [];
-  const router = appRouter(app);
-  if (router) walk(router.stack, '', routes, skip);
-  return routes;
-}
-
-/** The top of an app's routing stack, whose length tells when routes were added. */
-export function stackSize(app: unknown): number {
-  return appRouter(app)?.stack.length ?? 0;
-}
-
-function walk(
-  stack: readonly Layer[],
-  prefix: string,
-  out: AppRoute[],
-  skip: (why: string) => void,
-) {
-  for (const layer of stack) {
-    const { route } = layer;
-    if (route) {
-      const marks = (route.stack ?? []).map((h) => markOf(h.handle));
-      if (marks.some((m) => m?.table !== undefined)) continue;
-      let config: RouteConfig | undefined;
-      for (const m of marks) config ??= m?.guard;
-      for (const path of [route.path].flat()) {
-        if (typeof path !== 'string') {
-          skip(`a route on ${String(path)} (a RegExp path)`);
-          continue;
-        }
-        for (const [method, on] of Object.entries(route.methods)) {
-          if (!on || method === '_all') continue;
-          // A Router's own root (`router.get('/')`) is its mount path itself.
-          const pattern = path === '/' && prefix !== '' ? prefix : prefix + path;
-          out.push({ method: method.toUpperCase(), pattern, config });
-        }
-      }
-    } else {
-      const nested = routerOf(layer.handle);
-      if (nested === undefined) continue;
-      const mount = mountPath(layer);
-      if (mount === undefined) skip(`a Router mounted on ${String(layer.regexp)}`);
-      else walk(nested.stack, prefix + mount, out, skip);
-    }
-  }
-}
-
 /** The literal path a Router is mounted on (`''` at the root), or `undefined` when unreadable. */
-function mountPath(layer: Layer): string | undefined {
+export function mountPath(layer: Layer): string | undefined {
   if (typeof layer.rawPath === 'string') return layer.rawPath === '/' ? '' : layer.rawPath;
   if (layer.regexp?.fast_slash) return '';
   // Express 4 (path-to-regexp 0.1): `^\/v1\/admin\/?(?=\/|$)` for a literal mount path.
@@ -137,16 +84,4 @@ export function expressPattern(pattern: string, target: Application | Router): s
     );
   }
   return pattern.replace(/\*(\w+)/g, ':$1(.+)');
-}
-
-const warnedApps = new WeakSet<object>();
-
-/** The app's own routes, without strict routing, serve `/v1/books/` as `/v1/books`: say so once. */
-export function warnIfLoose(conventions: Conventions, app: object): void {
-  if (warnedApps.has(app)) return;
-  warnedApps.add(app);
-  if (isStrict(app)) return;
-  conventions.logger.warn(
-    "Express serves /v1/books/ as /v1/books unless strict routing is on (spec 4.1 wants 404): call app.set('strict routing', true) before the first app.use().",
-  );
 }

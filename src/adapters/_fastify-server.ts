@@ -21,6 +21,19 @@ export type FastifyHost = BoundHost<FastifyRequest>;
 /** The host bound on each Fastify app, for the server options that run before hooks. */
 export const served = new WeakMap<object, FastifyHost>();
 
+/** A Fastify `onRequest` hook's continuation. */
+export type Next = (error?: Error) => void;
+
+/**
+ * The plugin's entry on each Fastify app (opens the request, runs the dispatched route's checks),
+ * for a host that runs it ahead of hooks registered before the plugin; a request no route serves
+ * then goes on, and the plugin's own hook answers it after them.
+ */
+export const entries = new WeakMap<
+  object,
+  (request: FastifyRequest, reply: FastifyReply, next: Next) => void
+>();
+
 /** The identity serializer: the core's body goes out as the core made it. */
 export const asIs = (payload: unknown) => payload as string;
 

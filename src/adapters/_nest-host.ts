@@ -1,16 +1,15 @@
 /**
  * The conventions on the HTTP adapter of a Nest app: @nestjs/platform-express through the Express
- * binding, @nestjs/platform-fastify through the Fastify plugin. Made while Nest builds its
- * modules, before it registers a route; told by Nest's `onModuleInit` once its routes are there.
+ * binding, @nestjs/platform-fastify through the Fastify plugin, each checked ahead of Nest's
+ * middleware. Made while Nest builds its modules, before it registers a route; told by Nest's
+ * `onModuleInit` once its routes are there.
  */
 import type { HttpAdapterHost, ModulesContainer } from '@nestjs/core';
 import type { Conventions, RouteConfig } from 'api-conventions';
 import type { Application, Request, Response } from 'express';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { answerError, served } from './_fastify-server.ts';
 import { nestExpress } from './_nest-express.ts';
+import { nestFastify } from './_nest-fastify.ts';
 import { readBodies } from './_nest-settings.ts';
-import { toFastifyPlugin } from './fastify.ts';
 
 /** What the module's filter and lifecycle hook call. */
 export interface NestHost {
@@ -79,32 +78,8 @@ export async function nestHost(
     };
   }
   if (type === 'fastify') {
-    const fastify = adapter.getInstance() as FastifyInstance;
-    // The plugin answers what no route serves (the route view's 404, 405 and OPTIONS) and every
-    // error Fastify raises; Fastify takes one handler of each, so Nest's own are not set.
-    const own = adapter as unknown as { setNotFoundHandler(): unknown; setErrorHandler(): unknown };
-    own.setNotFoundHandler = () => adapter;
-    own.setErrorHandler = () => adapter;
-    // Routes Nest did not declare (the documentation page's) get their settings as they are added.
-    fastify.addHook('onRoute', (route) => {
-      const config = docs(route.url);
-      if (
-        config !== undefined &&
-        (route.config as { conventions?: unknown })?.conventions === undefined
-      ) {
-        route.config = { ...(route.config as object), conventions: config } as typeof route.config;
-      }
-    });
-    // Loaded now, so that its onRoute hook sees each route Nest declares.
-    await fastify.register(toFastifyPlugin(api));
-    return {
-      onModuleInit() {},
-      fail(error, request, reply) {
-        const host = served.get(fastify);
-        if (host === undefined) throw error;
-        void answerError(host, error, request as FastifyRequest, reply as FastifyReply);
-      },
-    };
+    const fail = await nestFastify(api, adapter, docs);
+    return { onModuleInit() {}, fail };
   }
   throw new TypeError(
     `ConventionsModule serves Nest apps on @nestjs/platform-express or @nestjs/platform-fastify; this app's HTTP adapter is ${String(type)}.`,

@@ -1,7 +1,7 @@
-/** Writes a core response to a Node `ServerResponse`: shared by the node and Express adapters. */
+/** Writes a core response to a Node `ServerResponse`: shared by the node, Express and Koa adapters. */
 import type { ServerResponse } from 'node:http';
-import type { Logger } from 'api-conventions';
-import { type ApiResponse, errorToResponse } from 'api-conventions/host';
+import type { Logger, RequestContext } from 'api-conventions';
+import { type ApiResponse, andThen, errorToResponse, type Step } from 'api-conventions/host';
 import { lingerOnClose } from './_node-linger.ts';
 
 /**
@@ -32,4 +32,23 @@ export function writeNodeResponse(
     return;
   }
   res.end(body ?? undefined);
+}
+
+/** Writes a core response to a Node response now, or once it is ready. */
+export function writeNodeStep(
+  res: ServerResponse,
+  result: Step<ApiResponse>,
+  logger: Logger,
+): Step<void> {
+  return andThen(result, (response) => writeNodeResponse(res, response, logger));
+}
+
+/**
+ * Puts the headers a request's checks gathered so far on the Node response, before the app's own
+ * code answers (idempotent); nothing for a request no binding opened.
+ */
+export function copyHeldHeaders(ctx: RequestContext | undefined, res: ServerResponse): void {
+  if (ctx === undefined || !ctx.hasResponseHeaders) return;
+  const { record } = ctx.responseHeaders;
+  for (const name in record) res.setHeader(name, record[name]!);
 }

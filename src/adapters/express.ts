@@ -29,25 +29,17 @@ import type {
   Router,
 } from 'express';
 import {
-  copyContextHeaders,
   type ExpressHost,
   guardMiddleware,
   keepSecurityHeaders,
   routeJson,
-  sendTo,
 } from './_express-app-routes.ts';
-import { type Checkpoints, checkpoints } from './_express-checkpoints.ts';
+import { type ExpressCheckpoints, expressCheckpoints } from './_express-checkpoints.ts';
 import { checkCompanions, watchPassport } from './_express-companions.ts';
 import { addBody, inputOf } from './_express-io.ts';
-import {
-  appRouter,
-  appRoutesOf,
-  expressPattern,
-  isStrict,
-  stackSize,
-  warnIfLoose,
-} from './_express-routes.ts';
+import { appRouter, expressPattern, isStrict } from './_express-routes.ts';
 import { onFinalStatus } from './_node-io.ts';
+import { copyHeldHeaders, writeNodeStep } from './_node-write.ts';
 
 /** What {@link toExpressMiddleware} gives: middleware for either end of the app, and the routes. */
 export interface ExpressConventions {
@@ -77,6 +69,8 @@ export interface ExpressConventions {
 
 type Verb = 'get' | 'head' | 'post' | 'put' | 'patch' | 'delete' | 'options';
 
+const strictFix = "call app.set('strict routing', true) before the first app.use().";
+
 /**
  * Fits the conventions (or the options to build them) into an Express app: `before` goes first,
  * `mount` puts the route table on Express's router, `after` goes last. Express's own routes get
@@ -105,27 +99,23 @@ type Verb = 'get' | 'head' | 'post' | 'put' | 'patch' | 'delete' | 'options';
  *   its own, and [Adapters](../../docs/adapters.md).
  */
 export function toExpressMiddleware(api: Conventions | ConventionsOptions): ExpressConventions {
+  let points: ExpressCheckpoints | undefined;
+  const stackOf = (req: Request) => appRouter(req.app)?.stack ?? [];
   const host: ExpressHost = bindHost(api, {
     input: inputOf,
     // Express decides as it goes: each route and middleware is checked as Express enters it.
     checkpoints: true,
     appRoutes: {
-      size: (req) => stackSize(req.app),
-      list: (req) =>
-        appRoutesOf(req.app, (what) =>
-          host.logger.warn(
-            `The app's routes under ${what} are not in the route view: their paths get no Allow, 405 or CORS preflight from the library. Requests to them are still checked on the route Express runs.`,
-          ),
-        ),
+      size: (req) => points!.size(stackOf(req)),
+      list: (req) => points!.routes(stackOf(req)),
     },
   });
   const { alwaysOnHeaders } = host;
-  const send = (res: Response, result: Step<ApiResponse>) => sendTo(host, res, result);
-  const points: Checkpoints = checkpoints({
-    host,
-    send,
-    copyHeaders: (req, res) => copyContextHeaders(host.context(req), res),
-  });
+  const send = (res: Response, result: Step<ApiResponse>) => {
+    writeNodeStep(res, result, host.logger);
+  };
+  const copyHeaders = (req: Request, res: Response) => copyHeldHeaders(host.held(req), res);
+  points = expressCheckpoints(host, send, copyHeaders);
 
   // Express dispatched here: the table route this handler was made for, with Express's params.
   const route = (info: RouteInfo): RequestHandler => {
@@ -138,7 +128,7 @@ export function toExpressMiddleware(api: Conventions | ConventionsOptions): Expr
 
   const onward = (req: Request, res: Response, next: NextFunction) => {
     const ctx = host.context(req);
-    copyContextHeaders(ctx, res);
+    copyHeldHeaders(ctx, res);
     // Express routes on `req.url`: give it the normalised target, as every host routes on it.
     const target = ctx.rawQuery ? `${ctx.path}?${ctx.rawQuery}` : ctx.path;
     if (req.baseUrl === '' && req.url !== target) req.url = target;
@@ -156,12 +146,11 @@ export function toExpressMiddleware(api: Conventions | ConventionsOptions): Expr
     if (observes) onFinalStatus(res, (status) => host.sent(req, status));
     res.removeHeader('x-powered-by');
     keepSecurityHeaders(host, req.app, res, alwaysOnHeaders);
-    warnIfLoose(host.api, req.app);
+    points!.loose(req.app, () => isStrict(req.app), strictFix);
     checkCompanions(req.app, before, after[1], host.logger, (name) => host.companion(name));
     watchPassport(req.app, res, host.logger);
     routeJson(host, req, res);
-    const stack = appRouter(req.app)?.stack;
-    if (stack !== undefined) points.cover(stack);
+    points!.cover(stackOf(req));
     const go = (stop: ApiResponse | undefined) =>
       stop === undefined ? onward(req, res, next) : send(res, stop);
     settle(host.enter(req), go, next);
@@ -207,7 +196,7 @@ export function toExpressMiddleware(api: Conventions | ConventionsOptions): Expr
       }
     },
     route,
-    guard: (settings) => guardMiddleware(host, settings, points.settingsOf),
+    guard: (settings) => guardMiddleware(host, points!, settings),
     after,
   };
 }

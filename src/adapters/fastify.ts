@@ -24,7 +24,15 @@ import {
   tableRoute,
   watchAppRoutes,
 } from './_fastify-app-routes.ts';
-import { answerError, type FastifyHost, send, served, toInput } from './_fastify-server.ts';
+import {
+  answerError,
+  entries,
+  type FastifyHost,
+  type Next,
+  send,
+  served,
+  toInput,
+} from './_fastify-server.ts';
 import { readBodyFrom } from './_node-io.ts';
 import { lingerOnCloseOf } from './_node-linger.ts';
 import { takeExpectations } from './_node-server.ts';
@@ -105,7 +113,10 @@ function plugin(fastify: FastifyInstance, api: Conventions, settings: FastifyPlu
     closing = true;
     done();
   });
-  fastify.addHook('onRequest', (request, reply, next) => {
+  // A request no route serves, bound for the plugin's own not-found handler.
+  const unrouted = (config: RouteConfigBag | undefined) =>
+    config?.url === undefined && config?.[ownNotFound] === true;
+  const enter = (request: FastifyRequest, reply: FastifyReply, next: Next, ahead = false) => {
     const config = request.routeOptions.config as RouteConfigBag | undefined;
     // Fastify marks the response of a request it routes while closing with Connection: close
     // before any hook, which tells it before the preClose hook has run.
@@ -115,15 +126,23 @@ function plugin(fastify: FastifyInstance, api: Conventions, settings: FastifyPlu
     const go = (response: ApiResponse | undefined) => {
       if (response !== undefined) return send(reply, response);
       // No route: the router's answer now, before any hook of the app could answer instead.
-      if (config?.url === undefined && config?.[ownNotFound] === true) {
-        return send(reply, host.serve(request));
-      }
+      if (!ahead && unrouted(config)) return send(reply, host.serve(request));
       // A table route's response carries the conventions' headers from the core; any other
       // answer (the app's own routes, Fastify's own) gets them here.
       if (config?.[tableRoute] === undefined) reply.headers(appHeaders(host, request, true));
       next();
     };
     settle(host.enter(request), go, next);
+  };
+  // For a host that enters requests ahead of its own hooks (Nest, ahead of its middleware), where
+  // a request no route serves goes on to the app's code, checked where it is entered.
+  entries.set(fastify, (request, reply, next) => enter(request, reply, next, true));
+  fastify.addHook('onRequest', (request, reply, next) => {
+    if (host.held(request) === undefined) return enter(request, reply, next);
+    // Entered ahead: a request no route serves gets the router's answer before the later hooks.
+    const config = request.routeOptions.config as RouteConfigBag | undefined;
+    if (unrouted(config)) return send(reply, host.serve(request));
+    next();
   });
   fastify.setErrorHandler((error, request, reply) => answerError(host, error, request, reply));
   // The final status of every response, the app's own routes' included.

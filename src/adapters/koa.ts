@@ -11,18 +11,11 @@ import type {
   RouteConfig,
   RouteInfo,
 } from 'api-conventions';
-import {
-  type ApiResponse,
-  bindHost,
-  heldContext,
-  markStep,
-  type Step,
-  settle,
-} from 'api-conventions/host';
+import { type ApiResponse, bindHost, heldContext, markStep, type Step } from 'api-conventions/host';
 import type { Context, Middleware } from 'koa';
-import { type KoaCheckpoints, koaCheckpoints, routerOf } from './_koa-checkpoints.ts';
+import { type KoaCheckpoints, koaCheckpoints } from './_koa-checkpoints.ts';
 import { addNodeBody, nodeInput, onFinalStatus } from './_node-io.ts';
-import { writeNodeResponse } from './_node-write.ts';
+import { copyHeldHeaders, writeNodeStep } from './_node-write.ts';
 
 declare module 'koa' {
   interface Request {
@@ -46,8 +39,6 @@ export interface KoaConventions {
    */
   guard(settings: RouteConfig): Middleware;
 }
-
-const strictWarned = new WeakSet<object>();
 
 /**
  * Fits the conventions (or the options to build them) into a Koa app: `middleware` goes first;
@@ -83,28 +74,18 @@ export function toKoaMiddleware(api: Conventions | ConventionsOptions): KoaConve
     checkpoints: true,
     appRoutes: {
       size: (ctx) => points!.size(ctx.app.middleware),
-      list: (ctx) => points!.appRoutes(ctx.app.middleware),
+      list: (ctx) => points!.routes(ctx.app.middleware),
     },
   });
   const { logger, observes } = host;
   const send = (ctx: Context, result: Step<ApiResponse>) => {
     ctx.respond = false;
-    return new Promise<void>((done) =>
-      settle(result, (response) => {
-        writeNodeResponse(ctx.res, response, logger);
-        done();
-      }),
-    );
+    return writeNodeStep(ctx.res, result, logger);
   };
-  const copyHeaders = (ctx: Context) => {
-    const held = host.context(ctx);
-    if (!held.hasResponseHeaders) return;
-    const { record } = held.responseHeaders;
-    for (const name in record) ctx.res.setHeader(name, record[name]!);
-  };
+  const copyHeaders = (ctx: Context) => copyHeldHeaders(host.held(ctx), ctx.res);
   const addBody = (ctx: Context) => addNodeBody(ctx.req, ctx.request.body, host.inputOf(ctx));
-  points = koaCheckpoints({ host, send, copyHeaders });
-  const covered = points;
+  const covered: KoaCheckpoints = koaCheckpoints(host, send, copyHeaders);
+  points = covered;
 
   const answer = (ctx: Context): Step<ApiResponse> | undefined => {
     if (ctx.respond === false) return undefined;
@@ -124,7 +105,6 @@ export function toKoaMiddleware(api: Conventions | ConventionsOptions): KoaConve
 
   const middleware: Middleware = async (ctx, next) => {
     if (observes) onFinalStatus(ctx.res, (status) => host.sent(ctx, status));
-    warnIfLoose(ctx.app.middleware, host.logger);
     const stop = await host.enter(ctx);
     if (stop !== undefined) return send(ctx, stop);
     const held = host.context(ctx);
@@ -159,18 +139,17 @@ export function toKoaMiddleware(api: Conventions | ConventionsOptions): KoaConve
   return {
     middleware,
     guard(settings) {
-      const { config: checked } = host.settingsOf('ANY', 'guard()', settings);
+      const guarded = covered.guard(settings);
       const guard: Middleware = async (ctx, next) => {
         addBody(ctx);
-        const own =
-          covered.entered(ctx) ?? host.settingsFor(checked, ctx.method, ctx.path, () => checked);
-        const guarded = await host.guard(ctx, own, ctx.params);
-        if (guarded.response !== undefined) return send(ctx, guarded.response);
+        const route = covered.entered(ctx);
+        const result = await guarded.run(ctx, route, ctx.path, ctx.params);
+        if (result.response !== undefined) return send(ctx, result.response);
         copyHeaders(ctx);
-        ctx.request.body = guarded.body;
+        ctx.request.body = result.body;
         return next();
       };
-      return markStep(guard, { guard: checked });
+      return markStep(guard, { guard: guarded.config });
     },
   };
 }
@@ -189,19 +168,6 @@ function warnOnce(app: object, logger: Conventions['logger']): void {
   logger.warn(
     "toKoaMiddleware's middleware is not in the app's middleware list as itself (it runs inside other middleware, or an APM agent wrapped it): the app's middleware outside its routers gets one check before all of it, so a caller without credentials reaches it only on the way to an open route. Call app.use(c.middleware) on the app itself, first; under an agent this is expected.",
   );
-}
-
-/** A router that is not strict serves `/v1/books/` as `/v1/books`: say so once per router. */
-function warnIfLoose(middleware: readonly Middleware[], logger: Conventions['logger']): void {
-  for (const fn of middleware) {
-    const router = routerOf(fn);
-    if (router === undefined || strictWarned.has(router)) continue;
-    strictWarned.add(router);
-    if (router.opts?.strict === true) continue;
-    logger.warn(
-      '@koa/router serves /v1/books/ as /v1/books unless it is strict (spec 4.1 wants 404): create it with new Router({ strict: true, sensitive: true }).',
-    );
-  }
 }
 
 /**

@@ -26,14 +26,25 @@ import {
   record,
   settingsOf,
 } from './_fail-closed-apps.ts';
+import type { Platform } from './_nest-apps.ts';
 
 type Handler = () => unknown;
 
 /** A Nest case: the platform, its routes, and middleware that answers on a path. */
 export interface NestSpec extends AppSpec {
-  readonly platform: 'express' | 'fastify';
-  /** Nest middleware applied to every route (`consumer.apply(...).forRoutes('*')`). */
-  readonly middleware?: (answer: (name: string) => Handler) => NestMiddleware['use'];
+  readonly platform: Platform;
+  /** Nest middleware applied to every route (`consumer.apply(...).forRoutes(...)`). */
+  readonly middleware?: (answers: Answers) => NestMiddleware['use'];
+  /** The routes the middleware is applied to. @default '*' */
+  readonly forRoutes?: string;
+  /** Middleware given to `app.use()` after `NestFactory.create()`, as a `main.ts` does. */
+  readonly use?: (answers: Answers) => NestMiddleware['use'];
+}
+
+/** A handler that records a protected (`answer`) or a public (`answerPublic`) run. */
+export interface Answers {
+  readonly answer: (name: string) => Handler;
+  readonly answerPublic: (name: string) => Handler;
 }
 
 /** `NestFactory.create(AppModule)` with the conventions' module and the case's controller. */
@@ -59,19 +70,20 @@ export function nestApp(spec: NestSpec): Build {
       );
     });
     Controller()(Routes);
-    const middleware = spec.middleware?.(recording.answer);
+    const middleware = spec.middleware?.(recording);
     class AppModule {
       configure(consumer: MiddlewareConsumer) {
         if (middleware === undefined) return;
         class Answering implements NestMiddleware {
           use = middleware!;
         }
-        consumer.apply(Answering).forRoutes('*');
+        consumer.apply(Answering).forRoutes(spec.forRoutes ?? '*');
       }
     }
     Module({ imports: [ConventionsModule.forRoot(api)], controllers: [Routes] })(AppModule);
     const adapter = spec.platform === 'express' ? new ExpressAdapter() : new FastifyAdapter();
     const app = await NestFactory.create(AppModule, adapter, { logger: false });
+    if (spec.use !== undefined) app.use(spec.use(recording));
     await app.listen(0, '127.0.0.1');
     const { port } = app.getHttpServer().address() as AddressInfo;
     return served(port, () => app.close());

@@ -5,6 +5,9 @@
  * `HttpException`s and `ValidationPipe`, 415 and 40001 for bodies, and the Swagger page public
  * under a policy it loads with.
  */
+
+import nestCore from '@nestjs/core/package.json' with { type: 'json' };
+import nestExpress from '@nestjs/platform-express/package.json' with { type: 'json' };
 import {
   bearer,
   conventions,
@@ -14,7 +17,7 @@ import {
 } from 'api-conventions';
 import { ConventionsModule } from 'api-conventions/nest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type NestServed, platforms, ran, serveNest } from './_nest-apps.ts';
+import { type NestServed, nestMajor, platforms, ran, serveNest } from './_nest-apps.ts';
 
 const issuer = 'https://api.example.com';
 const keys = await createTokenKeys({ logger: { error() {}, warn() {} } });
@@ -31,7 +34,7 @@ const tokenFor = async (scope: string) => {
 };
 
 for (const platform of platforms) {
-  describe(`NestJS on @nestjs/platform-${platform}`, () => {
+  describe(`NestJS ${nestMajor} on @nestjs/platform-${platform}`, () => {
     let served: NestServed | undefined;
     const errors: unknown[] = [];
     const warnings: string[] = [];
@@ -192,6 +195,11 @@ for (const platform of platforms) {
 }
 
 describe('NestJS route settings', () => {
+  it(`runs on NestJS ${nestMajor}`, () => {
+    expect(nestCore.version.split('.')[0]).toBe(nestMajor);
+    expect(nestExpress.version.split('.')[0]).toBe(nestMajor);
+  });
+
   it('refuses a misspelt option of ConventionsModule.forRoot with a TypeError', () => {
     const api = conventions({ routes: {} });
     expect(() => ConventionsModule.forRoot(api, { doc: 'docs' } as never)).toThrow(TypeError);

@@ -10,6 +10,14 @@ export {
   hostAnswer,
   hostAnswerFor,
 } from './bind-host.ts';
+export {
+  type Checkpoint,
+  type CheckpointBinding,
+  type CheckpointGuard,
+  type Checkpoints,
+  checkpoints,
+  enterAfter,
+} from './checkpoints.ts';
 export { CompanionFinder } from './companion-finder.ts';
 export type { Companion } from './companions.ts';
 export {
@@ -30,6 +38,7 @@ export {
   type MatchedEntry,
 } from './matched-entries.ts';
 export { routeSchemasOf } from './route-schemas.ts';
+export type { RouteHandler, StackProbe } from './stack-probe.ts';
 export {
   type IssuePathKey,
   type IssuePathSegment,
