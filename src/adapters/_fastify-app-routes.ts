@@ -6,7 +6,6 @@
 import type { HeaderValue, RouteConfig, RouteInfo, RouteSettings } from 'api-conventions';
 import {
   type ApiResponse,
-  type AppRoute,
   appHeaders,
   dispatchedSettings,
   type Guarded,
@@ -14,7 +13,6 @@ import {
   settle,
   useDeclaredRoutes,
 } from 'api-conventions/host';
-import type { LintRoute } from 'api-conventions/lint';
 import type {
   FastifyInstance,
   FastifyRequest,

@@ -1,24 +1,31 @@
 /** The app's own routes beside the table (Hono's): the middleware, guards and error handler. */
 
+import type { Conventions, ConventionsOptions, Identity, RouteConfig } from 'api-conventions';
 import {
-  type Conventions,
-  type ConventionsOptions,
-  HeaderBag,
-  type Identity,
-  type RouteConfig,
-  type RouteInfo,
-} from 'api-conventions';
-import {
-  andThen,
+  CompanionFinder,
   heldContext,
   markStep,
-  type RequestPart,
-  schemaRejection,
+  toWebResponse,
+  type ValidatorResult,
+  validatorRejection,
+  warnWithoutAddress,
+  withAppHeaders,
 } from 'api-conventions/host';
-import { watchCompanions } from './_fetch-companions.ts';
-import { type AppRouteEntry, type FetchContext, fetchHost } from './_fetch-host.ts';
-import { type FetchHostOptions, toResponse } from './_fetch-io.ts';
+import {
+  type AppRouteEntry,
+  type FetchContext,
+  type FetchHostOptions,
+  fetchHost,
+} from './_fetch-host.ts';
 import type { MatchedRequest } from './_fetch-match.ts';
+
+export type {
+  IssuePathKey,
+  IssuePathSegment,
+  StandardIssue,
+  ValidatorError,
+  ValidatorResult,
+} from 'api-conventions/host';
 
 /** A Hono-style middleware: runs before the app's routes and may replace `c.res` after them. */
 export type FetchMiddleware = (
@@ -69,9 +76,15 @@ export function toFetchMiddleware<Context = unknown>(
   const fetch = fetchHost(api);
   const { host } = fetch;
   if (options.routes !== undefined) fetch.readRoutes(options.routes);
-  if (options.remoteAddress === undefined) warnWithoutAddress(host.api);
-  const { alwaysOnHeaders, logger, observes } = host;
-  const companions = watchCompanions(host, options.routes);
+  if (options.remoteAddress === undefined) {
+    const how = "On Hono's node server: remoteAddress: (_, c) => getConnInfo(c).remote.address.";
+    warnWithoutAddress(host.api, 'toFetchMiddleware', how);
+  }
+  const { logger, observes } = host;
+  // What the app already has: Hono's own middleware in its routes, hono-rate-limiter by its store.
+  const finder = new CompanionFinder((companion) => host.companion(companion));
+  const companions = (c: FetchContext & { var?: { rateLimitStore?: unknown } }) =>
+    finder.seen(options.routes?.(), c.var?.rateLimitStore);
   return async (c, next) => {
     const request = c.req.raw;
     companions(c);
@@ -81,19 +94,12 @@ export function toFetchMiddleware<Context = unknown>(
       return response;
     };
     fetch.receive(request, c, options as FetchHostOptions<unknown>);
-    const stop = await host.enter(request);
-    if (stop !== undefined) return done(toResponse(stop, logger));
-    const ctx = host.context(request);
-    if (ctx.route !== undefined && ctx.route.app !== true) {
-      return done(
-        toResponse(await host.serve(request, ctx.route as RouteInfo, ctx.params), logger),
-      );
-    }
+    // Refused, or a route of the table, answered here; else the app's routes run.
+    const answer = await host.front(request);
+    if (answer !== undefined) return done(toWebResponse(answer, logger));
     await next();
     companions(c);
-    c.res = done(
-      withHeaders(c.res, alwaysOnHeaders, ctx.hasResponseHeaders ? ctx.responseHeaders : undefined),
-    );
+    c.res = done(withAppHeaders(c.res, host, request));
     return undefined;
   };
 }
@@ -127,15 +133,16 @@ export function toFetchMiddleware<Context = unknown>(
  */
 export function toFetchGuard(api: Conventions, settings: RouteConfig): FetchMiddleware {
   const fetch = fetchHost(api);
-  const { host, matcher } = fetch;
+  const { host, entries } = fetch;
   const { config } = host.settingsOf('ANY', 'guard()', settings);
   const guard: FetchMiddleware = async (c, next) => {
     const request = c.req.raw;
-    fetch.receive(request, c, {});
-    const route = matcher.settingsAt(c.req as MatchedRequest, request.method);
-    const params = (c.req as MatchedRequest).param?.();
+    fetch.receive(request, c);
+    const req = c.req as MatchedRequest;
+    const route = entries.settingsAt(req.matchedRoutes ?? [], req.routeIndex ?? 0, request.method);
+    const params = req.param?.();
     const guarded = await host.guard(request, route, params);
-    if (guarded.response !== undefined) return toResponse(guarded.response, host.logger);
+    if (guarded.response !== undefined) return toWebResponse(guarded.response, host.logger);
     await next();
     return undefined;
   };
@@ -189,48 +196,6 @@ export function bodyOf<T = unknown>(c: FetchContext | Request): T | undefined {
   return heldContext(c instanceof Request ? c : c.req.raw)?.body as T | undefined;
 }
 
-const warnedApis = new WeakSet<Conventions>();
-
-/** A rate limit with no client address counts every anonymous caller as one: say so once. */
-function warnWithoutAddress(api: Conventions): void {
-  if (!api.plugins.includes('rate-limit') || warnedApis.has(api)) return;
-  warnedApis.add(api);
-  api.logger.warn(
-    "toFetchMiddleware has no remoteAddress option: the rate limit cannot tell anonymous callers apart, and counts them all as one. On Hono's node server: remoteAddress: (_, c) => getConnInfo(c).remote.address.",
-  );
-}
-
-/**
- * An app route's response with the always-on headers it lacks and the headers the checks
- * gathered (`Vary` merged, `Set-Cookie` and `Link` added). A response from `fetch()` has
- * immutable headers, so it is copied once.
- */
-function withHeaders(
-  response: Response,
-  alwaysOn: Readonly<Record<string, string | readonly string[]>>,
-  gathered: HeaderBag | undefined,
-): Response {
-  let copy = response;
-  try {
-    response.headers.set('x-probe-mutable', '');
-    response.headers.delete('x-probe-mutable');
-  } catch {
-    copy = new Response(response.body, response);
-  }
-  const { headers } = copy;
-  if (gathered !== undefined) {
-    const merged = new HeaderBag({ vary: headers.get('vary') ?? undefined }).merge(gathered);
-    for (const [name, value] of Object.entries(merged.record)) {
-      if (name === 'vary') headers.set(name, String(value));
-      else if (name === 'set-cookie' || name === 'link') {
-        for (const item of [value].flat()) headers.append(name, item);
-      } else if (!headers.has(name)) headers.set(name, [value].flat().join(', '));
-    }
-  }
-  for (const name in alwaysOn) if (!headers.has(name)) headers.set(name, String(alwaysOn[name]));
-  return copy;
-}
-
 /**
  * An error handler for the app's own routes (Hono's `app.onError`): what they throw gets the
  * spec's error body and status, reported to the conventions' logger, as on every other host.
@@ -255,55 +220,12 @@ export function toFetchErrorHandler(
   const { host } = fetch;
   return (error, c) => {
     const request = c.req.raw;
-    fetch.receive(request, c, {});
+    fetch.receive(request, c);
     // Hono keeps what `c.req.json()` and its siblings read: the app read the body itself.
     const bodyRead = c.req.bodyCache !== undefined && Object.keys(c.req.bodyCache).length > 0;
-    const failed = host.fail(request, error, { bodyRead });
-    return andThen(failed, (response) => toResponse(response, host.logger));
+    return toWebResponse(host.fail(request, error, { bodyRead }), host.logger);
   };
 }
-
-/** What a validator middleware hands its hook (`@hono/zod-validator`, `@hono/standard-validator`). */
-export interface ValidatorResult {
-  /** Whether the value fits the schema. */
-  readonly success: boolean;
-  /** The schema's error when it does not. */
-  readonly error?: ValidatorError | undefined;
-  /** What was validated: `json`, `form`, `query`, `param`, `header` or `cookie`. */
-  readonly target?: string | undefined;
-}
-
-/** A validator's error: the schema's issues. */
-export interface ValidatorError {
-  /** Each problem, with a message and a path. */
-  readonly issues?: readonly StandardIssue[] | undefined;
-}
-
-/** One segment of an issue's path: a key, or an object that holds it. */
-export type IssuePathSegment = PropertyKey | IssuePathKey;
-
-/** A path segment as an object (Standard Schema's `PathSegment`). */
-export interface IssuePathKey {
-  /** The key. */
-  readonly key: PropertyKey;
-}
-
-/** One issue of a schema's error, as Standard Schema and zod give it. */
-export interface StandardIssue {
-  /** What is wrong. */
-  readonly message: string;
-  /** Where: keys and indexes from the root of the value. */
-  readonly path?: readonly IssuePathSegment[] | undefined;
-}
-
-const parts: Record<string, RequestPart> = {
-  json: 'body',
-  form: 'body',
-  query: 'query',
-  param: 'params',
-  header: 'headers',
-  cookie: 'headers',
-};
 
 /**
  * The hook for a validator middleware on Hono (`zValidator('json', schema, validationHook)`): a
@@ -328,7 +250,7 @@ const parts: Record<string, RequestPart> = {
  * ```
  */
 export function validationHook(result: ValidatorResult, _c?: unknown): undefined {
-  if (result.success) return undefined;
-  const issues = (result.error?.issues ?? []) as Parameters<typeof schemaRejection>[1];
-  throw schemaRejection(parts[result.target ?? 'json'] ?? 'body', issues);
+  const rejection = validatorRejection(result);
+  if (rejection !== undefined) throw rejection;
+  return undefined;
 }

@@ -7,7 +7,6 @@
  */
 import {
   type ApiResponse,
-  type AppRoute,
   type BoundHost,
   type Checkpoints,
   checkpoints,

@@ -6,17 +6,20 @@
  */
 import type { Conventions, ConventionsOptions } from 'api-conventions';
 import {
-  type ApiResponse,
-  andThen,
-  assertKnownKeys,
-  bindHost,
+  assertHostFunctions,
   errorToResponse,
   heldContext,
   hostAnswerFor,
   markStep,
+  requestFailureOf,
+  toWebResponse,
 } from 'api-conventions/host';
-import { type AppRouteEntry, type FetchContext, fetchHost } from './_fetch-host.ts';
-import { type FetchHostOptions, inputOf, toResponse } from './_fetch-io.ts';
+import {
+  type AppRouteEntry,
+  type FetchContext,
+  type FetchHostOptions,
+  fetchHost,
+} from './_fetch-host.ts';
 
 export {
   bodyOf,
@@ -33,14 +36,12 @@ export {
   type ValidatorResult,
   validationHook,
 } from './_fetch-app-routes.ts';
-export type { AppRouteEntry, FetchContext } from './_fetch-host.ts';
-export type { FetchHostOptions, RemoteAddress } from './_fetch-io.ts';
-
-/** A request with what the host passed beside it. */
-interface Call<Context> {
-  readonly request: Request;
-  readonly context: Context;
-}
+export type {
+  AppRouteEntry,
+  FetchContext,
+  FetchHostOptions,
+  RemoteAddress,
+} from './_fetch-host.ts';
 
 /**
  * A Web-standard request handler. `context` is whatever the host passes second (Deno's
@@ -91,28 +92,22 @@ export function toFetchHandler<Context = unknown>(
 ): FetchHandler<Context> {
   const fetch = fetchHost(api);
   const { host } = fetch;
-  const names = ['remoteAddress', 'routes', 'readingBody', 'decodeBody'] as const;
-  assertKnownKeys('toFetchHandler()', options, names);
-  for (const name of names) {
-    if (options[name] !== undefined && typeof options[name] !== 'function') {
-      throw new TypeError(`toFetchHandler(): \`${name}\` must be a function.`);
-    }
-  }
+  assertHostFunctions('toFetchHandler()', options, [
+    'remoteAddress',
+    'routes',
+    'readingBody',
+    'decodeBody',
+  ]);
   if (options.routes !== undefined) fetch.readRoutes(options.routes);
-  const { remoteAddress, readingBody, decodeBody } = options;
-  // Alone, the library routes every request: a binding of its own, whose request is the call.
-  const alone = bindHost<Call<Context>>(host.api, {
-    input: ({ request, context }) =>
-      inputOf(request, context, remoteAddress, readingBody, decodeBody),
-  });
   const handler = (first: Request | FetchContext, second?: unknown) => {
     const hono = !(first instanceof Request);
     const request = hono ? first.req.raw : first;
-    const context = (hono ? first : second) as Context;
-    // Behind toFetchMiddleware, which ran the front: the router's answers. Alone: everything.
-    const result =
-      heldContext(request) !== undefined ? host.serve(request) : alone.handle({ request, context });
-    return andThen(result, (response) => toResponse(response, host.logger));
+    // Behind toFetchMiddleware, which ran the front: the router's answers. Alone: everything,
+    // the library routing, with the host's context and this handler's options.
+    if (heldContext(request) === undefined) {
+      fetch.receive(request, hono ? first : second, options as FetchHostOptions<unknown>);
+    }
+    return toWebResponse(host.serve(request), host.logger);
   };
   return markStep(handler, { own: true }) as FetchHandler<Context>;
 }
@@ -174,14 +169,12 @@ export function toClientErrorHandler(api: Conventions): ServerErrorHandler {
   // The request whose listener is running: the server calls the handler from within it.
   let current: ServerRequest | undefined;
   const handler = (error: unknown): Response | Promise<Response> => {
-    if (!(error instanceof Error) || error.name !== 'RequestError') {
-      return toResponse(errorToResponse(error, api.logger), api.logger);
-    }
-    const kind = /missing host/i.test(error.message) ? 'host' : 'target';
-    const answer = hostAnswerFor(api, kind, current?.socket?.remoteAddress ?? undefined);
-    const respond = ({ status, headers, body }: ApiResponse) =>
-      toResponse({ status, headers: { ...headers }, body }, api.logger);
-    return andThen(answer, respond);
+    const kind = requestFailureOf(error);
+    if (kind === undefined) return toWebResponse(errorToResponse(error, api.logger), api.logger);
+    return toWebResponse(
+      hostAnswerFor(api, kind, current?.socket?.remoteAddress ?? undefined),
+      api.logger,
+    );
   };
   return Object.assign(handler, {
     wrap<R extends ServerRequest, A extends unknown[], T>(listener: (request: R, ...rest: A) => T) {

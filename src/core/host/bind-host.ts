@@ -221,6 +221,21 @@ export class BoundHost<Native extends object> {
   }
 
   /**
+   * {@link BoundHost.enter}, then, where the request is for a route of the library's own table,
+   * that route served end to end ({@link BoundHost.serve}, after `beforeServe`, where a host hands
+   * over its body): the response to send, or `undefined` to let the host's router go on.
+   */
+  front(native: Native, beforeServe?: () => void): Step<ApiResponse | undefined> {
+    return andThen(this.enter(native), (stop) => {
+      if (stop !== undefined) return stop;
+      const { route, params } = this.context(native);
+      if (route === undefined || route.app === true) return undefined;
+      beforeServe?.();
+      return this.serve(native, route as RouteInfo, params);
+    });
+  }
+
+  /**
    * The check point where the host enters code of the app that may answer: one of its routes
    * (`route`, with the host's decoded `params`), or middleware the library cannot read
    * (`undefined`), which a caller without verified credentials passes only where `opensAhead`

@@ -18,6 +18,7 @@ export {
   checkpoints,
   enterAfter,
 } from './checkpoints.ts';
+export { CompanionFinder } from './companion-finder.ts';
 export type { Companion } from './companions.ts';
 export {
   type DeclaredRoute,
@@ -25,8 +26,25 @@ export {
   dispatchedSettings,
   useDeclaredRoutes,
 } from './declared-routes.ts';
+export { requestFailureOf, type WebRequestFacts, webInput } from './fetch-request.ts';
+export { toWebResponse, withAppHeaders } from './fetch-response.ts';
 export { fromHostError, type HostErrorFacts, hostFailureOf } from './host-errors.ts';
+export { assertHostFunctions, warnWithoutAddress } from './host-options.ts';
 export { markOf, markStep, originalOf, type StepMark } from './marks.ts';
+export {
+  appRoutesOfEntries,
+  type EntriesAhead,
+  MatchedEntries,
+  type MatchedEntry,
+} from './matched-entries.ts';
 export { routeSchemasOf } from './route-schemas.ts';
 export type { RouteHandler, StackProbe } from './stack-probe.ts';
+export {
+  type IssuePathKey,
+  type IssuePathSegment,
+  type StandardIssue,
+  type ValidatorError,
+  type ValidatorResult,
+  validatorRejection,
+} from './validator-results.ts';
 export { catchAllPath, tablePattern } from './wildcards.ts';

@@ -5,7 +5,6 @@ import type { ApiResponse } from '../http/response.ts';
 import type { RequestContext, RequestInput } from '../kernel/context.ts';
 import type { RouteInfo, RouteTable } from '../kernel/route-table.ts';
 import { andThen, type Step } from '../kernel/steps.ts';
-import type { Router } from '../routing/router.ts';
 import type { TypedRoutes } from '../validation/typed-route.ts';
 import { front, rest, run } from './dispatch.ts';
 import { responded } from './observe.ts';

@@ -2,6 +2,7 @@
  * One fetch of an identity provider's JWK set (RFC 7517 §5), bounded in time and in bytes, with
  * the platform's `fetch` and streams only (the core runs on Node, Bun, Deno and workers).
  */
+import { readAtMost } from '../internal/read-stream.ts';
 
 /**
  * Why a provider's key set could not be had: an error status, the network, a body that is not
@@ -34,35 +35,6 @@ function messageOf(error: unknown): string {
 }
 
 /**
- * The body of `response`, read chunk by chunk and given up on at the first byte past
- * `maxBytes`: what is counted is what the stream yields, that is after any `Content-Encoding`
- * was undone, so a small gzip that inflates to gigabytes stops at the bound (a gzip bomb).
- */
-async function readAtMost(body: ReadableStream<Uint8Array>, maxBytes: number): Promise<Uint8Array> {
-  const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      // Cancelling closes the connection: the rest is neither downloaded nor inflated.
-      reader.cancel().catch(ignore);
-      throw fail(`the key set is larger than ${maxBytes} bytes (jwksMaxBytes)`);
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return bytes;
-}
-
-/**
  * The parsed JSON of the key set at `url`, or a thrown {@link KeySetUnavailableError}: not 200
  * (redirects are not followed, as jose's own fetch does not), no answer within `timeoutMs`, a
  * declared or decoded body over `maxBytes`, or a body that is not UTF-8 JSON. Whether the JSON
@@ -92,13 +64,17 @@ export async function fetchKeySet(url: string, bounds: FetchBounds): Promise<unk
       `the key set is larger than ${maxBytes} bytes (jwksMaxBytes): Content-Length ${declared}`,
     );
   }
-  let bytes: Uint8Array;
+  let read: Awaited<ReturnType<typeof readAtMost>>;
   try {
-    bytes = await readAtMost(body, maxBytes);
+    // What is counted is what the stream yields, that is after any `Content-Encoding` was undone,
+    // so a small gzip that inflates to gigabytes stops at the bound (a gzip bomb); cancelling
+    // closes the connection: the rest is neither downloaded nor inflated.
+    read = await readAtMost(body.getReader(), maxBytes);
   } catch (error) {
-    if (error instanceof KeySetUnavailableError) throw error;
     throw signal.aborted ? timedOut() : fail(`the body could not be read: ${messageOf(error)}`);
   }
+  if (read.over) throw fail(`the key set is larger than ${maxBytes} bytes (jwksMaxBytes)`);
+  const { bytes } = read;
   try {
     return JSON.parse(utf8.decode(bytes));
   } catch {
