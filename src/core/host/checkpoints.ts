@@ -21,9 +21,22 @@ import { listRoutes, readMarks, type StackProbe, takes } from './stack-probe.ts'
  * @category Host binding
  */
 export type Checkpoint<Layer, Route> =
-  | { readonly kind: 'route'; readonly route: Route }
-  | { readonly kind: 'router'; readonly stack: Layer[] }
-  | { readonly kind: 'middleware' };
+  | {
+      /** In front of one of the app's routes. */
+      readonly kind: 'route';
+      /** The route it checks. */
+      readonly route: Route;
+    }
+  | {
+      /** In front of a nested router: records where the request is, for the look ahead. */
+      readonly kind: 'router';
+      /** The nested router's stack. */
+      readonly stack: Layer[];
+    }
+  | {
+      /** In front of middleware that may answer. */
+      readonly kind: 'middleware';
+    };
 
 /**
  * What the check points need of the adapter: the bound host, its router probe, and how to put a
@@ -35,8 +48,11 @@ export type Checkpoint<Layer, Route> =
  * @category Host binding
  */
 export interface CheckpointBinding<Native extends object, Layer, Route> {
+  /** The bound host the check points check with. */
   readonly host: BoundHost<Native>;
+  /** How the host's router is read. */
   readonly probe: StackProbe<Native, Layer, Route>;
+  /** Puts `point` in front of what `stack[at]` runs; what stands there now, or `undefined`. */
   place(stack: Layer[], at: number, point: Checkpoint<Layer, Route>): Layer | undefined;
 }
 

@@ -14,7 +14,12 @@ import { markOf } from './marks.ts';
  */
 export type RouteHandler =
   | ((...args: never[]) => unknown)
-  | { readonly handle?: unknown; readonly method?: string | undefined };
+  | {
+      /** The handler the layer runs. */
+      readonly handle?: unknown;
+      /** The method it runs for, lower-case; every method when absent. */
+      readonly method?: string | undefined;
+    };
 
 /**
  * What the check points read of a host's router: each layer of a stack is a route, a nested
