@@ -85,7 +85,7 @@ const requests = fc.record({
 
 // The parsers' work in V8 block executions (test/_work.ts): the scan before JSON.parse and the
 // form reader visit each byte once, a few blocks each; a rescan grows with the square.
-const perByte = 4;
+const perByte = 8;
 
 describeMatrix('hostile bodies', build, (served) => {
   it('answers every hostile body below 500, with the error body on every 4xx, in parser work linear in its length', async () => {

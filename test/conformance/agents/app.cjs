@@ -16,8 +16,8 @@ const quiet = { error() {}, warn() {} };
 let load = async (id) => require(id);
 
 async function main() {
-  const { bearer, conventions, createTokenKeys, issueAccessToken, listOf } =
-    await load('api-conventions');
+  const { bearer, conventions, createTokenKeys, listOf } = await load('api-conventions');
+  const { issueAccessToken } = await load('api-conventions/oauth');
   const keys = await createTokenKeys({ logger: quiet });
   const plugins = [bearer({ keys, issuer, audience: issuer })];
   // With OpenTelemetry loaded, the library's own spans beside the instrumentations'.
