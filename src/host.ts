@@ -34,6 +34,7 @@ export {
   checkpoints,
   checkRequestHead,
   checkTransferCoding,
+  companionOf,
   compileTrust,
   contentCodings,
   contentCodingsOf,

@@ -4,22 +4,12 @@
  * named once, at the app's first request, with what to change.
  */
 import type { Logger } from 'api-conventions';
-import { type Companion, originalOf } from 'api-conventions/host';
+import { type Companion, companionOf, originalOf } from 'api-conventions/host';
 import { appRouter, type Layer } from './_express-routes.ts';
 
 const checked = new WeakSet<object>();
 /** Apps with passport's `authenticate` middleware, until its own 401 has been named once. */
 const passportApps = new WeakSet<object>();
-
-/** The companion a handler of the app's stack is, by what the package leaves on it. */
-function companionOf(handle: unknown): Companion | undefined {
-  if (typeof handle !== 'function') return undefined;
-  const own = originalOf(handle) as { name?: unknown; resetKey?: unknown; getKey?: unknown };
-  if (typeof own.resetKey === 'function' && typeof own.getKey === 'function') {
-    return 'express-rate-limit';
-  }
-  return own.name === 'compression' ? 'compression' : undefined;
-}
 
 /**
  * Reads the app's stack once: the `cors` package ahead of `before` answers preflights itself, an

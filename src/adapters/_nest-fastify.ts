@@ -8,6 +8,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AbstractHttpAdapter } from '@nestjs/core';
 import type { Conventions, RouteConfig } from 'api-conventions';
+import { enterAfter } from 'api-conventions/host';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { answerError, entries, type Next, send, served } from './_fastify-server.ts';
 import { toFastifyPlugin } from './fastify.ts';
@@ -94,10 +95,12 @@ export async function nestFastify(
       const { request, reply } = at;
       const routed = (request.routeOptions.config as { url?: string } | undefined)?.url;
       const checked = host.check(request, undefined, undefined, () => routed !== undefined);
-      const go = (refusal: Awaited<typeof checked>) =>
-        refusal === undefined ? middleware(req, res, next) : send(reply, refusal);
       // A promise goes back to Nest, which hands its rejection to `next`.
-      return checked instanceof Promise ? checked.then(go) : go(checked);
+      return enterAfter(
+        checked,
+        () => middleware(req, res, next),
+        (refusal) => send(reply, refusal),
+      );
     };
   const factory = adapter.createMiddlewareFactory.bind(adapter);
   adapter.createMiddlewareFactory = async (method) => {

@@ -18,7 +18,7 @@ export {
   checkpoints,
   enterAfter,
 } from './checkpoints.ts';
-export { CompanionFinder } from './companion-finder.ts';
+export { CompanionFinder, companionOf } from './companion-finder.ts';
 export type { Companion } from './companions.ts';
 export {
   type DeclaredRoute,
