@@ -75,6 +75,8 @@ export interface KoaCheckpoints extends Checkpoints<Context, KoaEntry, KoaLayer>
    * a router it can read.
    */
   unknownChain(ctx: Context, middleware: Middleware[], next: Next): unknown;
+  /** The route whose check point the request passed last, for a guard on it. */
+  entered(ctx: Context): KoaLayer | undefined;
 }
 
 /** Builds the check points of an app: `send` writes a refusal, `copyHeaders` the checks' headers. */
@@ -94,6 +96,7 @@ export function koaCheckpoints(
       (refusal) => send(ctx, refusal),
     );
 
+  const entered = new WeakMap<Context, KoaLayer>();
   const kit = checkpoints({
     host,
     probe: koaProbe,
@@ -115,7 +118,10 @@ export function koaCheckpoints(
       }
       const step: Middleware =
         point.kind === 'route'
-          ? (ctx, next) => enter(kit.route(ctx, point.route, ctx.params), ctx, next)
+          ? (ctx, next) => {
+              if (host.held(ctx) !== undefined) entered.set(ctx, point.route);
+              return enter(kit.route(ctx, point.route, ctx.params), ctx, next);
+            }
           : (ctx, next) => enter(kit.middleware(ctx, stack, entry), ctx, next);
       entry.stack.unshift(markStep(step, { own: true }));
       return entry;
@@ -137,7 +143,7 @@ export function koaCheckpoints(
   const unknownChain = (ctx: Context, middleware: Middleware[], next: Next) =>
     enter(kit.middleware(ctx, middleware, undefined), ctx, next);
 
-  return { ...kit, rest, unknownChain };
+  return { ...kit, rest, unknownChain, entered: (ctx) => entered.get(ctx) };
 }
 
 /** Runs `chain` from `at` as Koa would: each piece gets a `next` that runs the one after it. */

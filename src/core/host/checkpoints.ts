@@ -88,8 +88,6 @@ export interface Checkpoints<Native extends object, Layer, Route> {
   ): Step<ApiResponse | undefined>;
   /** The request enters the router at `self` in `stack`, whose routes see `base`: call what it gives when the router hands the request back. */
   into(native: Native, stack: readonly Layer[], self: Layer, base: string): () => void;
-  /** The route whose check point the request passed last. */
-  entered(native: Native): Route | undefined;
   /**
    * A guard's settings, checked now (a misspelt key is a `TypeError` at start-up), and how they
    * apply where a request reaches the guard.
@@ -163,7 +161,6 @@ export function checkpoints<Native extends object, Layer, Route>(
   const lengths = new WeakMap<readonly Layer[], number>();
   const nestedOf = new WeakMap<readonly Layer[], Layer[][]>();
   const trails = new WeakMap<Native, Frame<Layer>[]>();
-  const entered = new WeakMap<Native, Route>();
   const told = new WeakSet<object>();
   // A route's methods, read again when handlers are added (a method comes with its handlers).
   const methodsOf = new WeakMap<object, { version: number; methods: readonly string[] }>();
@@ -266,7 +263,6 @@ export function checkpoints<Native extends object, Layer, Route>(
     settingsOf,
     route(native, route, params) {
       if (host.held(native) === undefined) return undefined;
-      entered.set(native, route);
       return host.check(native, settingsOf(route, probe.method(native)), params);
     },
     middleware(native, stack, self) {
@@ -302,7 +298,6 @@ export function checkpoints<Native extends object, Layer, Route>(
         if (at !== -1) trail.length = at;
       };
     },
-    entered: (native) => entered.get(native),
     loose(router, strict, fix) {
       if (told.has(router)) return;
       told.add(router);
