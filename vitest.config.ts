@@ -2,6 +2,8 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import { sharedSuites } from './scripts/suites.mjs';
 
+// The suites the first group runs, read once.
+const shared = sharedSuites();
 const src = (p: string) => fileURLToPath(new URL(`./src/${p}`, import.meta.url));
 // NestJS 10, in a folder of its own beside the NestJS 11 of the other tests (its packages
 // require each other by their own names, which NestJS 11 holds at the top level).
@@ -38,7 +40,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'shared',
-          include: sharedSuites(),
+          include: shared,
           isolate: false,
           maxWorkers: 2,
           sequence: { groupOrder: 0 },
@@ -49,7 +51,7 @@ export default defineConfig({
         test: {
           name: 'isolated',
           include: ['test/**/*.test.ts'],
-          exclude: sharedSuites(),
+          exclude: shared,
           maxWorkers: 1,
           sequence: { groupOrder: 1 },
         },
