@@ -4,13 +4,7 @@
  * @module api-conventions/koa
  */
 
-import type {
-  Conventions,
-  ConventionsOptions,
-  Identity,
-  RouteConfig,
-  RouteInfo,
-} from 'api-conventions';
+import type { Conventions, ConventionsOptions, Identity, RouteConfig } from 'api-conventions';
 import { type ApiResponse, bindHost, heldContext, markStep, type Step } from 'api-conventions/host';
 import type { Context, Middleware } from 'koa';
 import { type KoaCheckpoints, koaCheckpoints } from './_koa-checkpoints.ts';
@@ -105,15 +99,10 @@ export function toKoaMiddleware(api: Conventions | ConventionsOptions): KoaConve
 
   const middleware: Middleware = async (ctx, next) => {
     if (observes) onFinalStatus(ctx.res, (status) => host.sent(ctx, status));
-    const stop = await host.enter(ctx);
+    // The checks, or a table route served end to end, ahead of the app's routers.
+    const stop = await host.front(ctx, () => addBody(ctx));
     if (stop !== undefined) return send(ctx, stop);
     const held = host.context(ctx);
-    // A table route: the library routes it, ahead of the app's routers.
-    const { route } = held;
-    if (route !== undefined && route.app !== true) {
-      addBody(ctx);
-      return send(ctx, host.serve(ctx, route as RouteInfo, held.params));
-    }
     copyHeaders(ctx);
     // Koa's routers route on `ctx.path`: the normalised target, as every host routes on it.
     const target = held.rawQuery ? `${held.path}?${held.rawQuery}` : held.path;
