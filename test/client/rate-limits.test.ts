@@ -39,4 +39,5 @@ describeMatrix(
       expect(refused).toBeLessThanOrEqual(5);
     }, 60_000);
   },
+  { hostsAtOnce: true },
 );

@@ -89,4 +89,5 @@ describeMatrix(
       expect([200, 304]).toContain(calls[1]);
     });
   },
+  { hostsAtOnce: true },
 );

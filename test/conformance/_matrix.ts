@@ -74,6 +74,12 @@ export interface MatrixOptions {
    * without the OpenAPI contract check. @default false
    */
   plain?: boolean;
+  /**
+   * Runs the hosts' suites side by side instead of one after the other, each host's tests still
+   * in order: for suites whose time is waiting (token lifetimes, rate windows) on servers that
+   * share nothing. @default false
+   */
+  hostsAtOnce?: boolean;
 }
 
 /**
@@ -105,7 +111,7 @@ export function describeMatrix(
       });
       continue;
     }
-    describe(`${title} [${adapter}]`, () => {
+    describe(`${title} [${adapter}]`, { concurrent: options.hostsAtOnce === true }, () => {
       let running: Running | undefined;
       let api: Conventions | undefined;
       const recorder = contractRecorder();
@@ -144,7 +150,8 @@ export function describeMatrix(
         await running.close();
         forgetTokens(served.url(''));
       });
-      suite(served);
+      if (options.hostsAtOnce === true) describe.sequential('in order', () => suite(served));
+      else suite(served);
       if (plain) return;
       it(contractTitle, async () => {
         if (api === undefined || running === undefined) throw new Error('server not started');
