@@ -68,5 +68,6 @@ describeMatrix(
       keepAliveTimeout: 300,
       connectionsCheckingInterval: 100,
     },
+    hostsAtOnce: true,
   },
 );
