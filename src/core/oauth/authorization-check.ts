@@ -4,8 +4,9 @@ import { ErrorCode } from '../errors/catalogue.ts';
 import { ok, type Reply } from '../http/reply.ts';
 import type { RequestContext } from '../kernel/context.ts';
 import type { AuthorizationRequest } from './authorization-request.ts';
+import type { CompiledClient } from './compile-clients.ts';
 import { type OAuthErrorWord, oauthError } from './errors.ts';
-import type { CompiledClient, ResolvedOAuth } from './resolve.ts';
+import type { ResolvedOAuth } from './resolve.ts';
 import { narrowScope, parseScope } from './scopes.ts';
 import { knownParams } from './token-endpoint.ts';
 

@@ -9,8 +9,9 @@ import {
 import type { AuthorizationRequest } from './authorization-request.ts';
 import type { FailureCounter } from './brute-force.ts';
 import type { AuthorizationCodes } from './codes.ts';
+import type { CompiledClient } from './compile-clients.ts';
 import type { OAuthServerOptions, OAuthUser } from './options.ts';
-import type { CompiledClient, ResolvedOAuth } from './resolve.ts';
+import type { ResolvedOAuth } from './resolve.ts';
 import { intersect, narrowScope } from './scopes.ts';
 import { signInWith } from './sign-in.ts';
 
