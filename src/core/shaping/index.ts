@@ -8,12 +8,11 @@ export {
   defineResource,
   type FieldSubTree,
   type FieldTreeOf,
-  type LinkRule,
   type Resource,
-  type ResourceLink,
   type ResourceOptions,
   type Selection,
 } from './resource.ts';
+export type { LinkRule, ResourceLink } from './resource-links.ts';
 export {
   type FieldRequest,
   type FieldTree,
