@@ -4,6 +4,7 @@ import './route-config.ts';
 
 export { checkPayload } from './check-payload.ts';
 export { listQuery, type PayloadsOptions, pageArray, payloads } from './payloads.ts';
+export { project, selectFields } from './project.ts';
 export {
   defineResource,
   type FieldSubTree,
@@ -17,7 +18,5 @@ export {
   type FieldRequest,
   type FieldTree,
   parseFields,
-  project,
   type SelectedField,
-  selectFields,
 } from './select-fields.ts';
