@@ -28,7 +28,7 @@ export function startWork(): Promise<unknown> {
  * costs"): the files whose blocks a request's parser work counts.
  */
 export const requestParsers =
-  /\/src\/core\/.*\/(accept|parse-body|parse-form|structure-scan|body-coding|request-head|cookies|cors|csrf|etag|preconditions|http-date|resolve-origin|extract|client-auth|parse-list|list-options|select-fields|versioning)\.ts$/;
+  /\/src\/core\/.*\/(accept|parse-body|parse-form|structure-scan|body-coding|request-head|cookies|cors|csrf|etag|preconditions|http-date|resolve-origin|extract|client-auth|parse-list|list-parameters|list-options|sort-order|select-fields|versioning)\.ts$/;
 
 /** Reads the counters since the last read (reading resets them), summed over the matching files. */
 async function take(where: string | RegExp): Promise<number> {

@@ -3,6 +3,7 @@
  * a conditional GET or `If-Match`, waiting out a 429 or 503, renewing a refused token once.
  */
 import { encodeBody, readBody } from './body-codec.ts';
+import { addConditions, forgetTag, remember, revalidated } from './conditional.ts';
 import { ApiResponseError } from './errors.ts';
 import { exchange } from './exchange.ts';
 import { deprecationOf, isInvalidToken, limitOf, retryAfterOf } from './headers.ts';
@@ -42,19 +43,10 @@ export interface Call {
 
 // RFC 9110 §9.2.2: repeating these has the effect of sending them once.
 const idempotentMethods = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
-// Writes that replace or remove what was read: they carry If-Match (RFC 9110 §13.1.1).
-const conditionalWrites = new Set(['PUT', 'PATCH', 'DELETE']);
-
-/** The path of a URL (the resource a tag belongs to), without its query. */
-const resourceOf = (url: string) => {
-  const query = url.indexOf('?');
-  return query === -1 ? url : url.slice(0, query);
-};
 
 /** Sends `call`; resolves with the response, or rejects with an {@link ApiResponseError}. */
 export async function send(state: ClientState, call: Call): Promise<ClientResponse> {
   const { method, url } = call;
-  const resource = resourceOf(url);
   const encoded = encodeBody(call.body);
   const retryable = idempotentMethods.has(method) || call.idempotent === true;
   let attempts = 0;
@@ -63,23 +55,8 @@ export async function send(state: ClientState, call: Call): Promise<ClientRespon
   const reach = reachOf(state.origins, url, `${method} ${url}`, 'the URL');
   const gate = reach === 'own' ? state.gate : undefined;
   for (;;) {
-    const headers = new Headers(state.headers);
-    if (encoded.type) headers.set('content-type', encoded.type);
-    if (call.headers)
-      for (const [name, value] of Object.entries(call.headers)) headers.set(name, value);
-    let token: string | undefined;
-    if (reach === 'own' && !headers.has('authorization')) {
-      token = state.tokens ? await state.tokens.current() : await state.token?.();
-      if (token !== undefined) headers.set('authorization', `Bearer ${token}`);
-    }
-    const cacheKey =
-      method === 'GET' && state.cache ? `${url} ${headers.get('accept') ?? ''}` : undefined;
-    const stored = cacheKey === undefined ? undefined : state.cache?.get(cacheKey);
-    if (stored && !headers.has('if-none-match')) headers.set('if-none-match', stored.etag);
-    if (conditionalWrites.has(method) && state.validators && !headers.has('if-match')) {
-      const tag = state.validators.get(resource);
-      if (tag !== undefined) headers.set('if-match', tag);
-    }
+    const { headers, token } = await headersOf(state, call, encoded.type, reach === 'own');
+    const { cacheKey, stored } = addConditions(state, method, url, headers);
     await gate?.acquire(call.signal, state.maxWait, (wait) =>
       refusedWait(
         url,
@@ -104,12 +81,8 @@ export async function send(state: ClientState, call: Call): Promise<ClientRespon
 
     if (res.status === 304 && stored) {
       await res.body?.cancel();
-      // RFC 9110 §15.4.5: the 304's headers update the stored response's.
-      const merged = new Headers(stored.headers);
-      res.headers.forEach((value, name) => {
-        if (name !== 'content-length') merged.set(name, value);
-      });
-      return { status: stored.status, headers: merged, body: stored.body, cached: true };
+      const { status, headers, body } = revalidated(stored, res.headers);
+      return { status, headers, body, cached: true };
     }
     if (res.status === 401 && token !== undefined && state.tokens && !renewed) {
       if (isInvalidToken(res.headers)) {
@@ -121,29 +94,8 @@ export async function send(state: ClientState, call: Call): Promise<ClientRespon
       }
     }
     if ((res.status === 429 || res.status === 503) && retryable && attempts < state.retries) {
-      const limit = limitOf(res.headers, now);
-      const asked = retryAfterOf(res.headers, now);
-      const reset =
-        limit?.remaining === 0 && limit.resetAt !== undefined
-          ? Math.max(0, limit.resetAt - now)
-          : undefined;
-      const wait = asked ?? reset ?? 500 * 2 ** attempts;
-      if (wait > state.maxWait) {
-        const cause = new ApiResponseError(
-          method,
-          url,
-          res.status,
-          res.headers,
-          await readBody(state, res, method, url),
-        );
-        const by = asked !== undefined ? 'Retry-After' : 'the rate limit reset';
-        throw refusedWait(
-          url,
-          `${method} ${url}: the service answered ${res.status} and asked (${by}) to wait ${durationOf(wait)}, longer than retry.maxWait (${durationOf(state.maxWait)}); not retried.`,
-          wait,
-          cause,
-        );
-      }
+      const { wait, asked } = retryWait(res.headers, now, attempts);
+      if (wait > state.maxWait) throw await waitRefused(state, res, method, url, wait, asked);
       attempts++;
       await res.body?.cancel();
       // spec 8.2: no call of this client goes before the wait is over.
@@ -154,22 +106,80 @@ export async function send(state: ClientState, call: Call): Promise<ClientRespon
 
     const body = await readBody(state, res, method, url);
     if (!res.ok && res.status !== 304) {
-      // The tag is stale: the next write is sent without it unless read again.
-      if (res.status === 412) state.validators?.set(resource, null);
+      if (res.status === 412) forgetTag(state, url);
       throw new ApiResponseError(method, url, res.status, res.headers, body);
     }
-    const etag = res.headers.get('etag');
-    if (method === 'GET') {
-      if (cacheKey !== undefined && etag !== null && res.status === 200) {
-        state.cache?.set(cacheKey, { etag, status: res.status, headers: res.headers, body });
-      }
-      state.validators?.set(resource, etag);
-    } else if (conditionalWrites.has(method)) {
-      // The write's own tag, or none: a tag from before our write would refuse our next one.
-      state.validators?.set(resource, etag);
-    }
+    remember(state, method, url, cacheKey, res, body);
     return { status: res.status, headers: res.headers, body, cached: false };
   }
+}
+
+/**
+ * A call's headers: the client's, its body's type, the call's own, and its token when it goes to
+ * its own origin.
+ */
+async function headersOf(
+  state: ClientState,
+  call: Call,
+  type: string | undefined,
+  own: boolean,
+): Promise<{ headers: Headers; token: string | undefined }> {
+  const headers = new Headers(state.headers);
+  if (type) headers.set('content-type', type);
+  if (call.headers)
+    for (const [name, value] of Object.entries(call.headers)) headers.set(name, value);
+  let token: string | undefined;
+  if (own && !headers.has('authorization')) {
+    token = state.tokens ? await state.tokens.current() : await state.token?.();
+    if (token !== undefined) headers.set('authorization', `Bearer ${token}`);
+  }
+  return { headers, token };
+}
+
+/**
+ * How long to wait before retrying a 429 or 503: what `Retry-After` asks, else until a spent
+ * rate limit resets, else an exponential back-off from half a second.
+ */
+function retryWait(
+  headers: Headers,
+  now: number,
+  attempts: number,
+): { wait: number; asked: number | undefined } {
+  const limit = limitOf(headers, now);
+  const asked = retryAfterOf(headers, now);
+  const reset =
+    limit?.remaining === 0 && limit.resetAt !== undefined
+      ? Math.max(0, limit.resetAt - now)
+      : undefined;
+  return { wait: asked ?? reset ?? 500 * 2 ** attempts, asked };
+}
+
+/**
+ * The refusal of a retry the service asked to wait for longer than `maxWait`, with the answer as
+ * its cause.
+ */
+async function waitRefused(
+  state: ClientState,
+  res: Response,
+  method: string,
+  url: string,
+  wait: number,
+  asked: number | undefined,
+): Promise<ClientRefusedError> {
+  const cause = new ApiResponseError(
+    method,
+    url,
+    res.status,
+    res.headers,
+    await readBody(state, res, method, url),
+  );
+  const by = asked !== undefined ? 'Retry-After' : 'the rate limit reset';
+  return refusedWait(
+    url,
+    `${method} ${url}: the service answered ${res.status} and asked (${by}) to wait ${durationOf(wait)}, longer than retry.maxWait (${durationOf(state.maxWait)}); not retried.`,
+    wait,
+    cause,
+  );
 }
 
 /** The refusal of a wait past `maxWait`. */

@@ -6,10 +6,7 @@ import {
   type Attributes,
   type Context,
   context,
-  type Histogram,
   type MeterProvider,
-  metrics,
-  type ObservableResult,
   propagation,
   type Span,
   SpanKind,
@@ -34,9 +31,8 @@ import {
   ATTR_HTTP_ROUTE,
   ATTR_URL_PATH,
   ATTR_URL_SCHEME,
-  METRIC_HTTP_SERVER_ACTIVE_REQUESTS,
-  METRIC_HTTP_SERVER_REQUEST_DURATION,
 } from './names.ts';
+import { ServerMetrics } from './server-metrics.ts';
 import { adoptActiveServerSpan } from './server-span.ts';
 
 /** Options of {@link telemetry}. */
@@ -96,12 +92,6 @@ const getter: TextMapGetter<RequestContext['headers']> = {
   keys: () => [],
 };
 
-// The HTTP semantic conventions' boundaries for http.server.request.duration, in seconds.
-const durationBuckets = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10];
-
-/** The requests in flight by method, for one scheme, with the attributes they are reported by. */
-type InFlight = Map<string, { count: number; attributes: Attributes }>;
-
 const known = [
   'tracerProvider',
   'meterProvider',
@@ -131,15 +121,10 @@ const now = () => performance.now();
 export class TelemetryPlugin implements Plugin {
   readonly name = 'telemetry';
   private readonly tracer: Tracer;
-  private readonly meters: MeterProvider | undefined;
   private readonly subject: boolean;
   private readonly unmatched: string | undefined;
-  private readonly measured: boolean;
+  private readonly metrics: ServerMetrics | undefined;
   private readonly adopts: boolean;
-  private duration: Histogram | undefined;
-  // Counted here and reported when the SDK collects (an observable up-down counter): a counter
-  // added to twice per request would cost the SDK two attribute hashes per request.
-  private readonly inFlight: readonly [InFlight, InFlight] = [new Map(), new Map()];
 
   constructor(options: TelemetryOptions = {}) {
     if (typeof options !== 'object' || options === null) {
@@ -164,43 +149,10 @@ export class TelemetryPlugin implements Plugin {
     this.tracer = (options.tracerProvider ?? trace.getTracerProvider()).getTracer(
       'api-conventions',
     );
-    this.meters = options.meterProvider;
     this.subject = options.recordSubject === true;
     this.unmatched = unmatchedRoute;
-    this.measured = options.metrics !== false;
+    this.metrics = options.metrics === false ? undefined : new ServerMetrics(options.meterProvider);
     this.adopts = options.adoptServerSpan !== false;
-  }
-
-  private instrumentsNow(): Histogram {
-    const meter = (this.meters ?? metrics.getMeterProvider()).getMeter('api-conventions');
-    const active = meter.createObservableUpDownCounter(METRIC_HTTP_SERVER_ACTIVE_REQUESTS, {
-      unit: '{request}',
-      description: 'Number of active HTTP server requests.',
-    });
-    active.addCallback((result: ObservableResult) => {
-      for (const byMethod of this.inFlight) {
-        for (const { count, attributes } of byMethod.values()) result.observe(count, attributes);
-      }
-    });
-    this.duration = meter.createHistogram(METRIC_HTTP_SERVER_REQUEST_DURATION, {
-      unit: 's',
-      description: 'Duration of HTTP server requests.',
-      advice: { explicitBucketBoundaries: durationBuckets },
-    });
-    return this.duration;
-  }
-
-  /** Counts a request in or out of flight. */
-  private count(method: string, scheme: 'http' | 'https', by: 1 | -1): void {
-    const byMethod = this.inFlight[scheme === 'https' ? 1 : 0];
-    const entry = byMethod.get(method);
-    if (entry !== undefined) entry.count += by;
-    else {
-      byMethod.set(method, {
-        count: by,
-        attributes: { [ATTR_HTTP_REQUEST_METHOD]: method, [ATTR_URL_SCHEME]: scheme },
-      });
-    }
   }
 
   /**
@@ -209,10 +161,7 @@ export class TelemetryPlugin implements Plugin {
    */
   onReceive(ctx: RequestContext): void {
     const method = methodOf(ctx.method);
-    if (this.measured) {
-      if (this.duration === undefined) this.instrumentsNow();
-      this.count(method, ctx.scheme, 1);
-    }
+    this.metrics?.received(method, ctx.scheme);
     const active = context.active();
     const outer = this.adopts
       ? adoptActiveServerSpan(active, () => routeOf(ctx.route, this.unmatched))
@@ -282,19 +231,13 @@ export class TelemetryPlugin implements Plugin {
       if (failed) span.setStatus({ code: SpanStatusCode.ERROR });
     }
     if (!adopted) span.end();
-    if (!this.measured) return;
-    const scheme = ctx.scheme;
-    this.count(method, scheme, -1);
-    if (adopted) return;
-    const duration = this.duration ?? this.instrumentsNow();
-    const measured: Attributes = {
-      [ATTR_HTTP_REQUEST_METHOD]: method,
-      [ATTR_URL_SCHEME]: scheme,
-      [ATTR_HTTP_RESPONSE_STATUS_CODE]: status,
-    };
-    if (route !== undefined) measured[ATTR_HTTP_ROUTE] = route;
-    if (failed) measured[ATTR_ERROR_TYPE] = String(status);
-    duration.record((now() - watch.start) / 1000, measured);
+    this.metrics?.done(
+      method,
+      ctx.scheme,
+      status,
+      route,
+      adopted ? undefined : (now() - watch.start) / 1000,
+    );
   }
 
   /** The trace on every line the request logs (the names pino's OpenTelemetry instrumentation uses). */

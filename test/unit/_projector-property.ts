@@ -4,12 +4,11 @@
  * `--disallow-code-generation-from-strings` (the closures that Workers run).
  */
 import fc from 'fast-check';
+import { project, projectorOf } from '../../src/core/shaping/project.ts';
 import {
   compileSelection,
   type FieldTree,
   parseFields,
-  project,
-  projectorOf,
 } from '../../src/core/shaping/select-fields.ts';
 
 const tree: FieldTree = {

@@ -1,9 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  compileSelection,
-  parseFields,
-  projectorOf,
-} from '../../src/core/shaping/select-fields.ts';
+import { projectorOf } from '../../src/core/shaping/project.ts';
+import { compileSelection, parseFields } from '../../src/core/shaping/select-fields.ts';
 import {
   ApiError,
   defineResource,

@@ -59,6 +59,44 @@ function overAll(
   }
 }
 
+/** Spec 4.6: a body says its media type, and a JSON body says it is JSON (and is). */
+function mediaTypeProblem(ex: Exchange): { problem: string; evidence: string } | undefined {
+  const type = mediaType(ex);
+  if (type === '')
+    return {
+      problem: `${ex.status} with a body but no Content-Type`,
+      evidence: excerpt(ex.body),
+    };
+  const json = isParsed(jsonOf(ex)) && /^\s*[[{]/.test(ex.body);
+  if (json && !isJsonType(type)) {
+    return {
+      problem: `${ex.status}: a JSON body labelled ${type}`,
+      evidence: headerLine(ex, 'content-type'),
+    };
+  }
+  if (isJsonType(type) && !isParsed(jsonOf(ex))) {
+    return {
+      problem: `${ex.status}: labelled ${type} but not JSON`,
+      evidence: excerpt(ex.body),
+    };
+  }
+  return undefined;
+}
+
+/** Spec 7.2: no 5xx but a busy 503 (with Retry-After) or a 501. */
+function serverErrorProblem(ex: Exchange): { problem: string; evidence: string } | undefined {
+  return (
+    // A 503 with Retry-After is the service saying it is busy (RFC 9110 §15.6.4), and a 501
+    // a method it does not implement: anything else 5xx is the service failing a request.
+    ex.status >= 500 && !(ex.status === 503 && ex.headers.has('retry-after')) && ex.status !== 501
+      ? {
+          problem: `${answered(ex)}: a server error for a request the service should answer`,
+          evidence: excerpt(ex.body) || '(empty body)',
+        }
+      : undefined
+  );
+}
+
 /** Runs the checks over all of a path's responses. */
 export function checkResponses(audit: PathAudit) {
   overAll(
@@ -78,28 +116,7 @@ export function checkResponses(audit: PathAudit) {
     audit,
     '4.6',
     (ex) => ex.body !== '',
-    (ex) => {
-      const type = mediaType(ex);
-      if (type === '')
-        return {
-          problem: `${ex.status} with a body but no Content-Type`,
-          evidence: excerpt(ex.body),
-        };
-      const json = isParsed(jsonOf(ex)) && /^\s*[[{]/.test(ex.body);
-      if (json && !isJsonType(type)) {
-        return {
-          problem: `${ex.status}: a JSON body labelled ${type}`,
-          evidence: headerLine(ex, 'content-type'),
-        };
-      }
-      if (isJsonType(type) && !isParsed(jsonOf(ex))) {
-        return {
-          problem: `${ex.status}: labelled ${type} but not JSON`,
-          evidence: excerpt(ex.body),
-        };
-      }
-      return undefined;
-    },
+    mediaTypeProblem,
     (n) => `${n} bodies each say their media type`,
     'no bodies seen',
   );
@@ -118,15 +135,7 @@ export function checkResponses(audit: PathAudit) {
     audit,
     '7.2',
     (ex) => ex.status !== 0,
-    (ex) =>
-      // A 503 with Retry-After is the service saying it is busy (RFC 9110 §15.6.4), and a 501
-      // a method it does not implement: anything else 5xx is the service failing a request.
-      ex.status >= 500 && !(ex.status === 503 && ex.headers.has('retry-after')) && ex.status !== 501
-        ? {
-            problem: `${answered(ex)}: a server error for a request the service should answer`,
-            evidence: excerpt(ex.body) || '(empty body)',
-          }
-        : undefined,
+    serverErrorProblem,
     (n) => `no server error in ${n} responses`,
     'no responses seen',
   );

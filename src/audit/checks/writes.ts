@@ -26,7 +26,7 @@ export async function checkWrites(
   ctx: AuditContext,
   target: WriteTarget | undefined,
 ): Promise<void> {
-  const { findings, client, options } = ctx;
+  const { findings, options } = ctx;
   const rules = ['4.6', '7.2', '4.3'];
   if (!options.allowWrites) {
     for (const rule of rules) findings.skip(rule, 'POST (writes)', 'no --allow-writes');
@@ -36,74 +36,85 @@ export async function checkWrites(
     for (const rule of rules) findings.skip(rule, 'POST (writes)', 'no audited path allows POST');
     return;
   }
+  if (findings.wants('4.6')) await probeUnsupportedType(ctx, target.path);
+  if (findings.wants('7.2')) await probeTooLarge(ctx, target.path);
+  if (findings.wants('4.3')) await probeCreate(ctx, target);
+}
+
+/** Spec 4.6: a body of a type the service does not read is a 415 with the error body. */
+async function probeUnsupportedType(ctx: AuditContext, path: string): Promise<void> {
+  const { findings, client } = ctx;
+  const type = 'application/x-api-conventions-audit';
+  const ex = await client.send('POST', path, {
+    headers: { 'content-type': type },
+    body: 'audit',
+  });
+  const request = `POST ${path} (Content-Type: ${type})`;
+  if (!ex) return findings.skip('4.6', request, budgetSpent);
+  const problem =
+    ex.status !== 415
+      ? `${answered(ex)} for an unsupported request type; expected 415`
+      : errorBodyProblem(ex);
+  findings.decide(
+    '4.6',
+    request,
+    problem,
+    '415 with the error body',
+    ex.status,
+    problem ? excerpt(ex.body) : undefined,
+    // The 415 is required; its body's shape is spec 7.1.5's pattern.
+    ex.status === 415 ? 'pattern' : 'required',
+  );
+  await removeCreated(ctx, path, ex);
+}
+
+/** Spec 7.2: a body over the service's limit is a 413, not a 400, and never stored. */
+async function probeTooLarge(ctx: AuditContext, path: string): Promise<void> {
+  const { findings, client } = ctx;
+  const size = 8 << 20;
+  const ex = await client.send('POST', path, {
+    headers: { 'content-type': 'application/json' },
+    body: `{"a":"${'a'.repeat(size)}`,
+  });
+  const request = `POST ${path} (an 8 MiB body)`;
+  if (!ex) findings.skip('7.2', request, budgetSpent);
+  else if (ex.status === 413) {
+    const problem = errorBodyProblem(ex);
+    findings.decide(
+      '7.2',
+      request,
+      problem && `413: ${problem}`,
+      '413 with the error body',
+      413,
+      excerpt(ex.body),
+      'pattern',
+    );
+  } else if (ex.status === 400 && (ex.early || tooLarge.test(errorText(ex) ?? ''))) {
+    // Refused before the body was read, or said to be too large: the size was judged, and a
+    // body too big is 413 (spec 7.2), not 400.
+    findings.fail(
+      '7.2',
+      request,
+      `400 for an 8 MiB body${ex.early ? ' it refused before reading it' : ' it calls too large'}: a body too big is 413`,
+      400,
+      excerpt(ex.body),
+    );
+  } else if (ex.status >= 400 && ex.status < 500) {
+    findings.skip(
+      '7.2',
+      request,
+      `${answered(ex)}: the service reads 8 MiB bodies, so no 413 to check`,
+    );
+  } else {
+    findings.fail('7.2', request, `${answered(ex)} for an 8 MiB body; expected 413`, ex.status);
+    await removeCreated(ctx, path, ex);
+  }
+}
+
+/** Spec 4.3: a create is a 201 with `Location`; what it made is removed again. */
+async function probeCreate(ctx: AuditContext, target: WriteTarget): Promise<void> {
+  const { findings, client } = ctx;
   const { path } = target;
-  if (findings.wants('4.6')) {
-    const type = 'application/x-api-conventions-audit';
-    const ex = await client.send('POST', path, {
-      headers: { 'content-type': type },
-      body: 'audit',
-    });
-    const request = `POST ${path} (Content-Type: ${type})`;
-    if (!ex) findings.skip('4.6', request, budgetSpent);
-    else {
-      const problem =
-        ex.status !== 415
-          ? `${answered(ex)} for an unsupported request type; expected 415`
-          : errorBodyProblem(ex);
-      findings.decide(
-        '4.6',
-        request,
-        problem,
-        '415 with the error body',
-        ex.status,
-        problem ? excerpt(ex.body) : undefined,
-        // The 415 is required; its body's shape is spec 7.1.5's pattern.
-        ex.status === 415 ? 'pattern' : 'required',
-      );
-      await removeCreated(ctx, path, ex);
-    }
-  }
-  if (findings.wants('7.2')) {
-    const size = 8 << 20;
-    const ex = await client.send('POST', path, {
-      headers: { 'content-type': 'application/json' },
-      body: `{"a":"${'a'.repeat(size)}`,
-    });
-    const request = `POST ${path} (an 8 MiB body)`;
-    if (!ex) findings.skip('7.2', request, budgetSpent);
-    else if (ex.status === 413) {
-      const problem = errorBodyProblem(ex);
-      findings.decide(
-        '7.2',
-        request,
-        problem && `413: ${problem}`,
-        '413 with the error body',
-        413,
-        excerpt(ex.body),
-        'pattern',
-      );
-    } else if (ex.status === 400 && (ex.early || tooLarge.test(errorText(ex) ?? ''))) {
-      // Refused before the body was read, or said to be too large: the size was judged, and a
-      // body too big is 413 (spec 7.2), not 400.
-      findings.fail(
-        '7.2',
-        request,
-        `400 for an 8 MiB body${ex.early ? ' it refused before reading it' : ' it calls too large'}: a body too big is 413`,
-        400,
-        excerpt(ex.body),
-      );
-    } else if (ex.status >= 400 && ex.status < 500) {
-      findings.skip(
-        '7.2',
-        request,
-        `${answered(ex)}: the service reads 8 MiB bodies, so no 413 to check`,
-      );
-    } else {
-      findings.fail('7.2', request, `${answered(ex)} for an 8 MiB body; expected 413`, ex.status);
-      await removeCreated(ctx, path, ex);
-    }
-  }
-  if (!findings.wants('4.3')) return;
   if (target.example === undefined) {
     return findings.skip(
       '4.3',

@@ -56,6 +56,83 @@ export function declaresType(ctx: AuditContext, op: Operation, ex: Exchange): bo
   return content !== undefined && Object.keys(content).some((key) => matches(type, key));
 }
 
+/**
+ * Rule `openapi.media-type`: the response's media type is one its status declares. The schema
+ * declared for it, when there is one.
+ */
+function checkMediaType(
+  ctx: AuditContext,
+  ex: Exchange,
+  type: string,
+  content: Response['content'],
+  place: Place,
+): unknown {
+  const { findings } = ctx;
+  if (content && Object.keys(content).length > 0 && ex.body !== '') {
+    const key = Object.keys(content).find((k) => matches(type, k));
+    if (key === undefined) {
+      findings.fail(
+        'openapi.media-type',
+        ex.request,
+        `${type || 'an untyped body'} is not declared for ${ex.status} (declared: ${Object.keys(content).join(', ')})`,
+        ex.status,
+        undefined,
+        undefined,
+        place,
+      );
+    } else {
+      findings.pass(
+        'openapi.media-type',
+        ex.request,
+        `${type} is declared for ${ex.status}`,
+        ex.status,
+        place,
+      );
+      return content[key]?.schema;
+    }
+  }
+  return undefined;
+}
+
+/** Rule `openapi.headers`: the response's headers fit those its status declares. */
+function checkHeaders(
+  ctx: AuditContext,
+  ex: Exchange,
+  response: Response | undefined,
+  place: Place,
+): void {
+  const doc = ctx.doc!;
+  const headers = response?.headers && typeof response.headers === 'object' ? response.headers : {};
+  const wrong: string[] = [];
+  for (const [name, raw] of Object.entries(headers)) {
+    if (name.toLowerCase() === 'content-type') continue;
+    const header = resolveRef(doc, raw) as { required?: boolean; schema?: unknown } | undefined;
+    const value = ex.headers.get(name);
+    if (value === null) {
+      if (header?.required === true) wrong.push(`${name} is required but absent`);
+      continue;
+    }
+    if (header?.schema === undefined) continue;
+    const parsed = /^-?\d+(\.\d+)?$/.test(value.trim()) ? Number(value) : value;
+    const problems = validate(doc, header.schema, parsed);
+    if (problems.length > 0 && validate(doc, header.schema, value).length > 0) {
+      wrong.push(`${name}: ${problems[0]!.replace(/^\$: /, '')}`);
+    }
+  }
+  if (Object.keys(headers).length > 0) {
+    ctx.findings.decide(
+      'openapi.headers',
+      ex.request,
+      wrong.length > 0 ? `declared headers: ${wrong.join('; ')}` : undefined,
+      'the declared headers fit',
+      ex.status,
+      undefined,
+      undefined,
+      place,
+    );
+  }
+}
+
 /** Checks one response against its operation's declared responses. */
 export function checkConformance(
   ctx: AuditContext,
@@ -103,59 +180,8 @@ export function checkConformance(
   const response = resolveRef(doc, found[1]) as Response | undefined;
   const content =
     response?.content && typeof response.content === 'object' ? response.content : undefined;
-  let schema: unknown;
-  if (content && Object.keys(content).length > 0 && ex.body !== '') {
-    const key = Object.keys(content).find((k) => matches(type, k));
-    if (key === undefined) {
-      findings.fail(
-        'openapi.media-type',
-        ex.request,
-        `${type || 'an untyped body'} is not declared for ${ex.status} (declared: ${Object.keys(content).join(', ')})`,
-        ex.status,
-        undefined,
-        undefined,
-        place,
-      );
-    } else {
-      findings.pass(
-        'openapi.media-type',
-        ex.request,
-        `${type} is declared for ${ex.status}`,
-        ex.status,
-        place,
-      );
-      schema = content[key]?.schema;
-    }
-  }
-  const headers = response?.headers && typeof response.headers === 'object' ? response.headers : {};
-  const wrong: string[] = [];
-  for (const [name, raw] of Object.entries(headers)) {
-    if (name.toLowerCase() === 'content-type') continue;
-    const header = resolveRef(doc, raw) as { required?: boolean; schema?: unknown } | undefined;
-    const value = ex.headers.get(name);
-    if (value === null) {
-      if (header?.required === true) wrong.push(`${name} is required but absent`);
-      continue;
-    }
-    if (header?.schema === undefined) continue;
-    const parsed = /^-?\d+(\.\d+)?$/.test(value.trim()) ? Number(value) : value;
-    const problems = validate(doc, header.schema, parsed);
-    if (problems.length > 0 && validate(doc, header.schema, value).length > 0) {
-      wrong.push(`${name}: ${problems[0]!.replace(/^\$: /, '')}`);
-    }
-  }
-  if (Object.keys(headers).length > 0) {
-    findings.decide(
-      'openapi.headers',
-      ex.request,
-      wrong.length > 0 ? `declared headers: ${wrong.join('; ')}` : undefined,
-      'the declared headers fit',
-      ex.status,
-      undefined,
-      undefined,
-      place,
-    );
-  }
+  const schema = checkMediaType(ctx, ex, type, content, place);
+  checkHeaders(ctx, ex, response, place);
   const body = jsonOf(ex);
   if (schema !== undefined && isJsonType(type) && isParsed(body)) {
     const problems = validate(doc, schema, body);

@@ -35,6 +35,58 @@ function at(where: string, key: string | number): string {
   return typeof key === 'number' ? `${where}[${key}]` : `${where}.${key}`;
 }
 
+/** The keywords every value meets: `type` (with 3.0's `nullable`), `enum` and `const`. */
+function valueProblems(s: JsonSchema, data: unknown, fail: (text: string) => void): void {
+  const types = typesOf(data);
+  let type = s.type as string | string[] | undefined;
+  if (s.nullable === true && typeof type === 'string') type = [type, 'null'];
+  if (type !== undefined) {
+    const wanted = Array.isArray(type) ? type : [type];
+    if (!wanted.some((t) => types.includes(t))) {
+      fail(`is ${types[0]}, not ${wanted.join(' or ')}`);
+    }
+  }
+  if (Array.isArray(s.enum) && !s.enum.some((e) => JSON.stringify(e) === JSON.stringify(data))) {
+    fail(`is ${JSON.stringify(data)?.slice(0, 40)}, not one of the schema's enum`);
+  }
+  if ('const' in s && JSON.stringify(s.const) !== JSON.stringify(data)) {
+    fail("is not the schema's const");
+  }
+  if (typeof data === 'string') stringProblems(s, data, fail);
+  if (typeof data === 'number') numberProblems(s, data, fail);
+}
+
+/** The keywords of a string: its length in code points, `pattern` and `format`. */
+function stringProblems(s: JsonSchema, data: string, fail: (text: string) => void): void {
+  const length = [...data].length;
+  if (typeof s.minLength === 'number' && length < s.minLength)
+    fail(`is shorter than ${s.minLength}`);
+  if (typeof s.maxLength === 'number' && length > s.maxLength)
+    fail(`is longer than ${s.maxLength}`);
+  if (typeof s.pattern === 'string') {
+    let pattern: RegExp | undefined;
+    try {
+      pattern = new RegExp(s.pattern, 'u');
+    } catch {
+      pattern = undefined;
+    }
+    if (pattern && data.length <= 10_000 && !pattern.test(data))
+      fail(`does not match ${s.pattern}`);
+  }
+  const format = typeof s.format === 'string' ? formats[s.format] : undefined;
+  if (format && !format(data)) fail(`is not a ${String(s.format)}`);
+}
+
+/** The bounds of a number, `exclusiveMinimum` and `exclusiveMaximum` in 3.0's and 3.1's forms. */
+function numberProblems(s: JsonSchema, data: number, fail: (text: string) => void): void {
+  if (typeof s.minimum === 'number' && data < s.minimum) fail(`is below ${s.minimum}`);
+  if (typeof s.maximum === 'number' && data > s.maximum) fail(`is above ${s.maximum}`);
+  const exMin = s.exclusiveMinimum === true ? s.minimum : s.exclusiveMinimum;
+  const exMax = s.exclusiveMaximum === true ? s.maximum : s.exclusiveMaximum;
+  if (typeof exMin === 'number' && data <= exMin) fail(`is not above ${exMin}`);
+  if (typeof exMax === 'number' && data >= exMax) fail(`is not below ${exMax}`);
+}
+
 /** Validates `value` against `schema`; returns the problems found (at most a few), none when valid. */
 export function validate(doc: OpenApiDocument, schema: unknown, value: unknown): string[] {
   const problems: string[] = [];
@@ -45,48 +97,7 @@ export function validate(doc: OpenApiDocument, schema: unknown, value: unknown):
     if (s === true || s === undefined || s === null || typeof s !== 'object') return s !== false;
     const local: string[] = [];
     const fail = (text: string) => local.push(`${where}: ${text}`);
-    const types = typesOf(data);
-    let type = s.type as string | string[] | undefined;
-    if (s.nullable === true && typeof type === 'string') type = [type, 'null'];
-    if (type !== undefined) {
-      const wanted = Array.isArray(type) ? type : [type];
-      if (!wanted.some((t) => types.includes(t))) {
-        fail(`is ${types[0]}, not ${wanted.join(' or ')}`);
-      }
-    }
-    if (Array.isArray(s.enum) && !s.enum.some((e) => JSON.stringify(e) === JSON.stringify(data))) {
-      fail(`is ${JSON.stringify(data)?.slice(0, 40)}, not one of the schema's enum`);
-    }
-    if ('const' in s && JSON.stringify(s.const) !== JSON.stringify(data)) {
-      fail("is not the schema's const");
-    }
-    if (typeof data === 'string') {
-      const length = [...data].length;
-      if (typeof s.minLength === 'number' && length < s.minLength)
-        fail(`is shorter than ${s.minLength}`);
-      if (typeof s.maxLength === 'number' && length > s.maxLength)
-        fail(`is longer than ${s.maxLength}`);
-      if (typeof s.pattern === 'string') {
-        let pattern: RegExp | undefined;
-        try {
-          pattern = new RegExp(s.pattern, 'u');
-        } catch {
-          pattern = undefined;
-        }
-        if (pattern && data.length <= 10_000 && !pattern.test(data))
-          fail(`does not match ${s.pattern}`);
-      }
-      const format = typeof s.format === 'string' ? formats[s.format] : undefined;
-      if (format && !format(data)) fail(`is not a ${String(s.format)}`);
-    }
-    if (typeof data === 'number') {
-      if (typeof s.minimum === 'number' && data < s.minimum) fail(`is below ${s.minimum}`);
-      if (typeof s.maximum === 'number' && data > s.maximum) fail(`is above ${s.maximum}`);
-      const exMin = s.exclusiveMinimum === true ? s.minimum : s.exclusiveMinimum;
-      const exMax = s.exclusiveMaximum === true ? s.maximum : s.exclusiveMaximum;
-      if (typeof exMin === 'number' && data <= exMin) fail(`is not above ${exMin}`);
-      if (typeof exMax === 'number' && data >= exMax) fail(`is not below ${exMax}`);
-    }
+    valueProblems(s, data, fail);
     if (Array.isArray(data)) {
       if (typeof s.minItems === 'number' && data.length < s.minItems)
         fail(`has fewer than ${s.minItems} items`);

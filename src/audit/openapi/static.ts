@@ -2,7 +2,7 @@
 import { isRfc3339 } from '../checks/dates.ts';
 import { pagingNameProblem } from '../checks/paging.ts';
 import { checkPathShape } from '../checks/path-shape.ts';
-import type { Findings } from '../report.ts';
+import type { Findings, Place } from '../report.ts';
 import { flatten } from './generate.ts';
 import { listSchemaVerdict } from './paging.ts';
 import { type Operation, parametersOf, serverPrefix } from './paths.ts';
@@ -110,6 +110,48 @@ export function isArraySchema(doc: OpenApiDocument, raw: unknown): boolean {
   );
 }
 
+/**
+ * The schema of a success: a list is an object (2.7) that says whether more follows (2.8), and
+ * dates are RFC 3339 text (2.6).
+ */
+function checkSuccessSchema(
+  findings: Findings,
+  doc: OpenApiDocument,
+  method: string,
+  schema: unknown,
+  query: readonly string[],
+  where: string,
+  place: Place,
+): void {
+  const verdict = method === 'get' ? listSchemaVerdict(doc, schema, query) : undefined;
+  if (verdict?.problem !== undefined) {
+    findings.fail('2.8', where, verdict.problem, undefined, undefined, verdict.strength, place);
+  } else if (verdict) findings.pass('2.8', where, verdict.pass, undefined, place);
+  if (method === 'get') {
+    findings.decide(
+      '2.7',
+      where,
+      isArraySchema(doc, schema) ? 'the response schema is a bare array' : undefined,
+      'the response schema is an object',
+      undefined,
+      undefined,
+      undefined,
+      place,
+    );
+  }
+  const undated = undatedProperties(doc, schema);
+  if (undated.length > 0)
+    findings.fail(
+      '2.6',
+      where,
+      `date fields that are not RFC 3339 text: ${undated.slice(0, 3).join(', ')}`,
+      undefined,
+      undefined,
+      undefined,
+      place,
+    );
+}
+
 /** Runs every static check on `doc`, naming each location as `source#/pointer`. */
 export function checkDocument(findings: Findings, doc: OpenApiDocument, source: string): void {
   const prefix = serverPrefix(doc);
@@ -142,41 +184,7 @@ export function checkDocument(findings: Findings, doc: OpenApiDocument, source: 
         const schema = jsonSchema(doc, response);
         if (schema === undefined || schema === null) continue;
         if (/^2/.test(status)) {
-          const verdict = method === 'get' ? listSchemaVerdict(doc, schema, query) : undefined;
-          if (verdict?.problem !== undefined) {
-            findings.fail(
-              '2.8',
-              at(status),
-              verdict.problem,
-              undefined,
-              undefined,
-              verdict.strength,
-              place,
-            );
-          } else if (verdict) findings.pass('2.8', at(status), verdict.pass, undefined, place);
-          if (method === 'get') {
-            findings.decide(
-              '2.7',
-              at(status),
-              isArraySchema(doc, schema) ? 'the response schema is a bare array' : undefined,
-              'the response schema is an object',
-              undefined,
-              undefined,
-              undefined,
-              place,
-            );
-          }
-          const undated = undatedProperties(doc, schema);
-          if (undated.length > 0)
-            findings.fail(
-              '2.6',
-              at(status),
-              `date fields that are not RFC 3339 text: ${undated.slice(0, 3).join(', ')}`,
-              undefined,
-              undefined,
-              undefined,
-              place,
-            );
+          checkSuccessSchema(findings, doc, method, schema, query, at(status), place);
         } else if (/^[45]|^default$/i.test(status)) {
           findings.decide(
             '7.1.5',

@@ -1,10 +1,4 @@
 /** Asynchronous work (spec 4.3): 202 Accepted and status resources. */
-export {
-  createJobs,
-  type JobState,
-  type JobStatus,
-  type Jobs,
-  type JobsOptions,
-  type SeeOther,
-  seeOther,
-} from './jobs.ts';
+export type { JobState, JobStatus } from './job-status.ts';
+export { createJobs, type Jobs, type JobsOptions } from './jobs.ts';
+export { type SeeOther, seeOther } from './see-other.ts';

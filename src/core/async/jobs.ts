@@ -1,5 +1,5 @@
 /** Asynchronous work (spec 4.3, RFC 9110 §15.3.3): 202 + Location of a status resource, pending → done. */
-import { type ErrorEntry, isApiError } from '../errors/api-error.ts';
+import { isApiError } from '../errors/api-error.ts';
 import { ErrorCode } from '../errors/catalogue.ts';
 import { notFound } from '../errors/helpers.ts';
 import { consoleLogger, type Logger } from '../errors/logger.ts';
@@ -10,125 +10,12 @@ import type { RequestContext } from '../kernel/context.ts';
 import type { Plugin, PluginSetup } from '../kernel/plugin.ts';
 import type { RouteTable } from '../kernel/route-table.ts';
 import { andThen, type Step } from '../kernel/steps.ts';
-import type { OpenApiOperationSettings } from '../openapi/route-config.ts';
 import { type GuardedStore, guardStore } from '../stores/guard-store.ts';
 import { MemoryStore } from '../stores/memory-store.ts';
 import type { Store } from '../stores/store.ts';
 import type { StoreBudgetHolder } from '../stores/store-budget.ts';
-
-/**
- * Where a job stands: `pending` until its work settles, then `done` or `failed`.
- *
- * @category Asynchronous work
- */
-export type JobState = 'pending' | 'done' | 'failed';
-
-/**
- * The body of a status resource.
- *
- * @category Asynchronous work
- */
-export interface JobStatus {
-  /** The job's id, the last segment of its status resource. */
-  id: string;
-  /** Where it stands. */
-  status: JobState;
-  /** When it was accepted (RFC 3339). */
-  createdAt: string;
-  /** When it settled (RFC 3339); absent while pending. */
-  finishedAt?: string;
-  /** The outcome of a job done with the result inline. */
-  result?: unknown;
-  /** Where the outcome of a job done with {@link seeOther} lives: the status answers 303 to it. */
-  location?: string;
-  /** Why a failed job failed, as in the error body (spec 7.1.5). */
-  errors?: ErrorEntry[];
-}
-
-const seeOtherBrand = Symbol.for('api-conventions.SeeOther');
-
-/** The status resource in the OpenAPI document: a {@link JobStatus}, 200 or 303 (RFC 9110 §15.4.4). */
-const statusSchema = {
-  type: 'object',
-  required: ['id', 'status', 'createdAt'],
-  properties: {
-    id: { type: 'string' },
-    status: { type: 'string', enum: ['pending', 'done', 'failed'] },
-    createdAt: { type: 'string', format: 'date-time' },
-    finishedAt: { type: 'string', format: 'date-time' },
-    result: {},
-    location: { type: 'string' },
-    errors: {
-      type: 'array',
-      items: {
-        type: 'object',
-        required: ['message', 'code'],
-        properties: { message: { type: 'string' }, code: { type: 'integer' } },
-      },
-    },
-  },
-};
-// Named `JobStatus` in the document, so a route that starts jobs can refer to it.
-const namedStatus = { $ref: '#/$defs/JobStatus', $defs: { JobStatus: statusSchema } };
-const statusDocument: OpenApiOperationSettings = {
-  summary: 'The status of a job',
-  responses: {
-    '200': {
-      description: 'The job: pending (with Retry-After), done with its result, or failed with why.',
-      headers: {
-        'Retry-After': {
-          description: 'Seconds before asking again, while pending.',
-          schema: { type: 'integer' },
-        },
-      },
-      content: { 'application/json': { schema: namedStatus } },
-    },
-    '303': {
-      description: 'Done: the outcome is a resource of its own, at Location.',
-      headers: { Location: { description: 'The outcome.', schema: { type: 'string' } } },
-      content: { 'application/json': { schema: namedStatus } },
-    },
-  },
-};
-
-/**
- * What a job's work resolves to when its outcome is a resource of its own: the status resource
- * then answers `303 See Other` with `Location` (RFC 9110 §15.4.4).
- *
- * @category Asynchronous work
- */
-export interface SeeOther {
-  /** Marks it. */
-  readonly [seeOtherBrand]: true;
-  /** The outcome's URI. */
-  readonly location: string;
-}
-
-/**
- * Ends a job's work with the URI of its outcome: its status resource answers 303 to it.
- *
- * @example
- * ```ts
- * import { conventions, createJobs, seeOther } from 'api-conventions';
- *
- * const reports = createJobs({ path: '/v1/report-runs' });
- * const api = conventions({
- *   routes: {
- *     // The work ends with the report's URI: GET /v1/report-runs/:id answers 303 to it.
- *     '/v1/report-runs': { POST: () => reports.start(async () => seeOther('/v1/reports/42')) },
- *   },
- *   plugins: [reports],
- * });
- * ```
- *
- * @category Asynchronous work
- */
-export function seeOther(location: string): SeeOther {
-  return { [seeOtherBrand]: true, location };
-}
-
-const isSeeOther = (value: unknown): value is SeeOther =>
-  typeof value === 'object' && value !== null && (value as SeeOther)[seeOtherBrand] === true;
+import { type JobStatus, statusDocument } from './job-status.ts';
+import { isSeeOther } from './see-other.ts';
 
 /**
  * Options of {@link createJobs}.

@@ -8,7 +8,7 @@ import type { RequestContext } from '../kernel/context.ts';
 import { clientNetwork } from '../rate-limit/identity.ts';
 import type { GuardedStore } from '../stores/guard-store.ts';
 import type { FailureLimits } from './brute-force-options.ts';
-import type { CompiledClient } from './resolve.ts';
+import type { CompiledClient } from './compile-clients.ts';
 import { digestKey } from './secrets.ts';
 
 function tooMany(expiresAt: number): ApiError {

@@ -2,9 +2,10 @@
 import { fromBase64 } from '../internal/base64url.ts';
 import type { RequestContext } from '../kernel/context.ts';
 import type { LoginAttempt } from './brute-force.ts';
+import type { CompiledClient } from './compile-clients.ts';
 import { oauthError } from './errors.ts';
 import type { OAuthParams } from './form.ts';
-import type { CompiledClient, ResolvedOAuth } from './resolve.ts';
+import type { ResolvedOAuth } from './resolve.ts';
 import { sha256, timingSafeEqual } from './secrets.ts';
 
 /** How the client authenticated. */

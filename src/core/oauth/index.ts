@@ -1,9 +1,7 @@
 /** The OAuth 2.0 authorization server: token endpoint and grants, revocation, introspection, metadata. */
-export type {
-  AuthorizationCheck,
-  AuthorizationHelpers,
-  AuthorizationRequest,
-} from './authorize.ts';
+export type { AuthorizationCheck } from './authorization-check.ts';
+export type { AuthorizationRequest } from './authorization-request.ts';
+export type { AuthorizationHelpers } from './authorize.ts';
 export { type OAuthErrorWord, oauthError } from './errors.ts';
 export type { AuthorizationServerMetadata } from './metadata.ts';
 export { type OAuthServer, oauthServer } from './oauth-server.ts';

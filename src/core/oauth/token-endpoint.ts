@@ -4,11 +4,12 @@ import type { RequestContext } from '../kernel/context.ts';
 import { type FailureCounter, type LoginAttempt, withAttempt } from './brute-force.ts';
 import { authenticateClient } from './client-auth.ts';
 import type { AuthorizationCodes } from './codes.ts';
+import type { CompiledClient } from './compile-clients.ts';
 import { oauthError } from './errors.ts';
 import { formParams, type OAuthParams, required } from './form.ts';
 import type { GrantType } from './options.ts';
 import type { FamilyRef, RefreshTokens } from './refresh-tokens.ts';
-import type { CompiledClient, ResolvedOAuth } from './resolve.ts';
+import type { ResolvedOAuth } from './resolve.ts';
 import { differs, intersect, narrowScope, parseScope } from './scopes.ts';
 
 /** The parts of a server the token endpoint works with. */

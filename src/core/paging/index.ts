@@ -10,7 +10,6 @@ export type {
   ListOptions,
   ListSpec,
   PagingStyle,
-  SortField,
 } from './list-options.ts';
 export { ListPage, ListQuery, readList } from './list-query.ts';
 export {
@@ -23,4 +22,5 @@ export {
   parsePageParams,
 } from './page-params.ts';
 export type { FilterValue, Position } from './parse-list.ts';
+export type { SortField } from './sort-order.ts';
 export type { UnknownParameterPolicy } from './unknown-parameters.ts';

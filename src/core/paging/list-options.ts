@@ -1,6 +1,7 @@
 /** A list route's query declared once: paging styles and sizes, filters, search, sort. */
 import { assertInteger, assertKnownKeys } from '../internal/options.ts';
 import { CursorSeal, lazyRandomSecret } from './cursor.ts';
+import { readSort, type SortField } from './sort-order.ts';
 import {
   checkPolicy,
   compileRules,
@@ -83,18 +84,6 @@ export interface ListOptions<T = any> {
 }
 
 /**
- * One field of an order.
- *
- * @category Payloads
- */
-export interface SortField {
-  /** The field's name. */
-  readonly field: string;
-  /** Whether it sorts from the largest value down. */
-  readonly descending: boolean;
-}
-
-/**
  * {@link ListOptions} checked and compiled into plain data, once per route.
  *
  * @category Payloads
@@ -162,33 +151,6 @@ function names(where: string, value: unknown): string[] {
   return value as string[];
 }
 
-/** Reads `sort=-year,title` against the sortable fields; unknown names are returned, not thrown. */
-export function readSort(
-  text: string,
-  sortable: ReadonlySet<string>,
-  key: string,
-): { order: SortField[]; unknown: string[]; repeated: string[] } {
-  const order: SortField[] = [];
-  const unknown: string[] = [];
-  const repeated: string[] = [];
-  // Cost: linear in the value; each name is compared with at most the sortable fields.
-  for (const part of text.split(',')) {
-    const descending = part.startsWith('-');
-    const field = descending ? part.slice(1) : part;
-    if (!sortable.has(field)) unknown.push(part);
-    else if (order.some((s) => s.field === field)) repeated.push(field);
-    else order.push({ field, descending });
-  }
-  // The key ends every order, so that equal values still have one order (keyset paging needs it).
-  if (!order.some((s) => s.field === key)) order.push({ field: key, descending: false });
-  return { order, unknown, repeated };
-}
-
-/** The order as `sort` writes it, the key included: what a cursor is tied to. */
-export function sortText(order: readonly SortField[]): string {
-  return order.map((s) => (s.descending ? `-${s.field}` : s.field)).join(',');
-}
-
 /** Plugin-wide settings a list falls back to. */
 interface ListDefaults {
   unknownParameters?: UnknownParameterPolicy;
@@ -200,6 +162,66 @@ interface ListDefaults {
 }
 
 const encoder = new TextEncoder();
+
+/** The exact-match filters by name; a filter may not take the name of a parameter the list reads. */
+function compileFilters(
+  where: string,
+  given: ListOptions['filters'],
+): ReadonlyMap<string, FilterType> {
+  const filters = new Map<string, FilterType>();
+  for (const [field, type] of Object.entries(given ?? {}) as [string, FilterType][]) {
+    if (!fieldName.test(field) || !filterTypes.includes(type)) {
+      throw new TypeError(
+        `${where}: filter "${field}" must be a field name with a type from ${filterTypes.join(', ')}.`,
+      );
+    }
+    filters.set(field, type);
+  }
+  for (const field of filters.keys()) {
+    if ([...pagingParameters, 'q', 'sort', 'total', 'fields', 'view'].includes(field)) {
+      throw new TypeError(
+        `${where}: the filter "${field}" would shadow the parameter of that name.`,
+      );
+    }
+  }
+  return filters;
+}
+
+/** Every query parameter a list reads by name. */
+function knownParameters(
+  styles: readonly PagingStyle[],
+  filters: ReadonlyMap<string, FilterType>,
+  search: readonly string[],
+  total: boolean | 'on-request',
+  others: readonly string[],
+): Set<string> {
+  return new Set([
+    ...styles.flatMap((s) =>
+      s === 'page'
+        ? ['page', 'per_page']
+        : s === 'offset'
+          ? ['limit', 'offset']
+          : ['after', 'before', 'limit', 'per_page'],
+    ),
+    ...filters.keys(),
+    ...(search.length > 0 ? ['q'] : []),
+    'sort',
+    ...(total === 'on-request' ? ['total'] : []),
+    ...others,
+  ]);
+}
+
+/** The bytes of a list's own `cursorSecret`, at least 16; `undefined` when it has none. */
+function cursorSecret(where: string, given: ListOptions['cursorSecret']): Uint8Array | undefined {
+  if (given === undefined) return undefined;
+  const bytes = typeof given === 'string' ? encoder.encode(given) : given;
+  if (!(bytes instanceof Uint8Array) || bytes.length < 16) {
+    throw new TypeError(
+      `${where}: \`cursorSecret\` must be at least 16 bytes (32 random bytes are best).`,
+    );
+  }
+  return bytes;
+}
 
 /**
  * Checks a list's options once and compiles them; a mistake is a `TypeError` that says how to
@@ -231,15 +253,7 @@ export function compileList(
   if (total !== true && total !== false && total !== 'on-request') {
     throw new TypeError(`${where}: \`total\` must be true, false or 'on-request'.`);
   }
-  const filters = new Map<string, FilterType>();
-  for (const [field, type] of Object.entries(options.filters ?? {}) as [string, FilterType][]) {
-    if (!fieldName.test(field) || !filterTypes.includes(type)) {
-      throw new TypeError(
-        `${where}: filter "${field}" must be a field name with a type from ${filterTypes.join(', ')}.`,
-      );
-    }
-    filters.set(field, type);
-  }
+  const filters = compileFilters(where, options.filters);
   const key = options.key ?? 'id';
   if (typeof key !== 'string' || !fieldName.test(key)) {
     throw new TypeError(`${where}: \`key\` must be the name of the identifying field.`);
@@ -260,40 +274,13 @@ export function compileList(
   if (parameters.some((p) => typeof p !== 'string')) {
     throw new TypeError(`${where}: \`parameters\` must be a list of query parameter names.`);
   }
-  for (const field of filters.keys()) {
-    if ([...pagingParameters, 'q', 'sort', 'total', 'fields', 'view'].includes(field)) {
-      throw new TypeError(
-        `${where}: the filter "${field}" would shadow the parameter of that name.`,
-      );
-    }
-  }
-  const known = new Set([
-    ...styles.flatMap((s) =>
-      s === 'page'
-        ? ['page', 'per_page']
-        : s === 'offset'
-          ? ['limit', 'offset']
-          : ['after', 'before', 'limit', 'per_page'],
-    ),
-    ...filters.keys(),
-    ...(search.length > 0 ? ['q'] : []),
-    'sort',
-    ...(total === 'on-request' ? ['total'] : []),
+  const known = knownParameters(styles, filters, search, total, [
     ...parameters,
     ...(defaults.also ?? []),
   ]);
   const rules = compileRules(unknownParameters, known);
-  let secret = defaults.secret;
-  if (options.cursorSecret !== undefined) {
-    const given = options.cursorSecret;
-    const bytes = typeof given === 'string' ? encoder.encode(given) : given;
-    secret = bytes;
-    if (!(bytes instanceof Uint8Array) || bytes.length < 16) {
-      throw new TypeError(
-        `${where}: \`cursorSecret\` must be at least 16 bytes (32 random bytes are best).`,
-      );
-    }
-  }
+  const secret = cursorSecret(where, options.cursorSecret) ?? defaults.secret;
+  const seal = new CursorSeal(secret ?? lazyRandomSecret());
   return Object.freeze({
     name: options.name,
     styles,
@@ -313,6 +300,6 @@ export function compileList(
     ),
     parameterRules: rules,
     known: rules.known,
-    seal: new CursorSeal(secret ?? lazyRandomSecret()),
+    seal,
   });
 }

@@ -2,8 +2,9 @@
 import { ErrorCode } from '../errors/catalogue.ts';
 import { invalidRequest } from '../errors/helpers.ts';
 import type { CursorValue } from './cursor.ts';
-import { type ListSpec, type PagingStyle, type SortField, sortText } from './list-options.ts';
+import type { ListSpec, PagingStyle } from './list-options.ts';
 import { type FilterValue, type Position, parseList } from './parse-list.ts';
+import { type SortField, sortText } from './sort-order.ts';
 
 /** Orders two sort values: numbers, strings and dates by value; `null` and `undefined` last (as Postgres sorts NULL). */
 function compareValues(a: unknown, b: unknown): number {

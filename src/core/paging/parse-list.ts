@@ -4,16 +4,9 @@ import { type FieldProblem, invalidRequest } from '../errors/helpers.ts';
 import { isDateTime } from '../validation/field-rule.ts';
 import type { CursorValue } from './cursor.ts';
 import { looksLikeCursor } from './cursor.ts';
-import {
-  type FilterType,
-  type ListSpec,
-  type PagingStyle,
-  pagingParameters,
-  readSort,
-  type SortField,
-  sortText,
-} from './list-options.ts';
-import { unknownParameterProblems } from './unknown-parameters.ts';
+import type { FilterType, ListSpec, PagingStyle } from './list-options.ts';
+import { checkParameters, chooseStyle } from './list-parameters.ts';
+import { readSort, type SortField, sortText } from './sort-order.ts';
 
 /**
  * A position in a list: the last item seen (`after`) or the first one (`before`).
@@ -151,91 +144,14 @@ function readPosition(
   return { id: String(opened.values[opened.values.length - 1]), values: opened.values };
 }
 
-/** Which style each paging parameter belongs to; the size parameters are shared with cursors. */
-function styleOf(params: ReadonlySet<string>): {
-  styles: PagingStyle[];
-  conflict: string | undefined;
-} {
-  const has = (n: string) => params.has(n);
-  const found: PagingStyle[] = [];
-  if (has('page')) found.push('page');
-  if (has('offset')) found.push('offset');
-  if (has('after') || has('before')) found.push('cursor');
-  if (has('after') && has('before')) return { styles: found, conflict: '"after" and "before"' };
-  if (has('per_page') && has('limit')) return { styles: found, conflict: '"per_page" and "limit"' };
-  if (found.length > 1) {
-    const by: Record<PagingStyle, string> = {
-      page: '"page"',
-      offset: '"offset"',
-      cursor: has('after') ? '"after"' : '"before"',
-    };
-    return { styles: found, conflict: found.map((s) => by[s]).join(' and ') };
-  }
-  if (found.length === 0) {
-    if (has('per_page')) found.push('page');
-    else if (has('limit')) found.push('offset');
-  }
-  if (found[0] === 'page' && has('limit')) return { styles: found, conflict: '"page" and "limit"' };
-  if (found[0] === 'offset' && has('per_page'))
-    return { styles: found, conflict: '"offset" and "per_page"' };
-  return { styles: found, conflict: undefined };
-}
-
 /**
  * Reads a list request's query: paging (one style), filters, `q`, `sort` and `total`. Every
  * problem is reported at once in one 400, each entry naming its parameter.
  */
 export function parseList(spec: ListSpec, query: URLSearchParams): ParsedList {
+  const seen = checkParameters(spec, query);
+  const style = chooseStyle(spec, seen);
   const problems: FieldProblem[] = [];
-  const seen = new Set<string>();
-  const unknown: string[] = [];
-  // Cost: one set look-up per parameter; at most 100 problems are listed (maxErrorEntries).
-  for (const name of query.keys()) {
-    if (seen.has(name)) {
-      if (spec.known.has(name)) {
-        problems.push({
-          message: `The query parameter "${name}" is given more than once; give it once.`,
-          code: ErrorCode.PagingConflict,
-        });
-      }
-      continue;
-    }
-    seen.add(name);
-    if (!spec.known.has(name) && pagingParameters.includes(name)) {
-      problems.push({
-        message: `The query parameter "${name}" is not read here: this list pages by ${spec.styles.join(', ')} (${[...spec.known].filter((p) => pagingParameters.includes(p)).join(', ')}).`,
-        code: ErrorCode.UnknownParameter,
-      });
-    } else if (!spec.known.has(name)) {
-      unknown.push(name);
-    }
-  }
-  problems.push(...unknownParameterProblems(spec.parameterRules, unknown, 'list'));
-  if (problems.length > 0) throw invalidRequest(problems);
-
-  const { styles, conflict } = styleOf(seen);
-  if (conflict !== undefined) {
-    throw invalidRequest([
-      {
-        message: `The query parameters ${conflict} belong to different paging styles; use one style per request.`,
-        code: ErrorCode.PagingConflict,
-      },
-    ]);
-  }
-  let style = styles[0] ?? spec.styles[0]!;
-  const positioned =
-    seen.has('page') || seen.has('offset') || seen.has('after') || seen.has('before');
-  // A size alone (`limit=5`) pages from the start in a style that reads that size.
-  if (!positioned && !spec.styles.includes(style) && spec.styles.includes('cursor'))
-    style = 'cursor';
-  if (!spec.styles.includes(style)) {
-    throw invalidRequest([
-      {
-        message: `This list does not page by ${style === 'page' ? '"page"' : style === 'offset' ? '"offset"' : '"after" and "before"'}; it pages by ${spec.styles.join(', ')}.`,
-        code: ErrorCode.InvalidParameter,
-      },
-    ]);
-  }
 
   const sizeParameter = seen.has('per_page') ? 'per_page' : seen.has('limit') ? 'limit' : undefined;
   const limit =

@@ -215,6 +215,42 @@ function withRequestIds(plugins: unknown, ids: unknown): unknown {
 // Every response says what it is and that browsers must not guess (spec 4.8).
 const builtInHeaders: Record<string, HeaderValue> = { 'x-content-type-options': 'nosniff' };
 
+/** What the plugins contribute besides hooks: serializers by media type, always-on headers. */
+function contributionsOf(plugins: readonly Plugin[]): {
+  serializers: SerializerRegistry;
+  alwaysOn: HeaderBag;
+} {
+  const serializers = new SerializerRegistry();
+  const alwaysOn = new HeaderBag(builtInHeaders);
+  for (const plugin of plugins) {
+    for (const [type, serializer] of Object.entries(plugin.serializers ?? {})) {
+      serializers.add(type, serializer, plugin.name);
+    }
+    if (plugin.headers) alwaysOn.merge(plugin.headers);
+  }
+  return { serializers, alwaysOn };
+}
+
+type HookName =
+  | 'onRequest'
+  | 'authenticate'
+  | 'credentials'
+  | 'preParsing'
+  | 'preHandler'
+  | 'preSerialization'
+  | 'onSend'
+  | 'onReceive'
+  | 'onResponse'
+  | 'logFields';
+
+/** The plugins' hooks of one name, in the plugins' order, each bound to its plugin. */
+function hooksOf(plugins: readonly Plugin[]): (key: HookName) => never[] {
+  return (key) =>
+    plugins.flatMap((p) =>
+      p[key] ? [(p[key] as (...a: never[]) => unknown).bind(p)] : [],
+    ) as never[];
+}
+
 /**
  * Validates the options once, at creation: a mistake is a `TypeError` that says how to fix it.
  *
@@ -241,32 +277,8 @@ export function resolveConventionsOptions(options: ConventionsOptions): Resolved
   const router = new Router(mergeRoutes(options.routes, plugins), configKeys);
   const onRoute = plugins.flatMap((p) => (p.onRoute ? [p.onRoute.bind(p)] : []));
   for (const hook of onRoute) for (const route of router.routes) hook(route);
-  const serializers = new SerializerRegistry();
-  const alwaysOn = new HeaderBag(builtInHeaders);
-  for (const plugin of plugins) {
-    for (const [type, serializer] of Object.entries(plugin.serializers ?? {})) {
-      serializers.add(type, serializer, plugin.name);
-    }
-    if (plugin.headers) alwaysOn.merge(plugin.headers);
-  }
-  const bind = <
-    K extends
-      | 'onRequest'
-      | 'authenticate'
-      | 'credentials'
-      | 'preParsing'
-      | 'preHandler'
-      | 'preSerialization'
-      | 'onSend'
-      | 'onReceive'
-      | 'onResponse'
-      | 'logFields',
-  >(
-    key: K,
-  ) =>
-    plugins.flatMap((p) =>
-      p[key] ? [(p[key] as (...a: never[]) => unknown).bind(p)] : [],
-    ) as never[];
+  const { serializers, alwaysOn } = contributionsOf(plugins);
+  const bind = hooksOf(plugins);
   const alwaysOnHeaders = HeaderBag.constant(alwaysOn);
   return {
     router,

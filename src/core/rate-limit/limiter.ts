@@ -1,6 +1,4 @@
 /** The rate limiter: policies over a store, one store call per check, headers and 429s. */
-import { ApiError } from '../errors/api-error.ts';
-import { ErrorCode } from '../errors/catalogue.ts';
 import { assertInteger, assertKnownKeys } from '../internal/options.ts';
 import type { RequestContext } from '../kernel/context.ts';
 import { isPromise, type Step } from '../kernel/steps.ts';
@@ -10,6 +8,13 @@ import type { RateCheck, RateVerdict, Store } from '../stores/store.ts';
 import type { StoreBudget, StoreBudgetHolder } from '../stores/store-budget.ts';
 import { clientNetwork, defaultIdentity, type RateIdentity } from './identity.ts';
 import { type CompiledPolicy, compilePolicies, type RatePolicy } from './policy.ts';
+import {
+  type HeaderStyle,
+  rateLimited,
+  refusedCredentialsSpent,
+  tightest,
+  writeRateHeaders,
+} from './rate-answer.ts';
 
 const failed = 'The rate-limit store failed, so the request was refused; try again later.';
 
@@ -137,8 +142,7 @@ export class RateLimiter {
   private readonly prefix: string;
   private readonly mode: 'closed' | 'open' | 'memory';
   private readonly onError: ((error: unknown) => void) | undefined;
-  private readonly legacy: boolean;
-  private readonly ietf: boolean;
+  private readonly headerStyle: HeaderStyle;
   private readonly identity: RateIdentity;
   private readonly ipv6Prefix: number;
   private readonly skip: ((ctx: RequestContext) => boolean) | undefined;
@@ -170,8 +174,10 @@ export class RateLimiter {
     }
     this.mode = mode;
     this.onError = options.onError;
-    this.legacy = options.legacyHeaders ?? true;
-    this.ietf = options.ietfHeaders ?? false;
+    this.headerStyle = {
+      legacy: options.legacyHeaders ?? true,
+      ietf: options.ietfHeaders ?? false,
+    };
     const prefix = assertInteger('rateLimit ipv6Prefix', options.ipv6Prefix ?? 56, 1, 128);
     this.identity = defaultIdentity(prefix);
     this.ipv6Prefix = prefix;
@@ -326,13 +332,7 @@ export class RateLimiter {
     const left = budget.until - this.now();
     if (left <= 0) return;
     const retryAfter = Math.max(1, Math.ceil(left / 1000));
-    const { name, limit, window } = budget.policy;
-    throw new ApiError(
-      429,
-      ErrorCode.TooManyRequests,
-      `Too many requests from your network with credentials that were not accepted: the budget for refused credentials of the "${name}" limit (${limit} per ${window} s) is spent; retry after ${retryAfter} s.`,
-      { headers: { 'retry-after': String(retryAfter), 'cache-control': 'no-store' } },
-    );
+    throw refusedCredentialsSpent(budget.policy, retryAfter);
   }
 
   /** @internal The network key of the client (`ip:…`), as the default identity names it. */
@@ -367,48 +367,20 @@ export class RateLimiter {
     now: number,
     quiet = false,
   ): RateLimitResult | undefined {
-    // The tightest: a refusing policy with the longest wait, else the fewest requests left.
-    let pick = 0;
-    for (let i = 1; i < verdicts.length; i++) {
-      const v = verdicts[i]!;
-      const best = verdicts[pick]!;
-      if (best.allowed) {
-        if (!v.allowed || v.remaining < best.remaining) pick = i;
-      } else if (!v.allowed && v.retryAfterMs > best.retryAfterMs) {
-        pick = i;
-      }
-    }
+    const pick = tightest(verdicts);
     const verdict = verdicts[pick]!;
     const policy = used[pick]!;
     if (quiet) return undefined;
-    // Names known valid, values digits and policy names checked at start-up (letters, digits,
-    // `-_.`): written straight into the bag's record, the checks of HeaderBag.set would find
-    // nothing to refuse (the hot path of every request).
-    const record = ctx.responseHeaders.record as Record<string, string>;
-    // A second check of one request (a route's policies after the service's) reports its
-    // tightest policy only when it is tighter than what the first reported.
-    const prior = record['x-ratelimit-remaining'];
-    const looser = verdict.allowed && prior !== undefined && Number(prior) < verdict.remaining;
-    if (this.legacy && !looser) {
-      record['x-ratelimit-limit'] = policy.limitText;
-      record['x-ratelimit-remaining'] = String(verdict.remaining);
-      record['x-ratelimit-reset'] = String(Math.ceil(verdict.resetAt / 1000));
-    }
-    if (this.ietf && !looser) {
-      record['ratelimit-policy'] = set.policyHeader;
-      const seconds = Math.max(0, Math.ceil((verdict.resetAt - now) / 1000));
-      record.ratelimit = `"${policy.name}";r=${verdict.remaining};t=${seconds}`;
-    }
+    writeRateHeaders(
+      ctx.responseHeaders.record as Record<string, string>,
+      this.headerStyle,
+      set.policyHeader,
+      policy,
+      verdict,
+      now,
+    );
     const retryAfter = verdict.allowed ? 0 : Math.max(1, Math.ceil(verdict.retryAfterMs / 1000));
-    if (!verdict.allowed) {
-      throw new ApiError(
-        429,
-        ErrorCode.TooManyRequests,
-        `Too many requests: the "${policy.name}" limit (${policy.limit} per ${policy.window} s) is reached; retry after ${retryAfter} s.`,
-        // Never cached: a stored 429 would refuse the client after its limit reset.
-        { headers: { 'retry-after': String(retryAfter), 'cache-control': 'no-store' } },
-      );
-    }
+    if (!verdict.allowed) throw rateLimited(policy, retryAfter);
     return {
       policy: policy.name,
       limit: policy.limit,

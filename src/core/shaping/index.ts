@@ -4,21 +4,19 @@ import './route-config.ts';
 
 export { checkPayload } from './check-payload.ts';
 export { listQuery, type PayloadsOptions, pageArray, payloads } from './payloads.ts';
+export { project, selectFields } from './project.ts';
 export {
   defineResource,
   type FieldSubTree,
   type FieldTreeOf,
-  type LinkRule,
   type Resource,
-  type ResourceLink,
   type ResourceOptions,
   type Selection,
 } from './resource.ts';
+export type { LinkRule, ResourceLink } from './resource-links.ts';
 export {
   type FieldRequest,
   type FieldTree,
   parseFields,
-  project,
   type SelectedField,
-  selectFields,
 } from './select-fields.ts';

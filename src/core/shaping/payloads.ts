@@ -19,8 +19,8 @@ import {
   unknownParameterProblems,
 } from '../paging/unknown-parameters.ts';
 import { checkPayload } from './check-payload.ts';
+import { type Projector, projectorOf } from './project.ts';
 import type { Resource, Selection } from './resource.ts';
-import { type Projector, projectorOf } from './select-fields.ts';
 
 /**
  * Options of {@link payloads}.

@@ -4,7 +4,7 @@ import { type FieldProblem, invalidRequest } from '../errors/helpers.ts';
 import { BoundedCache } from '../internal/bounded-cache.ts';
 import { assertKnownKeys } from '../internal/options.ts';
 import type { RequestContext } from '../kernel/context.ts';
-import { identityKey } from './link-key.ts';
+import { compileLinks, type LinkRule, type ResourceLink } from './resource-links.ts';
 import {
   compileSelection,
   type FieldTree,
@@ -13,39 +13,6 @@ import {
   selectionTree,
   wholeTree,
 } from './select-fields.ts';
-
-/**
- * One operation a resource may offer, shown in its `links` only when `when` allows it
- * (spec 2.12: operations that are not possible are not shown).
- *
- * @category Payloads
- */
-// biome-ignore lint/suspicious/noExplicitAny: an undeclared item type is left open
-export interface LinkRule<T = any> {
-  /** The method of the operation. */
-  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-  /** The operation's target for one item. */
-  href: (item: T, ctx: RequestContext) => string;
-  /**
-   * Whether the caller may perform it on this item: a scope (`hasScopes(ctx.identity, …)`),
-   * ownership (`item.ownerId === ctx.identity?.subject`) or the item's state. @default always
-   */
-  when?: (ctx: RequestContext, item: T) => boolean;
-}
-
-/**
- * A link as it appears in a resource's `links` list.
- *
- * @category Payloads
- */
-export interface ResourceLink {
-  /** What the operation is (`self`, `update`, `delete`, or the service's own word). */
-  rel: string;
-  /** The method to use. */
-  method: string;
-  /** The target. */
-  href: string;
-}
 
 /**
  * The declaration of a resource's shape, for {@link defineResource}.
@@ -146,7 +113,6 @@ export interface Selection {
 // The compiled `fields` selections each resource remembers (client-chosen keys, so bounded).
 const cacheSize = 256;
 const viewName = /^[a-z][a-z0-9_-]*$/;
-const methods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
 function checkTree(where: string, tree: unknown, depth = 0): void {
   if (typeof tree !== 'object' || tree === null || Array.isArray(tree) || depth > 8) {
@@ -198,25 +164,7 @@ export function defineResource<T = any>(options: ResourceOptions<T>): Resource {
   assertKnownKeys(where, options, ['fields', 'views', 'defaultView', 'links', 'linkKey']);
   checkTree(where, options.fields as FieldTree);
   const tree = options.fields as FieldTree;
-  const linkRules = Object.entries(options.links ?? {}) as [string, LinkRule<unknown>][];
-  for (const [rel, rule] of linkRules) {
-    assertKnownKeys(`${where}: link "${rel}"`, rule, ['method', 'href', 'when']);
-    if (!methods.includes(rule.method) || typeof rule.href !== 'function') {
-      throw new TypeError(
-        `${where}: link "${rel}" needs a method (${methods.join(', ')}) and an href function.`,
-      );
-    }
-    if (rule.when !== undefined && typeof rule.when !== 'function') {
-      throw new TypeError(`${where}: link "${rel}": \`when\` must be a function of (ctx, item).`);
-    }
-  }
-  const hasLinks = linkRules.length > 0;
-  if (options.linkKey !== undefined && typeof options.linkKey !== 'function') {
-    throw new TypeError(`${where}: \`linkKey\` must be a function (ctx) => string.`);
-  }
-  const linkKey = linkRules.some(([, rule]) => rule.when !== undefined)
-    ? (options.linkKey ?? identityKey)
-    : undefined;
+  const { hasLinks, linkKey, linksOf } = compileLinks(where, options.links, options.linkKey);
   const all: Selection = Object.freeze({ fields: wholeTree(tree), links: hasLinks });
   const withLinks: FieldTree = hasLinks ? { ...tree, links: true } : tree;
 
@@ -280,39 +228,6 @@ export function defineResource<T = any>(options: ResourceOptions<T>): Resource {
       cache.set(key, selection);
     }
     return selection;
-  };
-
-  const rels = linkRules.map(([rel]) => rel);
-  const rules = linkRules.map(([, rule]) => rule);
-  const link = (i: number, ctx: RequestContext, item: unknown): ResourceLink => ({
-    rel: rels[i]!,
-    method: rules[i]!.method,
-    href: rules[i]!.href(item, ctx),
-  });
-  const linksOf = (ctx: RequestContext, item: unknown): ResourceLink[] => {
-    if (rules.length > 30) {
-      const out: ResourceLink[] = [];
-      for (let i = 0; i < rules.length; i++) {
-        const { when } = rules[i]!;
-        if (when === undefined || when(ctx, item)) out.push(link(i, ctx, item));
-      }
-      return out;
-    }
-    // The rules that apply, as bits, then an array of their number: a `[]` that grows takes
-    // room for 16, and cutting an array's length afterwards is a call into the engine.
-    let kept = 0;
-    let count = 0;
-    for (let i = 0; i < rules.length; i++) {
-      const { when } = rules[i]!;
-      if (when === undefined || when(ctx, item)) {
-        kept |= 1 << i;
-        count++;
-      }
-    }
-    const out: ResourceLink[] = new Array(count);
-    for (let i = 0, at = 0; i < rules.length; i++)
-      if (kept & (1 << i)) out[at++] = link(i, ctx, item);
-    return out;
   };
 
   return Object.freeze({

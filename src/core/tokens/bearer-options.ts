@@ -4,10 +4,10 @@ import { isProduction, nodeEnv } from '../internal/platform.ts';
 import type { RequestContext } from '../kernel/context.ts';
 import { isPromise } from '../kernel/steps.ts';
 import type { Store } from '../stores/store.ts';
+import { type ClaimRules, standardScopes } from './claims.ts';
 import type { RemoteKeys } from './jws.ts';
 import { type TokenAlgorithm, TokenKeys } from './keys.ts';
 import { RemoteKeySet } from './remote-keys.ts';
-import { type ClaimRules, standardScopes } from './verifier.ts';
 
 /**
  * A value known at start-up, or one read from each request (the request's own origin, say).

@@ -10,23 +10,12 @@ import { andThen, isPromise, type Step } from '../kernel/steps.ts';
 import { guardStore } from '../stores/guard-store.ts';
 import { MemoryStore } from '../stores/memory-store.ts';
 import { type BearerOptions, keySource, type PerRequest } from './bearer-options.ts';
-import { Challenges, isScopeToken } from './challenge.ts';
+import { Challenges } from './challenge.ts';
 import { tokenFromForm, tokenFromHeader, tokenFromQuery } from './extract.ts';
 import { TokenKeys } from './keys.ts';
+import { allowOn, compileRoutePlan, type RoutePlan } from './route-plan.ts';
 import { type Expected, TokenVerifier } from './verifier.ts';
 
-/** A route's settings compiled for the request path. */
-interface RoutePlan {
-  mode: 'required' | 'optional' | 'off';
-  scopes: readonly string[];
-  scopeText: string;
-  scopeHeaders: Record<string, string> | undefined;
-  user: boolean;
-  /** Whether the route reads form bodies, where a token may sit. */
-  formBody: boolean;
-}
-
-const bodyMethods = new Set(['POST', 'PUT', 'PATCH']);
 const bearerScheme = /^bearer /i;
 
 declare module '../kernel/context.ts' {
@@ -158,42 +147,10 @@ export class BearerPlugin implements Plugin {
   private planOf(route: RouteSettings): RoutePlan {
     let plan = this.plans.get(route);
     if (plan === undefined) {
-      plan = this.compile(route);
+      plan = compileRoutePlan(route, this.defaultMode, this.bodyOn, this.challenges);
       this.plans.set(route, plan);
     }
     return plan;
-  }
-
-  private compile(route: RouteSettings): RoutePlan {
-    const where = `${route.method} ${route.pattern}`;
-    const { auth, scopes = [], user = false, accepts = ['json'] } = route.config;
-    if (auth !== undefined && auth !== 'required' && auth !== 'optional' && auth !== false) {
-      throw new TypeError(
-        `${where}: auth must be 'required', 'optional' or false; got ${String(auth)}.`,
-      );
-    }
-    if (!Array.isArray(scopes) || !scopes.every((s) => typeof s === 'string' && isScopeToken(s))) {
-      throw new TypeError(
-        `${where}: scopes must be a list of scope names without spaces or quotes, such as ['books:write'].`,
-      );
-    }
-    if (typeof user !== 'boolean') throw new TypeError(`${where}: user must be true or false.`);
-    if (auth === false && (scopes.length > 0 || user)) {
-      throw new TypeError(
-        `${where}: a route with auth: false cannot ask for scopes or a user; drop one.`,
-      );
-    }
-    const mode =
-      auth === false ? 'off' : scopes.length > 0 || user ? 'required' : (auth ?? this.defaultMode);
-    const scopeText = scopes.join(' ');
-    return {
-      mode,
-      scopes,
-      scopeText,
-      scopeHeaders: scopes.length > 0 ? this.challenges.scopeHeadersFor(scopeText) : undefined,
-      user,
-      formBody: this.bodyOn && bodyMethods.has(route.method) && accepts.includes('form'),
-    };
   }
 
   private expected(ctx: RequestContext): Expected {
@@ -263,7 +220,7 @@ export class BearerPlugin implements Plugin {
         ctx.state.tokenInForm = 'open';
         return;
       }
-      if (ctx.identity !== undefined) return this.allow(ctx.identity, plan);
+      if (ctx.identity !== undefined) return allowOn(plan, ctx.identity, this.challenges);
       if (plan.mode === 'required') throw challenges.missing();
       return;
     }
@@ -272,12 +229,12 @@ export class BearerPlugin implements Plugin {
     const known = ctx.identity;
     if (known !== undefined && header && (ctx.state as Vouched)[vouchedKey] === header) {
       if (formBody) ctx.state.tokenInForm = 'taken';
-      return this.allow(known, plan);
+      return allowOn(plan, known, this.challenges);
     }
     return andThen(this.verifier.check(token, this.expected(ctx), ctx), (identity) => {
       if (formBody) ctx.state.tokenInForm = 'taken';
       ctx.identity = identity;
-      return this.allow(identity, plan);
+      return allowOn(plan, identity, this.challenges);
     });
   }
 
@@ -323,24 +280,14 @@ export class BearerPlugin implements Plugin {
       return;
     }
     if (token === undefined) {
-      if (ctx.identity !== undefined) return this.allow(ctx.identity, plan);
+      if (ctx.identity !== undefined) return allowOn(plan, ctx.identity, this.challenges);
       if (plan.mode === 'required') throw this.challenges.missing();
       return;
     }
     return andThen(this.verifier.check(token, this.expected(ctx), ctx), (identity) => {
       ctx.identity = identity;
-      return this.allow(identity, plan);
+      return allowOn(plan, identity, this.challenges);
     });
-  }
-
-  private allow(identity: Identity, plan: RoutePlan): undefined {
-    if (plan.user && identity.subject === undefined) throw this.challenges.userRequired();
-    for (const scope of plan.scopes) {
-      if (!identity.scopes.has(scope)) {
-        throw this.challenges.insufficientScope(plan.scopeText, plan.scopeHeaders!);
-      }
-    }
-    return undefined;
   }
 
   private twoMethods() {
