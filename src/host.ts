@@ -9,6 +9,7 @@
  */
 export {
   type ApiResponse,
+  type AppHandler,
   type AppRoute,
   type AppRouteSource,
   allowList,
@@ -95,10 +96,12 @@ export {
   type RouteLookup,
   type RouteMatch,
   Router,
+  regexpParamPath,
   requestFailureOf,
   requestTimeout,
   resolveOrigin,
   routeSchemasOf,
+  type StackPlaces,
   type StackProbe,
   type StandardIssue,
   type Step,
@@ -120,6 +123,7 @@ export {
   type ValidatorResult,
   validatorRejection,
   type WebRequestFacts,
+  warnReplacedHeaders,
   warnWithoutAddress,
   webInput,
   withAppHeaders,

@@ -9,14 +9,20 @@ import {
   type BoundHost,
   type Checkpoints,
   checkpoints,
-  enterAfter,
   markOf,
   originalOf,
   type StackProbe,
   type Step,
 } from 'api-conventions/host';
 import type { NextFunction, Request, Response } from 'express';
-import { type ExpressRoute, type Layer, mountPath, routerOf } from './_express-routes.ts';
+import {
+  catchesErrors,
+  type ExpressRoute,
+  type Layer,
+  mountPath,
+  routerOf,
+} from './_express-routes.ts';
+import { setNodeHeaders, writeNodeResponse } from './_node-write.ts';
 
 // Middleware that never answers a request: Express's body parsers (body-parser), and Express 4's
 // own first layers. Anything else that is not a route may answer.
@@ -60,37 +66,26 @@ export const expressProbe: StackProbe<Request, Layer, ExpressRoute> = {
   },
 };
 
-/** Builds the check points of an Express app: `send` writes a refusal, `copyHeaders` the checks' headers. */
-export function expressCheckpoints(
-  host: BoundHost<Request>,
-  send: (res: Response, response: ApiResponse) => void,
-  copyHeaders: (req: Request, res: Response) => void,
-): ExpressCheckpoints {
+/** Builds the check points of an Express app. */
+export function expressCheckpoints(host: BoundHost<Request>): ExpressCheckpoints {
   /** Runs the app's handler once the check let the request through, or sends the refusal. */
   const enter =
     (check: (req: Request) => Step<ApiResponse | undefined>, inner: Handle): Handle =>
     (req, res, next) =>
       // Express 5 hands a rejected promise of a handler to `next`; here the handler runs later.
-      enterAfter(
-        check(req),
-        () => {
-          copyHeaders(req, res);
-          return inner(req, res, next);
-        },
-        (refusal) => send(res, refusal),
-        next,
-      );
+      kit.enter(req, check(req), () => inner(req, res, next), next);
 
   const kit: ExpressCheckpoints = checkpoints({
     host,
     probe: expressProbe,
+    headers: (req, values) => setNodeHeaders(req.res!, values),
+    refuse: (req, refusal) => writeNodeResponse(req.res!, refusal, host.logger),
     place(stack, at, point) {
       const layer = stack[at]!;
       const handle = layer.handle as Handle | undefined;
       if (typeof handle !== 'function') return undefined;
-      const original = originalOf(handle);
-      // Error middleware runs only for an error a handler raised; Express tells it by its arity.
-      if (handle.length === 4 || original.length === 4) return undefined;
+      // Error middleware runs only for an error a handler raised.
+      if (catchesErrors(handle)) return undefined;
       let checkpoint: Handle;
       if (point.kind === 'route') {
         checkpoint = enter((req) => kit.route(req, point.route, req.params as never), handle);
@@ -106,7 +101,7 @@ export function expressCheckpoints(
             next(error as never);
           });
         };
-      } else if (passThrough.has(original.name)) return undefined;
+      } else if (passThrough.has(originalOf(handle).name)) return undefined;
       else checkpoint = enter((req) => kit.middleware(req, stack, layer), handle);
       // Kept as `__original`, as shimmer does: readers of the stack (ours included) see through it.
       Object.defineProperty(checkpoint, '__original', { value: handle });

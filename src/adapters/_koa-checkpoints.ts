@@ -10,7 +10,6 @@ import {
   type BoundHost,
   type Checkpoints,
   checkpoints,
-  enterAfter,
   markOf,
   markStep,
   originalOf,
@@ -18,6 +17,7 @@ import {
   type Step,
 } from 'api-conventions/host';
 import type { Context, Middleware, Next } from 'koa';
+import { setNodeHeaders } from './_node-write.ts';
 
 /** The parts of an @koa/router layer read here: a route (with methods) or router middleware. */
 export interface KoaLayer {
@@ -79,27 +79,21 @@ export interface KoaCheckpoints extends Checkpoints<Context, KoaEntry, KoaLayer>
   entered(ctx: Context): KoaLayer | undefined;
 }
 
-/** Builds the check points of an app: `send` writes a refusal, `copyHeaders` the checks' headers. */
+/** Builds the check points of an app: `send` writes a refusal. */
 export function koaCheckpoints(
   host: BoundHost<Context>,
   send: (ctx: Context, response: ApiResponse) => unknown,
-  copyHeaders: (ctx: Context) => void,
 ): KoaCheckpoints {
   /** Runs what comes next once the check let the request through, or sends the refusal. */
   const enter = (checked: Step<ApiResponse | undefined>, ctx: Context, next: () => unknown) =>
-    enterAfter(
-      checked,
-      () => {
-        copyHeaders(ctx);
-        return next();
-      },
-      (refusal) => send(ctx, refusal),
-    );
+    kit.enter(ctx, checked, next);
 
   const entered = new WeakMap<Context, KoaLayer>();
-  const kit = checkpoints({
+  const kit: Checkpoints<Context, KoaEntry, KoaLayer> = checkpoints({
     host,
     probe: koaProbe,
+    headers: (ctx, headers) => setNodeHeaders(ctx.res, headers),
+    refuse: send,
     place(stack, at, point) {
       const entry = stack[at]!;
       if (point.kind === 'router') {

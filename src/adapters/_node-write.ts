@@ -1,6 +1,6 @@
 /** Writes a core response to a Node `ServerResponse`: shared by the node, Express and Koa adapters. */
 import type { ServerResponse } from 'node:http';
-import type { Logger, RequestContext } from 'api-conventions';
+import type { Logger } from 'api-conventions';
 import { type ApiResponse, andThen, errorToResponse, type Step } from 'api-conventions/host';
 import { lingerOnClose } from './_node-linger.ts';
 
@@ -44,11 +44,12 @@ export function writeNodeStep(
 }
 
 /**
- * Puts the headers a request's checks gathered so far on the Node response, before the app's own
- * code answers (idempotent); nothing for a request no binding opened.
+ * Puts headers on the Node response, over what it has (the core's `appHeaders`, before the app's
+ * own code answers).
  */
-export function copyHeldHeaders(ctx: RequestContext | undefined, res: ServerResponse): void {
-  if (ctx === undefined || !ctx.hasResponseHeaders) return;
-  const { record } = ctx.responseHeaders;
-  for (const name in record) res.setHeader(name, record[name]!);
+export function setNodeHeaders(
+  res: ServerResponse,
+  headers: Readonly<Record<string, string | readonly string[]>>,
+): void {
+  for (const name in headers) res.setHeader(name, headers[name] as string | string[]);
 }

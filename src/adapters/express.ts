@@ -13,11 +13,15 @@ import type {
 } from 'api-conventions';
 import {
   type ApiResponse,
+  appHeaders,
   bindHost,
+  CompanionFinder,
   heldContext,
   markStep,
+  regexpParamPath,
   type Step,
   settle,
+  warnReplacedHeaders,
 } from 'api-conventions/host';
 import type {
   Application,
@@ -28,18 +32,12 @@ import type {
   Response,
   Router,
 } from 'express';
-import {
-  type ExpressHost,
-  guardMiddleware,
-  keepSecurityHeaders,
-  routeJson,
-} from './_express-app-routes.ts';
+import { type ExpressHost, guardMiddleware, routeJson } from './_express-app-routes.ts';
 import { type ExpressCheckpoints, expressCheckpoints } from './_express-checkpoints.ts';
-import { checkCompanions, watchPassport } from './_express-companions.ts';
 import { addBody, inputOf } from './_express-io.ts';
-import { appRouter, expressPattern, isStrict } from './_express-routes.ts';
+import { appRouter, handlersOf, isExpress4, isStrict } from './_express-routes.ts';
 import { onFinalStatus } from './_node-io.ts';
-import { copyHeldHeaders, writeNodeStep } from './_node-write.ts';
+import { setNodeHeaders, writeNodeStep } from './_node-write.ts';
 
 /** What {@link toExpressMiddleware} gives: middleware for either end of the app, and the routes. */
 export interface ExpressConventions {
@@ -69,7 +67,9 @@ export interface ExpressConventions {
 
 type Verb = 'get' | 'head' | 'post' | 'put' | 'patch' | 'delete' | 'options';
 
-const strictFix = "call app.set('strict routing', true) before the first app.use().";
+const strictFix = "call app.set('strict routing', true) before the first app.use()";
+// How the warnings about what stands where in the app's stack name the conventions' steps.
+const places = { first: 'c.before', errors: 'c.after' };
 
 /**
  * Fits the conventions (or the options to build them) into an Express app: `before` goes first,
@@ -110,12 +110,22 @@ export function toExpressMiddleware(api: Conventions | ConventionsOptions): Expr
       list: (req) => points!.routes(stackOf(req)),
     },
   });
-  const { alwaysOnHeaders } = host;
   const send = (res: Response, result: Step<ApiResponse>) => {
     writeNodeStep(res, result, host.logger);
   };
-  const copyHeaders = (req: Request, res: Response) => copyHeldHeaders(host.held(req), res);
-  points = expressCheckpoints(host, send, copyHeaders);
+  points = expressCheckpoints(host);
+
+  // What the app already has beside the conventions, read at its first request.
+  const finders = new WeakMap<object, CompanionFinder>();
+  const warn = (message: string) => host.logger.warn(message);
+  const companions = (req: Request): CompanionFinder => {
+    let finder = finders.get(req.app);
+    if (finder !== undefined) return finder;
+    finder = new CompanionFinder((name) => host.companion(name), { ...places, warn });
+    finders.set(req.app, finder);
+    finder.seen(handlersOf(stackOf(req)));
+    return finder;
+  };
 
   // Express dispatched here: the table route this handler was made for, with Express's params.
   const route = (info: RouteInfo): RequestHandler => {
@@ -128,7 +138,7 @@ export function toExpressMiddleware(api: Conventions | ConventionsOptions): Expr
 
   const onward = (req: Request, res: Response, next: NextFunction) => {
     const ctx = host.context(req);
-    copyHeldHeaders(ctx, res);
+    setNodeHeaders(res, appHeaders(host, req, true));
     // Express routes on `req.url`: give it the normalised target, as every host routes on it.
     const target = ctx.rawQuery ? `${ctx.path}?${ctx.rawQuery}` : ctx.path;
     if (req.baseUrl === '' && req.url !== target) req.url = target;
@@ -145,10 +155,12 @@ export function toExpressMiddleware(api: Conventions | ConventionsOptions): Expr
     // The final status of every response, the app's own handlers' included.
     if (observes) onFinalStatus(res, (status) => host.sent(req, status));
     res.removeHeader('x-powered-by');
-    keepSecurityHeaders(host, req.app, res, alwaysOnHeaders);
-    points!.loose(req.app, () => isStrict(req.app), strictFix);
-    checkCompanions(req.app, before, after[1], host.logger, (name) => host.companion(name));
-    watchPassport(req.app, res, host.logger);
+    warnReplacedHeaders(host, req.app, (name) => res.getHeader(name));
+    points!.loose(req.app, () => isStrict(req.app), `${strictFix}.`);
+    const finder = companions(req);
+    if (finder.watching) {
+      res.once('finish', () => finder.answered(res.statusCode, res.getHeader('content-type')));
+    }
     routeJson(host, req, res);
     points!.cover(stackOf(req));
     const go = (stop: ApiResponse | undefined) =>
@@ -176,21 +188,18 @@ export function toExpressMiddleware(api: Conventions | ConventionsOptions): Expr
   return {
     before,
     mount(target) {
-      if (!isStrict(target)) {
-        throw new TypeError(
-          'mount() needs a strict router, or Express serves /v1/books/ as /v1/books (spec 4.1.9 ' +
-            "wants 404): call app.set('strict routing', true) before the first app.use(), or " +
-            'mount on express.Router({ strict: true }).',
-        );
-      }
+      const fix = `${strictFix}, or mount on express.Router({ strict: true }).`;
+      if (!isStrict(target)) throw points!.notStrict('mount()', fix);
       let pattern: string | undefined;
       let native: ReturnType<Router['route']> | undefined;
-      // A Set drops the repeat of GET's route under HEAD: Express answers HEAD with GET itself.
-      for (const info of new Set(host.api.routes)) {
+      for (const info of host.api.routes) {
         // One Express route per pattern, so that a declared HEAD is not shadowed by GET's.
         if (info.pattern !== pattern) {
           pattern = info.pattern;
-          native = target.route(expressPattern(pattern, target));
+          // Express 4 reads patterns with path-to-regexp 0.1, where `*` is an unnamed wildcard.
+          native = target.route(
+            isExpress4(target) ? regexpParamPath(pattern, 'Express 4') : pattern,
+          );
         }
         native![info.method.toLowerCase() as Verb](route(info));
       }

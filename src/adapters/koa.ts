@@ -5,11 +5,18 @@
  */
 
 import type { Conventions, ConventionsOptions, Identity, RouteConfig } from 'api-conventions';
-import { type ApiResponse, bindHost, heldContext, markStep, type Step } from 'api-conventions/host';
+import {
+  type ApiResponse,
+  appHeaders,
+  bindHost,
+  heldContext,
+  markStep,
+  type Step,
+} from 'api-conventions/host';
 import type { Context, Middleware } from 'koa';
 import { type KoaCheckpoints, koaCheckpoints } from './_koa-checkpoints.ts';
 import { addNodeBody, nodeInput, onFinalStatus } from './_node-io.ts';
-import { copyHeldHeaders, writeNodeStep } from './_node-write.ts';
+import { setNodeHeaders, writeNodeStep } from './_node-write.ts';
 
 declare module 'koa' {
   interface Request {
@@ -76,9 +83,8 @@ export function toKoaMiddleware(api: Conventions | ConventionsOptions): KoaConve
     ctx.respond = false;
     return writeNodeStep(ctx.res, result, logger);
   };
-  const copyHeaders = (ctx: Context) => copyHeldHeaders(host.held(ctx), ctx.res);
   const addBody = (ctx: Context) => addNodeBody(ctx.req, ctx.request.body, host.inputOf(ctx));
-  const covered: KoaCheckpoints = koaCheckpoints(host, send, copyHeaders);
+  const covered: KoaCheckpoints = koaCheckpoints(host, send);
   points = covered;
 
   const answer = (ctx: Context): Step<ApiResponse> | undefined => {
@@ -103,7 +109,7 @@ export function toKoaMiddleware(api: Conventions | ConventionsOptions): KoaConve
     const stop = await host.front(ctx, () => addBody(ctx));
     if (stop !== undefined) return send(ctx, stop);
     const held = host.context(ctx);
-    copyHeaders(ctx);
+    setNodeHeaders(ctx.res, appHeaders(host, ctx));
     // Koa's routers route on `ctx.path`: the normalised target, as every host routes on it.
     const target = held.rawQuery ? `${held.path}?${held.rawQuery}` : held.path;
     if (ctx.url !== target) ctx.url = target;
@@ -131,12 +137,11 @@ export function toKoaMiddleware(api: Conventions | ConventionsOptions): KoaConve
       const guarded = covered.guard(settings);
       const guard: Middleware = async (ctx, next) => {
         addBody(ctx);
-        const route = covered.entered(ctx);
-        const result = await guarded.run(ctx, route, ctx.path, ctx.params);
-        if (result.response !== undefined) return send(ctx, result.response);
-        copyHeaders(ctx);
-        ctx.request.body = result.body;
-        return next();
+        const go = (body: unknown) => {
+          ctx.request.body = body;
+          return next();
+        };
+        await guarded.enter(ctx, covered.entered(ctx), ctx.path, ctx.params, go);
       };
       return markStep(guard, { guard: guarded.config });
     },

@@ -1,6 +1,6 @@
 /** The host binding: the steps every adapter runs, built from what it knows of its host. */
 export type { HostMatch } from '../pipeline/fail-closed.ts';
-export { appHeaders } from './app-headers.ts';
+export { appHeaders, warnReplacedHeaders } from './app-headers.ts';
 export {
   type AppRouteSource,
   BoundHost,
@@ -18,7 +18,12 @@ export {
   checkpoints,
   enterAfter,
 } from './checkpoints.ts';
-export { CompanionFinder, companionOf } from './companion-finder.ts';
+export {
+  type AppHandler,
+  CompanionFinder,
+  companionOf,
+  type StackPlaces,
+} from './companion-finder.ts';
 export type { Companion } from './companions.ts';
 export {
   type DeclaredRoute,
@@ -47,4 +52,4 @@ export {
   type ValidatorResult,
   validatorRejection,
 } from './validator-results.ts';
-export { catchAllPath, tablePattern } from './wildcards.ts';
+export { catchAllPath, regexpParamPath, tablePattern } from './wildcards.ts';
