@@ -1,11 +1,11 @@
 /** The app's own Express routes in the pipeline: `guard(settings)` and `res.json` through the response phases. */
-import type { HeaderInit, RouteConfig } from 'api-conventions';
+import type { RouteConfig } from 'api-conventions';
 import { type BoundHost, markStep } from 'api-conventions/host';
 import type { Request, RequestHandler, Response } from 'express';
 import type { ExpressCheckpoints } from './_express-checkpoints.ts';
 import { addBody } from './_express-io.ts';
 import type { ExpressRoute } from './_express-routes.ts';
-import { writeNodeStep } from './_node-write.ts';
+import { takeNodeHeaders, writeNodeStep } from './_node-write.ts';
 
 /** The Express host of a service. */
 export type ExpressHost = BoundHost<Request>;
@@ -16,8 +16,7 @@ export type ExpressHost = BoundHost<Request>;
  */
 export function routeJson(host: ExpressHost, req: Request, res: Response): void {
   res.json = (body: unknown) => {
-    const headers = res.getHeaders() as HeaderInit;
-    for (const name of res.getHeaderNames()) res.removeHeader(name);
+    const headers = takeNodeHeaders(res);
     writeNodeStep(res, host.finish(req, res.statusCode, body, headers), host.logger);
     return res;
   };

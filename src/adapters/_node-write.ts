@@ -1,6 +1,6 @@
 /** Writes a core response to a Node `ServerResponse`: shared by the node, Express and Koa adapters. */
 import type { ServerResponse } from 'node:http';
-import type { Logger } from 'api-conventions';
+import type { HeaderValue, Logger } from 'api-conventions';
 import { type ApiResponse, andThen, errorToResponse, type Step } from 'api-conventions/host';
 import { lingerOnClose } from './_node-linger.ts';
 
@@ -52,4 +52,14 @@ export function setNodeHeaders(
   headers: Readonly<Record<string, string | readonly string[]>>,
 ): void {
   for (const name in headers) res.setHeader(name, headers[name] as string | string[]);
+}
+
+/**
+ * Takes the headers the app set off a Node response, to go with its value through the response
+ * phases (the core's `finish`, which sends them with its own).
+ */
+export function takeNodeHeaders(res: ServerResponse): Record<string, HeaderValue> {
+  const headers = res.getHeaders() as Record<string, HeaderValue>;
+  for (const name of res.getHeaderNames()) res.removeHeader(name);
+  return headers;
 }

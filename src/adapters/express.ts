@@ -14,7 +14,6 @@ import type {
 import {
   type ApiResponse,
   appHeaders,
-  bindHost,
   CompanionFinder,
   heldContext,
   markStep,
@@ -32,11 +31,11 @@ import type {
   Response,
   Router,
 } from 'express';
-import { type ExpressHost, guardMiddleware, routeJson } from './_express-app-routes.ts';
-import { type ExpressCheckpoints, expressCheckpoints } from './_express-checkpoints.ts';
-import { addBody, inputOf } from './_express-io.ts';
-import { appRouter, handlersOf, isExpress4, isStrict } from './_express-routes.ts';
-import { onFinalStatus } from './_node-io.ts';
+import { guardMiddleware, routeJson } from './_express-app-routes.ts';
+import { expressCheckpoints } from './_express-checkpoints.ts';
+import { addBody } from './_express-io.ts';
+import { handlersOf, isExpress4, isStrict } from './_express-routes.ts';
+import { reportFinalStatus } from './_node-io.ts';
 import { setNodeHeaders, writeNodeStep } from './_node-write.ts';
 
 /** What {@link toExpressMiddleware} gives: middleware for either end of the app, and the routes. */
@@ -68,8 +67,6 @@ export interface ExpressConventions {
 type Verb = 'get' | 'head' | 'post' | 'put' | 'patch' | 'delete' | 'options';
 
 const strictFix = "call app.set('strict routing', true) before the first app.use()";
-// How the warnings about what stands where in the app's stack name the conventions' steps.
-const places = { first: 'c.before', errors: 'c.after' };
 
 /**
  * Fits the conventions (or the options to build them) into an Express app: `before` goes first,
@@ -99,33 +96,16 @@ const places = { first: 'c.before', errors: 'c.after' };
  *   its own, and [Adapters](../../docs/adapters.md).
  */
 export function toExpressMiddleware(api: Conventions | ConventionsOptions): ExpressConventions {
-  let points: ExpressCheckpoints | undefined;
-  const stackOf = (req: Request) => appRouter(req.app)?.stack ?? [];
-  const host: ExpressHost = bindHost(api, {
-    input: inputOf,
-    // Express decides as it goes: each route and middleware is checked as Express enters it.
-    checkpoints: true,
-    appRoutes: {
-      size: (req) => points!.size(stackOf(req)),
-      list: (req) => points!.routes(stackOf(req)),
-    },
-  });
+  // Express decides as it goes: each route and middleware is checked as Express enters it.
+  const points = expressCheckpoints(api);
+  const { host } = points;
   const send = (res: Response, result: Step<ApiResponse>) => {
     writeNodeStep(res, result, host.logger);
   };
-  points = expressCheckpoints(host);
 
-  // What the app already has beside the conventions, read at its first request.
-  const finders = new WeakMap<object, CompanionFinder>();
-  const warn = (message: string) => host.logger.warn(message);
-  const companions = (req: Request): CompanionFinder => {
-    let finder = finders.get(req.app);
-    if (finder !== undefined) return finder;
-    finder = new CompanionFinder((name) => host.companion(name), { ...places, warn });
-    finders.set(req.app, finder);
-    finder.seen(handlersOf(stackOf(req)));
-    return finder;
-  };
+  // What the app already has beside the conventions, read at its first request; the warnings
+  // about what stands where name the conventions' steps as the app places them.
+  const finder = new CompanionFinder(host, { first: 'c.before', errors: 'c.after' });
 
   // Express dispatched here: the table route this handler was made for, with Express's params.
   const route = (info: RouteInfo): RequestHandler => {
@@ -150,19 +130,18 @@ export function toExpressMiddleware(api: Conventions | ConventionsOptions): Expr
     next();
   };
 
-  const { observes } = host;
   const before: RequestHandler = (req, res, next) => {
     // The final status of every response, the app's own handlers' included.
-    if (observes) onFinalStatus(res, (status) => host.sent(req, status));
+    reportFinalStatus(host, req, res);
     res.removeHeader('x-powered-by');
     warnReplacedHeaders(host, req.app, (name) => res.getHeader(name));
-    points!.loose(req.app, () => isStrict(req.app), `${strictFix}.`);
-    const finder = companions(req);
+    points.loose(req.app, () => isStrict(req.app), `${strictFix}.`);
+    finder.seenIn(req.app, () => handlersOf(points.stack(req)));
     if (finder.watching) {
       res.once('finish', () => finder.answered(res.statusCode, res.getHeader('content-type')));
     }
     routeJson(host, req, res);
-    points!.cover(stackOf(req));
+    points.cover(points.stack(req));
     const go = (stop: ApiResponse | undefined) =>
       stop === undefined ? onward(req, res, next) : send(res, stop);
     settle(host.enter(req), go, next);
@@ -175,21 +154,16 @@ export function toExpressMiddleware(api: Conventions | ConventionsOptions): Expr
     (error, req, res, next) => {
       if (res.headersSent) return next(error);
       // passport sets its challenge on the response before it hands on its 401.
-      const challenge = res.getHeader('www-authenticate');
-      const facts =
-        challenge === undefined ? undefined : { challenge: [challenge].flat().join(', ') };
-      send(res, host.fail(req, error, facts));
+      send(res, host.fail(req, error, { challenge: res.getHeader('www-authenticate') }));
     },
   ];
-  markStep(before, { own: true });
-  markStep(after[0], { own: true });
-  markStep(after[1], { own: true });
+  for (const step of [before, ...after]) markStep(step, { own: true });
 
   return {
     before,
     mount(target) {
       const fix = `${strictFix}, or mount on express.Router({ strict: true }).`;
-      if (!isStrict(target)) throw points!.notStrict('mount()', fix);
+      if (!isStrict(target)) throw points.notStrict('mount()', fix);
       let pattern: string | undefined;
       let native: ReturnType<Router['route']> | undefined;
       for (const info of host.api.routes) {
@@ -205,7 +179,7 @@ export function toExpressMiddleware(api: Conventions | ConventionsOptions): Expr
       }
     },
     route,
-    guard: (settings) => guardMiddleware(host, points!, settings),
+    guard: (settings) => guardMiddleware(host, points, settings),
     after,
   };
 }

@@ -8,15 +8,14 @@ import type { Conventions, ConventionsOptions, Identity, RouteConfig } from 'api
 import {
   type ApiResponse,
   appHeaders,
-  bindHost,
   heldContext,
   markStep,
   type Step,
 } from 'api-conventions/host';
 import type { Context, Middleware } from 'koa';
 import { type KoaCheckpoints, koaCheckpoints } from './_koa-checkpoints.ts';
-import { addNodeBody, nodeInput, onFinalStatus } from './_node-io.ts';
-import { setNodeHeaders, writeNodeStep } from './_node-write.ts';
+import { addNodeBody, reportFinalStatus } from './_node-io.ts';
+import { setNodeHeaders, takeNodeHeaders, writeNodeStep } from './_node-write.ts';
 
 declare module 'koa' {
   interface Request {
@@ -68,24 +67,15 @@ export interface KoaConventions {
  * @see [Koa](../../docs/koa.md) for an app step by step.
  */
 export function toKoaMiddleware(api: Conventions | ConventionsOptions): KoaConventions {
-  let points: KoaCheckpoints | undefined;
-  const host = bindHost<Context>(api, {
-    input: (ctx) => nodeInput(ctx.req, ctx.originalUrl, ctx),
-    // Koa's routers decide as they go: each route and middleware is checked as Koa enters it.
-    checkpoints: true,
-    appRoutes: {
-      size: (ctx) => points!.size(ctx.app.middleware),
-      list: (ctx) => points!.routes(ctx.app.middleware),
-    },
-  });
-  const { logger, observes } = host;
+  // Koa's routers decide as they go: each route and middleware is checked as Koa enters it.
+  const covered: KoaCheckpoints = koaCheckpoints(api, (ctx, refusal) => send(ctx, refusal));
+  const { host } = covered;
+  const { logger } = host;
   const send = (ctx: Context, result: Step<ApiResponse>) => {
     ctx.respond = false;
     return writeNodeStep(ctx.res, result, logger);
   };
   const addBody = (ctx: Context) => addNodeBody(ctx.req, ctx.request.body, host.inputOf(ctx));
-  const covered: KoaCheckpoints = koaCheckpoints(host, send);
-  points = covered;
 
   const answer = (ctx: Context): Step<ApiResponse> | undefined => {
     if (ctx.respond === false) return undefined;
@@ -96,15 +86,14 @@ export function toKoaMiddleware(api: Conventions | ConventionsOptions): KoaConve
     }
     if (body === null || typeof body !== 'object' || isBytesOrStream(body)) return undefined;
     // A value the app set (`ctx.body = { … }`): through the response phases, as a table route's.
-    const headers = { ...ctx.response.headers };
+    const headers = takeNodeHeaders(ctx.res);
     delete headers['content-type'];
     delete headers['content-length'];
-    for (const name of ctx.res.getHeaderNames()) ctx.res.removeHeader(name);
-    return host.finish(ctx, ctx.status, body, headers as Record<string, string>);
+    return host.finish(ctx, ctx.status, body, headers);
   };
 
   const middleware: Middleware = async (ctx, next) => {
-    if (observes) onFinalStatus(ctx.res, (status) => host.sent(ctx, status));
+    reportFinalStatus(host, ctx, ctx.res);
     // The checks, or a table route served end to end, ahead of the app's routers.
     const stop = await host.front(ctx, () => addBody(ctx));
     if (stop !== undefined) return send(ctx, stop);

@@ -48,7 +48,7 @@ export interface AppHandler {
 /**
  * For a host whose list of handlers is one ordered stack (Express): how the warnings about what
  * stands where name the conventions' own steps in it (`first`, the step that goes ahead of
- * everything; `errors`, their error handler), and where the warnings go.
+ * everything; `errors`, their error handler).
  *
  * @category Host binding
  */
@@ -57,8 +57,19 @@ export interface StackPlaces {
   readonly first: string;
   /** The conventions' error handler, as the app places it (`c.after`). */
   readonly errors: string;
-  /** Where the warnings go (the service's logger). */
-  warn(message: string): void;
+}
+
+/**
+ * What the finder tells of what it found: the bound host ({@link BoundHost.companion} names each
+ * companion once; its logger takes the other warnings).
+ *
+ * @category Host binding
+ */
+export interface FinderHost {
+  /** Takes a companion found beside the conventions. */
+  companion(name: Companion): void;
+  /** Where the warnings about what stands where go. */
+  readonly logger: { warn(message: string): void };
 }
 
 // passport's `authenticate` middleware, and the cors package's, by their functions' names.
@@ -78,13 +89,11 @@ export class CompanionFinder {
   private scanned = 0;
   private limiter = false;
   private passport = false;
+  private readonly apps = new WeakSet<object>();
 
-  /**
-   * `found` is told each companion (the binding's `companion`, which names each once); `places`
-   * for a host whose handlers are one ordered stack.
-   */
+  /** `host` is told each companion and warning; `places` for a host whose handlers are one ordered stack. */
   constructor(
-    private readonly found: (companion: Companion) => void,
+    private readonly host: FinderHost,
     private readonly places?: StackPlaces,
   ) {}
 
@@ -96,16 +105,21 @@ export class CompanionFinder {
   seen(entries: readonly AppHandler[] | undefined, store?: unknown): void {
     if (entries !== undefined && entries.length !== this.scanned) {
       this.scanned = entries.length;
-      for (const { handler } of entries) {
-        const companion = companionOf(handler);
-        if (companion !== undefined) this.found(companion);
-        if (originalOf(handler).name === passportName) this.passport = true;
-      }
-      if (this.places !== undefined) this.placed(entries, this.places);
+      this.read(entries);
     }
     if (this.limiter || typeof (store as { resetKey?: unknown })?.resetKey !== 'function') return;
     this.limiter = true;
-    this.found('hono-rate-limiter');
+    this.host.companion('hono-rate-limiter');
+  }
+
+  /**
+   * For a host whose stack is read once, at an app's first request: the handlers of `app`
+   * (`entries`, called then only).
+   */
+  seenIn(app: object, entries: () => readonly AppHandler[]): void {
+    if (this.apps.has(app)) return;
+    this.apps.add(app);
+    this.read(entries());
   }
 
   /**
@@ -125,13 +139,23 @@ export class CompanionFinder {
   answered(status: number, contentType: unknown): void {
     if (status !== 401 || !this.watching || /json/.test(String(contentType ?? ''))) return;
     this.passport = false;
-    this.places!.warn(
+    this.host.logger.warn(
       `A 401 left the app without the error body: passport.authenticate() answers a refused request itself unless it is given failWithError: true. Pass { failWithError: true } (and session: false for tokens), and ${this.places!.errors} answers it with the spec's error body and passport's challenge (docs/existing-apps.md).`,
     );
   }
 
+  private read(entries: readonly AppHandler[]): void {
+    for (const { handler } of entries) {
+      const companion = companionOf(handler);
+      if (companion !== undefined) this.host.companion(companion);
+      if (originalOf(handler).name === passportName) this.passport = true;
+    }
+    if (this.places !== undefined) this.placed(entries, this.places);
+  }
+
   /** What stands where it takes over what the conventions answer, named once. */
   private placed(entries: readonly AppHandler[], places: StackPlaces): void {
+    const { logger } = this.host;
     const own = (entry: AppHandler) => markOf(entry.handler)?.own === true;
     const first = entries.findIndex((entry) => own(entry) && !entry.catches);
     const errors = entries.findIndex((entry) => own(entry) && entry.catches);
@@ -139,12 +163,12 @@ export class CompanionFinder {
       if (entry.route || own(entry)) continue;
       const { name } = originalOf(entry.handler);
       if (at < first && name === corsName) {
-        places.warn(
+        logger.warn(
           `The cors package runs before ${places.first}: it answers CORS preflights itself, before the conventions see them (they are not rate-limited, and list the methods cors() was given rather than each path's own). Remove it and give the origins to the conventions' cors() plugin (docs/existing-apps.md).`,
         );
       }
       if (entry.catches && (errors === -1 || at < errors)) {
-        places.warn(
+        logger.warn(
           `An error handler of the app (${name || 'anonymous'}) runs before ${places.errors}: it answers errors the conventions answer with the spec's error body (malformed JSON, a body over the limit, a refused token) with its own. Put it after app.use(${places.errors}), or have it call next(error) for errors it does not handle itself.`,
         );
       }

@@ -11,17 +11,22 @@ export {
   hostAnswerFor,
 } from './bind-host.ts';
 export {
+  bindCheckpoints,
+  type CheckpointHost,
+  type CheckpointHostBinding,
+} from './checkpoint-host.ts';
+export {
   type Checkpoint,
   type CheckpointBinding,
   type CheckpointGuard,
   type Checkpoints,
-  checkpoints,
   enterAfter,
 } from './checkpoints.ts';
 export {
   type AppHandler,
   CompanionFinder,
   companionOf,
+  type FinderHost,
   type StackPlaces,
 } from './companion-finder.ts';
 export type { Companion } from './companions.ts';
@@ -42,6 +47,7 @@ export {
   MatchedEntries,
   type MatchedEntry,
 } from './matched-entries.ts';
+export { isBodyParser, passesThrough } from './pass-through.ts';
 export { routeSchemasOf } from './route-schemas.ts';
 export type { RouteHandler, StackProbe } from './stack-probe.ts';
 export {
