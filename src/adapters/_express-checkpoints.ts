@@ -1,38 +1,35 @@
 /**
- * Check points on the app's Express layers (the core's `checkpoints`): every route, mounted Router
+ * Check points on the app's Express layers (the core's `bindCheckpoints`): every route, mounted Router
  * and piece of middleware of the app's stack gets one in front of its handler, wrapping whatever
  * is there (an APM agent's wrapper included), so that it is checked as Express enters it. Here is
  * only how Express's layers are read, and the wrapper each gets.
  */
+import type { Conventions, ConventionsOptions } from 'api-conventions';
 import {
   type ApiResponse,
-  type BoundHost,
-  type Checkpoints,
-  checkpoints,
-  enterAfter,
+  bindCheckpoints,
+  type CheckpointHost,
   markOf,
-  originalOf,
+  passesThrough,
   type StackProbe,
   type Step,
 } from 'api-conventions/host';
 import type { NextFunction, Request, Response } from 'express';
-import { type ExpressRoute, type Layer, mountPath, routerOf } from './_express-routes.ts';
-
-// Middleware that never answers a request: Express's body parsers (body-parser), and Express 4's
-// own first layers. Anything else that is not a route may answer.
-const passThrough = new Set([
-  'jsonParser',
-  'urlencodedParser',
-  'rawParser',
-  'textParser',
-  'query',
-  'expressInit',
-]);
+import { inputOf } from './_express-io.ts';
+import {
+  appRouter,
+  catchesErrors,
+  type ExpressRoute,
+  type Layer,
+  mountPath,
+  routerOf,
+} from './_express-routes.ts';
+import { setNodeHeaders, writeNodeResponse } from './_node-write.ts';
 
 type Handle = (req: Request, res: Response, next: NextFunction) => unknown;
 
-/** The check points of an Express app. */
-export type ExpressCheckpoints = Checkpoints<Request, Layer, ExpressRoute>;
+/** The check points of an Express app, with the bound host they check with. */
+export type ExpressCheckpoints = CheckpointHost<Request, Layer, ExpressRoute>;
 
 /** How the check points read Express's layers. */
 export const expressProbe: StackProbe<Request, Layer, ExpressRoute> = {
@@ -60,37 +57,27 @@ export const expressProbe: StackProbe<Request, Layer, ExpressRoute> = {
   },
 };
 
-/** Builds the check points of an Express app: `send` writes a refusal, `copyHeaders` the checks' headers. */
-export function expressCheckpoints(
-  host: BoundHost<Request>,
-  send: (res: Response, response: ApiResponse) => void,
-  copyHeaders: (req: Request, res: Response) => void,
-): ExpressCheckpoints {
+/** Binds the conventions to an Express app through check points: the bound host is theirs. */
+export function expressCheckpoints(api: Conventions | ConventionsOptions): ExpressCheckpoints {
   /** Runs the app's handler once the check let the request through, or sends the refusal. */
   const enter =
     (check: (req: Request) => Step<ApiResponse | undefined>, inner: Handle): Handle =>
     (req, res, next) =>
       // Express 5 hands a rejected promise of a handler to `next`; here the handler runs later.
-      enterAfter(
-        check(req),
-        () => {
-          copyHeaders(req, res);
-          return inner(req, res, next);
-        },
-        (refusal) => send(res, refusal),
-        next,
-      );
+      kit.enter(req, check(req), () => inner(req, res, next), next);
 
-  const kit: ExpressCheckpoints = checkpoints({
-    host,
+  const kit: ExpressCheckpoints = bindCheckpoints(api, {
+    input: inputOf,
+    stack: (req) => appRouter(req.app)?.stack ?? [],
     probe: expressProbe,
+    headers: (req, values) => setNodeHeaders(req.res!, values),
+    refuse: (req, refusal) => writeNodeResponse(req.res!, refusal, kit.host.logger),
     place(stack, at, point) {
       const layer = stack[at]!;
       const handle = layer.handle as Handle | undefined;
       if (typeof handle !== 'function') return undefined;
-      const original = originalOf(handle);
-      // Error middleware runs only for an error a handler raised; Express tells it by its arity.
-      if (handle.length === 4 || original.length === 4) return undefined;
+      // Error middleware runs only for an error a handler raised.
+      if (catchesErrors(handle)) return undefined;
       let checkpoint: Handle;
       if (point.kind === 'route') {
         checkpoint = enter((req) => kit.route(req, point.route, req.params as never), handle);
@@ -106,7 +93,7 @@ export function expressCheckpoints(
             next(error as never);
           });
         };
-      } else if (passThrough.has(original.name)) return undefined;
+      } else if (passesThrough(handle)) return undefined;
       else checkpoint = enter((req) => kit.middleware(req, stack, layer), handle);
       // Kept as `__original`, as shimmer does: readers of the stack (ours included) see through it.
       Object.defineProperty(checkpoint, '__original', { value: handle });

@@ -1,6 +1,5 @@
 /** What the Express adapter reads from Express itself: its version, routing table and errors. */
-import { originalOf } from 'api-conventions/host';
-import type { Application, Router } from 'express';
+import { type AppHandler, originalOf } from 'api-conventions/host';
 
 /** The parts of an Express 4 or 5 router layer the adapter reads. */
 export interface Layer {
@@ -40,6 +39,20 @@ export function appRouter(app: unknown): RouterLike | undefined {
   return a._router;
 }
 
+/** Whether a handler is error middleware, which Express tells by its arity (through wrappers). */
+export function catchesErrors(handle: unknown): boolean {
+  return typeof handle === 'function' && (handle.length === 4 || originalOf(handle).length === 4);
+}
+
+/** The app's handlers in the order of its stack: middleware, and the handlers of its routes. */
+export function handlersOf(stack: readonly Layer[]): AppHandler[] {
+  return stack.flatMap(({ handle, route }): AppHandler[] =>
+    route === undefined
+      ? [{ handler: handle, catches: catchesErrors(handle) }]
+      : (route.stack ?? []).map((entry) => ({ handler: entry.handle, route: true })),
+  );
+}
+
 /** Tells whether an app or a Router is Express 4's: its app builds the router lazily, its Router keeps `_params`. */
 export function isExpress4(target: unknown): boolean {
   const t = target as { lazyrouter?: unknown; _params?: unknown };
@@ -69,19 +82,4 @@ export function mountPath(layer: Layer): string | undefined {
   // Express 4 (path-to-regexp 0.1): `^\/v1\/admin\/?(?=\/|$)` for a literal mount path.
   const literal = /^\^((?:\\\/[\w.~-]+)+)\\\/\?\(\?=\\\/\|\$\)$/.exec(layer.regexp?.source ?? '');
   return literal ? literal[1]!.replaceAll('\\/', '/') : undefined;
-}
-
-/**
- * The table's pattern for Express's router. Express 4 reads patterns with path-to-regexp 0.1,
- * where `*path` is an unnamed wildcard followed by the text `path`: a named wildcard becomes
- * `:path(.+)` there, and groups and escapes, which it cannot read, are a `TypeError`.
- */
-export function expressPattern(pattern: string, target: Application | Router): string {
-  if (!isExpress4(target)) return pattern;
-  if (/[{}()\\]/.test(pattern)) {
-    throw new TypeError(
-      `Route "${pattern}": Express 4 has no optional groups or escapes; declare each path as its own route, or use Express 5.`,
-    );
-  }
-  return pattern.replace(/\*(\w+)/g, ':$1(.+)');
 }

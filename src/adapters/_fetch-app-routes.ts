@@ -82,7 +82,7 @@ export function toFetchMiddleware<Context = unknown>(
   }
   const { logger, observes } = host;
   // What the app already has: Hono's own middleware in its routes, hono-rate-limiter by its store.
-  const finder = new CompanionFinder((companion) => host.companion(companion));
+  const finder = new CompanionFinder(host);
   const companions = (c: FetchContext & { var?: { rateLimitStore?: unknown } }) =>
     finder.seen(options.routes?.(), c.var?.rateLimitStore);
   return async (c, next) => {

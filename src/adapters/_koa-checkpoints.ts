@@ -1,16 +1,15 @@
 /**
- * Check points in a Koa app (the core's `checkpoints`): every route of an @koa/router router gets
+ * Check points in a Koa app (the core's `bindCheckpoints`): every route of an @koa/router router gets
  * one at the head of its stack, and every other piece of the app's middleware one in front of it,
  * so that "may this caller run this?" is decided as Koa enters each, with the settings of exactly
  * what it entered. Here is only how Koa's middleware and routers are read, and the check point
  * each gets.
  */
+import type { Conventions, ConventionsOptions } from 'api-conventions';
 import {
   type ApiResponse,
-  type BoundHost,
-  type Checkpoints,
-  checkpoints,
-  enterAfter,
+  bindCheckpoints,
+  type CheckpointHost,
   markOf,
   markStep,
   originalOf,
@@ -18,6 +17,8 @@ import {
   type Step,
 } from 'api-conventions/host';
 import type { Context, Middleware, Next } from 'koa';
+import { nodeInput } from './_node-io.ts';
+import { setNodeHeaders } from './_node-write.ts';
 
 /** The parts of an @koa/router layer read here: a route (with methods) or router middleware. */
 export interface KoaLayer {
@@ -61,7 +62,7 @@ const koaProbe: StackProbe<Context, KoaEntry, KoaLayer> = {
 type Rest = (ctx: Context) => Promise<void>;
 
 /** The check points of one app, and the ways the conventions' middleware runs the app's. */
-export interface KoaCheckpoints extends Checkpoints<Context, KoaEntry, KoaLayer> {
+export interface KoaCheckpoints extends CheckpointHost<Context, KoaEntry, KoaLayer> {
   /**
    * The app's middleware behind `own` (the conventions' middleware), each behind its check point,
    * as one function: Koa composes a copy of its list when it starts, so the conventions run the
@@ -79,27 +80,22 @@ export interface KoaCheckpoints extends Checkpoints<Context, KoaEntry, KoaLayer>
   entered(ctx: Context): KoaLayer | undefined;
 }
 
-/** Builds the check points of an app: `send` writes a refusal, `copyHeaders` the checks' headers. */
+/** Binds the conventions to a Koa app through check points: `send` writes a refusal. */
 export function koaCheckpoints(
-  host: BoundHost<Context>,
+  api: Conventions | ConventionsOptions,
   send: (ctx: Context, response: ApiResponse) => unknown,
-  copyHeaders: (ctx: Context) => void,
 ): KoaCheckpoints {
   /** Runs what comes next once the check let the request through, or sends the refusal. */
   const enter = (checked: Step<ApiResponse | undefined>, ctx: Context, next: () => unknown) =>
-    enterAfter(
-      checked,
-      () => {
-        copyHeaders(ctx);
-        return next();
-      },
-      (refusal) => send(ctx, refusal),
-    );
+    kit.enter(ctx, checked, next);
 
   const entered = new WeakMap<Context, KoaLayer>();
-  const kit = checkpoints({
-    host,
+  const kit: CheckpointHost<Context, KoaEntry, KoaLayer> = bindCheckpoints(api, {
+    input: (ctx) => nodeInput(ctx.req, ctx.originalUrl, ctx),
+    stack: (ctx) => ctx.app.middleware,
     probe: koaProbe,
+    headers: (ctx, headers) => setNodeHeaders(ctx.res, headers),
+    refuse: send,
     place(stack, at, point) {
       const entry = stack[at]!;
       if (point.kind === 'router') {
@@ -119,7 +115,7 @@ export function koaCheckpoints(
       const step: Middleware =
         point.kind === 'route'
           ? (ctx, next) => {
-              if (host.held(ctx) !== undefined) entered.set(ctx, point.route);
+              if (kit.host.held(ctx) !== undefined) entered.set(ctx, point.route);
               return enter(kit.route(ctx, point.route, ctx.params), ctx, next);
             }
           : (ctx, next) => enter(kit.middleware(ctx, stack, entry), ctx, next);

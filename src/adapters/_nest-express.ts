@@ -5,7 +5,7 @@
  * guard in front of Nest's handler.
  */
 import type { Conventions, RouteConfig } from 'api-conventions';
-import { heldContext, markOf, markStep } from 'api-conventions/host';
+import { heldContext, isBodyParser, markOf, markStep, originalOf } from 'api-conventions/host';
 import type { Application, NextFunction, Request, Response } from 'express';
 import { appRouter, type Layer } from './_express-routes.ts';
 import { settingsOf } from './_nest-settings.ts';
@@ -20,9 +20,6 @@ export interface NestExpress {
 }
 
 type Handle = (req: Request, res: Response, next: NextFunction) => unknown;
-
-/** The body parsers Nest puts on its Express app (`bodyParser: true`, its default). */
-const nestParsers = new Set(['jsonParser', 'urlencodedParser']);
 
 /**
  * Puts `before` on Nest's Express app, before any route of Nest's is registered, with strict and
@@ -78,12 +75,13 @@ export function nestExpress(
   const parseRoutedOnly = (stack: readonly Layer[]) => {
     for (const layer of stack) {
       const handle = layer.handle as Handle | undefined;
-      if (typeof handle !== 'function' || !nestParsers.has(handle.name)) continue;
+      // The body parsers Nest puts on its Express app (`bodyParser: true`, its default).
+      if (typeof handle !== 'function' || !isBodyParser(handle)) continue;
       const parser: Handle = (req, res, next) => {
         const ctx = heldContext(req);
         return ctx !== undefined && ctx.route === undefined ? next() : handle(req, res, next);
       };
-      Object.defineProperty(parser, 'name', { value: handle.name });
+      Object.defineProperty(parser, 'name', { value: originalOf(handle).name });
       layer.handle = parser as Layer['handle'];
     }
   };

@@ -2,6 +2,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError, ErrorCode } from 'api-conventions';
 import {
+  type BoundHost,
   type HeaderReader,
   payloadTooLarge,
   type ReadBodyOptions,
@@ -167,15 +168,21 @@ export function addNodeBody(req: IncomingMessage, parsed: unknown, input: Reques
 }
 
 /**
- * Reports a Node response's final status once: as it finishes (before an HTTP instrumentation
+ * Reports a Node response's final status to the plugins that observe every request (the bound
+ * host's `sent`), where the service has any: once, as it finishes (before an HTTP instrumentation
  * ends its span), or on `close` when it never finishes.
  */
-export function onFinalStatus(res: ServerResponse, report: (status: number) => void): void {
+export function reportFinalStatus<Native extends object>(
+  host: BoundHost<Native>,
+  native: Native,
+  res: ServerResponse,
+): void {
+  if (!host.observes) return;
   let reported = false;
   const once = () => {
     if (reported) return;
     reported = true;
-    report(res.statusCode);
+    host.sent(native, res.statusCode);
   };
   res.once('finish', once);
   res.once('close', once);

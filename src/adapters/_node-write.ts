@@ -1,6 +1,6 @@
 /** Writes a core response to a Node `ServerResponse`: shared by the node, Express and Koa adapters. */
 import type { ServerResponse } from 'node:http';
-import type { Logger, RequestContext } from 'api-conventions';
+import type { HeaderValue, Logger } from 'api-conventions';
 import { type ApiResponse, andThen, errorToResponse, type Step } from 'api-conventions/host';
 import { lingerOnClose } from './_node-linger.ts';
 
@@ -44,11 +44,22 @@ export function writeNodeStep(
 }
 
 /**
- * Puts the headers a request's checks gathered so far on the Node response, before the app's own
- * code answers (idempotent); nothing for a request no binding opened.
+ * Puts headers on the Node response, over what it has (the core's `appHeaders`, before the app's
+ * own code answers).
  */
-export function copyHeldHeaders(ctx: RequestContext | undefined, res: ServerResponse): void {
-  if (ctx === undefined || !ctx.hasResponseHeaders) return;
-  const { record } = ctx.responseHeaders;
-  for (const name in record) res.setHeader(name, record[name]!);
+export function setNodeHeaders(
+  res: ServerResponse,
+  headers: Readonly<Record<string, string | readonly string[]>>,
+): void {
+  for (const name in headers) res.setHeader(name, headers[name] as string | string[]);
+}
+
+/**
+ * Takes the headers the app set off a Node response, to go with its value through the response
+ * phases (the core's `finish`, which sends them with its own).
+ */
+export function takeNodeHeaders(res: ServerResponse): Record<string, HeaderValue> {
+  const headers = res.getHeaders() as Record<string, HeaderValue>;
+  for (const name of res.getHeaderNames()) res.removeHeader(name);
+  return headers;
 }

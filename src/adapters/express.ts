@@ -13,11 +13,14 @@ import type {
 } from 'api-conventions';
 import {
   type ApiResponse,
-  bindHost,
+  appHeaders,
+  CompanionFinder,
   heldContext,
   markStep,
+  regexpParamPath,
   type Step,
   settle,
+  warnReplacedHeaders,
 } from 'api-conventions/host';
 import type {
   Application,
@@ -28,18 +31,12 @@ import type {
   Response,
   Router,
 } from 'express';
-import {
-  type ExpressHost,
-  guardMiddleware,
-  keepSecurityHeaders,
-  routeJson,
-} from './_express-app-routes.ts';
-import { type ExpressCheckpoints, expressCheckpoints } from './_express-checkpoints.ts';
-import { checkCompanions, watchPassport } from './_express-companions.ts';
-import { addBody, inputOf } from './_express-io.ts';
-import { appRouter, expressPattern, isStrict } from './_express-routes.ts';
-import { onFinalStatus } from './_node-io.ts';
-import { copyHeldHeaders, writeNodeStep } from './_node-write.ts';
+import { guardMiddleware, routeJson } from './_express-app-routes.ts';
+import { expressCheckpoints } from './_express-checkpoints.ts';
+import { addBody } from './_express-io.ts';
+import { handlersOf, isExpress4, isStrict } from './_express-routes.ts';
+import { reportFinalStatus } from './_node-io.ts';
+import { setNodeHeaders, writeNodeStep } from './_node-write.ts';
 
 /** What {@link toExpressMiddleware} gives: middleware for either end of the app, and the routes. */
 export interface ExpressConventions {
@@ -69,7 +66,7 @@ export interface ExpressConventions {
 
 type Verb = 'get' | 'head' | 'post' | 'put' | 'patch' | 'delete' | 'options';
 
-const strictFix = "call app.set('strict routing', true) before the first app.use().";
+const strictFix = "call app.set('strict routing', true) before the first app.use()";
 
 /**
  * Fits the conventions (or the options to build them) into an Express app: `before` goes first,
@@ -99,23 +96,16 @@ const strictFix = "call app.set('strict routing', true) before the first app.use
  *   its own, and [Adapters](../../docs/adapters.md).
  */
 export function toExpressMiddleware(api: Conventions | ConventionsOptions): ExpressConventions {
-  let points: ExpressCheckpoints | undefined;
-  const stackOf = (req: Request) => appRouter(req.app)?.stack ?? [];
-  const host: ExpressHost = bindHost(api, {
-    input: inputOf,
-    // Express decides as it goes: each route and middleware is checked as Express enters it.
-    checkpoints: true,
-    appRoutes: {
-      size: (req) => points!.size(stackOf(req)),
-      list: (req) => points!.routes(stackOf(req)),
-    },
-  });
-  const { alwaysOnHeaders } = host;
+  // Express decides as it goes: each route and middleware is checked as Express enters it.
+  const points = expressCheckpoints(api);
+  const { host } = points;
   const send = (res: Response, result: Step<ApiResponse>) => {
     writeNodeStep(res, result, host.logger);
   };
-  const copyHeaders = (req: Request, res: Response) => copyHeldHeaders(host.held(req), res);
-  points = expressCheckpoints(host, send, copyHeaders);
+
+  // What the app already has beside the conventions, read at its first request; the warnings
+  // about what stands where name the conventions' steps as the app places them.
+  const finder = new CompanionFinder(host, { first: 'c.before', errors: 'c.after' });
 
   // Express dispatched here: the table route this handler was made for, with Express's params.
   const route = (info: RouteInfo): RequestHandler => {
@@ -128,7 +118,7 @@ export function toExpressMiddleware(api: Conventions | ConventionsOptions): Expr
 
   const onward = (req: Request, res: Response, next: NextFunction) => {
     const ctx = host.context(req);
-    copyHeldHeaders(ctx, res);
+    setNodeHeaders(res, appHeaders(host, req, true));
     // Express routes on `req.url`: give it the normalised target, as every host routes on it.
     const target = ctx.rawQuery ? `${ctx.path}?${ctx.rawQuery}` : ctx.path;
     if (req.baseUrl === '' && req.url !== target) req.url = target;
@@ -140,17 +130,18 @@ export function toExpressMiddleware(api: Conventions | ConventionsOptions): Expr
     next();
   };
 
-  const { observes } = host;
   const before: RequestHandler = (req, res, next) => {
     // The final status of every response, the app's own handlers' included.
-    if (observes) onFinalStatus(res, (status) => host.sent(req, status));
+    reportFinalStatus(host, req, res);
     res.removeHeader('x-powered-by');
-    keepSecurityHeaders(host, req.app, res, alwaysOnHeaders);
-    points!.loose(req.app, () => isStrict(req.app), strictFix);
-    checkCompanions(req.app, before, after[1], host.logger, (name) => host.companion(name));
-    watchPassport(req.app, res, host.logger);
+    warnReplacedHeaders(host, req.app, (name) => res.getHeader(name));
+    points.loose(req.app, () => isStrict(req.app), `${strictFix}.`);
+    finder.seenIn(req.app, () => handlersOf(points.stack(req)));
+    if (finder.watching) {
+      res.once('finish', () => finder.answered(res.statusCode, res.getHeader('content-type')));
+    }
     routeJson(host, req, res);
-    points!.cover(stackOf(req));
+    points.cover(points.stack(req));
     const go = (stop: ApiResponse | undefined) =>
       stop === undefined ? onward(req, res, next) : send(res, stop);
     settle(host.enter(req), go, next);
@@ -163,40 +154,32 @@ export function toExpressMiddleware(api: Conventions | ConventionsOptions): Expr
     (error, req, res, next) => {
       if (res.headersSent) return next(error);
       // passport sets its challenge on the response before it hands on its 401.
-      const challenge = res.getHeader('www-authenticate');
-      const facts =
-        challenge === undefined ? undefined : { challenge: [challenge].flat().join(', ') };
-      send(res, host.fail(req, error, facts));
+      send(res, host.fail(req, error, { challenge: res.getHeader('www-authenticate') }));
     },
   ];
-  markStep(before, { own: true });
-  markStep(after[0], { own: true });
-  markStep(after[1], { own: true });
+  for (const step of [before, ...after]) markStep(step, { own: true });
 
   return {
     before,
     mount(target) {
-      if (!isStrict(target)) {
-        throw new TypeError(
-          'mount() needs a strict router, or Express serves /v1/books/ as /v1/books (spec 4.1.9 ' +
-            "wants 404): call app.set('strict routing', true) before the first app.use(), or " +
-            'mount on express.Router({ strict: true }).',
-        );
-      }
+      const fix = `${strictFix}, or mount on express.Router({ strict: true }).`;
+      if (!isStrict(target)) throw points.notStrict('mount()', fix);
       let pattern: string | undefined;
       let native: ReturnType<Router['route']> | undefined;
-      // A Set drops the repeat of GET's route under HEAD: Express answers HEAD with GET itself.
-      for (const info of new Set(host.api.routes)) {
+      for (const info of host.api.routes) {
         // One Express route per pattern, so that a declared HEAD is not shadowed by GET's.
         if (info.pattern !== pattern) {
           pattern = info.pattern;
-          native = target.route(expressPattern(pattern, target));
+          // Express 4 reads patterns with path-to-regexp 0.1, where `*` is an unnamed wildcard.
+          native = target.route(
+            isExpress4(target) ? regexpParamPath(pattern, 'Express 4') : pattern,
+          );
         }
         native![info.method.toLowerCase() as Verb](route(info));
       }
     },
     route,
-    guard: (settings) => guardMiddleware(host, points!, settings),
+    guard: (settings) => guardMiddleware(host, points, settings),
     after,
   };
 }

@@ -5,11 +5,17 @@
  */
 
 import type { Conventions, ConventionsOptions, Identity, RouteConfig } from 'api-conventions';
-import { type ApiResponse, bindHost, heldContext, markStep, type Step } from 'api-conventions/host';
+import {
+  type ApiResponse,
+  appHeaders,
+  heldContext,
+  markStep,
+  type Step,
+} from 'api-conventions/host';
 import type { Context, Middleware } from 'koa';
 import { type KoaCheckpoints, koaCheckpoints } from './_koa-checkpoints.ts';
-import { addNodeBody, nodeInput, onFinalStatus } from './_node-io.ts';
-import { copyHeldHeaders, writeNodeStep } from './_node-write.ts';
+import { addNodeBody, reportFinalStatus } from './_node-io.ts';
+import { setNodeHeaders, takeNodeHeaders, writeNodeStep } from './_node-write.ts';
 
 declare module 'koa' {
   interface Request {
@@ -61,25 +67,15 @@ export interface KoaConventions {
  * @see [Koa](../../docs/koa.md) for an app step by step.
  */
 export function toKoaMiddleware(api: Conventions | ConventionsOptions): KoaConventions {
-  let points: KoaCheckpoints | undefined;
-  const host = bindHost<Context>(api, {
-    input: (ctx) => nodeInput(ctx.req, ctx.originalUrl, ctx),
-    // Koa's routers decide as they go: each route and middleware is checked as Koa enters it.
-    checkpoints: true,
-    appRoutes: {
-      size: (ctx) => points!.size(ctx.app.middleware),
-      list: (ctx) => points!.routes(ctx.app.middleware),
-    },
-  });
-  const { logger, observes } = host;
+  // Koa's routers decide as they go: each route and middleware is checked as Koa enters it.
+  const covered: KoaCheckpoints = koaCheckpoints(api, (ctx, refusal) => send(ctx, refusal));
+  const { host } = covered;
+  const { logger } = host;
   const send = (ctx: Context, result: Step<ApiResponse>) => {
     ctx.respond = false;
     return writeNodeStep(ctx.res, result, logger);
   };
-  const copyHeaders = (ctx: Context) => copyHeldHeaders(host.held(ctx), ctx.res);
   const addBody = (ctx: Context) => addNodeBody(ctx.req, ctx.request.body, host.inputOf(ctx));
-  const covered: KoaCheckpoints = koaCheckpoints(host, send, copyHeaders);
-  points = covered;
 
   const answer = (ctx: Context): Step<ApiResponse> | undefined => {
     if (ctx.respond === false) return undefined;
@@ -90,20 +86,19 @@ export function toKoaMiddleware(api: Conventions | ConventionsOptions): KoaConve
     }
     if (body === null || typeof body !== 'object' || isBytesOrStream(body)) return undefined;
     // A value the app set (`ctx.body = { … }`): through the response phases, as a table route's.
-    const headers = { ...ctx.response.headers };
+    const headers = takeNodeHeaders(ctx.res);
     delete headers['content-type'];
     delete headers['content-length'];
-    for (const name of ctx.res.getHeaderNames()) ctx.res.removeHeader(name);
-    return host.finish(ctx, ctx.status, body, headers as Record<string, string>);
+    return host.finish(ctx, ctx.status, body, headers);
   };
 
   const middleware: Middleware = async (ctx, next) => {
-    if (observes) onFinalStatus(ctx.res, (status) => host.sent(ctx, status));
+    reportFinalStatus(host, ctx, ctx.res);
     // The checks, or a table route served end to end, ahead of the app's routers.
     const stop = await host.front(ctx, () => addBody(ctx));
     if (stop !== undefined) return send(ctx, stop);
     const held = host.context(ctx);
-    copyHeaders(ctx);
+    setNodeHeaders(ctx.res, appHeaders(host, ctx));
     // Koa's routers route on `ctx.path`: the normalised target, as every host routes on it.
     const target = held.rawQuery ? `${held.path}?${held.rawQuery}` : held.path;
     if (ctx.url !== target) ctx.url = target;
@@ -131,12 +126,11 @@ export function toKoaMiddleware(api: Conventions | ConventionsOptions): KoaConve
       const guarded = covered.guard(settings);
       const guard: Middleware = async (ctx, next) => {
         addBody(ctx);
-        const route = covered.entered(ctx);
-        const result = await guarded.run(ctx, route, ctx.path, ctx.params);
-        if (result.response !== undefined) return send(ctx, result.response);
-        copyHeaders(ctx);
-        ctx.request.body = result.body;
-        return next();
+        const go = (body: unknown) => {
+          ctx.request.body = body;
+          return next();
+        };
+        await guarded.enter(ctx, covered.entered(ctx), ctx.path, ctx.params, go);
       };
       return markStep(guard, { guard: guarded.config });
     },

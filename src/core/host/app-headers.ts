@@ -40,3 +40,31 @@ export function appHeaders(
   if (!alwaysOn) return gathered ?? none;
   return gathered === undefined ? host.alwaysOnHeaders : { ...host.alwaysOnHeaders, ...gathered };
 }
+
+const compared = new WeakSet<object>();
+
+/**
+ * Names, at an app's (`app`'s) first request, each always-on header that code ahead of the
+ * conventions (helmet, say) set to another value on the response (`current` reads it there): the
+ * conventions' value is the one sent, since a host puts {@link appHeaders} with the always-on
+ * headers over it, and the warning says where to set it instead.
+ *
+ * @category Host binding
+ */
+export function warnReplacedHeaders(
+  host: BoundHost<object>,
+  app: object,
+  current: (name: string) => unknown,
+): void {
+  if (compared.has(app)) return;
+  compared.add(app);
+  const alwaysOn = host.alwaysOnHeaders;
+  for (const name in alwaysOn) {
+    const before = current(name);
+    const value = String(alwaysOn[name]);
+    if (before === undefined || String(before) === value) continue;
+    host.logger.warn(
+      `${name} was "${String(before)}" before the conventions' middleware (helmet, or other middleware ahead of it): the conventions send "${value}". Set it through the conventions' securityHeaders() options instead, and drop it from the other middleware.`,
+    );
+  }
+}

@@ -10,6 +10,9 @@ export interface ChallengedError {
   readonly res?: { readonly headers?: { get?(name: string): string | null } };
 }
 
+/** The challenge the host's response already carries, as its header holds it. */
+type ChallengeFacts = { readonly challenge?: string | readonly string[] | number | undefined };
+
 // @fastify/jwt's codes for a token that was sent but cannot be accepted.
 const refusedTokens = new Set([
   'FST_JWT_AUTHORIZATION_TOKEN_INVALID',
@@ -20,11 +23,10 @@ const refusedTokens = new Set([
 const sendable = /^[\t\x20-\x7e\x80-\xff]+$/;
 
 /** The challenge an authentication companion gave with its 401: on the response, or its own. */
-function challengeOf(
-  e: ChallengedError,
-  facts: { readonly challenge?: string | undefined },
-): string | undefined {
-  const given = facts.challenge ?? e.res?.headers?.get?.('www-authenticate') ?? undefined;
+function challengeOf(e: ChallengedError, facts: ChallengeFacts): string | undefined {
+  const onResponse =
+    facts.challenge === undefined ? undefined : [facts.challenge].flat().join(', ');
+  const given = onResponse ?? e.res?.headers?.get?.('www-authenticate') ?? undefined;
   return given !== undefined && sendable.test(given) ? given : undefined;
 }
 
@@ -33,11 +35,7 @@ function challengeOf(
  * refused the caller gave (passport, hono/jwt), else the Bearer scheme's, `invalid_token` for a
  * token that was sent but refused (@fastify/jwt); such a refusal is the catalogue's 40101.
  */
-export function withChallenge(
-  error: unknown,
-  e: ChallengedError,
-  facts: { readonly challenge?: string | undefined },
-): unknown {
+export function withChallenge(error: unknown, e: ChallengedError, facts: ChallengeFacts): unknown {
   if (!isApiError(error) || error.status !== 401) return error;
   if (error.headers?.['www-authenticate'] !== undefined) return error;
   const refused = typeof e.code === 'string' && refusedTokens.has(e.code);

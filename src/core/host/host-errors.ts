@@ -26,9 +26,10 @@ export interface HostErrorFacts {
   readonly contentType?: string | undefined;
   /**
    * The `WWW-Authenticate` challenge the host's response already carries (passport sets it before
-   * it hands on its 401), kept on the 401 the error becomes.
+   * it hands on its 401), kept on the 401 the error becomes; a list of them (as Node's
+   * `getHeader` gives one set twice) is joined.
    */
-  readonly challenge?: string | undefined;
+  readonly challenge?: string | readonly string[] | number | undefined;
   /**
    * Whether the app read the request body through the host's own reader (Hono's `c.req.json()`):
    * a `SyntaxError` that escapes the handler is then the body's, a 400.

@@ -1,6 +1,6 @@
 /** The host binding: the steps every adapter runs, built from what it knows of its host. */
 export type { HostMatch } from '../pipeline/fail-closed.ts';
-export { appHeaders } from './app-headers.ts';
+export { appHeaders, warnReplacedHeaders } from './app-headers.ts';
 export {
   type AppRouteSource,
   BoundHost,
@@ -11,14 +11,24 @@ export {
   hostAnswerFor,
 } from './bind-host.ts';
 export {
+  bindCheckpoints,
+  type CheckpointHost,
+  type CheckpointHostBinding,
+} from './checkpoint-host.ts';
+export {
   type Checkpoint,
   type CheckpointBinding,
   type CheckpointGuard,
   type Checkpoints,
-  checkpoints,
   enterAfter,
 } from './checkpoints.ts';
-export { CompanionFinder, companionOf } from './companion-finder.ts';
+export {
+  type AppHandler,
+  CompanionFinder,
+  companionOf,
+  type FinderHost,
+  type StackPlaces,
+} from './companion-finder.ts';
 export type { Companion } from './companions.ts';
 export {
   type DeclaredRoute,
@@ -37,6 +47,7 @@ export {
   MatchedEntries,
   type MatchedEntry,
 } from './matched-entries.ts';
+export { isBodyParser, passesThrough } from './pass-through.ts';
 export { routeSchemasOf } from './route-schemas.ts';
 export type { RouteHandler, StackProbe } from './stack-probe.ts';
 export {
@@ -47,4 +58,4 @@ export {
   type ValidatorResult,
   validatorRejection,
 } from './validator-results.ts';
-export { catchAllPath, tablePattern } from './wildcards.ts';
+export { catchAllPath, regexpParamPath, tablePattern } from './wildcards.ts';

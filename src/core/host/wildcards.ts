@@ -41,9 +41,34 @@ export function tablePattern(path: string): string {
 export function catchAllPath(pattern: string, host: string): string {
   const star = /\*([^/]+)$/.exec(pattern);
   if (/[{}()\\]/.test(pattern) || (!star && pattern.includes('*'))) {
-    throw new TypeError(
-      `Route "${pattern}": ${host} has no optional groups, escapes or inner wildcards; declare each path as its own route.`,
-    );
+    throw unreadable(pattern, host, 'optional groups, escapes or inner wildcards');
   }
   return star ? `${pattern.slice(0, star.index)}*` : pattern;
+}
+
+/**
+ * A pattern of the route table for a host router on path-to-regexp 0.1 (Express 4), where `*` is
+ * an unnamed wildcard: a named wildcard `*name` becomes the parameter `:name(.+)`, whose value is
+ * the rest of the path, as the table's. Optional groups and escapes, which such a router cannot
+ * read, are a `TypeError` naming `host`.
+ *
+ * @example
+ * ```ts
+ * import { regexpParamPath } from 'api-conventions/host';
+ *
+ * regexpParamPath('/v1/files/*path', 'Express 4'); // '/v1/files/:path(.+)'
+ * ```
+ *
+ * @category Host binding
+ */
+export function regexpParamPath(pattern: string, host: string): string {
+  if (/[{}()\\]/.test(pattern)) throw unreadable(pattern, host, 'optional groups or escapes');
+  return pattern.replace(/\*(\w+)/g, ':$1(.+)');
+}
+
+/** A pattern a host's router cannot read: one wording for every host. */
+function unreadable(pattern: string, host: string, what: string): TypeError {
+  return new TypeError(
+    `Route "${pattern}": ${host} has no ${what}; declare each path as its own route.`,
+  );
 }
