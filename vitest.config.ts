@@ -1,13 +1,30 @@
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import { sharedSuites } from './scripts/suites.mjs';
 
 // The suites the first group runs, read once.
 const shared = sharedSuites();
+// The suites that run again on each older NestJS.
+const nestSuites = ['test/conformance/nest.test.ts', 'test/conformance/fail-closed-nest.test.ts'];
 const src = (p: string) => fileURLToPath(new URL(`./src/${p}`, import.meta.url));
-// NestJS 10, in a folder of its own beside the NestJS 11 of the other tests (its packages
-// require each other by their own names, which NestJS 11 holds at the top level).
-const nest10 = fileURLToPath(new URL('./test/nest10/node_modules/@nestjs/', import.meta.url));
+
+/**
+ * The aliases that make a test project's imports of Nest's packages (the app's and the library's)
+ * those of an older NestJS, in a folder of its own beside the NestJS 12 of the other tests: its
+ * packages require each other by their own names, which NestJS 12 holds at the top level.
+ */
+function olderNest(folder: string, names: readonly string[]) {
+  const base = new URL(`./test/${folder}/`, import.meta.url);
+  const resolve = createRequire(base).resolve;
+  return names.flatMap((name) => [
+    { find: new RegExp(`^@nestjs/${name}$`), replacement: resolve(`@nestjs/${name}`) },
+    {
+      find: new RegExp(`^@nestjs/${name}/package\\.json$`),
+      replacement: fileURLToPath(new URL(`node_modules/@nestjs/${name}/package.json`, base)),
+    },
+  ]);
+}
 
 export default defineConfig({
   resolve: {
@@ -57,27 +74,36 @@ export default defineConfig({
         },
       },
       {
-        // The Nest conformance on NestJS 10 (platform-express): the app's and the library's
-        // imports of Nest's packages are NestJS 10's.
+        // The Nest conformance on NestJS 11 (platform-express and platform-fastify).
         extends: true,
         resolve: {
-          alias: [
-            {
-              find: /^@nestjs\/(common|core|platform-express)$/,
-              replacement: `${nest10}$1/index.js`,
-            },
-            {
-              find: /^@nestjs\/(common|core|platform-express)\/package\.json$/,
-              replacement: `${nest10}$1/package.json`,
-            },
-          ],
+          alias: olderNest('nest11', [
+            'common',
+            'core',
+            'platform-express',
+            'platform-fastify',
+            'swagger',
+          ]),
         },
         test: {
-          name: 'nest10',
-          include: ['test/conformance/nest.test.ts', 'test/conformance/fail-closed-nest.test.ts'],
-          env: { API_CONVENTIONS_NEST: '10' },
+          name: 'nest11',
+          include: nestSuites,
+          env: { API_CONVENTIONS_NEST: '11' },
           maxWorkers: 1,
           sequence: { groupOrder: 2 },
+        },
+      },
+      {
+        // The Nest conformance on NestJS 10 (platform-express: its Fastify platform is built on
+        // Fastify 4).
+        extends: true,
+        resolve: { alias: olderNest('nest10', ['common', 'core', 'platform-express', 'swagger']) },
+        test: {
+          name: 'nest10',
+          include: nestSuites,
+          env: { API_CONVENTIONS_NEST: '10' },
+          maxWorkers: 1,
+          sequence: { groupOrder: 3 },
         },
       },
     ],

@@ -8,11 +8,20 @@
 
 import nestCore from '@nestjs/core/package.json' with { type: 'json' };
 import nestExpress from '@nestjs/platform-express/package.json' with { type: 'json' };
+import nestFastify from '@nestjs/platform-fastify/package.json' with { type: 'json' };
+import nestSwagger from '@nestjs/swagger/package.json' with { type: 'json' };
 import { bearer, conventions, createTokenKeys, securityHeaders } from 'api-conventions';
 import { ConventionsModule } from 'api-conventions/nest';
 import { issueAccessToken } from 'api-conventions/oauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type NestServed, nestMajor, platforms, ran, serveNest } from './_nest-apps.ts';
+import {
+  type NestServed,
+  nestMajor,
+  type Platform,
+  platforms,
+  ran,
+  serveNest,
+} from './_nest-apps.ts';
 
 const issuer = 'https://api.example.com';
 const keys = await createTokenKeys({ logger: { error() {}, warn() {} } });
@@ -193,6 +202,11 @@ describe('NestJS route settings', () => {
   it(`runs on NestJS ${nestMajor}`, () => {
     expect(nestCore.version.split('.')[0]).toBe(nestMajor);
     expect(nestExpress.version.split('.')[0]).toBe(nestMajor);
+    if ((platforms as readonly Platform[]).includes('fastify')) {
+      expect(nestFastify.version.split('.')[0]).toBe(nestMajor);
+    }
+    // @nestjs/swagger's majors are not Nest's (8 goes with NestJS 10).
+    expect(nestSwagger.peerDependencies['@nestjs/core']).toContain(`^${nestMajor}.`);
   });
 
   it('refuses a misspelt option of ConventionsModule.forRoot with a TypeError', () => {
