@@ -1,53 +1,12 @@
-// A CommonJS Nest app (what `nest new --type cjs` and most existing apps are) on the built package
-// and the NestJS of the repository: NestJS 12 is ES modules only, which require() loads.
+// A CommonJS Nest app (what `nest new --type cjs` makes, and most existing apps are) on the built
+// package and the NestJS of the repository: NestJS 12 is ES modules only, which require() loads.
 require('reflect-metadata');
-const { Controller, Get, Module } = require('@nestjs/common');
-const { NestFactory } = require('@nestjs/core');
-const { bearer, conventions, createTokenKeys } = require('api-conventions');
-const { ConventionsModule, Public } = require('api-conventions/nest');
-const nest = require('@nestjs/core/package.json');
+const { serveNest } = require('./nest-app.cjs');
 
-class Status {
-  status() {
-    return { ok: true };
-  }
-  secret() {
-    return { ok: false };
-  }
-}
-const method = (name, ...decorators) => {
-  const descriptor = Object.getOwnPropertyDescriptor(Status.prototype, name);
-  for (const decorate of decorators) decorate(Status.prototype, name, descriptor);
-};
-method('status', Get('status'), Public());
-method('secret', Get('secret'));
-Controller('v1')(Status);
-
-async function main() {
-  const quiet = { error() {}, warn() {} };
-  const keys = await createTokenKeys({ logger: quiet });
-  const issuer = 'https://api.example.com';
-  const api = conventions({
-    routes: {},
-    logger: quiet,
-    plugins: [bearer({ keys, issuer, audience: issuer })],
-  });
-  class AppModule {}
-  Module({ imports: [ConventionsModule.forRoot(api)], controllers: [Status] })(AppModule);
-  const app = await NestFactory.create(AppModule, { logger: false });
-  await app.listen(0, '127.0.0.1');
-  const base = `http://127.0.0.1:${app.getHttpServer().address().port}`;
-  const status = await fetch(`${base}/v1/status`);
-  const secret = await fetch(`${base}/v1/secret`);
-  const missing = await fetch(`${base}/v1/nothing`);
-  const result = {
-    nest: nest.version.split('.')[0],
-    status: [status.status, await status.json()],
-    secret: [secret.status, secret.headers.get('www-authenticate')],
-    missing: [missing.status, (await missing.json()).errors[0].code],
-  };
-  await app.close();
-  return result;
-}
-
-main().then((result) => console.log(JSON.stringify(result)));
+serveNest({
+  common: require('@nestjs/common'),
+  core: require('@nestjs/core'),
+  apiConventions: require('api-conventions'),
+  nest: require('api-conventions/nest'),
+  version: require('@nestjs/core/package.json').version,
+}).then((result) => console.log(JSON.stringify(result)));

@@ -1,53 +1,12 @@
 // An ES module Nest app (what `nest new` makes since NestJS 12) on the built package and the
 // NestJS of the repository.
 import 'reflect-metadata';
-import { Controller, Get, Module } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import nest from '@nestjs/core/package.json' with { type: 'json' };
-import { bearer, conventions, createTokenKeys } from 'api-conventions';
-import { ConventionsModule, Public } from 'api-conventions/nest';
+import * as common from '@nestjs/common';
+import * as core from '@nestjs/core';
+import nestCore from '@nestjs/core/package.json' with { type: 'json' };
+import * as apiConventions from 'api-conventions';
+import * as nest from 'api-conventions/nest';
+import { serveNest } from './nest-app.cjs';
 
-class Status {
-  status() {
-    return { ok: true };
-  }
-  secret() {
-    return { ok: false };
-  }
-}
-const method = (name, ...decorators) => {
-  const descriptor = Object.getOwnPropertyDescriptor(Status.prototype, name);
-  for (const decorate of decorators) decorate(Status.prototype, name, descriptor);
-};
-method('status', Get('status'), Public());
-method('secret', Get('secret'));
-Controller('v1')(Status);
-
-async function main() {
-  const quiet = { error() {}, warn() {} };
-  const keys = await createTokenKeys({ logger: quiet });
-  const issuer = 'https://api.example.com';
-  const api = conventions({
-    routes: {},
-    logger: quiet,
-    plugins: [bearer({ keys, issuer, audience: issuer })],
-  });
-  class AppModule {}
-  Module({ imports: [ConventionsModule.forRoot(api)], controllers: [Status] })(AppModule);
-  const app = await NestFactory.create(AppModule, { logger: false });
-  await app.listen(0, '127.0.0.1');
-  const base = `http://127.0.0.1:${app.getHttpServer().address().port}`;
-  const status = await fetch(`${base}/v1/status`);
-  const secret = await fetch(`${base}/v1/secret`);
-  const missing = await fetch(`${base}/v1/nothing`);
-  const result = {
-    nest: nest.version.split('.')[0],
-    status: [status.status, await status.json()],
-    secret: [secret.status, secret.headers.get('www-authenticate')],
-    missing: [missing.status, (await missing.json()).errors[0].code],
-  };
-  await app.close();
-  return result;
-}
-
-console.log(JSON.stringify(await main()));
+const result = await serveNest({ common, core, apiConventions, nest, version: nestCore.version });
+console.log(JSON.stringify(result));
