@@ -1,29 +1,43 @@
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vitest/config';
+import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
 import { sharedSuites } from './scripts/suites.mjs';
 
 // The suites the first group runs, read once.
 const shared = sharedSuites();
-// The suites that run again on each older NestJS.
-const nestSuites = ['test/conformance/nest.test.ts', 'test/conformance/fail-closed-nest.test.ts'];
 const src = (p: string) => fileURLToPath(new URL(`./src/${p}`, import.meta.url));
 
 /**
- * The aliases that make a test project's imports of Nest's packages (the app's and the library's)
- * those of an older NestJS, in a folder of its own beside the NestJS 12 of the other tests: its
- * packages require each other by their own names, which NestJS 12 holds at the top level.
+ * A test project that runs the Nest conformance (`nest.test.ts`, `fail-closed-nest.test.ts`) on an
+ * older NestJS (`major`), whose packages live in `test/nest<major>` beside the NestJS 12 of the
+ * other tests: aliases make the app's and the library's imports of Nest's packages `names` those of
+ * that folder, whose packages require each other by their own names.
  */
-function olderNest(folder: string, names: readonly string[]) {
-  const base = new URL(`./test/${folder}/`, import.meta.url);
+function olderNest(
+  major: number,
+  names: readonly string[],
+  groupOrder: number,
+): TestProjectInlineConfiguration {
+  const base = new URL(`./test/nest${major}/`, import.meta.url);
   const resolve = createRequire(base).resolve;
-  return names.flatMap((name) => [
+  const alias = names.flatMap((name) => [
     { find: new RegExp(`^@nestjs/${name}$`), replacement: resolve(`@nestjs/${name}`) },
     {
       find: new RegExp(`^@nestjs/${name}/package\\.json$`),
       replacement: fileURLToPath(new URL(`node_modules/@nestjs/${name}/package.json`, base)),
     },
   ]);
+  return {
+    extends: true,
+    resolve: { alias },
+    test: {
+      name: `nest${major}`,
+      include: ['test/conformance/nest.test.ts', 'test/conformance/fail-closed-nest.test.ts'],
+      env: { API_CONVENTIONS_NEST: String(major) },
+      maxWorkers: 1,
+      sequence: { groupOrder },
+    },
+  };
 }
 
 export default defineConfig({
@@ -73,39 +87,10 @@ export default defineConfig({
           sequence: { groupOrder: 1 },
         },
       },
-      {
-        // The Nest conformance on NestJS 11 (platform-express and platform-fastify).
-        extends: true,
-        resolve: {
-          alias: olderNest('nest11', [
-            'common',
-            'core',
-            'platform-express',
-            'platform-fastify',
-            'swagger',
-          ]),
-        },
-        test: {
-          name: 'nest11',
-          include: nestSuites,
-          env: { API_CONVENTIONS_NEST: '11' },
-          maxWorkers: 1,
-          sequence: { groupOrder: 2 },
-        },
-      },
-      {
-        // The Nest conformance on NestJS 10 (platform-express: its Fastify platform is built on
-        // Fastify 4).
-        extends: true,
-        resolve: { alias: olderNest('nest10', ['common', 'core', 'platform-express', 'swagger']) },
-        test: {
-          name: 'nest10',
-          include: nestSuites,
-          env: { API_CONVENTIONS_NEST: '10' },
-          maxWorkers: 1,
-          sequence: { groupOrder: 3 },
-        },
-      },
+      // NestJS 11 on both platforms, @nestjs/swagger 11.
+      olderNest(11, ['common', 'core', 'platform-express', 'platform-fastify', 'swagger'], 2),
+      // NestJS 10 on platform-express (its Fastify platform is built on Fastify 4), @nestjs/swagger 8.
+      olderNest(10, ['common', 'core', 'platform-express', 'swagger'], 3),
     ],
   },
 });
