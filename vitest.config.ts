@@ -19,9 +19,17 @@ function olderNest(
   groupOrder: number,
 ): TestProjectInlineConfiguration {
   const base = new URL(`./test/nest${major}/`, import.meta.url);
-  const resolve = createRequire(base).resolve;
+  const require = createRequire(base);
+  // Where npm ci has not installed the folder yet, only this project's files fail (to import).
+  const entry = (name: string) => {
+    try {
+      return require.resolve(name);
+    } catch {
+      return fileURLToPath(new URL(`node_modules/${name}`, base));
+    }
+  };
   const alias = names.flatMap((name) => [
-    { find: new RegExp(`^@nestjs/${name}$`), replacement: resolve(`@nestjs/${name}`) },
+    { find: new RegExp(`^@nestjs/${name}$`), replacement: entry(`@nestjs/${name}`) },
     {
       find: new RegExp(`^@nestjs/${name}/package\\.json$`),
       replacement: fileURLToPath(new URL(`node_modules/@nestjs/${name}/package.json`, base)),
