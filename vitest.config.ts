@@ -1,13 +1,52 @@
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vitest/config';
+import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
 import { sharedSuites } from './scripts/suites.mjs';
 
 // The suites the first group runs, read once.
 const shared = sharedSuites();
 const src = (p: string) => fileURLToPath(new URL(`./src/${p}`, import.meta.url));
-// NestJS 10, in a folder of its own beside the NestJS 11 of the other tests (its packages
-// require each other by their own names, which NestJS 11 holds at the top level).
-const nest10 = fileURLToPath(new URL('./test/nest10/node_modules/@nestjs/', import.meta.url));
+
+/**
+ * A test project that runs the Nest conformance (`nest.test.ts`, `fail-closed-nest.test.ts`) on an
+ * older NestJS (`major`), whose packages live in `test/nest<major>` beside the NestJS 12 of the
+ * other tests: aliases make the app's and the library's imports of Nest's packages `names` those of
+ * that folder, whose packages require each other by their own names.
+ */
+function olderNest(
+  major: number,
+  names: readonly string[],
+  groupOrder: number,
+): TestProjectInlineConfiguration {
+  const base = new URL(`./test/nest${major}/`, import.meta.url);
+  const require = createRequire(base);
+  // Where npm ci has not installed the folder yet, only this project's files fail (to import).
+  const entry = (name: string) => {
+    try {
+      return require.resolve(name);
+    } catch {
+      return fileURLToPath(new URL(`node_modules/${name}`, base));
+    }
+  };
+  const alias = names.flatMap((name) => [
+    { find: new RegExp(`^@nestjs/${name}$`), replacement: entry(`@nestjs/${name}`) },
+    {
+      find: new RegExp(`^@nestjs/${name}/package\\.json$`),
+      replacement: fileURLToPath(new URL(`node_modules/@nestjs/${name}/package.json`, base)),
+    },
+  ]);
+  return {
+    extends: true,
+    resolve: { alias },
+    test: {
+      name: `nest${major}`,
+      include: ['test/conformance/nest.test.ts', 'test/conformance/fail-closed-nest.test.ts'],
+      env: { API_CONVENTIONS_NEST: String(major) },
+      maxWorkers: 1,
+      sequence: { groupOrder },
+    },
+  };
+}
 
 export default defineConfig({
   resolve: {
@@ -56,30 +95,10 @@ export default defineConfig({
           sequence: { groupOrder: 1 },
         },
       },
-      {
-        // The Nest conformance on NestJS 10 (platform-express): the app's and the library's
-        // imports of Nest's packages are NestJS 10's.
-        extends: true,
-        resolve: {
-          alias: [
-            {
-              find: /^@nestjs\/(common|core|platform-express)$/,
-              replacement: `${nest10}$1/index.js`,
-            },
-            {
-              find: /^@nestjs\/(common|core|platform-express)\/package\.json$/,
-              replacement: `${nest10}$1/package.json`,
-            },
-          ],
-        },
-        test: {
-          name: 'nest10',
-          include: ['test/conformance/nest.test.ts', 'test/conformance/fail-closed-nest.test.ts'],
-          env: { API_CONVENTIONS_NEST: '10' },
-          maxWorkers: 1,
-          sequence: { groupOrder: 2 },
-        },
-      },
+      // NestJS 11 on both platforms, @nestjs/swagger 11.
+      olderNest(11, ['common', 'core', 'platform-express', 'platform-fastify', 'swagger'], 2),
+      // NestJS 10 on platform-express (its Fastify platform is built on Fastify 4), @nestjs/swagger 8.
+      olderNest(10, ['common', 'core', 'platform-express', 'swagger'], 3),
     ],
   },
 });

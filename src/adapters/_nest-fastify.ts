@@ -111,6 +111,15 @@ export async function nestFastify(
   adapter.use = (...args) =>
     use(...args.map((arg) => (typeof arg === 'function' ? checkpoint(arg as Middleware) : arg)));
 
-  return (error, request, reply) =>
-    void answerError(host, error, request as FastifyRequest, reply as FastifyReply);
+  // An error a middleware raised comes with the raw request and response (middie's): answered
+  // through the Fastify request and reply they belong to.
+  return (error, request, reply) => {
+    const at = entered.get(request as IncomingMessage);
+    void answerError(
+      host,
+      error,
+      at?.request ?? (request as FastifyRequest),
+      at?.reply ?? (reply as FastifyReply),
+    );
+  };
 }

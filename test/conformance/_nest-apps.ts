@@ -27,8 +27,11 @@ import type { Conventions } from 'api-conventions';
 import { ConventionsModule, identityOf, Public, RouteConventions } from 'api-conventions/nest';
 import { IsInt, IsString, Min } from 'class-validator';
 
-/** The major version of NestJS the tests run on: 11, or 10 in the `nest10` test project. */
-export const nestMajor = process.env.API_CONVENTIONS_NEST ?? '11';
+/**
+ * The major version of NestJS the tests run on: 12, or 11 and 10 in the `nest11` and `nest10`
+ * test projects.
+ */
+export const nestMajor = process.env.API_CONVENTIONS_NEST ?? '12';
 /** The platforms a Nest app runs on: NestJS 10's Fastify platform is built on Fastify 4. */
 export const platforms =
   nestMajor === '10' ? (['express'] as const) : (['express', 'fastify'] as const);

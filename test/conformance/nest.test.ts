@@ -6,13 +6,24 @@
  * under a policy it loads with.
  */
 
+import { BadRequestException, type NestMiddleware } from '@nestjs/common';
 import nestCore from '@nestjs/core/package.json' with { type: 'json' };
 import nestExpress from '@nestjs/platform-express/package.json' with { type: 'json' };
+import nestFastify from '@nestjs/platform-fastify/package.json' with { type: 'json' };
+import nestSwagger from '@nestjs/swagger/package.json' with { type: 'json' };
 import { bearer, conventions, createTokenKeys, securityHeaders } from 'api-conventions';
 import { ConventionsModule } from 'api-conventions/nest';
 import { issueAccessToken } from 'api-conventions/oauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type NestServed, nestMajor, platforms, ran, serveNest } from './_nest-apps.ts';
+import { nestApp } from './_fail-closed-nest.ts';
+import {
+  type NestServed,
+  nestMajor,
+  type Platform,
+  platforms,
+  ran,
+  serveNest,
+} from './_nest-apps.ts';
 
 const issuer = 'https://api.example.com';
 const keys = await createTokenKeys({ logger: { error() {}, warn() {} } });
@@ -189,10 +200,46 @@ for (const platform of platforms) {
   });
 }
 
+// On Fastify, Nest hands the exception filter middie's raw request and response for an error a
+// middleware raised (NestJS 12.0's own filter could not answer them, nestjs/nest#17698).
+for (const platform of platforms) {
+  describe(`NestJS ${nestMajor} on @nestjs/platform-${platform}: errors of Nest middleware`, () => {
+    const raising =
+      (how: 'throws' | 'passes it to next()'): NestMiddleware['use'] =>
+      (_req, _res, next) => {
+        const error = new BadRequestException('The request is not one this app takes.');
+        if (how === 'throws') throw error;
+        next(error);
+      };
+
+    it.each(['throws', 'passes it to next()'] as const)(
+      'answers an HttpException a middleware %s with its status and the error body (spec 7.1)',
+      async (how) => {
+        const served = await nestApp({ platform, middleware: () => raising(how) })();
+        try {
+          const res = await fetch(`http://127.0.0.1:${served.port}/v1/status`);
+          expect(res.status).toBe(400);
+          expect(await res.json()).toEqual({
+            errors: [{ message: 'The request is not one this app takes.', code: 40000 }],
+          });
+          expect(served.ranPublic).toEqual([]);
+        } finally {
+          await served.close();
+        }
+      },
+    );
+  });
+}
+
 describe('NestJS route settings', () => {
   it(`runs on NestJS ${nestMajor}`, () => {
     expect(nestCore.version.split('.')[0]).toBe(nestMajor);
     expect(nestExpress.version.split('.')[0]).toBe(nestMajor);
+    if ((platforms as readonly Platform[]).includes('fastify')) {
+      expect(nestFastify.version.split('.')[0]).toBe(nestMajor);
+    }
+    // @nestjs/swagger's majors are not Nest's (8 goes with NestJS 10).
+    expect(nestSwagger.peerDependencies['@nestjs/core']).toContain(`^${nestMajor}.`);
   });
 
   it('refuses a misspelt option of ConventionsModule.forRoot with a TypeError', () => {

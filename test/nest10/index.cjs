@@ -3,4 +3,5 @@ module.exports = {
   common: require('@nestjs/common'),
   core: require('@nestjs/core'),
   platformExpress: require('@nestjs/platform-express'),
+  swagger: require('@nestjs/swagger'),
 };

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -15,23 +15,25 @@ beforeAll(() => {
   mkdirSync(join(project, 'node_modules'));
   symlinkSync(root, join(project, 'node_modules', 'api-conventions'), 'dir');
   cpSync(fileURLToPath(new URL('./consumer', import.meta.url)), project, { recursive: true });
-  // The consumers import the frameworks, pino and http-errors themselves; link the repository's.
-  for (const name of ['fastify', 'express', 'hono', 'pino', 'http-errors']) {
-    symlinkSync(join(root, 'node_modules', name), join(project, 'node_modules', name), 'dir');
+  // The consumers import the frameworks, pino and http-errors themselves, and the optional peer
+  // dependency of api-conventions/otel; link the repository's.
+  const linked = [
+    'fastify',
+    'express',
+    'hono',
+    'pino',
+    'http-errors',
+    '@opentelemetry/api',
+    '@hono/node-server',
+    '@nestjs/common',
+    '@nestjs/core',
+    'reflect-metadata',
+  ];
+  for (const name of linked) {
+    const link = join(project, 'node_modules', name);
+    mkdirSync(dirname(link), { recursive: true });
+    symlinkSync(join(root, 'node_modules', name), link, 'dir');
   }
-  // The optional peer dependency of api-conventions/otel.
-  mkdirSync(join(project, 'node_modules', '@opentelemetry'));
-  symlinkSync(
-    join(root, 'node_modules', '@opentelemetry', 'api'),
-    join(project, 'node_modules', '@opentelemetry', 'api'),
-    'dir',
-  );
-  mkdirSync(join(project, 'node_modules', '@hono'));
-  symlinkSync(
-    join(root, 'node_modules', '@hono', 'node-server'),
-    join(project, 'node_modules', '@hono', 'node-server'),
-    'dir',
-  );
   cpSync(fileURLToPath(new URL('./consumer-types', import.meta.url)), join(project, 'types'), {
     recursive: true,
   });
@@ -111,6 +113,23 @@ describe('consumers of the built package', () => {
 
   it('requires every subpath from CommonJS and serves a request', () => {
     expect(run('cjs.cjs')).toEqual({ ...served, node: 'function' });
+  });
+
+  // NestJS 12 is ES modules only: a CommonJS app, and the CommonJS build of api-conventions/nest,
+  // load it with require().
+  const nestServed = {
+    nest: '12',
+    status: [200, { ok: true }],
+    secret: [401, 'Bearer realm="api"'],
+    missing: [404, 40401],
+  };
+
+  it('serves a Nest app on NestJS 12 from CommonJS, through require() of its ES modules', () => {
+    expect(run('nest.cjs')).toEqual(nestServed);
+  });
+
+  it('serves a Nest app on NestJS 12 from ESM', () => {
+    expect(run('nest.mjs')).toEqual(nestServed);
   });
 
   // fastify.d.mts and fastify.d.cts each declared Fastify's config.conventions with their own
