@@ -12,6 +12,7 @@ import {
   type FieldTree,
   parseFields,
 } from '../../src/core/shaping/select-fields.ts';
+import { handlerValues } from './_projector-property.ts';
 
 const tree: FieldTree = {
   id: true,
@@ -96,17 +97,7 @@ describe('dateTextsOf: the Dates of shaped items', () => {
   });
 
   it('writes any list of items as JSON.stringify does (property)', () => {
-    const leaf = fc.oneof(fc.string(), fc.integer(), fc.constant(undefined), fc.date());
-    const value = fc.letrec((tie) => ({
-      value: fc.oneof(
-        { depthSize: 'small' },
-        leaf,
-        fc.array(tie('value'), { maxLength: 3 }),
-        fc.dictionary(fc.constantFrom('id', 'at', 'name', 'born', 'since'), tie('value'), {
-          maxKeys: 4,
-        }),
-      ),
-    })).value;
+    const value = handlerValues(['id', 'at', 'name', 'born', 'since'], 4);
     const wanted = fc.constantFrom('id', 'id,at', 'at,author', 'author(born),tags(since)', 'tags');
     fc.assert(
       fc.property(fc.array(value, { maxLength: 4 }), wanted, (items, fields) => {
