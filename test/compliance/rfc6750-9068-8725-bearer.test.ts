@@ -13,6 +13,7 @@ import {
   conventions,
   createTokenKeys,
   type RequestContext,
+  rateLimit,
   type TokenKeys,
 } from '../../src/index.ts';
 import { issueAccessToken } from '../../src/oauth.ts';
@@ -223,6 +224,27 @@ describe.each([
       expect(r.status).toBe(200);
       expect(r.headers['cache-control']).toBe('private');
       const twice = await on.send(bearerOf(token), `/v1/books?access_token=${token}`);
+      expect(twice.status).toBe(400);
+    });
+
+    it('refuses a query token beside a header token the cache already vouched for (RFC 6750 §2)', async () => {
+      const { token } = await s.good();
+      // The rate limiter asks whether the request presents credentials: the cache vouches for
+      // the header's token there, before authentication.
+      const api = conventions({
+        lint: 'off',
+        logger: quiet,
+        plugins: [
+          rateLimit({ policies: [{ limit: 1000, window: 60 }] }),
+          bearer({ keys: s.keys, issuer, audience, query: true }),
+        ],
+        routes: { '/v1/books': { GET: (ctx: RequestContext) => ({ by: ctx.identity?.subject }) } },
+      });
+      const first = await api.handle(request(bearerOf(token), '/v1/books'));
+      expect(first.status).toBe(200);
+      const again = await api.handle(request(bearerOf(token), '/v1/books'));
+      expect(again.body).toBe('{"by":"alice"}');
+      const twice = await api.handle(request(bearerOf(token), `/v1/books?access_token=${token}`));
       expect(twice.status).toBe(400);
     });
   });

@@ -23,22 +23,37 @@ const tree: FieldTree = {
 // JSON.stringify leaves undefined members out, as clients see them.
 const sent = (value: unknown): unknown => JSON.parse(JSON.stringify(value) ?? 'null');
 
-/** Throws (fast-check's report) when a projector sends other than `project` does. */
-export function checkProjectors(numRuns = 500): void {
-  const names = fc.constantFrom('id', 'title', 'year', 'author', 'tags', 'secret', 'links');
-  const leaf = fc.oneof(fc.string(), fc.integer(), fc.constant(undefined), fc.date());
-  const value = fc.letrec((tie) => ({
+const leaf = fc.oneof(fc.string(), fc.integer(), fc.constant(undefined), fc.date());
+
+/**
+ * Values as handlers return them: leaves (`Date`s among them), arrays, and objects whose keys are
+ * among `names`, with the shapes `more` adds.
+ */
+export function handlerValues(
+  names: readonly string[],
+  maxKeys: number,
+  more: (tie: (name: string) => fc.Arbitrary<unknown>) => fc.Arbitrary<unknown>[] = () => [],
+): fc.Arbitrary<unknown> {
+  return fc.letrec((tie) => ({
     value: fc.oneof(
       { depthSize: 'small' },
       leaf,
       fc.array(tie('value'), { maxLength: 3 }),
-      fc.dictionary(names, tie('value'), { maxKeys: 6 }),
-      // Keys exactly a selection's, in its order: the whole-copy path of the closures.
-      fc.record({ id: leaf, title: leaf, year: leaf, author: tie('value'), tags: tie('value') }),
-      // Members read through the prototype, as `project` reads them.
-      fc.record({ id: leaf }).map((proto) => Object.create(proto) as object),
+      fc.dictionary(fc.constantFrom(...names), tie('value'), { maxKeys }),
+      ...more(tie),
     ),
   })).value;
+}
+
+/** Throws (fast-check's report) when a projector sends other than `project` does. */
+export function checkProjectors(numRuns = 500): void {
+  const names = ['id', 'title', 'year', 'author', 'tags', 'secret', 'links'];
+  const value = handlerValues(names, 6, (tie) => [
+    // Keys exactly a selection's, in its order: the whole-copy path of the closures.
+    fc.record({ id: leaf, title: leaf, year: leaf, author: tie('value'), tags: tie('value') }),
+    // Members read through the prototype, as `project` reads them.
+    fc.record({ id: leaf }).map((proto) => Object.create(proto) as object),
+  ]);
   const wanted = fc.constantFrom(
     'id',
     'id,title,year',

@@ -57,12 +57,39 @@ function dateText(date: Date): string | null {
 }
 
 /**
+ * {@link withDateTexts} of an array whose items the library made itself, by a walker that knows
+ * where they may hold a `Date`: the payloads plugin's shaped items.
+ */
+export type DateTextsWalker = (items: readonly unknown[], depth: number) => unknown;
+
+// An array the library made carries the walker that knows its items' members under this key:
+// a member of the array itself, set once it is made, so that finding it costs a property read and
+// no table. It is read only on arrays at the top of a value or one level in (a list's items in
+// their envelope). A `Date` a walker misses is written by the built-in, with the same text: a
+// walker only makes the text cheaper, never different.
+const walkerKey = Symbol('api-conventions.dateTexts');
+type Walked = { [walkerKey]?: DateTextsWalker };
+
+/**
+ * Tells {@link stringifyJson} how to find the `Date`s of `items`, an array the library made and
+ * put in a response value (at its top, or as a member of it). A symbol-keyed member, which
+ * `JSON.stringify`, `for…in` and `Object.keys` never see.
+ *
+ * @internal
+ */
+export function walkDateTextsWith(items: unknown[], walker: DateTextsWalker): void {
+  (items as Walked)[walkerKey] = walker;
+}
+
+/**
  * `value` with each `Date` that the built-in `toJSON` would write replaced by its text, in copies
  * of the plain objects and arrays on the way to one; `value` itself when none was found. What
  * `JSON.stringify` would hand to another `toJSON` (an object that has one, a class instance) is
  * left to it: the text is always the built-in's, and the handler's value is never changed.
+ *
+ * @internal
  */
-function withDateTexts(value: object, depth: number): unknown {
+export function withDateTexts(value: object, depth: number): unknown {
   if (value instanceof Date) {
     // spec 2.6: a Date is an RFC 3339 string in UTC, as its toJSON writes it; an invalid one is null.
     return value.toJSON === dateToJSON && value.toISOString === dateToISOString
@@ -72,6 +99,10 @@ function withDateTexts(value: object, depth: number): unknown {
   if (depth >= watchDepth) return value;
   if (Array.isArray(value)) {
     if ('toJSON' in value) return value;
+    if (depth <= 1) {
+      const walker = (value as Walked)[walkerKey];
+      if (walker !== undefined) return walker(value, depth);
+    }
     let copy: unknown[] | undefined;
     for (let i = 0; i < value.length; i++) {
       const item: unknown = value[i];

@@ -126,9 +126,16 @@ function compileOrigins(origins: CorsOrigin, credentials: boolean): OriginTest |
       );
     }
   }
-  if (patterns.length === 0) return (origin) => exact.has(origin);
-  return (origin) => exact.has(origin) || patterns.some((p) => p.test(origin));
+  const test: OriginTest =
+    patterns.length === 0
+      ? (origin) => exact.has(origin)
+      : (origin) => exact.has(origin) || patterns.some((p) => p.test(origin));
+  exactOrigins.set(test, exact);
+  return test;
 }
+
+/** The exact origins of a compiled list: checked at start-up, so sent back without a check. */
+const exactOrigins = new WeakMap<OriginTest, ReadonlySet<string>>();
 
 function headerList(where: string, names: readonly string[]): string {
   if (!Array.isArray(names) || names.some((n) => typeof n !== 'string' || !token.test(n))) {
@@ -155,6 +162,8 @@ class CorsPlugin implements Plugin {
   readonly name = 'cors';
   private readonly withCredentials: boolean;
   private readonly allows: OriginTest | '*';
+  /** The origins listed exactly, each checked at start-up. */
+  private readonly exact: ReadonlySet<string> | undefined;
   private readonly expose: string;
   private readonly allowHeaders: string;
   private readonly maxAge: string;
@@ -171,6 +180,7 @@ class CorsPlugin implements Plugin {
     }
     this.withCredentials = options.credentials === true;
     this.allows = compileOrigins(options.origins, this.withCredentials);
+    this.exact = typeof this.allows === 'string' ? undefined : exactOrigins.get(this.allows);
     this.expose = headerList('exposeHeaders', options.exposeHeaders ?? defaultExposedHeaders);
     this.allowHeaders = headerList('allowHeaders', options.allowHeaders ?? defaultAllowHeaders);
     this.maxAge = String(assertInteger('cors() maxAge', options.maxAge ?? 600, 0, 86_400));
@@ -207,7 +217,11 @@ class CorsPlugin implements Plugin {
     const bag = ctx.responseHeaders;
     const allows = this.allows;
     if (allows === '*') bag.set('access-control-allow-origin', '*');
-    else if (allows(origin, ctx)) {
+    else if (this.exact?.has(origin)) {
+      // One of the origins listed, each checked at start-up: written as it is (every request).
+      bag.record['access-control-allow-origin'] = origin;
+      if (this.withCredentials) bag.record['access-control-allow-credentials'] = 'true';
+    } else if (allows(origin, ctx)) {
       bag.set('access-control-allow-origin', origin);
       // Values fixed and checked at start-up go straight into the record (every request).
       if (this.withCredentials) bag.record['access-control-allow-credentials'] = 'true';

@@ -1,6 +1,7 @@
 /** The `payloads()` plugin: lists paged and enveloped, items shaped and linked, by route declaration. */
 import { invalidRequest } from '../errors/helpers.ts';
 import { consoleLogger, type Logger } from '../errors/logger.ts';
+import { walkDateTextsWith } from '../http/json.ts';
 import type { OutgoingResponse } from '../http/response.ts';
 import { assertKnownKeys } from '../internal/options.ts';
 import type { RequestContext } from '../kernel/context.ts';
@@ -19,6 +20,7 @@ import {
   unknownParameterProblems,
 } from '../paging/unknown-parameters.ts';
 import { checkPayload } from './check-payload.ts';
+import { dateTextsOf } from './date-texts.ts';
 import { type Projector, projectorOf } from './project.ts';
 import type { Resource, Selection } from './resource.ts';
 
@@ -277,7 +279,10 @@ class PayloadsPlugin implements Plugin {
       if (resource !== undefined) {
         const selection = (ctx.state as Carrier)[selectionKey] as Selection;
         const project = projectorFor(selection);
-        items = items.map((item) => shapeItem(ctx, resource, selection, project, item));
+        const shaped = items.map((item) => shapeItem(ctx, resource, selection, project, item));
+        const walker = dateTextsOf(selection.fields);
+        if (walker !== null) walkDateTextsWith(shaped, walker);
+        items = shaped;
       }
       out.body = body.envelope(items);
       for (const link of pageLinks(body, ctx.path, ctx.rawQuery)) out.headers.append('link', link);

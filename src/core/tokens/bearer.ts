@@ -197,7 +197,11 @@ export class BearerPlugin implements Plugin {
     if (plan.mode === 'off') return;
     const { challenges } = this;
     const header = ctx.headers.get('authorization');
-    let token = header ? tokenFromHeader(header, challenges) : undefined;
+    // The cache vouched for this very header in `credentials`, a moment ago, for this request:
+    // its token is not taken out and looked up again.
+    const vouched =
+      ctx.identity !== undefined && header != null && (ctx.state as Vouched)[vouchedKey] === header;
+    let token = vouched ? undefined : header ? tokenFromHeader(header, challenges) : undefined;
     if (ctx.rawQuery.includes('access_token')) {
       if (!this.queryOn) {
         throw challenges.badRequest(
@@ -206,7 +210,7 @@ export class BearerPlugin implements Plugin {
       }
       const fromQuery = tokenFromQuery(ctx.query, challenges);
       if (fromQuery !== undefined) {
-        if (token !== undefined) throw this.twoMethods();
+        if (token !== undefined || vouched) throw this.twoMethods();
         token = fromQuery;
         // RFC 6750 §2.3: a response to a request with the token in its URI is private.
         ctx.responseHeaders.set('cache-control', 'private');
@@ -215,6 +219,10 @@ export class BearerPlugin implements Plugin {
     const formBody =
       plan.formBody &&
       ctx.headers.get('content-type')?.slice(0, formType.length).toLowerCase() === formType;
+    if (vouched) {
+      if (formBody) ctx.state.tokenInForm = 'taken';
+      return allowOn(plan, ctx.identity!, this.challenges);
+    }
     if (token === undefined) {
       if (formBody) {
         ctx.state.tokenInForm = 'open';
@@ -223,13 +231,6 @@ export class BearerPlugin implements Plugin {
       if (ctx.identity !== undefined) return allowOn(plan, ctx.identity, this.challenges);
       if (plan.mode === 'required') throw challenges.missing();
       return;
-    }
-    // The cache vouched for this very header in `credentials`, a moment ago, for this request.
-    // (A header is there: a query token with one would have been refused above.)
-    const known = ctx.identity;
-    if (known !== undefined && header && (ctx.state as Vouched)[vouchedKey] === header) {
-      if (formBody) ctx.state.tokenInForm = 'taken';
-      return allowOn(plan, known, this.challenges);
     }
     return andThen(this.verifier.check(token, this.expected(ctx), ctx), (identity) => {
       if (formBody) ctx.state.tokenInForm = 'taken';
