@@ -73,7 +73,7 @@ export function toFetchMiddleware<Context = unknown>(
   api: Conventions | ConventionsOptions,
   options: FetchMiddlewareOptions<Context> = {},
 ): FetchMiddleware {
-  const fetch = fetchHost(api);
+  const fetch = fetchHost(api, 'toFetchMiddleware');
   const { host } = fetch;
   if (options.routes !== undefined) fetch.readRoutes(options.routes);
   if (options.remoteAddress === undefined) {
@@ -132,7 +132,7 @@ export function toFetchMiddleware<Context = unknown>(
  * ```
  */
 export function toFetchGuard(api: Conventions, settings: RouteConfig): FetchMiddleware {
-  const fetch = fetchHost(api);
+  const fetch = fetchHost(api, 'toFetchGuard');
   const { host, entries } = fetch;
   const { config } = host.settingsOf('ANY', 'guard()', settings);
   const guard: FetchMiddleware = async (c, next) => {
@@ -216,7 +216,7 @@ export function toFetchErrorHandler(
   error: unknown,
   c: { req: { raw: Request; bodyCache?: object } },
 ) => Response | Promise<Response> {
-  const fetch = fetchHost(api);
+  const fetch = fetchHost(api, 'toFetchErrorHandler');
   const { host } = fetch;
   return (error, c) => {
     const request = c.req.raw;

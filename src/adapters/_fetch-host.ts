@@ -5,15 +5,17 @@
 import type { Conventions, ConventionsOptions } from 'api-conventions';
 import {
   appRoutesOfEntries,
-  type BodyDecoder,
   type BoundHost,
   bindHost,
+  type FetchHostOptions,
   MatchedEntries,
   type MatchedEntry,
   toConventions,
   webInput,
 } from 'api-conventions/host';
-import { honoMatch, type MatchedRequest } from './_fetch-match.ts';
+import { honoMatches, type MatchedRequest } from './_fetch-match.ts';
+
+export type { FetchHostOptions, RemoteAddress } from 'api-conventions/host';
 
 /** A Hono-style context, as far as the adapter reads it. */
 export interface FetchContext {
@@ -24,35 +26,6 @@ export interface FetchContext {
   };
   /** The response the app's routes gave, which the middleware may replace. */
   res: Response;
-}
-
-/** Reads the client address from the host, which a `Request` does not carry. */
-export type RemoteAddress<Context> = (request: Request, context: Context) => string | undefined;
-
-/** What the fetch adapter's handler and middleware read from the host, beside the `Request`. */
-export interface FetchHostOptions<Context = unknown> {
-  /**
-   * Reads the client address, which a `Request` does not carry, from the host: e.g.
-   * `(_, info) => info.remoteAddr.hostname` on Deno,
-   * `(req, server) => server.requestIP(req)?.address` on Bun,
-   * `(_, c) => getConnInfo(c).remote.address` on Hono.
-   * @default undefined (no address: rate limits fall back to other identities)
-   */
-  remoteAddress?: RemoteAddress<Context> | undefined;
-  /**
-   * Called once the core decides to read a request's body, before its first byte is pulled. A
-   * Node host that hands `Expect: 100-continue` requests over without answering them sends
-   * `100 Continue` here (`(_, c) => sendContinue(c.env.incoming)` on Hono's node server, with
-   * `sendContinue` from `api-conventions/node`), so a request that will be refused never gets it.
-   * @default none
-   */
-  readingBody?: ((request: Request, context: Context) => void) | undefined;
-  /**
-   * Decodes request bodies for routes that list `encodings`. The default uses the Web
-   * `DecompressionStream` (gzip and deflate); on Node, `decodeNodeBody` from
-   * `api-conventions/node` adds br. @default gzip and deflate through `DecompressionStream`
-   */
-  decodeBody?: BodyDecoder | undefined;
 }
 
 /** One of the app's own routes, as Hono lists them in `app.routes`. */
@@ -81,9 +54,9 @@ const hosts = new WeakMap<Conventions, FetchHost>();
 const called = Symbol.for('api-conventions.fetch-call');
 type Holder = { [called]?: Call };
 
-/** The fetch host of `api`, made on first use. */
-export function fetchHost(api: Conventions | ConventionsOptions): FetchHost {
-  const conventions = toConventions(api);
+/** The fetch host of `api`, made on first use by `where` (the function a user called). */
+export function fetchHost(api: Conventions | ConventionsOptions, where: string): FetchHost {
+  const conventions = toConventions(api, where);
   let found = hosts.get(conventions);
   if (found !== undefined) return found;
   let routes: (() => readonly AppRouteEntry[]) | undefined;
@@ -94,18 +67,13 @@ export function fetchHost(api: Conventions | ConventionsOptions): FetchHost {
     },
     input: (request) => {
       const call = (request as Holder)[called];
-      const { remoteAddress, readingBody, decodeBody } = call?.options ?? {};
-      return webInput(request, {
-        remoteAddress: remoteAddress?.(request, call?.context),
-        readingBody: readingBody && (() => readingBody(request, call?.context)),
-        decodeBody,
-      });
+      return webInput(request, call?.options, call?.context);
     },
     match: (request, ctx) => {
       // A table route is answered by the middleware itself: the library routes it.
       if (ctx.route !== undefined && ctx.route.app !== true) return undefined;
       const c = (request as Holder)[called]?.context as { req?: MatchedRequest } | undefined;
-      return honoMatch(entries, request, c?.req ?? {}, ctx.method);
+      return entries.match(request, honoMatches(c?.req ?? {}), ctx.method);
     },
   });
   const entries: MatchedEntries<Request> = new MatchedEntries(host);

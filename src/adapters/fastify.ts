@@ -67,21 +67,18 @@ export interface FastifyPluginSettings {
 }
 
 function registerRoutes(fastify: FastifyInstance, host: FastifyHost): void {
-  const { routes } = host.api;
-  const declared = new Set(routes.map((route) => `${route.method} ${route.pattern}`));
-  for (const route of new Set(routes)) {
+  // The table lists GET's route under HEAD too, unless it declares a HEAD of its own: the core
+  // answers HEAD like GET with GET's length (RFC 9110 §9.3.2), where Fastify's own HEAD route
+  // would answer Content-Length: 0.
+  for (const route of host.api.routes) {
     // The onRequest hook opened the context and ran this route's checks.
     const handler = (request: FastifyRequest, reply: FastifyReply) => {
       const stream = request.body as IncomingMessage | undefined;
       if (stream !== undefined) readBodyFrom(stream, host.inputOf(request));
       return send(reply, host.serve(request, route, request.params as Record<string, string>));
     };
-    // Fastify's own HEAD route would answer Content-Length: 0; the core answers HEAD like GET
-    // with GET's length (RFC 9110 §9.3.2), so HEAD is served by the same route.
-    const method = [route.method];
-    if (route.method === 'GET' && !declared.has(`HEAD ${route.pattern}`)) method.push('HEAD');
     fastify.route({
-      method,
+      method: route.method,
       url: catchAllPath(route.pattern, 'Fastify'),
       exposeHeadRoute: false,
       bodyLimit: route.config.bodyLimit ?? host.bodyLimit,
@@ -195,13 +192,8 @@ export function toFastifyPlugin(
   api: Conventions | ConventionsOptions,
   settings: FastifyPluginSettings = {},
 ): FastifyPluginAsync {
-  if (api === undefined) {
-    throw new TypeError(
-      'toFastifyPlugin needs `api`: the conventions() to serve, or their options.',
-    );
-  }
+  const conventions = toConventions(api, 'toFastifyPlugin');
   assertKnownKeys('toFastifyPlugin settings', settings, ['routes']);
-  const conventions = toConventions(api);
   return fp(async (fastify) => plugin(fastify, conventions, settings), meta);
 }
 

@@ -90,7 +90,7 @@ export function toFetchHandler<Context = unknown>(
   api: Conventions | ConventionsOptions,
   options: FetchHandlerOptions<Context> = {},
 ): FetchHandler<Context> {
-  const fetch = fetchHost(api);
+  const fetch = fetchHost(api, 'toFetchHandler');
   const { host } = fetch;
   assertHostFunctions('toFetchHandler()', options, [
     'remoteAddress',

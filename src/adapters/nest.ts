@@ -83,7 +83,7 @@ export class ConventionsModule {
     api: Conventions | ConventionsOptions,
     options: NestConventionsOptions = {},
   ): DynamicModule {
-    const conventions = toConventions(api);
+    const conventions = toConventions(api, 'ConventionsModule.forRoot');
     assertKnownKeys('ConventionsModule.forRoot options', options, ['docs']);
     const docs = docsRoutes(conventions, options.docs);
     return {

@@ -12,27 +12,57 @@ import type { ReadBodyOptions, RequestInput } from '../kernel/input.ts';
 import type { HostFailure } from '../limits/host-answers.ts';
 
 /**
- * What the host knows of a Web request beside the `Request` itself.
+ * Reads the client address from the host, which a `Request` does not carry.
  *
  * @category Host binding
  */
-export interface WebRequestFacts {
-  /** The client's address, which a `Request` does not carry. */
-  readonly remoteAddress?: string | undefined;
-  /** Called once the core decides to read the body, before its first byte is pulled. */
-  readonly readingBody?: (() => void) | undefined;
-  /** Decodes request bodies. @default gzip and deflate through `DecompressionStream` */
-  readonly decodeBody?: BodyDecoder | undefined;
+export type RemoteAddress<Context> = (request: Request, context: Context) => string | undefined;
+
+/**
+ * What a fetch host reads from its host beside the `Request`: readers of what only the host
+ * knows, each given the request and the host's context (what it passes second: Deno's
+ * `ServeHandlerInfo`, Bun's `Server`, Hono's context).
+ *
+ * @category Host binding
+ */
+export interface FetchHostOptions<Context = unknown> {
+  /**
+   * Reads the client address, which a `Request` does not carry, from the host: e.g.
+   * `(_, info) => info.remoteAddr.hostname` on Deno,
+   * `(req, server) => server.requestIP(req)?.address` on Bun,
+   * `(_, c) => getConnInfo(c).remote.address` on Hono.
+   * @default undefined (no address: rate limits fall back to other identities)
+   */
+  remoteAddress?: RemoteAddress<Context> | undefined;
+  /**
+   * Called once the core decides to read a request's body, before its first byte is pulled. A
+   * Node host that hands `Expect: 100-continue` requests over without answering them sends
+   * `100 Continue` here (`(_, c) => sendContinue(c.env.incoming)` on Hono's node server, with
+   * `sendContinue` from `api-conventions/node`), so a request that will be refused never gets it.
+   * @default none
+   */
+  readingBody?: ((request: Request, context: Context) => void) | undefined;
+  /**
+   * Decodes request bodies for routes that list `encodings`. The default uses the Web
+   * `DecompressionStream` (gzip and deflate); on Node, `decodeNodeBody` from
+   * `api-conventions/node` adds br. @default gzip and deflate through `DecompressionStream`
+   */
+  decodeBody?: BodyDecoder | undefined;
 }
 
 /**
- * The core's input for a Web-standard request.
+ * The core's input for a Web-standard request, read with the host's `options` and the `context`
+ * it passed.
  *
  * @category Host binding
  */
-export function webInput(request: Request, facts: WebRequestFacts = {}): RequestInput {
+export function webInput<Context>(
+  request: Request,
+  options: FetchHostOptions<Context> = {},
+  context?: Context,
+): RequestInput {
   const { method, url } = request;
-  const { readingBody } = facts;
+  const { readingBody, remoteAddress } = options;
   return {
     method,
     url: originForm(url),
@@ -50,11 +80,11 @@ export function webInput(request: Request, facts: WebRequestFacts = {}): Request
             if (Number(request.headers.get('content-length')) > limit) {
               return Promise.reject(payloadTooLarge(limit));
             }
-            readingBody?.();
+            readingBody?.(request, context as Context);
             return readWebBody(request, limit, options);
           },
-    decodeBody: facts.decodeBody ?? decodeWebBody,
-    remoteAddress: facts.remoteAddress,
+    decodeBody: options.decodeBody ?? decodeWebBody,
+    remoteAddress: remoteAddress?.(request, context as Context),
     native: request,
   };
 }

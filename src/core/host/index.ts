@@ -36,16 +36,21 @@ export {
   dispatchedSettings,
   useDeclaredRoutes,
 } from './declared-routes.ts';
-export { requestFailureOf, type WebRequestFacts, webInput } from './fetch-request.ts';
+export {
+  type FetchHostOptions,
+  type RemoteAddress,
+  requestFailureOf,
+  webInput,
+} from './fetch-request.ts';
 export { toWebResponse, withAppHeaders } from './fetch-response.ts';
 export { fromHostError, type HostErrorFacts, hostFailureOf } from './host-errors.ts';
 export { assertHostFunctions, warnWithoutAddress } from './host-options.ts';
 export { markOf, markStep, originalOf, type StepMark } from './marks.ts';
 export {
   appRoutesOfEntries,
-  type EntriesAhead,
   MatchedEntries,
   type MatchedEntry,
+  type MatchList,
 } from './matched-entries.ts';
 export { isBodyParser, passesThrough } from './pass-through.ts';
 export { routeSchemasOf } from './route-schemas.ts';

@@ -6,6 +6,7 @@
  * the list from its host; the decisions on it are taken here.
  */
 import type { AppRoute, RouteConfig, RouteSettings } from '../kernel/route-types.ts';
+import type { HostMatch } from '../pipeline/fail-closed.ts';
 import type { BoundHost } from './bind-host.ts';
 import { markOf } from './marks.ts';
 import { tablePattern } from './wildcards.ts';
@@ -26,11 +27,24 @@ export interface MatchedEntry {
 }
 
 /**
- * What the entries after the conventions' own middleware hold for one request.
+ * A host's match list for one request, as the adapter reads it from its host (Hono:
+ * `c.req.matchedRoutes` and `c.req.routeIndex`).
  *
  * @category Host binding
  */
-export interface EntriesAhead {
+export interface MatchList {
+  /** Every entry the host runs for the request, in its order; `undefined` where it gave none. */
+  readonly entries: readonly MatchedEntry[] | undefined;
+  /** The index of the entry that runs now: the conventions' own middleware. */
+  readonly current: number | undefined;
+  /** The decoded path parameters of the entry at `index`, read without entering it. */
+  paramsAt(index: number): Readonly<Record<string, string>> | undefined;
+  /** Calls `then` with the index of each entry the host enters from now on. */
+  onEnter(then: (index: number) => void): void;
+}
+
+/** What the entries after the conventions' own middleware hold for one request. */
+interface EntriesAhead {
   /** The settings of each route among them, in the order the host runs them. */
   readonly routes: readonly RouteSettings[];
   /** The index of the first route's last entry (its handler, where its parameters are read), or -1. */
@@ -106,11 +120,26 @@ export class MatchedEntries<Native extends object> {
   }
 
   /**
+   * What the host will run for `native` (its method `method`) after the entry that runs now, read
+   * from its match list: the routes with their settings, the first one's parameters, and the
+   * middleware the library cannot read; each entry is checked as the host enters it where more
+   * than one of them could answer. Without a list the library cannot know what runs: closed.
+   */
+  match(native: Native, list: MatchList, method: string): HostMatch {
+    const { entries, current } = list;
+    if (!Array.isArray(entries) || typeof current !== 'number') return { routes: [], others: true };
+    const ahead = this.ahead(native, entries, current + 1, method);
+    const params = ahead.firstRoute === -1 ? undefined : list.paramsAt(ahead.firstRoute);
+    if (ahead.eachEntry) list.onEnter((index) => ahead.enter(index));
+    return { routes: ahead.routes, params, others: ahead.others, checksEach: true };
+  }
+
+  /**
    * What the host will run for `native` (its method `method`) from entry `from` on. A route is
    * the entries of one method and path with a handler the library did not write; an entry on
    * `ALL` without a guard is middleware the library cannot read.
    */
-  ahead(
+  private ahead(
     native: Native,
     entries: readonly MatchedEntry[],
     from: number,

@@ -159,12 +159,19 @@ export function isConventions(value: unknown): value is Conventions {
 
 /**
  * What every adapter does with its argument: a {@link Conventions} is used as it is, options are
- * compiled with {@link conventions}.
+ * compiled with {@link conventions}. Anything else (an adapter called without its `api`) is a
+ * `TypeError` at creation, naming `where` (the adapter's function) when given.
  *
  * @category Plugins and pipeline
  */
-export function toConventions(api: Conventions | ConventionsOptions): Conventions {
-  return isConventions(api) ? api : new Conventions(api);
+export function toConventions(api: Conventions | ConventionsOptions, where?: string): Conventions {
+  if (isConventions(api)) return api;
+  if (typeof api !== 'object' || api === null) {
+    throw new TypeError(
+      `${where ?? 'The adapter'} needs \`api\`: the conventions() to serve, or their options.`,
+    );
+  }
+  return new Conventions(api);
 }
 
 /**
