@@ -83,6 +83,7 @@ export {
   markOf,
   markStep,
   mediaTypesOf,
+  normalizedUrl,
   normalizeTarget,
   type OptionsFound,
   originalOf,

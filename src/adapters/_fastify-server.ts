@@ -7,7 +7,7 @@ import {
   type ApiResponse,
   andThen,
   type BoundHost,
-  normalizeTarget,
+  normalizedUrl,
   type RequestInput,
   type Step,
 } from 'api-conventions/host';
@@ -121,11 +121,7 @@ export function clientErrorHandler(
   error: Error & { code?: string },
   socket: Duplex,
 ): void {
-  const host = served.get(this);
-  if (host !== undefined) answerClientError(host.api, error, socket);
-  // Not registered yet (the app is still starting): Node's own bare answer, then close.
-  else if (error.code === 'ECONNRESET' || !socket.writable) socket.destroy();
-  else socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+  answerClientError(served.get(this)?.api, error, socket);
 }
 
 /**
@@ -147,13 +143,7 @@ export function clientErrorHandler(
  * ```
  */
 export function rewriteUrl(req: { url?: string }): string {
-  const url = req.url ?? '/';
-  try {
-    const { path, query } = normalizeTarget(url);
-    return query ? `${path}?${query}` : path;
-  } catch {
-    return url;
-  }
+  return normalizedUrl(req.url ?? '/');
 }
 
 /**

@@ -10,7 +10,7 @@ import {
   settle,
   stampDate,
 } from 'api-conventions/host';
-import { lingerOnClose } from './_node-linger.ts';
+import { lingerOnClose, lingerOnCloseOf } from './_node-linger.ts';
 
 /** A `clientError` listener: Node's own HTTP parser errors and timeouts, with the socket. */
 export type ClientErrorHandler = (error: Error & { code?: string }, socket: Duplex) => void;
@@ -31,23 +31,25 @@ export function answerOnSocket(api: Conventions, kind: HostFailure, socket: Dupl
   settle(hostAnswerFor(api, kind, addressOf(socket)), write);
 }
 
+// Node's own answer to a client error, for a server with no conventions to answer it.
+const bareBadRequest = 'HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n';
+
 /**
  * Writes the core's answer to a client error on the socket and closes it, unless the client is
  * gone or a response is already on its way (then the socket is only closed, and nothing was
- * answered, so nothing is counted).
+ * answered, so nothing is counted). Without `api` (a server whose conventions are not registered
+ * yet, an app still starting), Node's own bare 400.
  */
 export function answerClientError(
-  api: Conventions,
+  api: Conventions | undefined,
   error: Error & { code?: string },
   socket: Duplex,
 ): void {
   // Node's own handler makes the same test before it writes its bare answer.
   const current = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage;
-  if (error.code === 'ECONNRESET' || !socket.writable || current?.headersSent) {
-    socket.destroy();
-    return;
-  }
-  answerOnSocket(api, hostFailureOf(error.code), socket);
+  if (error.code === 'ECONNRESET' || !socket.writable || current?.headersSent) socket.destroy();
+  else if (api === undefined) socket.end(bareBadRequest);
+  else answerOnSocket(api, hostFailureOf(error.code), socket);
 }
 
 // Marks a request Node handed over through `checkContinue`: it waits for `100 Continue`, which is
@@ -110,14 +112,20 @@ export function sendContinue(req: IncomingMessage): void {
  * `100 Continue` only when the core reads the body), any other `Expect` (the core's 417), and
  * `CONNECT` (the core's 501, where Node would close the connection without a word).
  */
-export function takeExpectations(
-  server: Server,
-  api: Conventions,
-  listener: RequestListener,
-): void {
+function takeExpectations(server: Server, api: Conventions, listener: RequestListener): void {
   server.on('checkContinue', continueLater(listener));
   server.on('checkExpectation', listener);
   server.on('connect', (_req: IncomingMessage, socket: Duplex) => {
     answerOnSocket(api, 'connect', socket);
   });
+}
+
+/**
+ * What every Node host does with its server: the requests Node would answer by itself go to
+ * `listener` ({@link takeExpectations}; once per server, so a server whose expectations are
+ * taken already keeps its listeners), and connections closed early close with a lingering close.
+ */
+export function takeServer(server: Server, api: Conventions, listener: RequestListener): void {
+  if (server.listenerCount('checkContinue') === 0) takeExpectations(server, api, listener);
+  lingerOnCloseOf(server);
 }

@@ -34,8 +34,7 @@ import {
   toInput,
 } from './_fastify-server.ts';
 import { readBodyFrom } from './_node-io.ts';
-import { lingerOnCloseOf } from './_node-linger.ts';
-import { takeExpectations } from './_node-server.ts';
+import { takeServer } from './_node-server.ts';
 
 export {
   clientErrorHandler,
@@ -96,18 +95,14 @@ function plugin(fastify: FastifyInstance, api: Conventions, settings: FastifyPlu
   }
   const host: FastifyHost = bindHost(api, { input: toInput, match: (request) => match(request) });
   served.set(fastify, host);
-  lingerOnCloseOf(fastify.server);
   const match = watchAppRoutes(fastify, host);
   const { server } = fastify;
   // Requests Node would answer by itself go through Fastify's own request listener instead.
-  if (server.listenerCount('checkContinue') === 0) {
-    takeExpectations(server, api, (req, res) => server.emit('request', req, res));
-  }
+  takeServer(server, api, (req, res) => server.emit('request', req, res));
   // With `return503OnClosing: false` (serverOptions), a request that arrives while the app closes
   // reaches the hooks, and gets the core's 503 with the error body instead of Fastify's own.
-  let closing = false;
   fastify.addHook('preClose', (done) => {
-    closing = true;
+    host.close();
     done();
   });
   // A request no route serves, bound for the plugin's own not-found handler.
@@ -117,9 +112,7 @@ function plugin(fastify: FastifyInstance, api: Conventions, settings: FastifyPlu
     const config = request.routeOptions.config as RouteConfigBag | undefined;
     // Fastify marks the response of a request it routes while closing with Connection: close
     // before any hook, which tells it before the preClose hook has run.
-    if (closing || reply.raw.getHeader('connection') === 'close') {
-      return send(reply, host.closing(request));
-    }
+    if (reply.raw.getHeader('connection') === 'close') host.close();
     const go = (response: ApiResponse | undefined) => {
       if (response !== undefined) return send(reply, response);
       // No route: the router's answer now, before any hook of the app could answer instead.

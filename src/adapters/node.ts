@@ -7,8 +7,7 @@ import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'n
 import type { Conventions, ConventionsOptions } from 'api-conventions';
 import { bindHost, settle } from 'api-conventions/host';
 import { nodeInput } from './_node-io.ts';
-import { lingerOnCloseOf } from './_node-linger.ts';
-import { answerClientError, type ClientErrorHandler, takeExpectations } from './_node-server.ts';
+import { answerClientError, type ClientErrorHandler, takeServer } from './_node-server.ts';
 import { writeNodeResponse } from './_node-write.ts';
 
 export { decodeNodeBody } from './_node-decode.ts';
@@ -93,7 +92,6 @@ export function attachServerHandlers<S extends Server>(
   listener: RequestListener = toNodeHandler(api),
 ): S {
   server.on('clientError', toClientErrorHandler(api));
-  takeExpectations(server, api, listener);
-  lingerOnCloseOf(server);
+  takeServer(server, api, listener);
   return server;
 }

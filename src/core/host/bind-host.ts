@@ -120,6 +120,7 @@ export class BoundHost<Native extends object> {
   private readonly byKey = new WeakMap<object, Map<string, Compiled>>();
   private readonly byPath = new Map<string, Map<string, Compiled>>();
   private readonly found = new Set<Companion>();
+  private closed = false;
 
   constructor(api: Conventions | ConventionsOptions, binding: HostBinding<Native>) {
     this.api = toConventions(api);
@@ -204,9 +205,11 @@ export class BoundHost<Native extends object> {
    * Before the host's router runs the app's handlers: opens the context, runs pre-routing and the
    * path rules, then the checks of the route the host will run (authentication, `preParsing`),
    * failing closed where the host could run something the library cannot see. The response that
-   * stops the request, or `undefined` to let the host go on.
+   * stops the request (a 503 once the host closes: {@link BoundHost.close}), or `undefined` to let
+   * the host go on.
    */
   enter(native: Native): Step<ApiResponse | undefined> {
+    if (this.closed) return this.closing(native);
     this.sync(native);
     const ctx = this.open(native);
     const { settings } = this.service;
@@ -381,11 +384,19 @@ export class BoundHost<Native extends object> {
   }
 
   /**
-   * The answer to a request that arrives while the host closes (Fastify's `preClose`): 503 with
-   * the error body and `Connection: close`, seen by the plugins that see every request.
+   * The answer to a request that arrives while the host closes: 503 with the error body and
+   * `Connection: close`, seen by the plugins that see every request.
    */
   closing(native: Native): Step<ApiResponse> {
     return this.fail(native, shuttingDown());
+  }
+
+  /**
+   * The host's app closes (Fastify's `preClose`): every request entered from now on gets
+   * {@link BoundHost.closing}'s answer.
+   */
+  close(): void {
+    this.closed = true;
   }
 
   /**

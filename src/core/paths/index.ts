@@ -10,4 +10,4 @@ export {
   splitTarget,
 } from './check-path.ts';
 export { boundedEcho, echoLimit } from './echo.ts';
-export { normalizeTarget } from './normalize-target.ts';
+export { normalizedUrl, normalizeTarget } from './normalize-target.ts';

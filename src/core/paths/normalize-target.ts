@@ -44,6 +44,22 @@ export function normalizeTarget(target: string): RequestTarget {
   return normalizeSlowly(target);
 }
 
+/**
+ * The target a host routes on, as one string: {@link normalizeTarget}'s path and query, or the
+ * target as received where it cannot be normalised (the library then answers it with 400). For a
+ * host that rewrites its request's URL before its router runs (Fastify's `rewriteUrl`).
+ *
+ * @category Routing
+ */
+export function normalizedUrl(target: string): string {
+  try {
+    const { path, query } = normalizeTarget(target);
+    return query ? `${path}?${query}` : path;
+  } catch {
+    return target;
+  }
+}
+
 function normalizeSlowly(target: string): RequestTarget {
   // RFC 9112 §3.2: a fragment is never part of the request target; drop a raw `#` and the rest.
   const hash = target.indexOf('#');
