@@ -18,21 +18,23 @@ import { answerClientError } from './_node-server.ts';
 /** The Fastify host of a service. */
 export type FastifyHost = BoundHost<FastifyRequest>;
 
-/** The host bound on each Fastify app, for the server options that run before hooks. */
-export const served = new WeakMap<object, FastifyHost>();
-
 /** A Fastify `onRequest` hook's continuation. */
 export type Next = (error?: Error) => void;
 
-/**
- * The plugin's entry on each Fastify app (opens the request, runs the dispatched route's checks),
- * for a host that runs it ahead of hooks registered before the plugin; a request no route serves
- * then goes on, and the plugin's own hook answers it after them.
- */
-export const entries = new WeakMap<
-  object,
-  (request: FastifyRequest, reply: FastifyReply, next: Next) => void
->();
+/** What the plugin keeps on each Fastify app it serves. */
+export interface Served {
+  /** The bound host, for the server options that run before hooks. */
+  readonly host: FastifyHost;
+  /**
+   * The plugin's entry (opens the request, runs the dispatched route's checks), for a host that
+   * runs it ahead of hooks registered before the plugin; a request no route serves then goes on,
+   * and the plugin's own hook answers it after them.
+   */
+  readonly enter: (request: FastifyRequest, reply: FastifyReply, next: Next) => void;
+}
+
+/** The plugin on each Fastify app it serves. */
+export const served = new WeakMap<object, Served>();
 
 /** The identity serializer: the core's body goes out as the core made it. */
 export const asIs = (payload: unknown) => payload as string;
@@ -93,7 +95,7 @@ export function frameworkErrors(
   request: FastifyRequest,
   reply: FastifyReply,
 ): unknown {
-  const host = served.get(request.server);
+  const host = served.get(request.server)?.host;
   if (host === undefined) return reply.send(error);
   return answerError(host, error, request, reply);
 }
@@ -121,7 +123,7 @@ export function clientErrorHandler(
   error: Error & { code?: string },
   socket: Duplex,
 ): void {
-  answerClientError(served.get(this)?.api, error, socket);
+  answerClientError(served.get(this)?.host.api, error, socket);
 }
 
 /**

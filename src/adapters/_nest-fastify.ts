@@ -10,7 +10,7 @@ import { AbstractHttpAdapter } from '@nestjs/core';
 import type { Conventions, RouteConfig } from 'api-conventions';
 import { enterAfter } from 'api-conventions/host';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { answerError, entries, type Next, send, served } from './_fastify-server.ts';
+import { answerError, type Next, send, served } from './_fastify-server.ts';
 import { toFastifyPlugin } from './fastify.ts';
 
 type Middleware = (req: IncomingMessage, res: ServerResponse, next: Next) => unknown;
@@ -66,8 +66,7 @@ export async function nestFastify(
   });
   // Loaded now, so that its onRoute hook sees each route Nest declares.
   await fastify.register(toFastifyPlugin(api));
-  const host = served.get(fastify)!;
-  const enter = entries.get(fastify)!;
+  const { host, enter } = served.get(fastify)!;
 
   const entered = new WeakMap<IncomingMessage, Entered>();
   // The adapter keeps one request hook: one set later (by the app) runs after the entry.

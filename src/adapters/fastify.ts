@@ -26,7 +26,6 @@ import {
 } from './_fastify-app-routes.ts';
 import {
   answerError,
-  entries,
   type FastifyHost,
   type Next,
   send,
@@ -94,7 +93,6 @@ function plugin(fastify: FastifyInstance, api: Conventions, settings: FastifyPlu
     );
   }
   const host: FastifyHost = bindHost(api, { input: toInput, match: (request) => match(request) });
-  served.set(fastify, host);
   const match = watchAppRoutes(fastify, host);
   const { server } = fastify;
   // Requests Node would answer by itself go through Fastify's own request listener instead.
@@ -126,7 +124,7 @@ function plugin(fastify: FastifyInstance, api: Conventions, settings: FastifyPlu
   };
   // For a host that enters requests ahead of its own hooks (Nest, ahead of its middleware), where
   // a request no route serves goes on to the app's code, checked where it is entered.
-  entries.set(fastify, (request, reply, next) => enter(request, reply, next, true));
+  served.set(fastify, { host, enter: (request, reply, next) => enter(request, reply, next, true) });
   fastify.addHook('onRequest', (request, reply, next) => {
     if (host.held(request) === undefined) return enter(request, reply, next);
     // Entered ahead: a request no route serves gets the router's answer before the later hooks.
