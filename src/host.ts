@@ -16,7 +16,7 @@ export {
   andThen,
   appHeaders,
   appRoutesOfEntries,
-  assertHostFunctions,
+  assertFetchHostOptions,
   assertKnownKeys,
   assertLowerCasePath,
   type BodyDecoder,

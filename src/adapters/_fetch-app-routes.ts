@@ -2,6 +2,7 @@
 
 import type { Conventions, ConventionsOptions, Identity, RouteConfig } from 'api-conventions';
 import {
+  assertFetchHostOptions,
   CompanionFinder,
   heldContext,
   markStep,
@@ -17,7 +18,7 @@ import {
   type FetchHostOptions,
   fetchHost,
 } from './_fetch-host.ts';
-import type { MatchedRequest } from './_fetch-match.ts';
+import { honoMatches, type MatchedRequest } from './_fetch-match.ts';
 
 export type {
   IssuePathKey,
@@ -75,6 +76,7 @@ export function toFetchMiddleware<Context = unknown>(
 ): FetchMiddleware {
   const fetch = fetchHost(api, 'toFetchMiddleware');
   const { host } = fetch;
+  assertFetchHostOptions('toFetchMiddleware()', options, ['routes']);
   if (options.routes !== undefined) fetch.readRoutes(options.routes);
   if (options.remoteAddress === undefined) {
     const how = "On Hono's node server: remoteAddress: (_, c) => getConnInfo(c).remote.address.";
@@ -139,7 +141,7 @@ export function toFetchGuard(api: Conventions, settings: RouteConfig): FetchMidd
     const request = c.req.raw;
     fetch.receive(request, c);
     const req = c.req as MatchedRequest;
-    const route = entries.settingsAt(req.matchedRoutes ?? [], req.routeIndex ?? 0, request.method);
+    const route = entries.settingsAt(honoMatches(req), request.method);
     const params = req.param?.();
     const guarded = await host.guard(request, route, params);
     if (guarded.response !== undefined) return toWebResponse(guarded.response, host.logger);

@@ -61,10 +61,7 @@ export function fetchHost(api: Conventions | ConventionsOptions, where: string):
   if (found !== undefined) return found;
   let routes: (() => readonly AppRouteEntry[]) | undefined;
   const host = bindHost<Request>(conventions, {
-    appRoutes: {
-      size: () => routes?.().length ?? 0,
-      list: () => appRoutesOfEntries(routes?.() ?? []),
-    },
+    appRoutes: appRoutesOfEntries(() => routes?.()),
     input: (request) => {
       const call = (request as Holder)[called];
       return webInput(request, call?.options, call?.context);

@@ -6,9 +6,8 @@
  */
 import type { Conventions, ConventionsOptions } from 'api-conventions';
 import {
-  assertHostFunctions,
+  assertFetchHostOptions,
   errorToResponse,
-  heldContext,
   hostAnswerFor,
   markStep,
   requestFailureOf,
@@ -92,21 +91,15 @@ export function toFetchHandler<Context = unknown>(
 ): FetchHandler<Context> {
   const fetch = fetchHost(api, 'toFetchHandler');
   const { host } = fetch;
-  assertHostFunctions('toFetchHandler()', options, [
-    'remoteAddress',
-    'routes',
-    'readingBody',
-    'decodeBody',
-  ]);
+  assertFetchHostOptions('toFetchHandler()', options, ['routes']);
   if (options.routes !== undefined) fetch.readRoutes(options.routes);
   const handler = (first: Request | FetchContext, second?: unknown) => {
     const hono = !(first instanceof Request);
     const request = hono ? first.req.raw : first;
-    // Behind toFetchMiddleware, which ran the front: the router's answers. Alone: everything,
-    // the library routing, with the host's context and this handler's options.
-    if (heldContext(request) === undefined) {
-      fetch.receive(request, hono ? first : second, options as FetchHostOptions<unknown>);
-    }
+    // Behind toFetchMiddleware, which ran the front (and received the request with its own
+    // options): the router's answers. Alone: everything, the library routing, with the host's
+    // context and this handler's options.
+    fetch.receive(request, hono ? first : second, options as FetchHostOptions<unknown>);
     return toWebResponse(host.serve(request), host.logger);
   };
   return markStep(handler, { own: true }) as FetchHandler<Context>;

@@ -10,6 +10,7 @@ import type { BodyDecoder } from '../http/content-coding.ts';
 import { readAtMost } from '../internal/read-stream.ts';
 import type { ReadBodyOptions, RequestInput } from '../kernel/input.ts';
 import type { HostFailure } from '../limits/host-answers.ts';
+import { assertHostFunctions } from './host-options.ts';
 
 /**
  * Reads the client address from the host, which a `Request` does not carry.
@@ -48,6 +49,21 @@ export interface FetchHostOptions<Context = unknown> {
    * `api-conventions/node` adds br. @default gzip and deflate through `DecompressionStream`
    */
   decodeBody?: BodyDecoder | undefined;
+}
+
+/**
+ * Throws a `TypeError` at start-up for an option of a fetch host (`where`: the function a user
+ * called) that is neither one of {@link FetchHostOptions} nor one of `more` (the adapter's own),
+ * naming the closest one, or that is given and not a function.
+ *
+ * @category Host binding
+ */
+export function assertFetchHostOptions(
+  where: string,
+  options: object | undefined,
+  more: readonly string[] = [],
+): void {
+  assertHostFunctions(where, options, ['remoteAddress', 'readingBody', 'decodeBody', ...more]);
 }
 
 /**

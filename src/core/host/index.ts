@@ -37,6 +37,7 @@ export {
   useDeclaredRoutes,
 } from './declared-routes.ts';
 export {
+  assertFetchHostOptions,
   type FetchHostOptions,
   type RemoteAddress,
   requestFailureOf,
@@ -44,7 +45,7 @@ export {
 } from './fetch-request.ts';
 export { toWebResponse, withAppHeaders } from './fetch-response.ts';
 export { fromHostError, type HostErrorFacts, hostFailureOf } from './host-errors.ts';
-export { assertHostFunctions, warnWithoutAddress } from './host-options.ts';
+export { warnWithoutAddress } from './host-options.ts';
 export { markOf, markStep, originalOf, type StepMark } from './marks.ts';
 export {
   appRoutesOfEntries,

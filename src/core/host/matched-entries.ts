@@ -7,7 +7,7 @@
  */
 import type { AppRoute, RouteConfig, RouteSettings } from '../kernel/route-types.ts';
 import type { HostMatch } from '../pipeline/fail-closed.ts';
-import type { BoundHost } from './bind-host.ts';
+import type { AppRouteSource, BoundHost } from './bind-host.ts';
 import { markOf } from './marks.ts';
 import { tablePattern } from './wildcards.ts';
 
@@ -64,12 +64,20 @@ interface EntriesAhead {
 }
 
 /**
- * The app's own routes in a host's list of every route (Hono's `app.routes`), for the route view:
- * entries on `ALL` and catch-alls left out, each method and path once, with its guard's settings.
+ * The app's own routes in a host's list of every route, read on demand (`read`: Hono's
+ * `() => app.routes`), as the binding's source of them for the route view: read again when the
+ * list grows; entries on `ALL` and catch-alls left out, each method and path once, with its
+ * guard's settings.
  *
  * @category Host binding
  */
-export function appRoutesOfEntries(entries: readonly MatchedEntry[]): AppRoute[] {
+export function appRoutesOfEntries(
+  read: () => readonly MatchedEntry[] | undefined,
+): AppRouteSource<unknown> {
+  return { size: () => read()?.length ?? 0, list: () => routesOf(read() ?? []) };
+}
+
+function routesOf(entries: readonly MatchedEntry[]): AppRoute[] {
   const byKey = new Map<string, { method: string; pattern: string; config?: RouteConfig }>();
   for (const { method, path, handler } of entries) {
     if (method === 'ALL' || path === '*' || path === '/*') continue;
@@ -192,8 +200,9 @@ export class MatchedEntries<Native extends object> {
     };
   }
 
-  /** The settings of the route that holds entry `at` (a guard's own route), for `method`. */
-  settingsAt(entries: readonly MatchedEntry[], at: number, method: string): RouteSettings {
+  /** The settings of the route that holds the entry running now (a guard's own), for `method`. */
+  settingsAt(list: MatchList, method: string): RouteSettings {
+    const { entries = [], current: at = 0 } = list;
     const entry = entries[at];
     if (entry === undefined) return this.settingsOf(method, '(unknown)', undefined);
     const { config } = routeAround(entries, at, 0);
