@@ -68,7 +68,6 @@ export function watchAppRoutes(
     if (route.schema?.response === undefined) {
       route.preSerialization = [...[route.preSerialization ?? []].flat(), shape];
     }
-    // After Fastify's own HEAD handler, which counts the empty payload: GET's length is the answer.
     if ([route.method].flat().includes('HEAD')) {
       route.onSend = [...[route.onSend ?? []].flat(), restoreLength];
     }
@@ -90,6 +89,13 @@ export function watchAppRoutes(
     const method = typeof config.method === 'string' ? config.method : request.method;
     const route = { key, method, url: config.url!, config: config.conventions };
     return dispatchedSettings(host, route, 'toFastifyPlugin(api)');
+  };
+
+  // After Fastify's own HEAD handler, which counts the empty payload: GET's length is the answer.
+  const restoreLength: onSendHookHandler<unknown> = (request, reply, payload, done) => {
+    const length = host.headLength(request);
+    if (length !== undefined) reply.header('content-length', length);
+    done(null, payload);
   };
 
   const guard: preHandlerHookHandler = (request, reply, done) => {
@@ -118,8 +124,6 @@ export function watchAppRoutes(
   };
 }
 
-const headLengths = new WeakMap<object, string>();
-
 // Fastify's default for an object payload; the core's serializer chooses the media type instead.
 const fastifyJson = 'application/json; charset=utf-8';
 
@@ -131,16 +135,8 @@ function shapeValue(host: FastifyHost): preSerializationHookHandler<unknown> {
     const go = (response: ApiResponse) => {
       for (const name of Object.keys(reply.getHeaders())) reply.removeHeader(name);
       reply.code(response.status).headers(response.headers).serializer(asIs);
-      const length = response.headers['content-length'];
-      if (request.method === 'HEAD' && typeof length === 'string') headLengths.set(request, length);
       done(null, response.body ?? '');
     };
     settle(host.finish(request, reply.statusCode, payload, headers), go, done);
   };
 }
-
-const restoreLength: onSendHookHandler<unknown> = (request, reply, payload, done) => {
-  const length = headLengths.get(request);
-  if (length !== undefined) reply.header('content-length', length);
-  done(null, payload);
-};

@@ -140,9 +140,11 @@ export function readNodeBody(
 
 /**
  * Hands the core a body to read from `stream` (the request, or the stream a host's hooks made of
- * it), with the route's limit and timeout, and the Node decoders of its content codings.
+ * it), with the route's limit and timeout, and the Node decoders of its content codings; nothing
+ * without a stream (a request whose body the host's parsers never saw: a GET).
  */
-export function readBodyFrom(stream: IncomingMessage, input: RequestInput): void {
+export function readBodyFrom(stream: IncomingMessage | undefined, input: RequestInput): void {
+  if (stream === undefined) return;
   input.readBody = (limit, options) => readNodeBody(stream, limit, options);
   input.decodeBody = decodeNodeBody;
 }

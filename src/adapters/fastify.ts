@@ -71,8 +71,7 @@ function registerRoutes(fastify: FastifyInstance, host: FastifyHost): void {
   for (const route of host.api.routes) {
     // The onRequest hook opened the context and ran this route's checks.
     const handler = (request: FastifyRequest, reply: FastifyReply) => {
-      const stream = request.body as IncomingMessage | undefined;
-      if (stream !== undefined) readBodyFrom(stream, host.inputOf(request));
+      readBodyFrom(request.body as IncomingMessage | undefined, host.inputOf(request));
       return send(reply, host.serve(request, route, request.params as Record<string, string>));
     };
     fastify.route({

@@ -356,7 +356,7 @@ export class BoundHost<Native extends object> {
    */
   finish(native: Native, status: number, body: unknown, headers?: HeaderInit): Step<ApiResponse> {
     const ctx = this.context(native);
-    return run(this.service.settings, ctx, () => {
+    const answer = run(this.service.settings, ctx, () => {
       if (Array.isArray(body)) throw bareArray();
       return {
         status,
@@ -364,6 +364,22 @@ export class BoundHost<Native extends object> {
         body,
       };
     });
+    if (ctx.method !== 'HEAD') return answer;
+    return andThen(answer, (response) => {
+      const length = response.headers['content-length'];
+      runOf(ctx).headLength = typeof length === 'string' ? length : undefined;
+      return response;
+    });
+  }
+
+  /**
+   * The `Content-Length` of the body left out of the answer {@link BoundHost.finish} gave a HEAD
+   * request (GET's length, RFC 9110 §9.3.2), for a host that counts the empty body it then sends
+   * instead (Fastify's HEAD routes); `undefined` before that answer, and on any other request.
+   */
+  headLength(native: Native): string | undefined {
+    const ctx = this.held(native);
+    return ctx === undefined ? undefined : runOf(ctx).headLength;
   }
 
   /**

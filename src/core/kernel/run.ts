@@ -45,6 +45,8 @@ export class Run<Context> {
   credentialTests: readonly ((ctx: Context) => boolean)[] = noTests;
   /** How the request logs (the service's logger and the plugins' fields). */
   logs: LogPlan<Context> | undefined = undefined;
+  /** The `Content-Length` of the body left out of a HEAD answer to an app's value (GET's length). */
+  headLength: string | undefined = undefined;
 
   constructor(input: RequestInput) {
     this.input = input;
