@@ -12,7 +12,6 @@ import type { Guarded } from '../kernel/plugin.ts';
 import type { RouteInfo } from '../kernel/route-table.ts';
 import type { AppRoute, RouteConfig, RouteSettings } from '../kernel/route-types.ts';
 import { andThen, attempt, type Step } from '../kernel/steps.ts';
-import type { HostAnswer, HostFailure } from '../limits/index.ts';
 import type { LintFinding, LintRoute } from '../lint/index.ts';
 import { startHeaders } from '../pipeline/answers.ts';
 import {
@@ -22,19 +21,14 @@ import {
   toConventions,
 } from '../pipeline/conventions.ts';
 import { answerUnrouted, front, handleRoute, run } from '../pipeline/dispatch.ts';
-import {
-  admitAnonymous,
-  checkDispatched,
-  checkEntry,
-  type HostMatch,
-  isOpen,
-} from '../pipeline/fail-closed.ts';
+import { admitAnonymous, checkDispatched, checkEntry, isOpen } from '../pipeline/fail-closed.ts';
 import { responded } from '../pipeline/observe.ts';
 import type { ConventionsOptions } from '../pipeline/options.ts';
 import { raiseUnrouted } from '../pipeline/pre-routing.ts';
 import { bareArray, prepareBody, toOutgoing } from '../pipeline/request.ts';
 import { failure, respond } from '../pipeline/respond.ts';
 import type { Service } from '../pipeline/service.ts';
+import { checkBinding, type HostBinding } from './binding.ts';
 import { shuttingDown } from './closing.ts';
 import {
   type Companion,
@@ -45,54 +39,11 @@ import {
 } from './companions.ts';
 import { fromHostError, type HostErrorFacts } from './host-errors.ts';
 import { answeredByRouteView } from './router-errors.ts';
-
-/**
- * Where an app's own routes come from, read on demand: `size` is compared on every request (a
- * cheap length), and `list` read again when it changed.
- *
- * @category Host binding
- */
-export interface AppRouteSource<Native> {
-  /** A number that changes whenever routes are added (the length of the host's route list). */
-  size(native: Native): number;
-  /** The app's routes, in the table's pattern syntax. */
-  list(native: Native): readonly AppRoute[];
-}
-
-/**
- * What an adapter knows of its host: how to read a request, and, on a host with a router of its
- * own, what that router will run. The rest is the same on every host.
- *
- * @category Host binding
- */
-export interface HostBinding<Native> {
-  /** The core's input for a native request (its body readers where the core reads the body). */
-  input(native: Native): RequestInput;
-  /**
-   * What the host's own router will run for the request ({@link HostMatch}), read from the host
-   * after the pre-routing hooks and path rules; `undefined` where the library answers the request
-   * itself (a table route on a host that lets the library route them). Absent on hosts without a
-   * router (node:http, a bare `fetch` handler): the library's match is then the dispatch.
-   */
-  match?(native: Native, ctx: RequestContext): HostMatch | undefined;
-  /**
-   * Whether the adapter puts a check point ({@link BoundHost.check}) in front of everything of the
-   * app that may answer, so that each is checked as the host enters it: `enter` then runs no
-   * route's checks (Express, whose router decides as it goes, under wrappers, rewrites and
-   * `next()`). @default false
-   */
-  checkpoints?: boolean | undefined;
-  /** The app's own routes, for the route view (`Allow`, 405, OPTIONS, preflights). */
-  appRoutes?: AppRouteSource<Native> | undefined;
-}
+import { SettingsMemo } from './settings-memo.ts';
+import { joinWildcards } from './wildcards.ts';
 
 const held = Symbol.for('api-conventions.context');
 
-/** Route settings compiled for what a host dispatched, and the version they were read at. */
-interface Compiled {
-  readonly settings: RouteSettings;
-  readonly version: number;
-}
 type Holder = { [held]?: RequestContext };
 
 /**
@@ -117,8 +68,7 @@ export class BoundHost<Native extends object> {
   private readonly service: Service;
   private readonly binding: HostBinding<Native>;
   private routesSeen = -1;
-  private readonly byKey = new WeakMap<object, Map<string, Compiled>>();
-  private readonly byPath = new Map<string, Map<string, Compiled>>();
+  private readonly memo = new SettingsMemo();
   private readonly found = new Set<Companion>();
   private closed = false;
 
@@ -437,22 +387,12 @@ export class BoundHost<Native extends object> {
     read: () => RouteConfig | undefined | { table: RouteSettings },
     version = 0,
   ): RouteSettings {
-    let routes = typeof key === 'string' ? this.byPath.get(key) : this.byKey.get(key);
-    if (routes === undefined) {
-      routes = new Map();
-      if (typeof key === 'string') this.byPath.set(key, routes);
-      else this.byKey.set(key, routes);
-    }
-    const at = `${method} ${pattern}`;
-    const known = routes.get(at);
-    if (known !== undefined && known.version === version) return known.settings;
-    const found = read();
-    const settings =
-      found !== undefined && 'table' in found
+    return this.memo.get(key, `${method} ${pattern}`, version, () => {
+      const found = read();
+      return found !== undefined && 'table' in found
         ? (found.table as RouteSettings)
         : this.settingsOf(method, pattern, found as RouteConfig | undefined);
-    routes.set(at, { settings, version });
-    return settings;
+    });
   }
 
   /**
@@ -500,45 +440,6 @@ export class BoundHost<Native extends object> {
 }
 
 /**
- * The binding as given, once its members are known to be what the steps call: a mistake (a
- * value where a function belongs) is a `TypeError` at start-up, not at the first request.
- */
-function checkBinding<Native>(binding: HostBinding<Native>): HostBinding<Native> {
-  if (typeof binding?.input !== 'function') {
-    throw new TypeError(
-      "bindHost(api, binding): binding.input must be a function that turns the host's request into a RequestInput.",
-    );
-  }
-  const source = binding.appRoutes;
-  if (source !== undefined) {
-    for (const name of ['size', 'list'] as const) {
-      if (typeof source?.[name] === 'function') continue;
-      throw new TypeError(
-        `bindHost(api, binding): binding.appRoutes.${name} must be a function of the host's request, not a ${source === null ? 'null' : typeof source?.[name]} value: give appRoutes as { size: (native) => routes.length, list: (native) => routes }, which the binding calls again when size changes.`,
-      );
-    }
-  }
-  return binding;
-}
-
-/**
- * A host's decoded path parameters as strings: Express 5 gives a wildcard's segments as an array,
- * which the table's `*name` holds as one string, its segments joined by `/`.
- */
-function joinWildcards(
-  params: Readonly<Record<string, string | readonly string[]>>,
-): Readonly<Record<string, string>> {
-  let joined: Record<string, string> | undefined;
-  for (const name in params) {
-    const value = params[name];
-    if (!Array.isArray(value)) continue;
-    joined ??= { ...(params as Record<string, string>) };
-    joined[name] = value.join('/');
-  }
-  return joined ?? (params as Readonly<Record<string, string>>);
-}
-
-/**
  * Binds a service to a host: the steps every adapter runs, from the binding it supplies. It is
  * for the author of an adapter, for a framework none of the package's adapters serves; a service
  * uses its host's adapter (`api-conventions/node`, `/express`, `/fastify`, `/fetch`), each built
@@ -569,30 +470,4 @@ export function bindHost<Native extends object>(
   binding: HostBinding<Native>,
 ): BoundHost<Native> {
   return new BoundHost(api, binding);
-}
-
-/**
- * The answer to a request the host refused before the library could read it (an HTTP parser
- * error, a header timeout, `CONNECT`): the spec's error body with the always-on headers and
- * `Connection: close`, also as HTTP/1.1 text for a socket. Built once per kind, counted by no one.
- *
- * @category Host binding
- */
-export function hostAnswer(api: Conventions, kind: HostFailure): HostAnswer {
-  return serviceOf(api).hostAnswer(kind);
-}
-
-/**
- * {@link hostAnswer} for a request from `remoteAddress`, once the plugins that see every request
- * saw it: a rate limit counts it by that address, and past the limit the answer is its 429.
- * Never rejects.
- *
- * @category Host binding
- */
-export function hostAnswerFor(
-  api: Conventions,
-  kind: HostFailure,
-  remoteAddress: string | undefined,
-): Step<HostAnswer> {
-  return serviceOf(api).hostAnswerFor(kind, remoteAddress);
 }

@@ -1,15 +1,8 @@
 /** The host binding: the steps every adapter runs, built from what it knows of its host. */
 export type { HostMatch } from '../pipeline/fail-closed.ts';
 export { appHeaders, warnReplacedHeaders } from './app-headers.ts';
-export {
-  type AppRouteSource,
-  BoundHost,
-  bindHost,
-  type HostBinding,
-  heldContext,
-  hostAnswer,
-  hostAnswerFor,
-} from './bind-host.ts';
+export { BoundHost, bindHost, heldContext } from './bind-host.ts';
+export type { AppRouteSource, HostBinding } from './binding.ts';
 export {
   bindCheckpoints,
   type CheckpointHost,
@@ -36,6 +29,7 @@ export {
   dispatchedSettings,
   useDeclaredRoutes,
 } from './declared-routes.ts';
+export { appRoutesOfEntries } from './entry-routes.ts';
 export {
   assertFetchHostOptions,
   type FetchHostOptions,
@@ -47,13 +41,9 @@ export { toWebResponse, withAppHeaders } from './fetch-response.ts';
 export { fromHostError, type HostErrorFacts, hostFailureOf } from './host-errors.ts';
 export { warnWithoutAddress } from './host-options.ts';
 export { markOf, markStep, originalOf, type StepMark } from './marks.ts';
-export {
-  appRoutesOfEntries,
-  MatchedEntries,
-  type MatchedEntry,
-  type MatchList,
-} from './matched-entries.ts';
+export { MatchedEntries, type MatchedEntry, type MatchList } from './matched-entries.ts';
 export { isBodyParser, passesThrough } from './pass-through.ts';
+export { hostAnswer, hostAnswerFor } from './refused.ts';
 export { routeSchemasOf } from './route-schemas.ts';
 export type { RouteHandler, StackProbe } from './stack-probe.ts';
 export {

@@ -5,9 +5,9 @@
  * the library cannot read, each with whether an open route lies ahead of it. The adapter reads
  * the list from its host; the decisions on it are taken here.
  */
-import type { AppRoute, RouteConfig, RouteSettings } from '../kernel/route-types.ts';
+import type { RouteConfig, RouteSettings } from '../kernel/route-types.ts';
 import type { HostMatch } from '../pipeline/fail-closed.ts';
-import type { AppRouteSource, BoundHost } from './bind-host.ts';
+import type { BoundHost } from './bind-host.ts';
 import { markOf } from './marks.ts';
 import { tablePattern } from './wildcards.ts';
 
@@ -61,37 +61,6 @@ interface EntriesAhead {
    * without credentials passes only on the way to an open route. Throws the refusal.
    */
   enter(index: number): void;
-}
-
-/**
- * The app's own routes in a host's list of every route, read on demand (`read`: Hono's
- * `() => app.routes`), as the binding's source of them for the route view: read again when the
- * list grows; entries on `ALL` and catch-alls left out, each method and path once, with its
- * guard's settings.
- *
- * @category Host binding
- */
-export function appRoutesOfEntries(
-  read: () => readonly MatchedEntry[] | undefined,
-): AppRouteSource<unknown> {
-  return { size: () => read()?.length ?? 0, list: () => routesOf(read() ?? []) };
-}
-
-function routesOf(entries: readonly MatchedEntry[]): AppRoute[] {
-  const byKey = new Map<string, { method: string; pattern: string; config?: RouteConfig }>();
-  for (const { method, path, handler } of entries) {
-    if (method === 'ALL' || path === '*' || path === '/*') continue;
-    const pattern = tablePattern(path);
-    const key = `${method} ${pattern}`;
-    let route = byKey.get(key);
-    if (route === undefined) {
-      route = { method, pattern };
-      byKey.set(key, route);
-    }
-    const config = markOf(handler)?.guard;
-    if (config !== undefined) route.config = config;
-  }
-  return [...byKey.values()];
 }
 
 /** The entries of the route that holds entry `at`: one method and path, declared together. */

@@ -72,3 +72,20 @@ function unreadable(pattern: string, host: string, what: string): TypeError {
     `Route "${pattern}": ${host} has no ${what}; declare each path as its own route.`,
   );
 }
+
+/**
+ * A host's decoded path parameters as strings: Express 5 gives a wildcard's segments as an array,
+ * which the table's `*name` holds as one string, its segments joined by `/`.
+ */
+export function joinWildcards(
+  params: Readonly<Record<string, string | readonly string[]>>,
+): Readonly<Record<string, string>> {
+  let joined: Record<string, string> | undefined;
+  for (const name in params) {
+    const value = params[name];
+    if (!Array.isArray(value)) continue;
+    joined ??= { ...(params as Record<string, string>) };
+    joined[name] = value.join('/');
+  }
+  return joined ?? (params as Readonly<Record<string, string>>);
+}
