@@ -6,7 +6,6 @@
 import type { RequestContext, RequestInput } from '../kernel/context.ts';
 import type { AppRoute } from '../kernel/route-types.ts';
 import type { HostMatch } from '../pipeline/fail-closed.ts';
-import type { BoundHost } from './bind-host.ts';
 
 /**
  * Where an app's own routes come from, read on demand: `size` is compared on every request (a
@@ -38,7 +37,7 @@ export interface HostBinding<Native> {
    */
   match?(native: Native, ctx: RequestContext): HostMatch | undefined;
   /**
-   * Whether the adapter puts a check point ({@link BoundHost.check}) in front of everything of the
+   * Whether the adapter puts a check point (`BoundHost.check`) in front of everything of the
    * app that may answer, so that each is checked as the host enters it: `enter` then runs no
    * route's checks (Express, whose router decides as it goes, under wrappers, rewrites and
    * `next()`). @default false
