@@ -24,7 +24,7 @@ import {
   mountPath,
   routerOf,
 } from './_express-routes.ts';
-import { setNodeHeaders, writeNodeResponse } from './_node-write.ts';
+import { setNodeHeaders, writeResponse } from './_node-write.ts';
 
 type Handle = (req: Request, res: Response, next: NextFunction) => unknown;
 
@@ -71,7 +71,7 @@ export function expressCheckpoints(api: Conventions | ConventionsOptions): Expre
     stack: (req) => appRouter(req.app)?.stack ?? [],
     probe: expressProbe,
     headers: (req, values) => setNodeHeaders(req.res!, values),
-    refuse: (req, refusal) => writeNodeResponse(req.res!, refusal, kit.host.logger),
+    refuse: (req, refusal) => writeResponse(req.res!, refusal, kit.host.logger),
     place(stack, at, point) {
       const layer = stack[at]!;
       const handle = layer.handle as Handle | undefined;

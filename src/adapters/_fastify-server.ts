@@ -13,7 +13,7 @@ import {
 } from 'api-conventions/host';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { nodeInput } from './_node-io.ts';
-import { answerClientError } from './_node-server.ts';
+import { writeClientError } from './_node-server.ts';
 
 /** The Fastify host of a service. */
 export type FastifyHost = BoundHost<FastifyRequest>;
@@ -123,7 +123,7 @@ export function clientErrorHandler(
   error: Error & { code?: string },
   socket: Duplex,
 ): void {
-  answerClientError(served.get(this)?.host.api, error, socket);
+  writeClientError(served.get(this)?.host.api, error, socket);
 }
 
 /**

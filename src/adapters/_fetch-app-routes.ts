@@ -14,9 +14,9 @@ import {
 } from 'api-conventions/host';
 import {
   type AppRouteEntry,
+  bindFetch,
   type FetchContext,
   type FetchHostOptions,
-  fetchHost,
 } from './_fetch-host.ts';
 import { honoMatches, type MatchedRequest } from './_fetch-match.ts';
 
@@ -74,10 +74,10 @@ export function toFetchMiddleware<Context = unknown>(
   api: Conventions | ConventionsOptions,
   options: FetchMiddlewareOptions<Context> = {},
 ): FetchMiddleware {
-  const fetch = fetchHost(api, 'toFetchMiddleware');
-  const { host } = fetch;
+  const bound = bindFetch(api, 'toFetchMiddleware');
+  const { host } = bound;
   assertFetchHostOptions('toFetchMiddleware()', options, ['routes']);
-  if (options.routes !== undefined) fetch.readRoutes(options.routes);
+  if (options.routes !== undefined) bound.readRoutes(options.routes);
   if (options.remoteAddress === undefined) {
     const how = "On Hono's node server: remoteAddress: (_, c) => getConnInfo(c).remote.address.";
     warnWithoutAddress(host.api, 'toFetchMiddleware', how);
@@ -95,7 +95,7 @@ export function toFetchMiddleware<Context = unknown>(
       if (observes) host.sent(request, response.status);
       return response;
     };
-    fetch.receive(request, c, options as FetchHostOptions<unknown>);
+    bound.receive(request, c, options as FetchHostOptions<unknown>);
     // Refused, or a route of the table, answered here; else the app's routes run.
     const answer = await host.front(request);
     if (answer !== undefined) return done(toWebResponse(answer, logger));
@@ -134,12 +134,12 @@ export function toFetchMiddleware<Context = unknown>(
  * ```
  */
 export function toFetchGuard(api: Conventions, settings: RouteConfig): FetchMiddleware {
-  const fetch = fetchHost(api, 'toFetchGuard');
-  const { host, entries } = fetch;
+  const bound = bindFetch(api, 'toFetchGuard');
+  const { host, entries } = bound;
   const { config } = host.settingsOf('ANY', 'guard()', settings);
   const guard: FetchMiddleware = async (c, next) => {
     const request = c.req.raw;
-    fetch.receive(request, c);
+    bound.receive(request, c);
     const req = c.req as MatchedRequest;
     const route = entries.settingsAt(honoMatches(req), request.method);
     const params = req.param?.();
@@ -218,11 +218,11 @@ export function toFetchErrorHandler(
   error: unknown,
   c: { req: { raw: Request; bodyCache?: object } },
 ) => Response | Promise<Response> {
-  const fetch = fetchHost(api, 'toFetchErrorHandler');
-  const { host } = fetch;
+  const bound = bindFetch(api, 'toFetchErrorHandler');
+  const { host } = bound;
   return (error, c) => {
     const request = c.req.raw;
-    fetch.receive(request, c);
+    bound.receive(request, c);
     // Hono keeps what `c.req.json()` and its siblings read: the app read the body itself.
     const bodyRead = c.req.bodyCache !== undefined && Object.keys(c.req.bodyCache).length > 0;
     return toWebResponse(host.fail(request, error, { bodyRead }), host.logger);

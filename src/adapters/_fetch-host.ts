@@ -38,7 +38,7 @@ interface Call {
 }
 
 /** The fetch host of a service, and how to tell it about a request. */
-export interface FetchHost {
+export interface FetchBinding {
   /** The bound host. */
   readonly host: BoundHost<Request>;
   /** Hono's match lists as the binding reads them, for the middleware and the guards. */
@@ -49,13 +49,13 @@ export interface FetchHost {
   readRoutes(list: () => readonly AppRouteEntry[]): void;
 }
 
-const hosts = new WeakMap<Conventions, FetchHost>();
+const hosts = new WeakMap<Conventions, FetchBinding>();
 // The call is kept on the `Request` itself, as the request's context is: no side table.
 const called = Symbol.for('api-conventions.fetch-call');
 type Holder = { [called]?: Call };
 
 /** The fetch host of `api`, made on first use by `where` (the function a user called). */
-export function fetchHost(api: Conventions | ConventionsOptions, where: string): FetchHost {
+export function bindFetch(api: Conventions | ConventionsOptions, where: string): FetchBinding {
   const conventions = toConventions(api, where);
   let found = hosts.get(conventions);
   if (found !== undefined) return found;

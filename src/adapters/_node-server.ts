@@ -3,10 +3,10 @@ import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'n
 import type { Duplex } from 'node:stream';
 import type { Conventions } from 'api-conventions';
 import {
-  type HostAnswer,
-  type HostFailure,
-  hostAnswerFor,
-  hostFailureOf,
+  type Refusal,
+  type RefusalResponse,
+  refusalOf,
+  refusalResponseFor,
   settle,
   stampDate,
 } from 'api-conventions/host';
@@ -20,15 +20,15 @@ const addressOf = (socket: Duplex) => (socket as { remoteAddress?: string }).rem
 
 /**
  * Writes the core's answer to a request the server refused on `socket` (counted by the client's
- * address: see `hostAnswerFor` of api-conventions/host) and closes it; a socket that can no longer be
+ * address: see `refusalResponseFor` of api-conventions/host) and closes it; a socket that can no longer be
  * written is only closed.
  */
-export function answerOnSocket(api: Conventions, kind: HostFailure, socket: Duplex): void {
-  const write = (answer: HostAnswer) => {
+export function writeRefusal(api: Conventions, kind: Refusal, socket: Duplex): void {
+  const write = (answer: RefusalResponse) => {
     if (socket.writable) socket.end(stampDate(answer));
     else socket.destroy();
   };
-  settle(hostAnswerFor(api, kind, addressOf(socket)), write);
+  settle(refusalResponseFor(api, kind, addressOf(socket)), write);
 }
 
 // Node's own answer to a client error, for a server with no conventions to answer it.
@@ -40,7 +40,7 @@ const bareBadRequest = 'HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent
  * answered, so nothing is counted). Without `api` (a server whose conventions are not registered
  * yet, an app still starting), Node's own bare 400.
  */
-export function answerClientError(
+export function writeClientError(
   api: Conventions | undefined,
   error: Error & { code?: string },
   socket: Duplex,
@@ -49,7 +49,7 @@ export function answerClientError(
   const current = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage;
   if (error.code === 'ECONNRESET' || !socket.writable || current?.headersSent) socket.destroy();
   else if (api === undefined) socket.end(bareBadRequest);
-  else answerOnSocket(api, hostFailureOf(error.code), socket);
+  else writeRefusal(api, refusalOf(error.code), socket);
 }
 
 // Marks a request Node handed over through `checkContinue`: it waits for `100 Continue`, which is
@@ -116,7 +116,7 @@ function takeExpectations(server: Server, api: Conventions, listener: RequestLis
   server.on('checkContinue', continueLater(listener));
   server.on('checkExpectation', listener);
   server.on('connect', (_req: IncomingMessage, socket: Duplex) => {
-    answerOnSocket(api, 'connect', socket);
+    writeRefusal(api, 'connect', socket);
   });
 }
 

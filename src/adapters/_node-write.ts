@@ -9,11 +9,7 @@ import { lingerOnClose } from './_node-linger.ts';
  * lingering close should it close the connection before the request body arrived. A response
  * Node refuses to write (a header value with a line break, say) becomes a logged 500.
  */
-export function writeNodeResponse(
-  res: ServerResponse,
-  response: ApiResponse,
-  logger: Logger,
-): void {
+export function writeResponse(res: ServerResponse, response: ApiResponse, logger: Logger): void {
   // Node or Express without attachServerHandlers: the refusals the core writes linger all the same.
   lingerOnClose(res.req);
   const { body, headers } = response;
@@ -40,7 +36,7 @@ export function writeNodeStep(
   result: Step<ApiResponse>,
   logger: Logger,
 ): Step<void> {
-  return andThen(result, (response) => writeNodeResponse(res, response, logger));
+  return andThen(result, (response) => writeResponse(res, response, logger));
 }
 
 /**

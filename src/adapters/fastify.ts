@@ -59,7 +59,7 @@ declare module 'fastify' {
 }
 
 /** Options of {@link toFastifyPlugin}. */
-export interface FastifyPluginSettings {
+export interface FastifyConventionsOptions {
   /** Whether the route table of `api` is registered as Fastify routes. @default true */
   routes?: boolean;
 }
@@ -85,7 +85,7 @@ function registerRoutes(fastify: FastifyInstance, host: FastifyHost): void {
   }
 }
 
-function plugin(fastify: FastifyInstance, api: Conventions, settings: FastifyPluginSettings) {
+function plugin(fastify: FastifyInstance, api: Conventions, settings: FastifyConventionsOptions) {
   if (served.has(fastify)) {
     throw new TypeError(
       'api-conventions is registered twice on this Fastify app: register toFastifyPlugin(api) once, before your routes.',
@@ -180,7 +180,7 @@ const meta = { fastify: '5.x', name: 'api-conventions' } as const;
  */
 export function toFastifyPlugin(
   api: Conventions | ConventionsOptions,
-  settings: FastifyPluginSettings = {},
+  settings: FastifyConventionsOptions = {},
 ): FastifyPluginAsync {
   const conventions = toConventions(api, 'toFastifyPlugin');
   assertKnownKeys('toFastifyPlugin settings', settings, ['routes']);

@@ -8,16 +8,16 @@ import type { Conventions, ConventionsOptions } from 'api-conventions';
 import {
   assertFetchHostOptions,
   errorToResponse,
-  hostAnswerFor,
   markStep,
+  refusalResponseFor,
   requestFailureOf,
   toWebResponse,
 } from 'api-conventions/host';
 import {
   type AppRouteEntry,
+  bindFetch,
   type FetchContext,
   type FetchHostOptions,
-  fetchHost,
 } from './_fetch-host.ts';
 
 export {
@@ -89,17 +89,17 @@ export function toFetchHandler<Context = unknown>(
   api: Conventions | ConventionsOptions,
   options: FetchHandlerOptions<Context> = {},
 ): FetchHandler<Context> {
-  const fetch = fetchHost(api, 'toFetchHandler');
-  const { host } = fetch;
+  const bound = bindFetch(api, 'toFetchHandler');
+  const { host } = bound;
   assertFetchHostOptions('toFetchHandler()', options, ['routes']);
-  if (options.routes !== undefined) fetch.readRoutes(options.routes);
+  if (options.routes !== undefined) bound.readRoutes(options.routes);
   const handler = (first: Request | FetchContext, second?: unknown) => {
     const hono = !(first instanceof Request);
     const request = hono ? first.req.raw : first;
     // Behind toFetchMiddleware, which ran the front (and received the request with its own
     // options): the router's answers. Alone: everything, the library routing, with the host's
     // context and this handler's options.
-    fetch.receive(request, hono ? first : second, options as FetchHostOptions<unknown>);
+    bound.receive(request, hono ? first : second, options as FetchHostOptions<unknown>);
     return toWebResponse(host.serve(request), host.logger);
   };
   return markStep(handler, { own: true }) as FetchHandler<Context>;
@@ -165,7 +165,7 @@ export function toClientErrorHandler(api: Conventions): ServerErrorHandler {
     const kind = requestFailureOf(error);
     if (kind === undefined) return toWebResponse(errorToResponse(error, api.logger), api.logger);
     return toWebResponse(
-      hostAnswerFor(api, kind, current?.socket?.remoteAddress ?? undefined),
+      refusalResponseFor(api, kind, current?.socket?.remoteAddress ?? undefined),
       api.logger,
     );
   };

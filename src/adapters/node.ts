@@ -7,8 +7,8 @@ import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'n
 import type { Conventions, ConventionsOptions } from 'api-conventions';
 import { bindHost, settle } from 'api-conventions/host';
 import { nodeInput } from './_node-io.ts';
-import { answerClientError, type ClientErrorHandler, takeServer } from './_node-server.ts';
-import { writeNodeResponse } from './_node-write.ts';
+import { type ClientErrorHandler, takeServer, writeClientError } from './_node-server.ts';
+import { writeResponse } from './_node-write.ts';
 
 export { decodeNodeBody } from './_node-decode.ts';
 export { serverOptions } from './_node-options.ts';
@@ -39,8 +39,7 @@ export function toNodeHandler(api: Conventions | ConventionsOptions): NodeHandle
     input: (req) => nodeInput(req, req.url ?? '/', req, undefined, true),
   });
   const { logger } = host;
-  return (req, res) =>
-    settle(host.handle(req), (response) => writeNodeResponse(res, response, logger));
+  return (req, res) => settle(host.handle(req), (response) => writeResponse(res, response, logger));
 }
 
 /**
@@ -60,7 +59,7 @@ export function toNodeHandler(api: Conventions | ConventionsOptions): NodeHandle
  * ```
  */
 export function toClientErrorHandler(api: Conventions): ClientErrorHandler {
-  return (error, socket) => answerClientError(api, error, socket);
+  return (error, socket) => writeClientError(api, error, socket);
 }
 
 /**

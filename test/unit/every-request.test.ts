@@ -6,10 +6,10 @@ import { describe, expect, it } from 'vitest';
 import {
   type ApiResponse,
   bindHost,
-  type HostAnswer,
-  hostAnswer,
-  hostAnswerFor,
+  type RefusalResponse,
   type RequestInput,
+  refusalResponse,
+  refusalResponseFor,
   type Step,
 } from '../../src/host.ts';
 import {
@@ -129,7 +129,7 @@ describe('a plugin that sees every request', () => {
   });
 });
 
-describe('hostAnswerFor()', () => {
+describe('refusalResponseFor()', () => {
   const limited = (trustProxy?: string) =>
     conventions({
       routes,
@@ -140,16 +140,18 @@ describe('hostAnswerFor()', () => {
 
   it('is the uncounted answer when no plugin sees every request', () => {
     const api = conventions({ routes, logger: quiet });
-    expect(hostAnswerFor(api, 'headerLine', '192.0.2.1')).toBe(hostAnswer(api, 'headerLine'));
+    expect(refusalResponseFor(api, 'headerLine', '192.0.2.1')).toBe(
+      refusalResponse(api, 'headerLine'),
+    );
   });
 
   it('counts the request by its address, then answers 429 with the error body (spec 8.2)', () => {
     const api = limited();
-    const first = hostAnswerFor(api, 'headerLine', '192.0.2.1') as HostAnswer;
+    const first = refusalResponseFor(api, 'headerLine', '192.0.2.1') as RefusalResponse;
     expect(first.status).toBe(400);
     expect(first.headers['x-ratelimit-remaining']).toBe('0');
     expect(first.raw).toContain('x-ratelimit-remaining: 0\r\n');
-    const second = hostAnswerFor(api, 'headerLine', '192.0.2.1') as HostAnswer;
+    const second = refusalResponseFor(api, 'headerLine', '192.0.2.1') as RefusalResponse;
     expect(second.status).toBe(429);
     expect(codeOf(second)).toBe(42900);
     expect(second.headers).toMatchObject({
@@ -161,13 +163,13 @@ describe('hostAnswerFor()', () => {
     expect(second.raw.startsWith('HTTP/1.1 429 Too Many Requests\r\n')).toBe(true);
     // The same budget as the address's other requests without credentials.
     expect(api.handle(input('GET', '/v1/books'))).toMatchObject({ status: 429 });
-    expect(hostAnswerFor(api, 'headerLine', '192.0.2.2')).toMatchObject({ status: 400 });
+    expect(refusalResponseFor(api, 'headerLine', '192.0.2.2')).toMatchObject({ status: 400 });
   });
 
   it('leaves a request from a trusted proxy uncounted: the client behind it is unknown', () => {
     const api = limited('loopback');
     for (let n = 0; n < 3; n++) {
-      expect(hostAnswerFor(api, 'timeout', '127.0.0.1')).toBe(hostAnswer(api, 'timeout'));
+      expect(refusalResponseFor(api, 'timeout', '127.0.0.1')).toBe(refusalResponse(api, 'timeout'));
     }
   });
 });

@@ -5,10 +5,10 @@ import {
   checkTransferCoding,
   contentCodingsOf,
   decodeBody,
-  hostAnswer,
-  hostFailure,
-  hostFailures,
-  toHostAnswer,
+  refusalError,
+  refusalResponse,
+  refusals,
+  toRefusalResponse,
 } from '../../src/host.ts';
 import { conventions, ErrorCode } from '../../src/index.ts';
 
@@ -55,14 +55,16 @@ describe('checkRequestHead', () => {
 });
 
 describe('host answers', () => {
-  it.each(hostFailures)('answers %s with a 4xx or 501 catalogue code', (kind) => {
-    const error = hostFailure(kind);
+  it.each(refusals)('answers %s with a 4xx or 501 catalogue code', (kind) => {
+    const error = refusalError(kind);
     expect(Object.values(ErrorCode)).toContain(error.code);
     expect([400, 408, 414, 431, 501]).toContain(error.status);
   });
 
   it('writes the error body, the always-on headers and Connection: close as HTTP/1.1 text', () => {
-    const answer = toHostAnswer(hostFailure('headersTooLarge'), { 'x-frame-options': 'DENY' });
+    const answer = toRefusalResponse(refusalError('headersTooLarge'), {
+      'x-frame-options': 'DENY',
+    });
     expect(answer.raw).toBe(
       'HTTP/1.1 431 Request Header Fields Too Large\r\n' +
         'x-frame-options: DENY\r\ncontent-type: application/json\r\n' +
@@ -75,9 +77,9 @@ describe('host answers', () => {
 
   it('builds each answer once per Conventions and names its uriLimit in the 414', () => {
     const api = conventions({ uriLimit: 100 });
-    expect(hostAnswer(api, 'timeout')).toBe(hostAnswer(api, 'timeout'));
-    expect(hostAnswer(api, 'uriTooLong').body).toContain('100 characters');
-    expect(hostAnswer(api, 'timeout').headers['x-content-type-options']).toBe('nosniff');
+    expect(refusalResponse(api, 'timeout')).toBe(refusalResponse(api, 'timeout'));
+    expect(refusalResponse(api, 'uriTooLong').body).toContain('100 characters');
+    expect(refusalResponse(api, 'timeout').headers['x-content-type-options']).toBe('nosniff');
   });
 
   it('refuses a uriLimit that is not a whole number at start-up', () => {

@@ -85,12 +85,12 @@ export class BoundHost<Native extends object> {
 
   /** Headers every response carries: hosts put them on the app's own responses too. */
   get alwaysOnHeaders(): Readonly<ResponseHeaders> {
-    return this.service.settings.response.alwaysOn;
+    return this.service.options.response.alwaysOn;
   }
 
   /** The default body limit in bytes. */
   get bodyLimit(): number {
-    return this.service.settings.bodyLimit;
+    return this.service.options.bodyLimit;
   }
 
   /**
@@ -98,7 +98,7 @@ export class BoundHost<Native extends object> {
    * each response it sends, the app's own included, through {@link BoundHost.sent}.
    */
   get observes(): boolean {
-    return this.service.settings.onResponse.length > 0;
+    return this.service.options.onResponse.length > 0;
   }
 
   /**
@@ -110,7 +110,7 @@ export class BoundHost<Native extends object> {
    */
   sent(native: Native, status: number): void {
     const ctx = this.held(native);
-    if (ctx !== undefined) responded(this.service.settings, ctx, status);
+    if (ctx !== undefined) responded(this.service.options, ctx, status);
   }
 
   /** The context kept for this request, if one was opened. */
@@ -162,14 +162,14 @@ export class BoundHost<Native extends object> {
     if (this.closed) return this.closing(native);
     this.sync(native);
     const ctx = this.open(native);
-    const { settings } = this.service;
+    const { options } = this.service;
     const { match, checkpoints } = this.binding;
     const stop = attempt(
-      () => front(settings, ctx, checkpoints ? null : match && (() => match(native, ctx))),
-      (error) => failure(ctx, error, settings.logger),
+      () => front(options, ctx, checkpoints ? null : match && (() => match(native, ctx))),
+      (error) => failure(ctx, error, options.logger),
     );
     return andThen(stop, (out) =>
-      out === undefined ? undefined : respond(settings.response, ctx, out),
+      out === undefined ? undefined : respond(options.response, ctx, out),
     );
   }
 
@@ -204,23 +204,23 @@ export class BoundHost<Native extends object> {
   ): Step<ApiResponse | undefined> {
     const ctx = this.held(native);
     if (ctx === undefined) return undefined;
-    const { settings } = this.service;
+    const { options } = this.service;
     return attempt(
       () =>
         andThen(
-          checkEntry(settings, ctx, route, params && joinWildcards(params), opensAhead),
+          checkEntry(options, ctx, route, params && joinWildcards(params), opensAhead),
           (stop) =>
             stop === undefined
               ? undefined
-              : respond(settings.response, ctx, toOutgoing(settings, ctx, stop)),
+              : respond(options.response, ctx, toOutgoing(options, ctx, stop)),
         ),
-      (error) => respond(settings.response, ctx, failure(ctx, error, settings.logger)),
+      (error) => respond(options.response, ctx, failure(ctx, error, options.logger)),
     );
   }
 
   /** Whether `route` lets a caller without credentials through (every identity plugin says so). */
   opens(route: RouteSettings): boolean {
-    return isOpen(this.service.settings.identities, route);
+    return isOpen(this.service.options.identities, route);
   }
 
   /**
@@ -231,7 +231,7 @@ export class BoundHost<Native extends object> {
    */
   admit(native: Native, route: RouteSettings | undefined): void {
     const ctx = this.held(native);
-    if (ctx !== undefined) admitAnonymous(this.service.settings, ctx, route);
+    if (ctx !== undefined) admitAnonymous(this.service.options, ctx, route);
   }
 
   /**
@@ -245,21 +245,21 @@ export class BoundHost<Native extends object> {
     params?: Readonly<Record<string, string>>,
   ): Step<Guarded> {
     const ctx = this.context(native);
-    const { settings } = this.service;
+    const { options } = this.service;
     const stop = (out: OutgoingResponse): Step<Guarded> =>
-      andThen(respond(settings.response, ctx, out), (response) => ({ response }));
+      andThen(respond(options.response, ctx, out), (response) => ({ response }));
     return attempt(
       () =>
-        andThen(checkDispatched(settings, ctx, route, params), (early) =>
+        andThen(checkDispatched(options, ctx, route, params), (early) =>
           early !== undefined
-            ? stop(toOutgoing(settings, ctx, early))
-            : andThen(prepareBody(settings, ctx, runOf(ctx).input), (r) =>
+            ? stop(toOutgoing(options, ctx, early))
+            : andThen(prepareBody(options, ctx, runOf(ctx).input), (r) =>
                 r === undefined
                   ? { response: undefined, body: ctx.body }
-                  : stop(toOutgoing(settings, ctx, r)),
+                  : stop(toOutgoing(options, ctx, r)),
               ),
         ),
-      (error) => stop(failure(ctx, error, settings.logger)),
+      (error) => stop(failure(ctx, error, options.logger)),
     );
   }
 
@@ -269,7 +269,7 @@ export class BoundHost<Native extends object> {
    * request. No later step needs its context, so none is kept on it.
    */
   handle(native: Native): Step<ApiResponse> {
-    return handleRouted(this.service.settings, this.service.open(this.binding.input(native)));
+    return handleRouted(this.service.options, this.service.open(this.binding.input(native)));
   }
 
   /**
@@ -283,18 +283,18 @@ export class BoundHost<Native extends object> {
     route?: RouteInfo,
     params?: Readonly<Record<string, string>>,
   ): Step<ApiResponse> {
-    const { settings } = this.service;
+    const { options } = this.service;
     const ctx = this.held(native);
     if (ctx === undefined) return this.handle(native);
     // A table route follows the library's path rules: the host ran it for a path the library's
     // own router does not match to it (an empty parameter, a trailing slash): nothing is there.
     if (route === undefined || route !== runOf(ctx).viewed) {
       if (route !== undefined) ctx.route = undefined;
-      return run(settings, ctx, () => answerUnrouted(settings, ctx));
+      return run(options, ctx, () => answerUnrouted(options, ctx));
     }
-    return run(settings, ctx, () =>
-      andThen(checkDispatched(settings, ctx, route, params), (stop) =>
-        stop === undefined ? handleRoute(settings, ctx, route) : toOutgoing(settings, ctx, stop),
+    return run(options, ctx, () =>
+      andThen(checkDispatched(options, ctx, route, params), (stop) =>
+        stop === undefined ? handleRoute(options, ctx, route) : toOutgoing(options, ctx, stop),
       ),
     );
   }
@@ -306,7 +306,7 @@ export class BoundHost<Native extends object> {
    */
   finish(native: Native, status: number, body: unknown, headers?: HeaderInit): Step<ApiResponse> {
     const ctx = this.context(native);
-    const answer = run(this.service.settings, ctx, () => {
+    const answer = run(this.service.options, ctx, () => {
       if (Array.isArray(body)) throw bareArray();
       return {
         status,
@@ -344,9 +344,9 @@ export class BoundHost<Native extends object> {
       return this.serve(native);
     }
     const ctx = this.context(native);
-    const { settings } = this.service;
+    const { options } = this.service;
     const mapped = fromHostError(error, facts);
-    return run(settings, ctx, () => raiseUnrouted(settings, ctx, mapped));
+    return run(options, ctx, () => raiseUnrouted(options, ctx, mapped));
   }
 
   /**
@@ -407,7 +407,7 @@ export class BoundHost<Native extends object> {
   companion(name: Companion): void {
     if (this.found.has(name)) return;
     this.found.add(name);
-    if (encodesAfter(name)) this.service.settings.downstream.encodes = true;
+    if (encodesAfter(name)) this.service.options.downstream.encodes = true;
     const warning = companionWarning(name, this.api.plugins);
     if (warning !== undefined) this.logger.warn(warning);
   }

@@ -9,7 +9,7 @@ import { badRequest, payloadTooLarge, requestTimeout } from '../errors/helpers.t
 import type { BodyDecoder } from '../http/content-coding.ts';
 import { readAtMost } from '../internal/read-stream.ts';
 import type { ReadBodyOptions, RequestInput } from '../kernel/input.ts';
-import type { HostFailure } from '../limits/host-answers.ts';
+import type { Refusal } from '../limits/refusals.ts';
 import { assertHostFunctions } from './host-options.ts';
 
 /**
@@ -167,13 +167,13 @@ const decodeWebBody: BodyDecoder = (coding, bytes, maxLength) => {
 };
 
 /**
- * The host failure a Web server's refusal of a request stands for, where it could not make a
+ * The refusal a Web server's refusal of a request stands for, where it could not make a
  * `Request` of what it received (`@hono/node-server`'s `RequestError`: a missing or unreadable
  * `Host` is `host`, a target it cannot read `target`); `undefined` for any other error.
  *
  * @category Host binding
  */
-export function requestFailureOf(error: unknown): HostFailure | undefined {
+export function requestFailureOf(error: unknown): Refusal | undefined {
   if (!(error instanceof Error) || error.name !== 'RequestError') return undefined;
   return /missing host/i.test(error.message) ? 'host' : 'target';
 }

@@ -13,7 +13,7 @@ import {
   malformedJson,
   payloadTooLarge,
 } from '../errors/helpers.ts';
-import type { HostFailure } from '../limits/host-answers.ts';
+import type { Refusal } from '../limits/refusals.ts';
 import { type ChallengedError, withChallenge } from './host-challenge.ts';
 
 /** What a host knows of the request an error belongs to, for the error's sentence. */
@@ -169,7 +169,7 @@ const multerErrors: Record<string, (e: HostError) => ApiError> = {
 };
 
 // The HTTP parser's error codes (llhttp's, as Node reports them), by what the request got wrong.
-const parserFailures: Record<string, HostFailure> = {
+const parserFailures: Record<string, Refusal> = {
   HPE_HEADER_OVERFLOW: 'headersTooLarge',
   ERR_HTTP_REQUEST_TIMEOUT: 'timeout',
   HPE_INVALID_METHOD: 'requestLine',
@@ -189,12 +189,12 @@ const parserFailures: Record<string, HostFailure> = {
 };
 
 /**
- * The host failure an HTTP parser's error stands for, by its code (llhttp's `HPE_*`, as Node
+ * The refusal an HTTP parser's error stands for, by its code (llhttp's `HPE_*`, as Node
  * reports them, and Node's request timeout); any other is a plain bad request.
  *
  * @category Host binding
  */
-export function hostFailureOf(code: string | undefined): HostFailure {
+export function refusalOf(code: string | undefined): Refusal {
   return (code !== undefined && parserFailures[code]) || 'badRequest';
 }
 

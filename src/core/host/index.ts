@@ -38,12 +38,12 @@ export {
   webInput,
 } from './fetch-request.ts';
 export { toWebResponse, withAppHeaders } from './fetch-response.ts';
-export { fromHostError, type HostErrorFacts, hostFailureOf } from './host-errors.ts';
+export { fromHostError, type HostErrorFacts, refusalOf } from './host-errors.ts';
 export { warnWithoutAddress } from './host-options.ts';
 export { markOf, markStep, originalOf, type StepMark } from './marks.ts';
 export { MatchedEntries, type MatchedEntry, type MatchList } from './matched-entries.ts';
 export { isBodyParser, passesThrough } from './pass-through.ts';
-export { hostAnswer, hostAnswerFor } from './refused.ts';
+export { refusalResponse, refusalResponseFor } from './refused.ts';
 export { routeSchemasOf } from './route-schemas.ts';
 export type { RouteHandler, StackProbe } from './stack-probe.ts';
 export {

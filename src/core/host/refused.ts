@@ -4,7 +4,7 @@
  */
 
 import type { Step } from '../kernel/steps.ts';
-import type { HostAnswer, HostFailure } from '../limits/index.ts';
+import type { Refusal, RefusalResponse } from '../limits/index.ts';
 import { type Conventions, serviceOf } from '../pipeline/conventions.ts';
 
 /**
@@ -14,21 +14,21 @@ import { type Conventions, serviceOf } from '../pipeline/conventions.ts';
  *
  * @category Host binding
  */
-export function hostAnswer(api: Conventions, kind: HostFailure): HostAnswer {
-  return serviceOf(api).hostAnswer(kind);
+export function refusalResponse(api: Conventions, kind: Refusal): RefusalResponse {
+  return serviceOf(api).refusalResponse(kind);
 }
 
 /**
- * {@link hostAnswer} for a request from `remoteAddress`, once the plugins that see every request
+ * {@link refusalResponse} for a request from `remoteAddress`, once the plugins that see every request
  * saw it: a rate limit counts it by that address, and past the limit the answer is its 429.
  * Never rejects.
  *
  * @category Host binding
  */
-export function hostAnswerFor(
+export function refusalResponseFor(
   api: Conventions,
-  kind: HostFailure,
+  kind: Refusal,
   remoteAddress: string | undefined,
-): Step<HostAnswer> {
-  return serviceOf(api).hostAnswerFor(kind, remoteAddress);
+): Step<RefusalResponse> {
+  return serviceOf(api).refusalResponseFor(kind, remoteAddress);
 }

@@ -1,11 +1,11 @@
 /**
  * What a route declares of itself in a route schema of the shape Fastify gave the Node world
  * (body, querystring, params, headers, response by status, and the words `@fastify/swagger`
- * reads: summary, description, tags, hide), as the core's plain `HostSchemas`. Any host whose
+ * reads: summary, description, tags, hide), as the core's plain `AppRouteSchemas`. Any host whose
  * routes carry such a schema reads it here. A shared schema it refers to by `$id`
  * (`fastify.addSchema`) goes with it as a definition of its name, so the document names it too.
  */
-import type { HostSchemas } from '../kernel/route-types.ts';
+import type { AppRouteSchemas } from '../kernel/route-types.ts';
 
 type Json = Record<string, unknown>;
 
@@ -71,7 +71,7 @@ function withShared(schema: Json, shared: Readonly<Record<string, unknown>>): Js
 export function routeSchemasOf(
   schema: unknown,
   shared: Readonly<Record<string, unknown>>,
-): HostSchemas | undefined {
+): AppRouteSchemas | undefined {
   if (!isObject(schema)) return undefined;
   const part = (value: unknown) => {
     const json = jsonSchemaOf(value);

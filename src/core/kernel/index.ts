@@ -37,5 +37,11 @@ export type {
   RouteInfo,
   RouteTable,
 } from './route-table.ts';
-export type { AppRoute, HostSchemas, Method, RouteConfig, RouteSettings } from './route-types.ts';
+export type {
+  AppRoute,
+  AppRouteSchemas,
+  Method,
+  RouteConfig,
+  RouteSettings,
+} from './route-types.ts';
 export { andThen, type Step, settle } from './steps.ts';

@@ -59,7 +59,7 @@ export interface RouteSettings {
   /** `true` on one of the app's own routes: the host's router holds it and its handler answers (an Express, Fastify or Hono route). */
   readonly app?: true;
   /** On one of the app's own routes, the JSON Schemas its host declares (Fastify's `schema`). */
-  readonly schemas?: HostSchemas | undefined;
+  readonly schemas?: AppRouteSchemas | undefined;
 }
 
 /**
@@ -69,7 +69,7 @@ export interface RouteSettings {
  *
  * @category Routing
  */
-export interface HostSchemas {
+export interface AppRouteSchemas {
   /** The request body's JSON Schema. */
   readonly body?: Readonly<Record<string, unknown>> | undefined;
   /** The query's JSON Schema: an object of the parameters. */
@@ -105,5 +105,5 @@ export interface AppRoute {
   /** Its settings (`auth`, `scopes`, `body`, …), as the route's guard declared them. @default {} */
   readonly config?: RouteConfig | undefined;
   /** The JSON Schemas the host declares for it (Fastify's route `schema`). @default none */
-  readonly schemas?: HostSchemas | undefined;
+  readonly schemas?: AppRouteSchemas | undefined;
 }

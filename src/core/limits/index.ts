@@ -8,11 +8,11 @@ export {
   decodeBody,
 } from './body-coding.ts';
 export {
-  type HostAnswer,
-  type HostFailure,
-  hostFailure,
-  hostFailures,
+  type Refusal,
+  type RefusalResponse,
+  refusalError,
+  refusals,
   stampDate,
-  toHostAnswer,
-} from './host-answers.ts';
+  toRefusalResponse,
+} from './refusals.ts';
 export { checkRequestHead, missingHost, type RequestHead } from './request-head.ts';

@@ -57,20 +57,20 @@ export class Conventions {
   constructor(options: ConventionsOptions = {}) {
     const service = new Service(resolveConventionsOptions(options));
     this.#service = service;
-    for (const route of service.settings.router.routes) compileRoute(route);
+    for (const route of service.options.router.routes) compileRoute(route);
     service.lint(
-      service.settings.router.routes.map((r) =>
+      service.options.router.routes.map((r) =>
         r.config.deprecation === undefined
           ? { method: r.method, path: r.pattern }
           : { method: r.method, path: r.pattern, deprecated: r.config.deprecation },
       ),
     );
-    for (const hook of service.settings.onReady) hook(this);
+    for (const hook of service.options.onReady) hook(this);
   }
 
   /** Every declared route (HEAD included where GET is), in declaration order. */
   get routes(): readonly RouteInfo[] {
-    return this.#service.settings.router.routes;
+    return this.#service.options.router.routes;
   }
 
   /**
@@ -84,12 +84,12 @@ export class Conventions {
 
   /** The logger faults and warnings go to, guarded so that it never throws. */
   get logger(): Required<Logger> {
-    return this.#service.settings.logger;
+    return this.#service.options.logger;
   }
 
   /** The names of the installed plugins, in the order they run (`'bearer'`, `'rate-limit'`…). */
   get plugins(): readonly string[] {
-    return this.#service.settings.pluginNames;
+    return this.#service.options.pluginNames;
   }
 
   /**
@@ -97,7 +97,7 @@ export class Conventions {
    * negotiation plugin offers there (its vendor tree's own type included), JSON without one.
    */
   mediaTypesOf(route: RouteInfo): readonly string[] {
-    return this.#service.settings.mediaTypes?.(route) ?? jsonOnly;
+    return this.#service.options.mediaTypes?.(route) ?? jsonOnly;
   }
 
   /**
@@ -109,7 +109,7 @@ export class Conventions {
    */
   handle(input: RequestInput): Step<ApiResponse> {
     const service = this.#service;
-    return handleRouted(service.settings, service.open(input));
+    return handleRouted(service.options, service.open(input));
   }
 }
 
@@ -121,16 +121,16 @@ export class Conventions {
  * @category Host binding
  */
 export function handleRouted(
-  settings: ResolvedConventionsOptions,
+  options: ResolvedConventionsOptions,
   ctx: RequestContext,
 ): Step<ApiResponse> {
-  const result = run(settings, ctx, () =>
-    andThen(front(settings, ctx), (stop) => stop ?? rest(settings, ctx)),
+  const result = run(options, ctx, () =>
+    andThen(front(options, ctx), (stop) => stop ?? rest(options, ctx)),
   );
-  if (settings.onResponse.length === 0) return result;
+  if (options.onResponse.length === 0) return result;
   // The library answered the whole request: its status is final here.
   return andThen(result, (response) => {
-    responded(settings, ctx, response.status);
+    responded(options, ctx, response.status);
     return response;
   });
 }

@@ -18,7 +18,7 @@ import { runPreRouting } from './pre-routing.ts';
 import { checkRequest, prepareBody, toOutgoing } from './request.ts';
 import { failure, respond } from './respond.ts';
 
-type Settings = ResolvedConventionsOptions;
+type Options = ResolvedConventionsOptions;
 
 /**
  * Runs a step to its outgoing response (a failure becomes its error), then the response phases.
@@ -26,13 +26,13 @@ type Settings = ResolvedConventionsOptions;
  * @category Plugins and pipeline
  */
 export function run(
-  settings: Settings,
+  options: Options,
   ctx: RequestContext,
   step: () => Step<OutgoingResponse>,
 ): Step<ApiResponse> {
   return andThen(
-    attempt(step, (error) => failure(ctx, error, settings.logger)),
-    (out) => respond(settings.response, ctx, out),
+    attempt(step, (error) => failure(ctx, error, options.logger)),
+    (out) => respond(options.response, ctx, out),
   );
 }
 
@@ -46,8 +46,8 @@ function pathRules(ctx: RequestContext): OutgoingResponse | undefined {
 }
 
 /** A check's early reply as the outgoing response, or `undefined` to go on. */
-function early(settings: Settings, ctx: RequestContext, result: CheckResult) {
-  return result === undefined ? undefined : toOutgoing(settings, ctx, result);
+function early(options: Options, ctx: RequestContext, result: CheckResult) {
+  return result === undefined ? undefined : toOutgoing(options, ctx, result);
 }
 
 /**
@@ -61,7 +61,7 @@ function early(settings: Settings, ctx: RequestContext, result: CheckResult) {
  * @category Plugins and pipeline
  */
 export function front(
-  settings: Settings,
+  options: Options,
   ctx: RequestContext,
   match?: (() => HostMatch | undefined) | null,
 ): Step<OutgoingResponse | undefined> {
@@ -74,28 +74,28 @@ export function front(
     const stop = pathRules(ctx);
     if (stop !== undefined || match === null) return stop;
     if (found !== undefined) {
-      return andThen(checkMatch(settings, ctx, found), (r) => early(settings, ctx, r));
+      return andThen(checkMatch(options, ctx, found), (r) => early(options, ctx, r));
     }
     if (ctx.route === undefined) return undefined;
     run.checked = ctx.route;
     run.reach(Phase.checked);
-    return andThen(checkRequest(settings, ctx), (r) => early(settings, ctx, r));
+    return andThen(checkRequest(options, ctx), (r) => early(options, ctx, r));
   };
   run.reach(Phase.preRouted);
-  if (settings.onRequest.length === 0) return checks();
-  return andThen(runPreRouting(settings, ctx), (r) =>
-    r === undefined ? checks() : toOutgoing(settings, ctx, r),
+  if (options.onRequest.length === 0) return checks();
+  return andThen(runPreRouting(options, ctx), (r) =>
+    r === undefined ? checks() : toOutgoing(options, ctx, r),
   );
 }
 
 /**
  * Pre-routing alone, for an answer a host raised before its hooks ran (Fastify's bad URL).
  */
-function preRouting(settings: Settings, ctx: RequestContext): Step<OutgoingResponse | undefined> {
+function preRouting(options: Options, ctx: RequestContext): Step<OutgoingResponse | undefined> {
   runOf(ctx).reach(Phase.preRouted);
-  if (settings.onRequest.length === 0) return pathRules(ctx);
-  return andThen(runPreRouting(settings, ctx), (r) =>
-    r === undefined ? pathRules(ctx) : toOutgoing(settings, ctx, r),
+  if (options.onRequest.length === 0) return pathRules(ctx);
+  return andThen(runPreRouting(options, ctx), (r) =>
+    r === undefined ? pathRules(ctx) : toOutgoing(options, ctx, r),
   );
 }
 
@@ -106,10 +106,10 @@ function preRouting(settings: Settings, ctx: RequestContext): Step<OutgoingRespo
  *
  * @category Plugins and pipeline
  */
-export function rest(settings: Settings, ctx: RequestContext): Step<OutgoingResponse> {
+export function rest(options: Options, ctx: RequestContext): Step<OutgoingResponse> {
   const route = ctx.route;
-  if (route === undefined || route.app) return answerUnrouted(settings, ctx);
-  return handleRoute(settings, ctx, route as RouteInfo);
+  if (route === undefined || route.app) return answerUnrouted(options, ctx);
+  return handleRoute(options, ctx, route as RouteInfo);
 }
 
 /**
@@ -118,14 +118,14 @@ export function rest(settings: Settings, ctx: RequestContext): Step<OutgoingResp
  * @category Plugins and pipeline
  */
 export function handleRoute(
-  settings: Settings,
+  options: Options,
   ctx: RequestContext,
   route: RouteInfo,
 ): Step<OutgoingResponse> {
-  return andThen(prepareBody(settings, ctx, runOf(ctx).input), (stop) =>
+  return andThen(prepareBody(options, ctx, runOf(ctx).input), (stop) =>
     stop === undefined
-      ? andThen(route.handler(ctx), (result) => toOutgoing(settings, ctx, result))
-      : toOutgoing(settings, ctx, stop),
+      ? andThen(route.handler(ctx), (result) => toOutgoing(options, ctx, result))
+      : toOutgoing(options, ctx, stop),
   );
 }
 
@@ -135,8 +135,8 @@ export function handleRoute(
  *
  * @category Plugins and pipeline
  */
-export function answerUnrouted(settings: Settings, ctx: RequestContext): Step<OutgoingResponse> {
-  const early = runOf(ctx).reached(Phase.preRouted) ? pathRules(ctx) : preRouting(settings, ctx);
+export function answerUnrouted(options: Options, ctx: RequestContext): Step<OutgoingResponse> {
+  const early = runOf(ctx).reached(Phase.preRouted) ? pathRules(ctx) : preRouting(options, ctx);
   return andThen(early, (answer) => answer ?? unmatched(ctx));
 }
 

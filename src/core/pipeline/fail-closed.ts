@@ -1,7 +1,7 @@
 /**
  * The checks of a request on a host with a router of its own, decided where the host enters the
  * code that answers (CONTRIBUTING.md, "Fail closed, where the host enters"): the route it entered,
- * with that route's settings, or middleware the library cannot read, which a caller without
+ * with that route's options, or middleware the library cannot read, which a caller without
  * credentials passes only on the way to an open route. A caller without accepted credentials
  * never reaches a route that does not let one through.
  */
@@ -42,7 +42,7 @@ export interface HostMatch {
   readonly checksEach?: boolean | undefined;
 }
 
-type Settings = ResolvedConventionsOptions;
+type Options = ResolvedConventionsOptions;
 
 const open = new WeakMap<RouteSettings, boolean>();
 
@@ -108,11 +108,11 @@ function requireIdentity(
  * @category Plugins and pipeline
  */
 export function checkMatch(
-  settings: Settings,
+  options: Options,
   ctx: RequestContext,
   match: HostMatch,
 ): Step<CheckResult> {
-  const { identities } = settings;
+  const { identities } = options;
   // A table route follows the library's path rules: one the host runs for a path the library's
   // own router does not match to it (an empty parameter, a trailing slash) serves nothing.
   const run = runOf(ctx);
@@ -135,10 +135,10 @@ export function checkMatch(
     return requireIdentity(identities, ctx, strict);
   };
   if (first === undefined) return gate();
-  return andThen(runHooks(settings.authenticate, ctx), (stop) =>
+  return andThen(runHooks(options.authenticate, ctx), (stop) =>
     stop !== undefined
       ? stop
-      : andThen(gate(), (refused) => refused ?? runHooks(settings.preParsing, ctx)),
+      : andThen(gate(), (refused) => refused ?? runHooks(options.preParsing, ctx)),
   );
 }
 
@@ -151,11 +151,11 @@ export function checkMatch(
  * @category Plugins and pipeline
  */
 export function admitAnonymous(
-  settings: Settings,
+  options: Options,
   ctx: RequestContext,
   route: RouteSettings | undefined,
 ): void {
-  const { identities } = settings;
+  const { identities } = options;
   if (ctx.identity !== undefined || identities.length === 0) return;
   if (route !== undefined && (runOf(ctx).checked === route || isOpen(identities, route))) return;
   const refused = requireIdentity(identities, ctx, route);
@@ -179,18 +179,18 @@ export function admitAnonymous(
  * @category Plugins and pipeline
  */
 export function checkEntry(
-  settings: Settings,
+  options: Options,
   ctx: RequestContext,
   route: RouteSettings | undefined,
   params: Readonly<Record<string, string>> | undefined,
   opensAhead?: () => boolean,
 ): Step<CheckResult> {
   if (route !== undefined) {
-    if (route === runOf(ctx).viewed) return checkDispatched(settings, ctx, route, undefined);
+    if (route === runOf(ctx).viewed) return checkDispatched(options, ctx, route, undefined);
     if (route.app !== true) return undefined;
-    return checkDispatched(settings, ctx, route, params);
+    return checkDispatched(options, ctx, route, params);
   }
-  const { identities } = settings;
+  const { identities } = options;
   if (ctx.identity !== undefined || identities.length === 0) return undefined;
   if (opensAhead?.() === true) return undefined;
   return requireIdentity(identities, ctx, undefined);
@@ -203,7 +203,7 @@ export function checkEntry(
  * @category Plugins and pipeline
  */
 export function checkDispatched(
-  settings: Settings,
+  options: Options,
   ctx: RequestContext,
   route: RouteSettings,
   params: Readonly<Record<string, string>> | undefined,
@@ -214,7 +214,7 @@ export function checkDispatched(
   ctx.route = route;
   run.checked = route;
   run.reach(Phase.checked);
-  return andThen(runHooks(settings.authenticate, ctx), (stop) =>
-    stop === undefined ? runHooks(settings.preParsing, ctx) : stop,
+  return andThen(runHooks(options.authenticate, ctx), (stop) =>
+    stop === undefined ? runHooks(options.preParsing, ctx) : stop,
   );
 }

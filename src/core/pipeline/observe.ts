@@ -7,15 +7,15 @@ import { type RequestContext, runOf } from '../kernel/context.ts';
 import { Phase } from '../kernel/run.ts';
 import type { ResolvedConventionsOptions } from './options.ts';
 
-type Settings = ResolvedConventionsOptions;
+type Options = ResolvedConventionsOptions;
 
 /**
  * The plugins' `onReceive` hooks, as a request is received: before pre-routing, on every host.
  *
  * @category Plugins and pipeline
  */
-export function received(settings: Settings, ctx: RequestContext): void {
-  const hooks = settings.onReceive;
+export function received(options: Options, ctx: RequestContext): void {
+  const hooks = options.onReceive;
   for (let i = 0; i < hooks.length; i++) {
     try {
       hooks[i]!(ctx);
@@ -30,11 +30,11 @@ export function received(settings: Settings, ctx: RequestContext): void {
  *
  * @category Plugins and pipeline
  */
-export function responded(settings: Settings, ctx: RequestContext, status: number): void {
+export function responded(options: Options, ctx: RequestContext, status: number): void {
   const run = runOf(ctx);
   if (run.reached(Phase.answered)) return;
   run.reach(Phase.answered);
-  const hooks = settings.onResponse;
+  const hooks = options.onResponse;
   for (let i = 0; i < hooks.length; i++) {
     try {
       hooks[i]!(ctx, status);

@@ -10,10 +10,15 @@ import { RequestContext, runOf } from '../kernel/context.ts';
 import type { CheckResult } from '../kernel/plugin.ts';
 import { Phase } from '../kernel/run.ts';
 import { attempt, isPromise, type Step } from '../kernel/steps.ts';
-import { type HostAnswer, type HostFailure, hostFailure, toHostAnswer } from '../limits/index.ts';
+import {
+  type Refusal,
+  type RefusalResponse,
+  refusalError,
+  toRefusalResponse,
+} from '../limits/index.ts';
 import type { ResolvedConventionsOptions } from './options.ts';
 
-type Settings = ResolvedConventionsOptions;
+type Options = ResolvedConventionsOptions;
 
 /** How pre-routing was answered before the hooks that see every request ran: a reply, or an error. */
 type Early =
@@ -28,30 +33,26 @@ const threw = (value: unknown): Early => ({ failed: true, value });
  * of plugins that see every request after it still run, and the first error one of them throws
  * (a 429) replaces the answer. Synchronous until a hook is not.
  */
-export function runPreRouting(
-  settings: Settings,
-  ctx: RequestContext,
-  from = 0,
-): Step<CheckResult> {
-  const hooks = settings.onRequest;
+export function runPreRouting(options: Options, ctx: RequestContext, from = 0): Step<CheckResult> {
+  const hooks = options.onRequest;
   for (let i = from; i < hooks.length; i++) {
     let result: Step<CheckResult>;
     try {
       result = hooks[i]!(ctx);
     } catch (error) {
-      return everyRequest(settings, ctx, i + 1, threw(error));
+      return everyRequest(options, ctx, i + 1, threw(error));
     }
     if (result === undefined) continue;
     if (isPromise<CheckResult>(result)) {
       return result.then(
         (reply) =>
           reply === undefined
-            ? runPreRouting(settings, ctx, i + 1)
-            : everyRequest(settings, ctx, i + 1, replied(reply)),
-        (error: unknown) => everyRequest(settings, ctx, i + 1, threw(error)),
+            ? runPreRouting(options, ctx, i + 1)
+            : everyRequest(options, ctx, i + 1, replied(reply)),
+        (error: unknown) => everyRequest(options, ctx, i + 1, threw(error)),
       );
     }
-    return everyRequest(settings, ctx, i + 1, replied(result));
+    return everyRequest(options, ctx, i + 1, replied(result));
   }
   return undefined;
 }
@@ -62,14 +63,14 @@ export function runPreRouting(
  * What those hooks return is ignored; the first error they throw becomes the answer.
  */
 function everyRequest(
-  settings: Settings,
+  options: Options,
   ctx: RequestContext,
   from: number,
   early: Early,
   replaced = false,
 ): Step<CheckResult> {
-  const hooks = settings.onRequest;
-  const every = settings.everyRequest;
+  const hooks = options.onRequest;
+  const every = options.everyRequest;
   for (let i = from; i < hooks.length; i++) {
     if (!every[i]) continue;
     let result: Step<CheckResult>;
@@ -84,8 +85,8 @@ function everyRequest(
       const answer = early;
       const done = replaced;
       return result.then(
-        () => everyRequest(settings, ctx, i + 1, answer, done),
-        (error: unknown) => everyRequest(settings, ctx, i + 1, done ? answer : threw(error), true),
+        () => everyRequest(options, ctx, i + 1, answer, done),
+        (error: unknown) => everyRequest(options, ctx, i + 1, done ? answer : threw(error), true),
       );
     }
   }
@@ -97,15 +98,11 @@ function everyRequest(
  * Has the plugins that see every request see an error raised before pre-routing ran (by a host,
  * before its hooks), then throws it, or the error one of them threw instead (a 429).
  */
-export function raiseUnrouted(
-  settings: Settings,
-  ctx: RequestContext,
-  error: unknown,
-): Step<never> {
+export function raiseUnrouted(options: Options, ctx: RequestContext, error: unknown): Step<never> {
   const run = runOf(ctx);
-  if (run.reached(Phase.preRouted) || !settings.everyRequest.includes(true)) throw error;
+  if (run.reached(Phase.preRouted) || !options.everyRequest.includes(true)) throw error;
   run.reach(Phase.preRouted);
-  return everyRequest(settings, ctx, 0, threw(error)) as Step<never>;
+  return everyRequest(options, ctx, 0, threw(error)) as Step<never>;
 }
 
 // A request the host could not read: nothing of it is known but where it came from.
@@ -117,37 +114,37 @@ const noHeaders: HeaderReader = { get: () => undefined };
  * proxy is not counted: the client behind it is unknown). Their headers join the answer, and
  * an error one of them throws (a 429) is answered instead. Never rejects.
  */
-export function countedHostAnswer(
-  settings: Settings,
-  kind: HostFailure,
+export function countedRefusal(
+  options: Options,
+  kind: Refusal,
   remoteAddress: string | undefined,
-  uncounted: HostAnswer,
-): Step<HostAnswer> {
-  if (!settings.everyRequest.includes(true)) return uncounted;
-  const { trust } = settings;
+  uncounted: RefusalResponse,
+): Step<RefusalResponse> {
+  if (!options.everyRequest.includes(true)) return uncounted;
+  const { trust } = options;
   if (remoteAddress !== undefined && trust(remoteAddress, 0)) return uncounted;
   const input = { method: '', url: '/', headers: noHeaders, remoteAddress };
   const ctx = new RequestContext(input, '/', '', trust);
   const run = runOf(ctx);
-  run.logs = settings.logs;
+  run.logs = options.logs;
   run.reach(Phase.preRouted);
   const headers = (): ResponseHeaders => ({
-    ...settings.response.alwaysOn,
+    ...options.response.alwaysOn,
     ...(ctx.hasResponseHeaders ? ctx.responseHeaders.record : {}),
   });
-  const passed = (): HostAnswer =>
+  const passed = (): RefusalResponse =>
     ctx.hasResponseHeaders
-      ? toHostAnswer(hostFailure(kind, settings.uriLimit), headers())
+      ? toRefusalResponse(refusalError(kind, options.uriLimit), headers())
       : uncounted;
-  const refused = (error: unknown): HostAnswer => {
+  const refused = (error: unknown): RefusalResponse => {
     const apiError = toApiError(error);
     if (!isApiError(error) && apiError.status >= 500) {
-      settings.logger.error({ err: error }, 'a plugin failed on a request the host answered');
+      options.logger.error({ err: error }, 'a plugin failed on a request the host answered');
     }
-    return toHostAnswer(apiError, headers());
+    return toRefusalResponse(apiError, headers());
   };
   return attempt(() => {
-    const seen = everyRequest(settings, ctx, 0, replied(undefined));
+    const seen = everyRequest(options, ctx, 0, replied(undefined));
     return isPromise(seen) ? seen.then(passed) : passed();
   }, refused);
 }

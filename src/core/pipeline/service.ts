@@ -16,10 +16,10 @@ import type { AppRoute, RouteConfig, RouteSettings } from '../kernel/route-types
 import type { Step } from '../kernel/steps.ts';
 import {
   checkRequestHead,
-  type HostAnswer,
-  type HostFailure,
-  hostFailure,
-  toHostAnswer,
+  type Refusal,
+  type RefusalResponse,
+  refusalError,
+  toRefusalResponse,
 } from '../limits/index.ts';
 import { formatFindings, type LintFinding, type LintRoute, lintRoutes } from '../lint/index.ts';
 import { checkRouteConfig } from '../routing/check-config.ts';
@@ -27,7 +27,7 @@ import { compileView } from '../routing/route-view.ts';
 import type { Router } from '../routing/router.ts';
 import { received } from './observe.ts';
 import type { ResolvedConventionsOptions } from './options.ts';
-import { countedHostAnswer } from './pre-routing.ts';
+import { countedRefusal } from './pre-routing.ts';
 import { compileRoute } from './request.ts';
 
 /**
@@ -37,17 +37,17 @@ import { compileRoute } from './request.ts';
  */
 export class Service {
   /** The compiled options. */
-  readonly settings: ResolvedConventionsOptions;
+  readonly options: ResolvedConventionsOptions;
   /** The route view: the table, and the app's routes once a host handed them over. */
   view: Router;
   private readonly warned = new Set<string>();
   private readonly seen = new WeakSet<RouteInfo>();
-  // Host answers are the same bytes every time: built once per kind, on first use.
-  private readonly hostAnswers = new Map<HostFailure, HostAnswer>();
+  // Refusal responses are the same bytes every time: built once per kind, on first use.
+  private readonly refusalResponses = new Map<Refusal, RefusalResponse>();
 
-  constructor(settings: ResolvedConventionsOptions) {
-    this.settings = settings;
-    this.view = settings.router;
+  constructor(options: ResolvedConventionsOptions) {
+    this.options = options;
+    this.view = options.router;
   }
 
   /**
@@ -57,14 +57,14 @@ export class Service {
    * after the pre-routing hooks saw the request.
    */
   open(input: RequestInput): RequestContext {
-    const { settings } = this;
-    const ctx = openContext(input, settings.trust);
+    const { options } = this;
+    const ctx = openContext(input, options.trust);
     const run = runOf(ctx);
-    run.credentialTests = settings.credentialTests;
-    run.logs = settings.logs;
-    const refused = checkRequestHead(input, settings.uriLimit);
+    run.credentialTests = options.credentialTests;
+    run.logs = options.logs;
+    const refused = checkRequestHead(input, options.uriLimit);
     if (refused !== undefined) run.problem = refused;
-    else if (routable(ctx) || (run.upperCase && settings.mixedCaseParameters)) {
+    else if (routable(ctx) || (run.upperCase && options.mixedCaseParameters)) {
       try {
         const found = this.view.lookup(ctx.method, ctx.path);
         if (found.kind !== 'notFound') {
@@ -82,7 +82,7 @@ export class Service {
         run.problem = error; // a parameter with malformed percent-encoding: 400 by the path rules
       }
     }
-    if (settings.onReceive.length > 0) received(settings, ctx);
+    if (options.onReceive.length > 0) received(options, ctx);
     return ctx;
   }
 
@@ -91,7 +91,7 @@ export class Service {
    * own routes (`app`) are only ever warned about: the library did not declare them.
    */
   lint(routes: readonly LintRoute[], app = false): LintFinding[] {
-    const { lint, lintOptions, logger } = this.settings;
+    const { lint, lintOptions, logger } = this.options;
     if (lint === 'off' || routes.length === 0) return [];
     const findings = lintRoutes(routes, lintOptions);
     if (findings.length === 0) return findings;
@@ -114,12 +114,12 @@ export class Service {
    * Runs the plugins' `onRoute` on each new route.
    */
   useAppRoutes(routes: readonly AppRoute[]): void {
-    const { settings } = this;
-    this.view = compileView(settings.router, routes, settings.configKeys, (route, why) => {
+    const { options } = this;
+    this.view = compileView(options.router, routes, options.configKeys, (route, why) => {
       const key = `${route.method} ${route.pattern}`;
       if (this.warned.has(key)) return;
       this.warned.add(key);
-      settings.logger.warn(
+      options.logger.warn(
         `The app's own route ${key} is not in the route view (${why}): its path gets no Allow, 405 or CORS preflight from the library. Its requests are still checked on the route the host runs.`,
       );
     });
@@ -127,7 +127,7 @@ export class Service {
       if (!route.app || this.seen.has(route)) continue;
       this.seen.add(route);
       compileRoute(route);
-      for (const hook of settings.onRoute) hook(route);
+      for (const hook of options.onRoute) hook(route);
     }
   }
 
@@ -140,12 +140,12 @@ export class Service {
     checkRouteConfig(
       `Route "${method} ${pattern}" config`,
       frozen,
-      this.settings.configKeys,
+      this.options.configKeys,
       method,
     );
     const settings: RouteSettings = Object.freeze({ method, pattern, config: frozen, app: true });
     compileRoute(settings);
-    for (const hook of this.settings.onRoute) hook(settings as RouteInfo);
+    for (const hook of this.options.onRoute) hook(settings as RouteInfo);
     return settings;
   }
 
@@ -153,20 +153,20 @@ export class Service {
    * The answer to a request the host refused before the library ran (an HTTP parser error, a
    * header timeout, `CONNECT`), built once per kind.
    */
-  hostAnswer(kind: HostFailure): HostAnswer {
-    let answer = this.hostAnswers.get(kind);
+  refusalResponse(kind: Refusal): RefusalResponse {
+    let answer = this.refusalResponses.get(kind);
     if (answer === undefined) {
-      answer = toHostAnswer(
-        hostFailure(kind, this.settings.uriLimit),
-        this.settings.response.alwaysOn,
+      answer = toRefusalResponse(
+        refusalError(kind, this.options.uriLimit),
+        this.options.response.alwaysOn,
       );
-      this.hostAnswers.set(kind, answer);
+      this.refusalResponses.set(kind, answer);
     }
     return answer;
   }
 
-  /** {@link Service.hostAnswer}, counted by the client's address by the plugins that see every request. */
-  hostAnswerFor(kind: HostFailure, remoteAddress: string | undefined): Step<HostAnswer> {
-    return countedHostAnswer(this.settings, kind, remoteAddress, this.hostAnswer(kind));
+  /** {@link Service.refusalResponse}, counted by the client's address by the plugins that see every request. */
+  refusalResponseFor(kind: Refusal, remoteAddress: string | undefined): Step<RefusalResponse> {
+    return countedRefusal(this.options, kind, remoteAddress, this.refusalResponse(kind));
   }
 }

@@ -5,7 +5,7 @@
  */
 
 import type { RouteDefinition, RouteInfo } from '../kernel/route-table.ts';
-import type { AppRoute, HostSchemas } from '../kernel/route-types.ts';
+import type { AppRoute, AppRouteSchemas } from '../kernel/route-types.ts';
 import { allowList, compileEntry, type PathEntry } from './compile-entry.ts';
 import { Router } from './router.ts';
 
@@ -35,7 +35,7 @@ export function compileView(
   const byPattern = new Map<string, Record<string, RouteDefinition>>();
   const taken = new Set(table.routes.map((r) => `${r.method} ${r.pattern}`));
   // What the host declares of a route (its JSON Schemas), kept on the view's route for the document.
-  const schemas = new Map<string, HostSchemas>();
+  const schemas = new Map<string, AppRouteSchemas>();
   for (const route of app) {
     const { method, pattern } = route;
     if (taken.has(`${method} ${pattern}`)) continue;
@@ -75,7 +75,7 @@ export function compileView(
 }
 
 /** An app path's routes, marked as the app's, with the schemas their host declares. */
-function appEntry(entry: PathEntry, schemas: ReadonlyMap<string, HostSchemas>): PathEntry {
+function appEntry(entry: PathEntry, schemas: ReadonlyMap<string, AppRouteSchemas>): PathEntry {
   const methods = new Map<string, RouteInfo>();
   for (const [method, info] of entry.methods) {
     const own = schemas.get(`${method} ${entry.pattern}`);
@@ -96,7 +96,7 @@ function merged(
   entry: PathEntry,
   extra: Record<string, RouteDefinition>,
   configKeys: readonly string[],
-  schemas: ReadonlyMap<string, HostSchemas>,
+  schemas: ReadonlyMap<string, AppRouteSchemas>,
 ): PathEntry {
   const own = appEntry(compileEntry(entry.pattern, extra, configKeys), schemas);
   const methods = new Map(entry.methods);

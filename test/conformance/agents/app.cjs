@@ -87,18 +87,18 @@ const serve = {
   async hono(api) {
     const { Hono } = await load('hono');
     const { createAdaptorServer } = await load('@hono/node-server');
-    const fetch = await load('api-conventions/fetch');
+    const adapter = await load('api-conventions/fetch');
     const app = new Hono();
-    app.use('*', fetch.toFetchMiddleware(api, { routes: () => app.routes }));
-    app.onError(fetch.toFetchErrorHandler(api));
-    app.get('/v1/status', fetch.toFetchGuard(api, { auth: false }), (c) =>
+    app.use('*', adapter.toFetchMiddleware(api, { routes: () => app.routes }));
+    app.onError(adapter.toFetchErrorHandler(api));
+    app.get('/v1/status', adapter.toFetchGuard(api, { auth: false }), (c) =>
       c.json({ ran: 'status' }),
     );
     app.get('/v1/items/:id', (c) => c.json({ ran: 'item', id: c.req.param('id') }));
     const admin = new Hono();
     admin.get('/reports', (c) => c.json({ ran: 'reports' }));
     app.route('/v1/admin', admin);
-    app.notFound(fetch.toFetchHandler(api));
+    app.notFound(adapter.toFetchHandler(api));
     return listen(createAdaptorServer({ fetch: app.fetch }));
   },
   async koa(api) {

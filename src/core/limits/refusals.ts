@@ -17,7 +17,7 @@ import { missingHost } from './request-head.ts';
  *
  * @category Limits
  */
-export type HostFailure =
+export type Refusal =
   | 'requestLine'
   | 'target'
   | 'headerLine'
@@ -29,8 +29,8 @@ export type HostFailure =
   | 'connect'
   | 'badRequest';
 
-/** Every {@link HostFailure}, for hosts and tests that go through them all. */
-export const hostFailures: readonly HostFailure[] = [
+/** Every {@link Refusal}, for hosts and tests that go through them all. */
+export const refusals: readonly Refusal[] = [
   'requestLine',
   'target',
   'headerLine',
@@ -44,12 +44,12 @@ export const hostFailures: readonly HostFailure[] = [
 ];
 
 /**
- * The error a host failure answers with (spec 7.2): 400 for what does not parse, 431 for a header
+ * The error a refusal answers with (spec 7.2): 400 for what does not parse, 431 for a header
  * section too large, 408 for a request too slow, 501 for `CONNECT`.
  *
  * @category Limits
  */
-export function hostFailure(kind: HostFailure, uriLimit = 8192): ApiError {
+export function refusalError(kind: Refusal, uriLimit = 8192): ApiError {
   switch (kind) {
     case 'requestLine':
       return new ApiError(
@@ -103,7 +103,7 @@ export function hostFailure(kind: HostFailure, uriLimit = 8192): ApiError {
  *
  * @category Limits
  */
-export interface HostAnswer extends ApiResponse {
+export interface RefusalResponse extends ApiResponse {
   /** The error body, as JSON. */
   body: string;
   /** The whole response as HTTP/1.1 text, for hosts that have only the socket left. */
@@ -111,12 +111,15 @@ export interface HostAnswer extends ApiResponse {
 }
 
 /**
- * Builds a host answer: the error body as JSON, the always-on headers, and `Connection: close`,
+ * Builds a refusal response: the error body as JSON, the always-on headers, and `Connection: close`,
  * since after a request the host could not read the connection cannot carry another.
  *
  * @category Limits
  */
-export function toHostAnswer(error: ApiError, alwaysOn: Readonly<ResponseHeaders>): HostAnswer {
+export function toRefusalResponse(
+  error: ApiError,
+  alwaysOn: Readonly<ResponseHeaders>,
+): RefusalResponse {
   const body = JSON.stringify(error.toJSON());
   const headers: ResponseHeaders = { ...alwaysOn };
   for (const [name, value] of Object.entries(error.headers ?? {})) headers[name] = value;
@@ -132,12 +135,12 @@ export function toHostAnswer(error: ApiError, alwaysOn: Readonly<ResponseHeaders
 }
 
 /**
- * A host answer's HTTP/1.1 text with the `Date` header an origin server sends on every response
+ * A refusal response's HTTP/1.1 text with the `Date` header an origin server sends on every response
  * (RFC 9110 §6.6.1), for the moment it is written; the date is formatted at most once a second.
  *
  * @category Limits
  */
-export function stampDate(answer: HostAnswer, now: number = Date.now()): string {
+export function stampDate(answer: RefusalResponse, now: number = Date.now()): string {
   const line = answer.raw.indexOf('\r\n') + 2;
   return `${answer.raw.slice(0, line)}date: ${currentDate(now)}\r\n${answer.raw.slice(line)}`;
 }
