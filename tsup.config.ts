@@ -33,9 +33,9 @@ export default defineConfig({
   platform: 'node',
   splitting: false,
   treeshake: true,
-  // Entries import the core through `#core` and the adapters import the public subpaths by the
-  // package's own name, so every subpath shares one copy of the core (one ApiError class, one
-  // Conventions class) instead of bundling its own.
+  // Entries and adapters import the core through `#core` (package.json "imports", private to the
+  // package) and the root by the package's own name, so every subpath shares one copy of the core
+  // (one ApiError class, one Conventions class) instead of bundling its own.
   external: ['#core', 'api-conventions', 'api-conventions/host', 'api-conventions/lint'],
   outExtension: ({ format }) =>
     format === 'cjs' ? { js: '.cjs', dts: '.d.cts' } : { js: '.mjs', dts: '.d.mts' },

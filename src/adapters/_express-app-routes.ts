@@ -1,7 +1,7 @@
 /** The app's own Express routes in the pipeline: `guard(settings)` and `res.json` through the response phases. */
 import type { RouteConfig } from 'api-conventions';
-import { type BoundHost, markStep } from 'api-conventions/host';
 import type { Request, RequestHandler, Response } from 'express';
+import { type BoundHost, markStep } from '#core';
 import type { ExpressCheckpoints } from './_express-checkpoints.ts';
 import { addBody } from './_express-io.ts';
 import type { ExpressRoute } from './_express-routes.ts';

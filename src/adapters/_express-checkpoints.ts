@@ -5,6 +5,7 @@
  * only how Express's layers are read, and the wrapper each gets.
  */
 import type { Conventions, ConventionsOptions } from 'api-conventions';
+import type { NextFunction, Request, Response } from 'express';
 import {
   type ApiResponse,
   bindCheckpoints,
@@ -13,8 +14,7 @@ import {
   passesThrough,
   type StackProbe,
   type Step,
-} from 'api-conventions/host';
-import type { NextFunction, Request, Response } from 'express';
+} from '#core';
 import { inputOf } from './_express-io.ts';
 import {
   appRouter,

@@ -1,6 +1,7 @@
 /** An Express request as the core's context: headers, origin, and the body as a body parser left it. */
-import type { RequestInput } from 'api-conventions/host';
+
 import type { Request } from 'express';
+import type { RequestInput } from '#core';
 import { addNodeBody, nodeInput } from './_node-io.ts';
 
 /** The core's input for an Express request, without its body (added where a route reads it). */

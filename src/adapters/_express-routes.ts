@@ -1,5 +1,5 @@
 /** What the Express adapter reads from Express itself: its version, routing table and errors. */
-import { type AppHandler, originalOf } from 'api-conventions/host';
+import { type AppHandler, originalOf } from '#core';
 
 /** The parts of an Express 4 or 5 router layer the adapter reads. */
 export interface Layer {

@@ -4,15 +4,6 @@
  * sent through the response phases.
  */
 import type { HeaderValue, RouteConfig, RouteInfo, RouteSettings } from 'api-conventions';
-import {
-  type ApiResponse,
-  appHeaders,
-  dispatchedSettings,
-  type Guarded,
-  type HostMatch,
-  settle,
-  useDeclaredRoutes,
-} from 'api-conventions/host';
 import type {
   FastifyInstance,
   FastifyRequest,
@@ -21,6 +12,15 @@ import type {
   preSerializationHookHandler,
   RouteOptions,
 } from 'fastify';
+import {
+  type ApiResponse,
+  appHeaders,
+  dispatchedSettings,
+  type Guarded,
+  type HostMatch,
+  settle,
+  useDeclaredRoutes,
+} from '#core';
 import { asIs, type FastifyHost, send } from './_fastify-server.ts';
 
 /** Where a table route registered by the plugin carries its route, in its Fastify config. */

@@ -3,6 +3,7 @@
  * and the server options and error handling that run before and around the plugin's hooks.
  */
 import type { Duplex } from 'node:stream';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import {
   type ApiResponse,
   andThen,
@@ -10,8 +11,7 @@ import {
   normalizedUrl,
   type RequestInput,
   type Step,
-} from 'api-conventions/host';
-import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+} from '#core';
 import { nodeInput } from './_node-io.ts';
 import { writeClientError } from './_node-server.ts';
 

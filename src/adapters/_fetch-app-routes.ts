@@ -11,7 +11,7 @@ import {
   validatorRejection,
   warnWithoutAddress,
   withAppHeaders,
-} from 'api-conventions/host';
+} from '#core';
 import {
   type AppRouteEntry,
   bindFetch,
@@ -26,7 +26,7 @@ export type {
   StandardIssue,
   ValidatorError,
   ValidatorResult,
-} from 'api-conventions/host';
+} from '#core';
 
 /** A Hono-style middleware: runs before the app's routes and may replace `c.res` after them. */
 export type FetchMiddleware = (

@@ -12,10 +12,10 @@ import {
   type MatchedEntry,
   toConventions,
   webInput,
-} from 'api-conventions/host';
+} from '#core';
 import { honoMatches, type MatchedRequest } from './_fetch-match.ts';
 
-export type { FetchHostOptions, RemoteAddress } from 'api-conventions/host';
+export type { FetchHostOptions, RemoteAddress } from '#core';
 
 /** A Hono-style context, as far as the adapter reads it. */
 export interface FetchContext {

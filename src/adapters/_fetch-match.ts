@@ -3,7 +3,7 @@
  * (`c.req.matchedRoutes`, in Hono's order), which the binding reads as routes with their guards'
  * settings and middleware the library cannot read.
  */
-import type { MatchedEntry, MatchList } from 'api-conventions/host';
+import type { MatchedEntry, MatchList } from '#core';
 import { onAssign } from './_on-assign.ts';
 
 /** What the middleware reads of a Hono request. */

@@ -6,6 +6,7 @@
  * each gets.
  */
 import type { Conventions, ConventionsOptions } from 'api-conventions';
+import type { Context, Middleware, Next } from 'koa';
 import {
   type ApiResponse,
   bindCheckpoints,
@@ -15,8 +16,7 @@ import {
   originalOf,
   type StackProbe,
   type Step,
-} from 'api-conventions/host';
-import type { Context, Middleware, Next } from 'koa';
+} from '#core';
 import { nodeInput } from './_node-io.ts';
 import { setNodeHeaders } from './_node-write.ts';
 

@@ -5,8 +5,8 @@
  * guard in front of Nest's handler.
  */
 import type { Conventions, RouteConfig } from 'api-conventions';
-import { heldContext, isBodyParser, markOf, markStep, originalOf } from 'api-conventions/host';
 import type { Application, NextFunction, Request, Response } from 'express';
+import { heldContext, isBodyParser, markOf, markStep, originalOf } from '#core';
 import { appRouter, type Layer } from './_express-routes.ts';
 import { settingsOf } from './_nest-settings.ts';
 import { type ExpressConventions, toExpressMiddleware } from './express.ts';

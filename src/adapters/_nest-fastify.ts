@@ -8,8 +8,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AbstractHttpAdapter } from '@nestjs/core';
 import type { Conventions, RouteConfig } from 'api-conventions';
-import { enterAfter } from 'api-conventions/host';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { enterAfter } from '#core';
 import { answerError, type Next, send, served } from './_fastify-server.ts';
 import { toFastifyPlugin } from './fastify.ts';
 

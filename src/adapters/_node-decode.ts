@@ -1,6 +1,6 @@
 /** Request bodies in gzip, br or deflate, decoded with node:zlib for the core (bounded in size). */
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
-import type { BodyDecoder } from 'api-conventions/host';
+import type { BodyDecoder } from '#core';
 
 const decompressors = {
   gzip: createGunzip,

@@ -8,7 +8,7 @@ import {
   type ReadBodyOptions,
   type RequestInput,
   requestTimeout,
-} from 'api-conventions/host';
+} from '#core';
 import { decodeNodeBody } from './_node-decode.ts';
 import { sendContinue } from './_node-server.ts';
 

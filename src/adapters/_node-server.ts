@@ -9,7 +9,7 @@ import {
   refusalResponseFor,
   settle,
   stampDate,
-} from 'api-conventions/host';
+} from '#core';
 import { lingerOnClose, lingerOnCloseOf } from './_node-linger.ts';
 
 /** A `clientError` listener: Node's own HTTP parser errors and timeouts, with the socket. */

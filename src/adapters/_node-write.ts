@@ -1,7 +1,7 @@
 /** Writes a core response to a Node `ServerResponse`: shared by the node, Express and Koa adapters. */
 import type { ServerResponse } from 'node:http';
 import type { HeaderValue, Logger } from 'api-conventions';
-import { type ApiResponse, andThen, errorToResponse, type Step } from 'api-conventions/host';
+import { type ApiResponse, andThen, errorToResponse, type Step } from '#core';
 import { lingerOnClose } from './_node-linger.ts';
 
 /**

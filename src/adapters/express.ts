@@ -11,6 +11,15 @@ import type {
   RouteConfig,
   RouteInfo,
 } from 'api-conventions';
+import type {
+  Application,
+  ErrorRequestHandler,
+  NextFunction,
+  Request,
+  RequestHandler,
+  Response,
+  Router,
+} from 'express';
 import {
   type ApiResponse,
   appHeaders,
@@ -21,16 +30,7 @@ import {
   type Step,
   settle,
   warnReplacedHeaders,
-} from 'api-conventions/host';
-import type {
-  Application,
-  ErrorRequestHandler,
-  NextFunction,
-  Request,
-  RequestHandler,
-  Response,
-  Router,
-} from 'express';
+} from '#core';
 import { guardMiddleware, routeJson } from './_express-app-routes.ts';
 import { expressCheckpoints } from './_express-checkpoints.ts';
 import { addBody } from './_express-io.ts';

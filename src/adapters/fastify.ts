@@ -6,6 +6,8 @@
 
 import type { IncomingMessage } from 'node:http';
 import type { Conventions, ConventionsOptions, Identity, RouteConfig } from 'api-conventions';
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
 import {
   type ApiResponse,
   appHeaders,
@@ -15,9 +17,7 @@ import {
   heldContext,
   settle,
   toConventions,
-} from 'api-conventions/host';
-import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import fp from 'fastify-plugin';
+} from '#core';
 import {
   ownNotFound,
   type RouteConfigBag,

@@ -12,7 +12,7 @@ import {
   refusalResponseFor,
   requestFailureOf,
   toWebResponse,
-} from 'api-conventions/host';
+} from '#core';
 import {
   type AppRouteEntry,
   bindFetch,

@@ -5,14 +5,8 @@
  */
 
 import type { Conventions, ConventionsOptions, Identity, RouteConfig } from 'api-conventions';
-import {
-  type ApiResponse,
-  appHeaders,
-  heldContext,
-  markStep,
-  type Step,
-} from 'api-conventions/host';
 import type { Context, Middleware } from 'koa';
+import { type ApiResponse, appHeaders, heldContext, markStep, type Step } from '#core';
 import { type KoaCheckpoints, koaCheckpoints } from './_koa-checkpoints.ts';
 import { addNodeBody, reportFinalStatus } from './_node-io.ts';
 import { setNodeHeaders, takeNodeHeaders, writeNodeStep } from './_node-write.ts';

@@ -14,7 +14,7 @@ import {
 } from '@nestjs/common';
 import { APP_FILTER, HttpAdapterHost, ModulesContainer } from '@nestjs/core';
 import type { Conventions, ConventionsOptions, Identity, RouteConfig } from 'api-conventions';
-import { assertKnownKeys, heldContext, toConventions } from 'api-conventions/host';
+import { assertKnownKeys, heldContext, toConventions } from '#core';
 import { docsRoutes, type NestHost, nestHost } from './_nest-host.ts';
 import { decorate } from './_nest-settings.ts';
 

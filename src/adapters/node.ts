@@ -5,7 +5,7 @@
  */
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
 import type { Conventions, ConventionsOptions } from 'api-conventions';
-import { bindHost, settle } from 'api-conventions/host';
+import { bindHost, settle } from '#core';
 import { nodeInput } from './_node-io.ts';
 import { type ClientErrorHandler, takeServer, writeClientError } from './_node-server.ts';
 import { writeResponse } from './_node-write.ts';

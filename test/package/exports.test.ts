@@ -44,6 +44,15 @@ describe('package surface', () => {
     expect((await namesOf('index.mjs')).length).toBeLessThanOrEqual(50);
   });
 
+  // api-conventions/host is for a host of one's own: the binding and what its steps take and
+  // give, nothing an adapter of this package needs beside it (adapters import the core).
+  it('keeps api-conventions/host to at most 30 names, types included', () => {
+    const declared = readFileSync(new URL('../../dist/host.d.mts', import.meta.url), 'utf8');
+    const names = /export \{([^}]*)\}/.exec(declared)?.[1]?.split(',') ?? [];
+    expect(names.length).toBeGreaterThan(0);
+    expect(names.length).toBeLessThanOrEqual(30);
+  });
+
   it('keeps the export names of every subpath', async () => {
     const surface: Record<string, string[]> = {};
     for (const name of subpaths) surface[name] = await namesOf(`${name}.mjs`);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bodyFormat, mediaTypesOf, parseBody } from '../../src/host.ts';
+import { bodyFormat, mediaTypesOf, parseBody } from '../../src/core/index.ts';
 import { ApiError, type BodyFormat } from '../../src/index.ts';
 import { thrown } from './_thrown.ts';
 

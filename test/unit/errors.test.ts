@@ -12,7 +12,7 @@ import {
   payloadTooLarge,
   requestTimeout,
   toApiError,
-} from '../../src/host.ts';
+} from '../../src/core/index.ts';
 import {
   ApiError,
   badRequest,

@@ -14,7 +14,7 @@ import {
   type RequestInput,
   tablePattern,
   useDeclaredRoutes,
-} from '../../src/host.ts';
+} from '../../src/core/index.ts';
 
 const input = (native: RequestInput) => native;
 const request = (method: string, url: string): RequestInput => ({

@@ -1,7 +1,7 @@
 /** The one core rule for errors of other libraries that carry an HTTP status (http-errors, Koa, Fastify). */
 import createError from 'http-errors';
 import { describe, expect, it, vi } from 'vitest';
-import { errorToOutgoing, fromHttpError, toApiError } from '../../src/host.ts';
+import { errorToOutgoing, fromHttpError, toApiError } from '../../src/core/index.ts';
 import { ApiError, isApiError, type Logger, notFound } from '../../src/index.ts';
 
 const generic = 'Something went wrong on our side; it has been logged.';

@@ -9,7 +9,7 @@ import {
   refusalResponse,
   refusals,
   toRefusalResponse,
-} from '../../src/host.ts';
+} from '../../src/core/index.ts';
 import { conventions, ErrorCode } from '../../src/index.ts';
 
 const headers = (values: Record<string, string>) => ({ get: (name: string) => values[name] });

@@ -4,7 +4,7 @@ import Fastify from 'fastify';
 import pino from 'pino';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { consoleLogger, resolveLogger } from '../../src/core/errors/logger.ts';
-import { errorToOutgoing, errorToResponse } from '../../src/host.ts';
+import { errorToOutgoing, errorToResponse } from '../../src/core/index.ts';
 import type { Logger } from '../../src/index.ts';
 
 afterEach(() => {

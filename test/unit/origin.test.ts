@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
+import { type ApiResponse, compileTrust, resolveOrigin } from '../../src/core/index.ts';
 import { formatIp, inRange, parseIp, parseRange } from '../../src/core/origin/ip.ts';
-import { type ApiResponse, compileTrust, resolveOrigin } from '../../src/host.ts';
 import { conventions, type RequestOrigin, type TrustProxy } from '../../src/index.ts';
 
 const ip = (text: string) => {

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { boundedEcho } from '../../src/core/paths/echo.ts';
 import {
   assertLowerCasePath,
   decodeParam,
   hasUpperCase,
   normalizeTarget,
   splitTarget,
-} from '../../src/host.ts';
+} from '../../src/core/index.ts';
+import { boundedEcho } from '../../src/core/paths/echo.ts';
 import { ApiError } from '../../src/index.ts';
 import { thrown } from './_thrown.ts';
 

@@ -1,6 +1,11 @@
 import { describe, expect, it, vi } from 'vitest';
+import {
+  type ApiResponse,
+  bindHost,
+  payloadTooLarge,
+  type RequestInput,
+} from '../../src/core/index.ts';
 import { isPromise } from '../../src/core/kernel/steps.ts';
-import { type ApiResponse, bindHost, payloadTooLarge, type RequestInput } from '../../src/host.ts';
 import {
   type ConventionsOptions,
   conventions,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isReply } from '../../src/core/http/reply.ts';
-import { utf8Length } from '../../src/host.ts';
+import { utf8Length } from '../../src/core/index.ts';
 import { accepted, conventions, created, noContent, ok, type Plugin } from '../../src/index.ts';
 
 const book = { id: 'dune', title: 'Dune' };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Router } from '../../src/host.ts';
+import { Router } from '../../src/core/index.ts';
 import type { Handler, RouteTable } from '../../src/index.ts';
 
 const listBooks: Handler = () => ({ books: [], hasNext: false });

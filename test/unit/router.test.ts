@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Router } from '../../src/host.ts';
+import { Router } from '../../src/core/index.ts';
 import { ApiError, type Handler, type RouteTable } from '../../src/index.ts';
 import { thrown } from './_thrown.ts';
 

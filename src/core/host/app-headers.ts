@@ -13,21 +13,6 @@ const none: Readonly<ResponseHeaders> = Object.freeze({});
  * `alwaysOn` (where the host has not put those on the response yet). An empty record when there
  * are none; a request the binding never opened has only the always-on headers.
  *
- * @example
- * ```ts
- * import { conventions } from 'api-conventions';
- * import { appHeaders, bindHost, type RequestInput } from 'api-conventions/host';
- *
- * const api = conventions({});
- * const host = bindHost<RequestInput>(api, { input: (input) => input });
- *
- * // Before the app's own code answers: what the conventions add to its response.
- * export async function headersFor(input: RequestInput) {
- *   const stopped = await host.enter(input);
- *   return stopped === undefined ? appHeaders(host, input, true) : stopped.headers;
- * }
- * ```
- *
  * @category Host binding
  */
 export function appHeaders(

@@ -334,7 +334,7 @@ export class BoundHost<Native extends object> {
 
   /**
    * The spec's error response for anything thrown while the host handled the request, the host
-   * framework's own errors included (a body parser's, a schema validator's: {@link fromHostError},
+   * framework's own errors included (a body parser's, a schema validator's: `fromHostError`,
    * with what the host knows of the request in `facts`); one the host raised before `enter` is
    * still seen by the plugins that see every request. A router's error about a request it cannot
    * route is the route view's answer instead ({@link BoundHost.serve}: 400, 404 or 405).

@@ -11,13 +11,6 @@ const catchAllName = 'rest';
  * A path of a host's own route in the table's syntax: its trailing catch-all `*` becomes the
  * named wildcard `*rest`; the rest of the path is the same in both.
  *
- * @example
- * ```ts
- * import { tablePattern } from 'api-conventions/host';
- *
- * tablePattern('/v1/files/*'); // '/v1/files/*rest'
- * ```
- *
  * @category Host binding
  */
 export function tablePattern(path: string): string {
@@ -28,13 +21,6 @@ export function tablePattern(path: string): string {
  * A pattern of the route table for a host router with a trailing catch-all only: a trailing
  * `*name` becomes `*` (its value is the rest of the path, as the table's). Optional groups,
  * escapes and inner wildcards, which such a router cannot read, are a `TypeError` naming `host`.
- *
- * @example
- * ```ts
- * import { catchAllPath } from 'api-conventions/host';
- *
- * catchAllPath('/v1/files/*path', 'Fastify'); // '/v1/files/*'
- * ```
  *
  * @category Host binding
  */
@@ -51,13 +37,6 @@ export function catchAllPath(pattern: string, host: string): string {
  * an unnamed wildcard: a named wildcard `*name` becomes the parameter `:name(.+)`, whose value is
  * the rest of the path, as the table's. Optional groups and escapes, which such a router cannot
  * read, are a `TypeError` naming `host`.
- *
- * @example
- * ```ts
- * import { regexpParamPath } from 'api-conventions/host';
- *
- * regexpParamPath('/v1/files/*path', 'Express 4'); // '/v1/files/:path(.+)'
- * ```
  *
  * @category Host binding
  */

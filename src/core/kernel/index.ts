@@ -11,8 +11,6 @@ export type {
   DescribedApi,
   Downstream,
   Guarded,
-  GuardPassed,
-  GuardStopped,
   IdentityHooks,
   ObservationHooks,
   Plugin,

@@ -27,34 +27,24 @@ export type CheckResult = undefined | void | Reply;
 export type Serializer = (value: unknown, ctx: RequestContext) => string | Uint8Array;
 
 /**
- * What `Conventions.guard` gives a host whose own handler answers: the response that stops
- * the request, or the checked body and the headers the checks added.
+ * What `Conventions.guard` gives a host whose own handler answers: `{ response }`, the error or a
+ * check's early reply ready to send, when the request stops (do not run the handler); or
+ * `{ response: undefined, body }`, the body parsed and checked against the route's `body` rules,
+ * when the request goes on to the host's handler.
  *
  * @category Plugins and pipeline
  */
-export type Guarded = GuardStopped | GuardPassed;
-
-/**
- * The request stops: send `response` and do not run the handler.
- *
- * @category Plugins and pipeline
- */
-export interface GuardStopped {
-  /** The error, or a check's early reply, ready to send. */
-  response: ApiResponse;
-}
-
-/**
- * The request goes on to the host's handler.
- *
- * @category Plugins and pipeline
- */
-export interface GuardPassed {
-  /** Always `undefined`: nothing to send yet. */
-  response: undefined;
-  /** The body, parsed and checked against the route's `body` rules. */
-  body: unknown;
-}
+export type Guarded =
+  | {
+      /** The error, or a check's early reply, ready to send. */
+      response: ApiResponse;
+    }
+  | {
+      /** Always `undefined`: nothing to send yet. */
+      response: undefined;
+      /** The body, parsed and checked against the route's `body` rules. */
+      body: unknown;
+    };
 
 /**
  * What a service gives each of its plugins when it is built, through {@link Plugin.setup}.

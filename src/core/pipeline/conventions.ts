@@ -46,7 +46,7 @@ let serviceOfApi: (api: Conventions) => Service | undefined;
  * @category Start here
  */
 export class Conventions {
-  /** Marks a `Conventions`, for {@link isConventions} across copies of the package. */
+  /** Marks a `Conventions`, for `isConventions` across copies of the package. */
   readonly [brand] = true;
   readonly #service: Service;
 

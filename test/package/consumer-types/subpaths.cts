@@ -20,7 +20,10 @@ const handlers = {
   fetch: fetch.toFetchHandler(api),
   refused: fetch.toClientErrorHandler(api),
 };
-const known: boolean = host.isConventions(api);
+const bound: host.BoundHost<host.RequestInput> = host.bindHost(api, {
+  input: (i: host.RequestInput) => i,
+});
+const known: boolean = typeof bound.enter === 'function';
 const findings: lint.LintFinding[] = lint.lintRoutes(['/v1/books']);
 // @ts-expect-error route lint is not on the root entry any more
 const unlinted = core.lintRoutes;

@@ -6,7 +6,7 @@ import { ApiResponseError, type Client, createClient } from 'api-conventions/cli
 import { type ExpressConventions, toExpressMiddleware } from 'api-conventions/express';
 import { serverOptions, toFastifyPlugin } from 'api-conventions/fastify';
 import { type FetchHandler, toClientErrorHandler, toFetchHandler } from 'api-conventions/fetch';
-import { isConventions, type RequestInput } from 'api-conventions/host';
+import { bindHost, type RequestInput } from 'api-conventions/host';
 import { hasErrors, type LintFinding, lintRoutes } from 'api-conventions/lint';
 import {
   type ClientErrorHandler,
@@ -29,7 +29,7 @@ const express: ExpressConventions = toExpressMiddleware(api);
 const plugin: FastifyPluginAsync = toFastifyPlugin(api, { routes: true });
 const fetchHandler: FetchHandler = toFetchHandler(api);
 const onRefused: ReturnType<typeof toClientErrorHandler> = toClientErrorHandler(api);
-const known: boolean = isConventions(api);
+const known: boolean = typeof bindHost(api, { input: (i: RequestInput) => i }).enter === 'function';
 const findings: LintFinding[] = lintRoutes(['/v1/books']);
 const clean: boolean = !hasErrors(findings);
 const input: RequestInput['method'] = 'GET';

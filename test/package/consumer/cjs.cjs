@@ -6,7 +6,7 @@ const { createClient, isApiResponseError } = require('api-conventions/client');
 const { toExpressMiddleware } = require('api-conventions/express');
 const { toFastifyPlugin } = require('api-conventions/fastify');
 const { toClientErrorHandler, toFetchHandler } = require('api-conventions/fetch');
-const { isConventions } = require('api-conventions/host');
+const { bindHost } = require('api-conventions/host');
 const { checkPayload, hasErrors, lintRoutes } = require('api-conventions/lint');
 const { serverOptions, toNodeHandler } = require('api-conventions/node');
 const { hashClientSecret, oauthError, oauthServer } = require('api-conventions/oauth');
@@ -48,7 +48,7 @@ async function main() {
     isApiError: isApiError(notFound('x')),
     express: Object.keys(c).sort(),
     fastifyStatus: injected.statusCode,
-    host: isConventions(api),
+    host: typeof bindHost(api, { input: (i) => i }).enter === 'function',
     oauth: [
       typeof oauthServer,
       isApiError(oauthError('invalid_grant', 'x')),

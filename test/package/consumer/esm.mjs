@@ -7,7 +7,7 @@ import { createClient, isApiResponseError } from 'api-conventions/client';
 import { toExpressMiddleware } from 'api-conventions/express';
 import { toFastifyPlugin } from 'api-conventions/fastify';
 import { toClientErrorHandler, toFetchHandler } from 'api-conventions/fetch';
-import { isConventions } from 'api-conventions/host';
+import { bindHost } from 'api-conventions/host';
 import { checkPayload, hasErrors, lintRoutes } from 'api-conventions/lint';
 import { serverOptions, toNodeHandler } from 'api-conventions/node';
 import { hashClientSecret, oauthError, oauthServer } from 'api-conventions/oauth';
@@ -64,7 +64,7 @@ console.log(
     express: Object.keys(c).sort(),
     fastifyStatus: injected.statusCode,
     // One copy of the core behind every subpath: what one makes, the others recognise.
-    host: isConventions(api),
+    host: typeof bindHost(api, { input: (i) => i }).enter === 'function',
     oauth: [
       typeof oauthServer,
       isApiError(oauthError('invalid_grant', 'x')),
