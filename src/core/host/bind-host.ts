@@ -113,7 +113,11 @@ export class BoundHost<Native extends object> {
     if (ctx !== undefined) responded(this.service.options, ctx, status);
   }
 
-  /** The context kept for this request, if one was opened. */
+  /**
+   * The context kept for this request, if one was opened.
+   *
+   * @internal
+   */
   held(native: Native): RequestContext | undefined {
     return (native as Holder)[held];
   }
@@ -121,17 +125,27 @@ export class BoundHost<Native extends object> {
   /**
    * The core's input for the request, where the adapter hands over its body once the host has it
    * (a reader of the stream, or `parsedBody`: what a body parser made of it).
+   *
+   * @internal
    */
   inputOf(native: Native): RequestInput {
     return runOf(this.context(native)).input;
   }
 
-  /** Whether the request's target cannot be routed (malformed percent-encoding, a refused head). */
+  /**
+   * Whether the request's target cannot be routed (malformed percent-encoding, a refused head).
+   *
+   * @internal
+   */
   unroutable(native: Native): boolean {
     return runOf(this.context(native)).problem !== undefined;
   }
 
-  /** The request's context: the one kept for it, or a new one, matched and kept. */
+  /**
+   * The request's context: the one kept for it, or a new one, matched and kept.
+   *
+   * @internal
+   */
   context(native: Native): RequestContext {
     return (native as Holder)[held] ?? this.open(native);
   }
@@ -218,7 +232,11 @@ export class BoundHost<Native extends object> {
     );
   }
 
-  /** Whether `route` lets a caller without credentials through (every identity plugin says so). */
+  /**
+   * Whether `route` lets a caller without credentials through (every identity plugin says so).
+   *
+   * @internal
+   */
   opens(route: RouteSettings): boolean {
     return isOpen(this.service.options.identities, route);
   }
@@ -352,6 +370,8 @@ export class BoundHost<Native extends object> {
   /**
    * The answer to a request that arrives while the host closes: 503 with the error body and
    * `Connection: close`, seen by the plugins that see every request.
+   *
+   * @internal
    */
   closing(native: Native): Step<ApiResponse> {
     return this.fail(native, shuttingDown());
@@ -359,7 +379,7 @@ export class BoundHost<Native extends object> {
 
   /**
    * The host's app closes (Fastify's `preClose`): every request entered from now on gets
-   * {@link BoundHost.closing}'s answer.
+   * 503 with the error body and `Connection: close`.
    */
   close(): void {
     this.closed = true;
@@ -379,6 +399,8 @@ export class BoundHost<Native extends object> {
    * pattern: read (`read`: the route's settings, or a table route the host runs) and compiled
    * ({@link BoundHost.settingsOf}) the first time they are met, and again when `version` changes
    * (handlers added to the route).
+   *
+   * @internal
    */
   settingsFor(
     key: object | string,
@@ -417,6 +439,8 @@ export class BoundHost<Native extends object> {
    * `hasPlugin`): each the core knows is looked up, at start-up, and taken as
    * {@link BoundHost.companion} takes it; one that cannot run beside a plugin of the service is a
    * `TypeError` that says which to keep. Gives the companions found.
+   *
+   * @internal
    */
   findCompanions(has: (name: Companion) => boolean): ReadonlySet<Companion> {
     const found = new Set(knownCompanions.filter((name) => has(name)));
@@ -428,7 +452,11 @@ export class BoundHost<Native extends object> {
     return found;
   }
 
-  /** Hands the app's routes to the route view at once (a host that lists them when ready). */
+  /**
+   * Hands the app's routes to the route view at once (a host that lists them when ready).
+   *
+   * @internal
+   */
   useAppRoutes(routes: readonly AppRoute[]): void {
     this.service.useAppRoutes(routes);
   }
