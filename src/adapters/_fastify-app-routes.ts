@@ -21,7 +21,7 @@ import {
   settle,
   useDeclaredRoutes,
 } from '#core';
-import { asIs, type FastifyHost, send } from './_fastify-server.ts';
+import { asIs, type FastifyHost, writeReply } from './_fastify-server.ts';
 
 /** Where a table route registered by the plugin carries its route, in its Fastify config. */
 export const tableRoute = Symbol.for('api-conventions.table-route');
@@ -103,7 +103,7 @@ export function watchAppRoutes(
     if (config.conventions === undefined) return done();
     host.inputOf(request).parsedBody = { value: request.body };
     const go = (guarded: Guarded) => {
-      if (guarded.response !== undefined) return send(reply, guarded.response);
+      if (guarded.response !== undefined) return writeReply(reply, guarded.response);
       reply.headers(appHeaders(host, request));
       request.body = guarded.body;
       done();

@@ -47,7 +47,7 @@ export const toInput = (request: FastifyRequest): RequestInput =>
  * Writes a core response as it is, now or once it is ready: the identity serializer keeps Fastify
  * from re-encoding it.
  */
-export function send(reply: FastifyReply, result: Step<ApiResponse>): void | Promise<void> {
+export function writeReply(reply: FastifyReply, result: Step<ApiResponse>): void | Promise<void> {
   return andThen(result, (response) => {
     reply.code(response.status).headers(response.headers);
     if (response.body === null) reply.send();
@@ -59,7 +59,7 @@ export function send(reply: FastifyReply, result: Step<ApiResponse>): void | Pro
  * Answers an error Fastify or a handler raised with the spec's error body; a router's error about
  * a request it cannot route gets the route view's answer (the binding tells which).
  */
-export function answerError(
+export function writeError(
   host: FastifyHost,
   error: unknown,
   request: FastifyRequest,
@@ -71,7 +71,7 @@ export function answerError(
     contentType: request.headers['content-type'],
     unmatched: request.is404,
   };
-  return send(reply, host.fail(request, error, facts));
+  return writeReply(reply, host.fail(request, error, facts));
 }
 
 /**
@@ -97,7 +97,7 @@ export function frameworkErrors(
 ): unknown {
   const host = served.get(request.server)?.host;
   if (host === undefined) return reply.send(error);
-  return answerError(host, error, request, reply);
+  return writeError(host, error, request, reply);
 }
 
 /**

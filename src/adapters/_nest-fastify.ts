@@ -10,7 +10,7 @@ import { AbstractHttpAdapter } from '@nestjs/core';
 import type { Conventions, RouteConfig } from 'api-conventions';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { enterAfter } from '#core';
-import { answerError, type Next, send, served } from './_fastify-server.ts';
+import { type Next, served, writeError, writeReply } from './_fastify-server.ts';
 import { toFastifyPlugin } from './fastify.ts';
 
 type Middleware = (req: IncomingMessage, res: ServerResponse, next: Next) => unknown;
@@ -98,7 +98,7 @@ export async function nestFastify(
       return enterAfter(
         checked,
         () => middleware(req, res, next),
-        (refusal) => send(reply, refusal),
+        (refusal) => writeReply(reply, refusal),
       );
     };
   const factory = adapter.createMiddlewareFactory.bind(adapter);
@@ -114,7 +114,7 @@ export async function nestFastify(
   // through the Fastify request and reply they belong to.
   return (error, request, reply) => {
     const at = entered.get(request as IncomingMessage);
-    void answerError(
+    void writeError(
       host,
       error,
       at?.request ?? (request as FastifyRequest),

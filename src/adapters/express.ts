@@ -99,7 +99,7 @@ export function toExpressMiddleware(api: Conventions | ConventionsOptions): Expr
   // Express decides as it goes: each route and middleware is checked as Express enters it.
   const points = expressCheckpoints(api);
   const { host } = points;
-  const send = (res: Response, result: Step<ApiResponse>) => {
+  const writeReply = (res: Response, result: Step<ApiResponse>) => {
     writeNodeStep(res, result, host.logger);
   };
 
@@ -111,7 +111,7 @@ export function toExpressMiddleware(api: Conventions | ConventionsOptions): Expr
   const route = (info: RouteInfo): RequestHandler => {
     const handler: RequestHandler = (req, res) => {
       addBody(req, host.inputOf(req));
-      send(res, host.serve(req, info, req.params as Record<string, string>));
+      writeReply(res, host.serve(req, info, req.params as Record<string, string>));
     };
     return markStep(handler, { table: info });
   };
@@ -125,7 +125,7 @@ export function toExpressMiddleware(api: Conventions | ConventionsOptions): Expr
     // A nested Router answers OPTIONS itself (200, text/plain) before `after` is reached, so
     // OPTIONS on a path of the view without an OPTIONS route is answered here.
     if (req.method === 'OPTIONS' && ctx.route === undefined && ctx.allowed.length > 0) {
-      return send(res, host.serve(req));
+      return writeReply(res, host.serve(req));
     }
     next();
   };
@@ -143,18 +143,18 @@ export function toExpressMiddleware(api: Conventions | ConventionsOptions): Expr
     routeJson(host, req, res);
     points.cover(points.stack(req));
     const go = (stop: ApiResponse | undefined) =>
-      stop === undefined ? onward(req, res, next) : send(res, stop);
+      stop === undefined ? onward(req, res, next) : writeReply(res, stop);
     settle(host.enter(req), go, next);
   };
   const after: [RequestHandler, ErrorRequestHandler] = [
     (req, res, next) => {
       if (res.headersSent) return next();
-      send(res, host.serve(req));
+      writeReply(res, host.serve(req));
     },
     (error, req, res, next) => {
       if (res.headersSent) return next(error);
       // passport sets its challenge on the response before it hands on its 401.
-      send(res, host.fail(req, error, { challenge: res.getHeader('www-authenticate') }));
+      writeReply(res, host.fail(req, error, { challenge: res.getHeader('www-authenticate') }));
     },
   ];
   for (const step of [before, ...after]) markStep(step, { own: true });

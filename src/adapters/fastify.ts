@@ -25,12 +25,12 @@ import {
   watchAppRoutes,
 } from './_fastify-app-routes.ts';
 import {
-  answerError,
   type FastifyHost,
   type Next,
-  send,
   served,
   toInput,
+  writeError,
+  writeReply,
 } from './_fastify-server.ts';
 import { readBodyFrom } from './_node-io.ts';
 import { takeServer } from './_node-server.ts';
@@ -72,7 +72,10 @@ function registerRoutes(fastify: FastifyInstance, host: FastifyHost): void {
     // The onRequest hook opened the context and ran this route's checks.
     const handler = (request: FastifyRequest, reply: FastifyReply) => {
       readBodyFrom(request.body as IncomingMessage | undefined, host.inputOf(request));
-      return send(reply, host.serve(request, route, request.params as Record<string, string>));
+      return writeReply(
+        reply,
+        host.serve(request, route, request.params as Record<string, string>),
+      );
     };
     fastify.route({
       method: route.method,
@@ -111,9 +114,9 @@ function plugin(fastify: FastifyInstance, api: Conventions, settings: FastifyCon
     // before any hook, which tells it before the preClose hook has run.
     if (reply.raw.getHeader('connection') === 'close') host.close();
     const go = (response: ApiResponse | undefined) => {
-      if (response !== undefined) return send(reply, response);
+      if (response !== undefined) return writeReply(reply, response);
       // No route: the router's answer now, before any hook of the app could answer instead.
-      if (!ahead && unrouted(config)) return send(reply, host.serve(request));
+      if (!ahead && unrouted(config)) return writeReply(reply, host.serve(request));
       // A table route's response carries the conventions' headers from the core; any other
       // answer (the app's own routes, Fastify's own) gets them here.
       if (config?.[tableRoute] === undefined) reply.headers(appHeaders(host, request, true));
@@ -128,10 +131,10 @@ function plugin(fastify: FastifyInstance, api: Conventions, settings: FastifyCon
     if (host.held(request) === undefined) return enter(request, reply, next);
     // Entered ahead: a request no route serves gets the router's answer before the later hooks.
     const config = request.routeOptions.config as RouteConfigBag | undefined;
-    if (unrouted(config)) return send(reply, host.serve(request));
+    if (unrouted(config)) return writeReply(reply, host.serve(request));
     next();
   });
-  fastify.setErrorHandler((error, request, reply) => answerError(host, error, request, reply));
+  fastify.setErrorHandler((error, request, reply) => writeError(host, error, request, reply));
   // The final status of every response, the app's own routes' included.
   if (host.observes) {
     fastify.addHook('onResponse', (request, reply, done) => {
@@ -148,7 +151,7 @@ function plugin(fastify: FastifyInstance, api: Conventions, settings: FastifyCon
     raw.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
     // 404, 405 with Allow and OPTIONS from the route view: the table's and the app's routes.
     raw.setNotFoundHandler({ config: { [ownNotFound]: true } } as object, (request, reply) =>
-      send(reply, host.serve(request)),
+      writeReply(reply, host.serve(request)),
     );
     if (settings.routes ?? true) registerRoutes(raw, host);
   });
