@@ -6,7 +6,7 @@
  */
 import type { DescribedApi } from '../kernel/plugin.ts';
 import type { RouteInfo } from '../kernel/route-table.ts';
-import { startBuild } from './build.ts';
+import { type Build, startBuild } from './build.ts';
 import { errorSchema } from './errors.ts';
 import { tagOf } from './naming.ts';
 import { operationOf, optionsOperation } from './operation.ts';
@@ -118,6 +118,31 @@ export function openapi(api: DescribedApi, options: OpenApiOptions): Record<stri
       b,
     );
   }
+  const securitySchemes = securitySchemesOf(b, options);
+  const sorted = <T>(map: Map<string, T> | Record<string, T>) =>
+    Object.fromEntries(
+      (map instanceof Map ? [...map] : Object.entries(map)).sort(([a], [z]) => (a < z ? -1 : 1)),
+    );
+  return {
+    openapi: '3.1.0',
+    info: options.info,
+    servers: options.servers ?? [{ url: '/' }],
+    ...(tags.size > 0 ? { tags: tagsOf(tags, options) } : {}),
+    paths: Object.fromEntries(byPath),
+    components: {
+      schemas: b.schemas.toJSON(),
+      responses: sorted(b.responses),
+      ...(b.headers.size > 0 ? { headers: sorted(b.headers) } : {}),
+      securitySchemes: sorted(securitySchemes),
+    },
+  };
+}
+
+/**
+ * The document's security schemes: bearer tokens when a route reads them, the OAuth 2.0 flows of
+ * `options.oauth2`, then those the plugins described (a plugin's own name never replaces ours).
+ */
+function securitySchemesOf(b: Build, options: OpenApiOptions): Record<string, unknown> {
   const securitySchemes: Record<string, unknown> = b.features.bearer
     ? {
         bearerAuth: {
@@ -140,21 +165,5 @@ export function openapi(api: DescribedApi, options: OpenApiOptions): Record<stri
     };
   }
   for (const [name, scheme] of Object.entries(b.securitySchemes)) securitySchemes[name] ??= scheme;
-  const sorted = <T>(map: Map<string, T> | Record<string, T>) =>
-    Object.fromEntries(
-      (map instanceof Map ? [...map] : Object.entries(map)).sort(([a], [z]) => (a < z ? -1 : 1)),
-    );
-  return {
-    openapi: '3.1.0',
-    info: options.info,
-    servers: options.servers ?? [{ url: '/' }],
-    ...(tags.size > 0 ? { tags: tagsOf(tags, options) } : {}),
-    paths: Object.fromEntries(byPath),
-    components: {
-      schemas: b.schemas.toJSON(),
-      responses: sorted(b.responses),
-      ...(b.headers.size > 0 ? { headers: sorted(b.headers) } : {}),
-      securitySchemes: sorted(securitySchemes),
-    },
-  };
+  return securitySchemes;
 }
