@@ -99,15 +99,21 @@ function checkPattern(pattern: RegExp): RegExp {
 
 type OriginTest = (origin: string, ctx: RequestContext) => boolean;
 
-function compileOrigins(origins: CorsOrigin, credentials: boolean): OriginTest | '*' {
-  if (typeof origins === 'function') return origins;
+/** A compiled origin list: its test, and the origins it lists exactly (each checked at start-up). */
+interface CompiledOrigins {
+  readonly allows: OriginTest | '*';
+  readonly exact?: ReadonlySet<string>;
+}
+
+function compileOrigins(origins: CorsOrigin, credentials: boolean): CompiledOrigins {
+  if (typeof origins === 'function') return { allows: origins };
   if (origins === '*') {
     if (credentials) {
       throw new TypeError(
         "cors(): origins '*' with credentials would let every site act as the signed-in user; list the origins instead.",
       );
     }
-    return '*';
+    return { allows: '*' };
   }
   const list = typeof origins === 'string' || origins instanceof RegExp ? [origins] : origins;
   if (!Array.isArray(list) || list.length === 0) {
@@ -126,16 +132,12 @@ function compileOrigins(origins: CorsOrigin, credentials: boolean): OriginTest |
       );
     }
   }
-  const test: OriginTest =
+  const allows: OriginTest =
     patterns.length === 0
       ? (origin) => exact.has(origin)
       : (origin) => exact.has(origin) || patterns.some((p) => p.test(origin));
-  exactOrigins.set(test, exact);
-  return test;
+  return { allows, exact };
 }
-
-/** The exact origins of a compiled list: checked at start-up, so sent back without a check. */
-const exactOrigins = new WeakMap<OriginTest, ReadonlySet<string>>();
 
 function headerList(where: string, names: readonly string[]): string {
   if (!Array.isArray(names) || names.some((n) => typeof n !== 'string' || !token.test(n))) {
@@ -179,8 +181,10 @@ class CorsPlugin implements Plugin {
       throw new TypeError('cors(): credentials must be true or false.');
     }
     this.withCredentials = options.credentials === true;
-    this.allows = compileOrigins(options.origins, this.withCredentials);
-    this.exact = typeof this.allows === 'string' ? undefined : exactOrigins.get(this.allows);
+    ({ allows: this.allows, exact: this.exact } = compileOrigins(
+      options.origins,
+      this.withCredentials,
+    ));
     this.expose = headerList('exposeHeaders', options.exposeHeaders ?? defaultExposedHeaders);
     this.allowHeaders = headerList('allowHeaders', options.allowHeaders ?? defaultAllowHeaders);
     this.maxAge = String(assertInteger('cors() maxAge', options.maxAge ?? 600, 0, 86_400));
