@@ -59,13 +59,24 @@ function protocolVersion(version: string): string {
   return version.endsWith('.0') && version !== '1.0' ? version.slice(0, -2) : version;
 }
 
+// A server is asked by one or a few `Host` values: the last one is split once, not per request.
+let lastHost: string | undefined;
+let lastSplit: readonly [string, number | undefined] = ['', undefined];
+
 /** The host and port of a `Host` value (`[::1]:8080`, `api.example.com`). */
-function splitHost(host: string): [string, number | undefined] {
+function splitHost(host: string): readonly [string, number | undefined] {
+  if (host === lastHost) return lastSplit;
   const end = host.startsWith('[') ? host.indexOf(']') + 1 : 0;
   const colon = host.indexOf(':', end);
-  if (colon === -1) return [host, undefined];
-  const port = Number(host.slice(colon + 1));
-  return [host.slice(0, colon), Number.isInteger(port) ? port : undefined];
+  let split: readonly [string, number | undefined];
+  if (colon === -1) split = [host, undefined];
+  else {
+    const port = Number(host.slice(colon + 1));
+    split = [host.slice(0, colon), Number.isInteger(port) ? port : undefined];
+  }
+  lastHost = host;
+  lastSplit = split;
+  return split;
 }
 
 /**

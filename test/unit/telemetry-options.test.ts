@@ -24,8 +24,8 @@ function traced(options: TelemetryOptions = {}, plugins: Plugin[] = []) {
     routes,
     plugins: [telemetry({ tracerProvider, metrics: false, ...options }), ...plugins],
   });
-  const send = async (method: string, url: string) => {
-    await api.handle({ method, url, headers: new Headers({ host: 'api.example.com:8443' }) });
+  const send = async (method: string, url: string, host = 'api.example.com:8443') => {
+    await api.handle({ method, url, headers: new Headers({ host }) });
     return exporter.getFinishedSpans().at(-1)!;
   };
   return { send };
@@ -53,6 +53,21 @@ describe('telemetry()', () => {
     const span = await traced().send('GET', '/v1/books/1');
     expect(span.attributes['server.address']).toBe('api.example.com');
     expect(span.attributes['server.port']).toBe(8443);
+  });
+
+  it('reads each request its own Host, one after another (semantic conventions, server.*)', async () => {
+    const service = traced();
+    const cases = [
+      ['api.example.com:8443', 'api.example.com', 8443],
+      ['[::1]:8080', '[::1]', 8080],
+      ['books.example.org', 'books.example.org', undefined],
+      ['api.example.com:8443', 'api.example.com', 8443],
+    ] as const;
+    for (const [host, address, port] of cases) {
+      const span = await service.send('GET', '/v1/books/1', host);
+      expect(span.attributes['server.address']).toBe(address);
+      expect(span.attributes['server.port']).toBe(port);
+    }
   });
 
   it('puts the subject on the span as user.id only with recordSubject', async () => {
