@@ -23,6 +23,18 @@ const tree: FieldTree = {
 // JSON.stringify leaves undefined members out, as clients see them.
 const sent = (value: unknown): unknown => JSON.parse(JSON.stringify(value) ?? 'null');
 
+/**
+ * `Date`s as handlers hand them over: any instant (years from -271821 to 275760, which the
+ * built-in writes with six digits and a sign), recent ones (written from the table of recent
+ * instants), invalid ones (written as `null`), and one with a `toJSON` of its own.
+ */
+export const datedValues: fc.Arbitrary<Date> = fc.oneof(
+  fc.date(),
+  fc.date({ min: new Date(Date.UTC(2020, 0, 1)), max: new Date(Date.UTC(2030, 0, 1)) }),
+  fc.constantFrom(Date.UTC(-1, 0, 1), Date.UTC(10000, 0, 1), Number.NaN).map((t) => new Date(t)),
+  fc.date({ noInvalidDate: true }).map((d) => Object.assign(d, { toJSON: () => 'its own' })),
+);
+
 const leaf = fc.oneof(fc.string(), fc.integer(), fc.constant(undefined), fc.date());
 
 /**

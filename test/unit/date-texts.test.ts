@@ -1,10 +1,15 @@
 /**
  * A list's shaped items, walked for their `Date`s by the walker of their selection: the JSON text
- * is the built-in's whatever the items hold (ECMA-262 §25.5.2), and the items stay as they were.
+ * is the built-in's whatever the items hold (ECMA-262 §25.5.2). `stringifyJson` leaves the items as
+ * they were; the response's writer puts the texts into the copies made for it alone.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { stringifyJson, walkDateTextsWith } from '../../src/core/http/json.ts';
+import {
+  stringifyJson,
+  stringifyResponseJson,
+  walkDateTextsWith,
+} from '../../src/core/http/json.ts';
 import { dateTextsOf } from '../../src/core/shaping/date-texts.ts';
 import { projectorOf } from '../../src/core/shaping/project.ts';
 import {
@@ -23,15 +28,18 @@ const tree: FieldTree = {
 };
 const selection = (fields: string) => compileSelection(parseFields(fields), tree, [], 'the test');
 
-/** The envelope the payloads plugin sends: projected items with their links, walker attached. */
-function page(fields: string, items: readonly unknown[], links: unknown = []): object {
+/**
+ * The envelope the payloads plugin sends: projected items with their links, walker attached; with
+ * `own`, as copies made for this response alone.
+ */
+function page(fields: string, items: readonly unknown[], links: unknown = [], own = false): object {
   const selected = selection(fields);
   const project = projectorOf(selected, 'links');
   const shaped = items.map((item) =>
     typeof item === 'object' && item !== null && !Array.isArray(item) ? project(item, links) : item,
   );
   const walker = dateTextsOf(selected);
-  if (walker !== null) walkDateTextsWith(shaped, walker);
+  if (walker !== null) walkDateTextsWith(shaped, walker, own);
   return { books: shaped, hasNext: true };
 }
 
@@ -52,7 +60,10 @@ describe('dateTextsOf: the Dates of shaped items', () => {
 
   it('puts each Date of a selected member in as its text, in copies of the items on the way', () => {
     const items = (page('id,at,author', [book()]) as { books: object[] }).books;
-    const walked = dateTextsOf(selection('id,at,author'))!(items, 1) as Record<string, unknown>[];
+    const walked = dateTextsOf(selection('id,at,author'))!(items, 1, undefined) as Record<
+      string,
+      unknown
+    >[];
     expect(walked).not.toBe(items);
     expect(walked[0]!.at).toBe('2026-01-31T09:00:00.000Z');
     expect(walked[0]!.author).toEqual({ name: 'Jane Austen', born: '1775-12-16T00:00:00.000Z' });
@@ -103,6 +114,61 @@ describe('dateTextsOf: the Dates of shaped items', () => {
       fc.property(fc.array(value, { maxLength: 4 }), wanted, (items, fields) => {
         const sent = page(fields, items);
         return stringifyJson(sent) === JSON.stringify(sent);
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
+
+describe('stringifyResponseJson: the response writer on copies made for it alone', () => {
+  type Page = { books: Record<string, unknown>[] };
+
+  it('puts each Date of an item in as its text, in the item itself, copying none', () => {
+    const value = page('id,at,tags', [book(), book()], [], true) as Page;
+    const items = [...value.books];
+    const tags = items[0]!.tags as { since?: unknown }[];
+    const wanted = JSON.stringify(value);
+    expect(stringifyResponseJson(value)).toBe(wanted);
+    for (let i = 0; i < items.length; i++) expect(value.books[i]).toBe(items[i]);
+    expect(items[0]!.at).toBe('2026-01-31T09:00:00.000Z');
+    // The list inside is walked with copies: a hook may have put a value of its own there.
+    expect(tags[0]!.since).toBeInstanceOf(Date);
+    expect((items[0]!.tags as { since?: unknown }[])[0]!.since).toBe('1970-01-01T00:00:00.000Z');
+    expect(stringifyResponseJson(value)).toBe(wanted);
+  });
+
+  it('copies a selection inside an item instead of writing into it', () => {
+    const value = page('id,author', [book()], [], true) as Page;
+    const author = value.books[0]!.author as { born: unknown };
+    expect(stringifyResponseJson(value)).toBe(JSON.stringify(value));
+    expect(author.born).toBeInstanceOf(Date);
+    expect(value.books[0]!.author).not.toBe(author);
+  });
+
+  it('leaves as it was a value a hook put in the list in place of a copy', () => {
+    const value = page('id,at', [book(), book()], [], true) as Page;
+    const shared = { id: 'shared', at: new Date(7) };
+    value.books[1] = shared;
+    value.books.push(shared);
+    expect(stringifyResponseJson(value)).toBe(JSON.stringify(value));
+    expect(shared.at).toBeInstanceOf(Date);
+    expect(value.books[0]!.at).toBe('2026-01-31T09:00:00.000Z');
+  });
+
+  it('leaves the copies as they were when stringifyJson writes them', () => {
+    const value = page('id,at', [book()], [], true) as Page;
+    expect(stringifyJson(value)).toBe(JSON.stringify(value));
+    expect(value.books[0]!.at).toBeInstanceOf(Date);
+  });
+
+  it('writes any list of items as JSON.stringify does before (property)', () => {
+    const value = handlerValues(['id', 'at', 'name', 'born', 'since'], 4);
+    const wanted = fc.constantFrom('id', 'id,at', 'at,author', 'author(born),tags(since)', 'tags');
+    fc.assert(
+      fc.property(fc.array(value, { maxLength: 4 }), wanted, (items, fields) => {
+        const sent = page(fields, items, [], true);
+        const before = JSON.stringify(sent);
+        return stringifyResponseJson(sent) === before && JSON.stringify(sent) === before;
       }),
       { numRuns: 500 },
     );

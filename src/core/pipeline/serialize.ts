@@ -1,5 +1,5 @@
 /** The serialize phase: a response value into bytes, by a registry of serializers keyed by media type. */
-import { stringifyJson } from '../http/json.ts';
+import { stringifyResponseJson } from '../http/json.ts';
 import type { OutgoingResponse, SentResponse } from '../http/response.ts';
 import type { RequestContext } from '../kernel/context.ts';
 import type { Serializer } from '../kernel/plugin.ts';
@@ -9,7 +9,7 @@ import type { Serializer } from '../kernel/plugin.ts';
  *
  * @category Plugins and pipeline
  */
-export const jsonSerializer: Serializer = (value) => stringifyJson(value) ?? 'null';
+export const jsonSerializer: Serializer = (value) => stringifyResponseJson(value) ?? 'null';
 
 /**
  * Serializers by media type, compiled once; `+json` and `+xml` types use their base type's.

@@ -2,7 +2,7 @@
  * Where the `Date`s of shaped items are: a walker for the JSON writer that reads each selected
  * member of an item by its name, instead of looking through every member of every object.
  */
-import { type DateTextsWalker, withDateTexts } from '../http/json.ts';
+import { type DateTextsWalker, dateJson, withDateTexts } from '../http/json.ts';
 import { compiled } from '../internal/platform.ts';
 import type { SelectedField } from './select-fields.ts';
 
@@ -22,6 +22,10 @@ const walkersOf = new WeakMap<readonly SelectedField[], DateTextsWalker | null>(
  * object goes through the JSON writer's own walk ({@link withDateTexts}), which turns a `Date`
  * into its text and looks inside anything else; the item is copied only when one changed. Any
  * other item (a value the projector gave back as it was) takes that walk whole.
+ *
+ * An item the list's `made` still holds at its index is the projector's copy for this response
+ * alone: its members take their texts in place, and it is not copied again. A selection inside
+ * it is walked with copies all the same: a hook may have put a value of its own there.
  */
 export function dateTextsOf(fields: readonly SelectedField[]): DateTextsWalker | null {
   let walker = walkersOf.get(fields);
@@ -39,12 +43,18 @@ function projected(value: object): boolean {
   return getPrototypeOf(value) === Object.prototype && !('toJSON' in value);
 }
 
+/** An item's walks: `copy` copies it when a member changes, `inPlace` sets the member in it. */
+interface ItemWalks {
+  copy: ItemTexts;
+  inPlace?: ItemTexts;
+}
+
 /**
- * The walk of one item's selected members, or `undefined`. A member with a selection inside was
- * projected too, so it is walked the same way; any other object member takes the JSON writer's
- * own walk.
+ * The walks of one item's selected members (`inPlace` only when asked), or `undefined`. A member
+ * with a selection inside was projected too, so it is walked the same way, with copies; any other
+ * object member takes the JSON writer's own walk.
  */
-function compileItem(fields: readonly SelectedField[]): ItemTexts | undefined {
+function compileItem(fields: readonly SelectedField[], inPlace = false): ItemWalks | undefined {
   // `__proto__` would set a copy's prototype; a member named `toJSON` makes JSON.stringify call it
   // with the item, which must then be the item as it is.
   if (fields.some((f) => f.key === '__proto__' || f.key === 'toJSON')) return undefined;
@@ -52,21 +62,27 @@ function compileItem(fields: readonly SelectedField[]): ItemTexts | undefined {
   // Names come from the resource's declaration, written as JSON string literals.
   const steps = fields.map(({ key, sub }) => {
     const name = JSON.stringify(key);
-    let walk = 'w';
+    // A `Date`, the common case, is turned into its text without the call to the whole walk.
+    let walk = 'x instanceof D ? t(x) : w(x, d)';
     if (sub !== undefined) {
       const inner = compileItem(sub);
       if (inner !== undefined) {
-        members.push(memberTexts(inner));
-        walk = `m[${members.length - 1}]`;
+        members.push(memberTexts(inner.copy));
+        walk = `m[${members.length - 1}](x, d)`;
       }
     }
-    return `x = v[${name}]; if (typeof x === "object" && x !== null) { y = ${walk}(x, d); if (y !== x) (c ??= { ...v })[${name}] = y; }`;
+    return (target: string) =>
+      `x = v[${name}]; if (typeof x === "object" && x !== null) { y = ${walk}; if (y !== x) ${target}[${name}] = y; }`;
   });
-  return compiled<ItemTexts>(
-    ['w', 'm'],
-    `"use strict";\nreturn (v, d) => {\nlet c, x, y;\n${steps.join('\n')}\nreturn c ?? v;\n};`,
-    [withDateTexts, members],
-  );
+  const make = (target: string) =>
+    compiled<ItemTexts>(
+      ['w', 'm', 't', 'D'],
+      `"use strict";\nreturn (v, d) => {\nlet c, x, y;\n${steps.map((step) => step(target)).join('\n')}\nreturn c ?? v;\n};`,
+      [withDateTexts, members, dateJson, Date],
+    );
+  const copy = make('(c ??= { ...v })');
+  if (copy === undefined) return undefined;
+  return inPlace ? { copy, inPlace: make('v') } : { copy };
 }
 
 /** A member with a selection inside: one projected object, or a list of them. */
@@ -74,22 +90,26 @@ function memberTexts(item: ItemTexts): MemberTexts {
   const list = listTexts(item);
   return (value, depth) => {
     if (depth >= maxDepth) return value;
-    if (Array.isArray(value)) return 'toJSON' in value ? value : list(value, depth);
+    if (Array.isArray(value)) return 'toJSON' in value ? value : list(value, depth, undefined);
     return projected(value) ? item(value, depth + 1) : withDateTexts(value, depth);
   };
 }
 
-/** The items of a list at `depth`, each walked at `depth + 1` as {@link withDateTexts} would. */
-function listTexts(item: ItemTexts): DateTextsWalker {
-  return (items, depth) => {
+/**
+ * The items of a list at `depth`, each walked at `depth + 1` as {@link withDateTexts} would; with
+ * `finish`, an item that `made` holds at its index takes its texts in place.
+ */
+function listTexts(item: ItemTexts, finish?: ItemTexts): DateTextsWalker {
+  return (items, depth, made) => {
     let copy: unknown[] | undefined;
     for (let i = 0; i < items.length; i++) {
       const value = items[i];
       if (typeof value !== 'object' || value === null) continue;
-      const next =
-        projected(value) && depth + 1 < maxDepth
-          ? item(value, depth + 2)
-          : withDateTexts(value, depth + 1);
+      let next: unknown;
+      if (!projected(value) || depth + 1 >= maxDepth) next = withDateTexts(value, depth + 1);
+      else if (finish !== undefined && made !== undefined && made[i] === value) {
+        next = finish(value, depth + 2);
+      } else next = item(value, depth + 2);
       if (next === value) continue;
       copy ??= items.slice();
       copy[i] = next;
@@ -99,6 +119,6 @@ function listTexts(item: ItemTexts): DateTextsWalker {
 }
 
 function compileWalker(fields: readonly SelectedField[]): DateTextsWalker | null {
-  const item = compileItem(fields);
-  return item === undefined ? null : listTexts(item);
+  const item = compileItem(fields, true);
+  return item === undefined ? null : listTexts(item.copy, item.inPlace);
 }

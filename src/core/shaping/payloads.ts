@@ -280,8 +280,15 @@ class PayloadsPlugin implements Plugin {
         const selection = (ctx.state as Carrier)[selectionKey] as Selection;
         const project = projectorFor(selection);
         const shaped = items.map((item) => shapeItem(ctx, resource, selection, project, item));
+        // The copies keep their `Date`s until the JSON writer: what runs between reads them as
+        // the handler gave them. A later transform hook may pick another serializer (`out.type`:
+        // CSV, a plugin's own) or read the dates (a `Last-Modified` of its own), and in
+        // development a route's `response` schema checks the value (`z.date()`). XML would write
+        // the same from a text, the others would not, and none of them is known here. So the
+        // texts go in at the end: the response's JSON writer puts each into these copies in place
+        // (they are this response's alone), which costs no second copy of the items.
         const walker = dateTextsOf(selection.fields);
-        if (walker !== null) walkDateTextsWith(shaped, walker);
+        if (walker !== null) walkDateTextsWith(shaped, walker, true);
         items = shaped;
       }
       out.body = body.envelope(items);
