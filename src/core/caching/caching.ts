@@ -6,11 +6,12 @@ import { ok, type Reply } from '../http/reply.ts';
 import type { SentResponse } from '../http/response.ts';
 import { assertKnownKeys } from '../internal/options.ts';
 import { defaultCheckTimeout, withinBudget } from '../kernel/check-budget.ts';
-import type { RequestContext } from '../kernel/context.ts';
+import { type RequestContext, runOf } from '../kernel/context.ts';
 import type { CheckResult, Downstream, Plugin, PluginSetup } from '../kernel/plugin.ts';
 import type { RouteInfo } from '../kernel/route-table.ts';
 import type { RouteSettings } from '../kernel/route-types.ts';
 import { andThen, isPromise, type Step } from '../kernel/steps.ts';
+import { identityKey } from '../shaping/link-key.ts';
 import { type CachePolicy, cacheControl } from './cache-control.ts';
 import { codingKey, heldTag } from './coding-key.ts';
 import { bytesTag, type ParsedTag, splitTag, versionOpaque, versionTag } from './etag.ts';
@@ -33,6 +34,15 @@ export interface CachingOptions {
   requireIfMatch?: boolean;
   /** Whether every response carries `Date` (spec 4.7). @default true */
   date?: boolean;
+  /**
+   * Whether a read whose route states a `resourceVersion` and answers with a strong tag sends the
+   * JSON text it wrote before, while the version, the request (path, query, format, host,
+   * caller) and the handler's value are the same: the same objects, or plain data equal member
+   * by member. The version promises that the representation changes only with it (RFC 9110
+   * §8.8.3); a route whose body carries something of each request of its own (a time, an id)
+   * does not keep that promise: give it `etag: 'weak'`, or turn this off. @default true
+   */
+  reuseText?: boolean;
 }
 
 interface CompiledRoute {
@@ -49,7 +59,7 @@ interface CompiledRoute {
 // A body this long or longer is hashed every time rather than kept for the next comparison.
 const rememberedBody = 64 * 1024;
 
-const known = ['cacheControl', 'authenticated', 'etag', 'requireIfMatch', 'date'];
+const known = ['cacheControl', 'authenticated', 'etag', 'requireIfMatch', 'date', 'reuseText'];
 const writes = new Set(['PUT', 'PATCH', 'DELETE']);
 
 function checkEtag(where: string, mode: unknown): EtagMode {
@@ -100,6 +110,7 @@ class CachingPlugin implements Plugin {
   private readonly authenticated: string;
   private readonly defaults: CompiledRoute;
   private readonly date: boolean;
+  private readonly reuseText: boolean;
   private readonly plans = new WeakMap<RouteSettings, CompiledRoute>();
   /** A write reads the version its path's GET declares, so one setting serves both. */
   private readonly byPattern = new Map<string, VersionReader>();
@@ -126,6 +137,7 @@ class CachingPlugin implements Plugin {
       last: undefined,
     };
     this.date = checkBoolean('caching() date', options.date ?? true);
+    this.reuseText = checkBoolean('caching() reuseText', options.reuseText ?? true);
   }
 
   /** Takes the service's `checkTimeout`, the bound on a `resourceVersion` that returns a promise. */
@@ -178,7 +190,7 @@ class CachingPlugin implements Plugin {
     if (method === 'GET' || method === 'HEAD') {
       if (compiled.version === undefined) return;
       return andThen(this.versionIn(ctx, compiled.version), (found) =>
-        readPreconditions(ctx, compiled, found, this.codingOf(ctx)),
+        readPreconditions(ctx, compiled, found, this.codingOf(ctx), this.reuseText),
       );
     }
     if (!writes.has(method)) return;
@@ -289,18 +301,26 @@ function readPreconditions(
   compiled: CompiledRoute,
   found: ResourceVersion | undefined,
   coding: string,
+  reuseText: boolean,
 ): Reply | undefined {
   if (found === undefined) return; // the handler answers 404
-  const tag =
-    compiled.etag === false || found.version === undefined
-      ? undefined
-      : versionTag(
-          found.version,
-          ctx.state.format?.type,
-          compiled.etag === 'weak',
-          ctx.rawQuery,
-          varyOf(ctx, compiled, coding),
-        );
+  let tag: string | undefined;
+  if (compiled.etag !== false && found.version !== undefined) {
+    const vary = varyOf(ctx, compiled, coding);
+    tag = versionTag(
+      found.version,
+      ctx.state.format?.type,
+      compiled.etag === 'weak',
+      ctx.rawQuery,
+      vary,
+    );
+    if (reuseText && compiled.etag === 'strong') {
+      // A strong tag names one text. It goes with everything else a link or the page may read, in
+      // full: the tag's hashes tell versions apart, not callers.
+      runOf(ctx).representation =
+        `${tag}\u0000${vary}\u0000${ctx.path}\u0000${ctx.rawQuery}\u0000${ctx.scheme}://${ctx.host ?? ''}\u0000${identityKey(ctx)}`;
+    }
+  }
   const validators: Validators = {
     tag,
     lastModified: toMs(found.lastModified),

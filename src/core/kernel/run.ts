@@ -47,6 +47,13 @@ export class Run<Context> {
   logs: LogPlan<Context> | undefined = undefined;
   /** The `Content-Length` of the body left out of a HEAD answer to an app's value (GET's length). */
   headLength: string | undefined = undefined;
+  /**
+   * What names the text of this response, where the `caching` plugin knows it: a strong tag made
+   * from the route's `resourceVersion`, with the rest of the request the text depends on. The
+   * serialize phase sends the JSON text it wrote under the same name again, for the same
+   * handler value.
+   */
+  representation: string | undefined = undefined;
 
   constructor(input: RequestInput) {
     this.input = input;

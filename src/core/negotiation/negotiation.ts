@@ -4,6 +4,7 @@ import { ErrorCode } from '../errors/catalogue.ts';
 import type { OutgoingResponse } from '../http/response.ts';
 import { assertInteger, assertKnownKeys } from '../internal/options.ts';
 import type { RequestContext } from '../kernel/context.ts';
+import { ownTransform } from '../kernel/own-transforms.ts';
 import type { Plugin, Serializer } from '../kernel/plugin.ts';
 import type { RouteInfo } from '../kernel/route-table.ts';
 import type { RouteSettings } from '../kernel/route-types.ts';
@@ -260,5 +261,5 @@ class NegotiationPlugin implements Plugin {
  * @category Negotiation
  */
 export function negotiation(options: NegotiationOptions = {}): Plugin {
-  return new NegotiationPlugin(options);
+  return ownTransform(new NegotiationPlugin(options));
 }

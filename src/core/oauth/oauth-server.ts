@@ -2,6 +2,7 @@
 
 import type { OutgoingResponse } from '../http/response.ts';
 import type { RequestContext } from '../kernel/context.ts';
+import { ownTransform } from '../kernel/own-transforms.ts';
 import type { Plugin, PluginSetup } from '../kernel/plugin.ts';
 import type { RouteTable } from '../kernel/route-table.ts';
 import type { RouteConfig } from '../kernel/route-types.ts';
@@ -183,5 +184,5 @@ class OAuthServerPlugin implements OAuthServer {
  * @category OAuth server
  */
 export function oauthServer(options: OAuthServerOptions): OAuthServer {
-  return new OAuthServerPlugin(options);
+  return ownTransform(new OAuthServerPlugin(options));
 }

@@ -10,6 +10,7 @@ import { assertInteger, assertKnownKeys } from '../internal/options.ts';
 import { isProduction } from '../internal/platform.ts';
 import { defaultCheckTimeout } from '../kernel/check-budget.ts';
 import type { RequestContext } from '../kernel/context.ts';
+import { transformsAreOwn } from '../kernel/own-transforms.ts';
 import type { CheckResult, Plugin } from '../kernel/plugin.ts';
 import { compileLogPlan, type LogPlan } from '../kernel/request-logger.ts';
 import type { RouteTable } from '../kernel/route-table.ts';
@@ -21,6 +22,7 @@ import { compileTrust, type TrustProxy, type TrustTest } from '../origin/trust-p
 import { Router } from '../routing/router.ts';
 import { mergeRoutes, orderPlugins } from './plugins.ts';
 import { alwaysOnFill, type ResponsePlan } from './respond.ts';
+import { TextReuse } from './reuse.ts';
 import { SerializerRegistry } from './serialize.ts';
 
 /**
@@ -319,6 +321,7 @@ export function resolveConventionsOptions(options: ConventionsOptions): Resolved
       fillAlwaysOn: alwaysOnFill(alwaysOnHeaders),
       logger,
       development: options.development ?? !isProduction(),
+      reuse: transformsAreOwn(plugins) ? new TextReuse() : undefined,
     },
   };
 }

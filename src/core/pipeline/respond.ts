@@ -8,6 +8,7 @@ import { compiled } from '../internal/platform.ts';
 import { type RequestContext, runOf } from '../kernel/context.ts';
 import { andThen, attempt, runAll, type Step } from '../kernel/steps.ts';
 import { startHeaders } from './answers.ts';
+import type { TextReuse } from './reuse.ts';
 import { checkResponse } from './schemas.ts';
 import type { SerializerRegistry } from './serialize.ts';
 
@@ -31,6 +32,8 @@ export interface ResponsePlan {
   logger: Logger;
   /** Development mode: response values are checked against the route's `response` schemas. */
   development?: boolean;
+  /** The texts of versioned reads, where every transform hook is the library's own. */
+  reuse?: TextReuse | undefined;
 }
 
 /**
@@ -60,10 +63,12 @@ export function respond(
   ctx: RequestContext,
   out: OutgoingResponse,
 ): Step<ApiResponse> {
-  if (plan.transform.length === 0) return serialized(plan, ctx, out);
+  // The handler's value, before the transforms shape it: what a kept text was written from.
+  const given = out.body;
+  if (plan.transform.length === 0) return serialized(plan, ctx, out, given);
   return attempt(
-    () => andThen(runAll(plan.transform, ctx, out), () => serialized(plan, ctx, out)),
-    (error) => serialized(plan, ctx, failure(ctx, error, plan.logger)),
+    () => andThen(runAll(plan.transform, ctx, out), () => serialized(plan, ctx, out, given)),
+    (error) => serialized(plan, ctx, failure(ctx, error, plan.logger), undefined),
   );
 }
 
@@ -71,6 +76,7 @@ function serialized(
   plan: ResponsePlan,
   ctx: RequestContext,
   out: OutgoingResponse,
+  given: unknown,
 ): Step<ApiResponse> {
   // After the transform phase: the envelope, the selected fields and the links, as sent.
   if (plan.development && plan.logger.warn) {
@@ -78,7 +84,12 @@ function serialized(
   }
   let sent: SentResponse;
   try {
-    sent = plan.serializers.serialize(ctx, out);
+    const name =
+      plan.reuse === undefined || out.status !== 200 ? undefined : runOf(ctx).representation;
+    sent =
+      name === undefined
+        ? plan.serializers.serialize(ctx, out)
+        : plan.serializers.serialize(ctx, out, plan.reuse, name, given);
   } catch (error) {
     // A body its serializer cannot represent (a cycle, a BigInt) is the handler's fault.
     sent = plan.serializers.serialize(ctx, failure(ctx, error, plan.logger));

@@ -3,6 +3,7 @@ import { stringifyResponseJson } from '../http/json.ts';
 import type { OutgoingResponse, SentResponse } from '../http/response.ts';
 import type { RequestContext } from '../kernel/context.ts';
 import type { Serializer } from '../kernel/plugin.ts';
+import type { TextReuse } from './reuse.ts';
 
 /**
  * The JSON serializer: the default entry of every registry (spec 1, 4.6).
@@ -45,8 +46,16 @@ export class SerializerRegistry {
    * Serializes a response: a string or bytes whose `Content-Type` is set go as they are; bytes
    * without one as `application/octet-stream`; any other value by the serializer of its `type`
    * (JSON when none), with that media type as its `Content-Type`. 204 and 304 never carry a body.
+   * With `reuse` and the `name` of the representation, the built-in JSON writer's text for the
+   * same handler value (`given`) is sent again.
    */
-  serialize(ctx: RequestContext, out: OutgoingResponse): SentResponse {
+  serialize(
+    ctx: RequestContext,
+    out: OutgoingResponse,
+    reuse?: TextReuse,
+    name?: string,
+    given?: unknown,
+  ): SentResponse {
     const { status, headers, body } = out;
     if (body === undefined || status === 204 || status === 304) {
       return { status, headers, body: null };
@@ -62,7 +71,10 @@ export class SerializerRegistry {
     const type = out.type;
     if (type === undefined) {
       // The default: JSON, with a constant Content-Type that needs no check.
-      const bytes = this.json(body, ctx);
+      const bytes =
+        name === undefined
+          ? this.json(body, ctx)
+          : write(this.json, body, ctx, reuse!, name, given);
       record['content-type'] ??= 'application/json';
       return { status, headers, body: bytes };
     }
@@ -70,8 +82,28 @@ export class SerializerRegistry {
     if (serializer === undefined) {
       throw new TypeError(`No serializer is registered for ${type}; a plugin must provide it.`);
     }
-    const bytes = serializer(body, ctx);
+    const bytes =
+      name === undefined
+        ? serializer(body, ctx)
+        : write(serializer, body, ctx, reuse!, name, given);
     if (record['content-type'] === undefined) headers.set('content-type', type);
     return { status, headers, body: bytes };
   }
+}
+
+/** The text of the built-in JSON writer, kept and sent again; any other serializer's as it writes. */
+function write(
+  serializer: Serializer,
+  body: unknown,
+  ctx: RequestContext,
+  reuse: TextReuse,
+  name: string,
+  given: unknown,
+): string | Uint8Array {
+  if (serializer !== jsonSerializer) return serializer(body, ctx);
+  const kept = reuse.find(name, given);
+  if (kept !== undefined) return kept;
+  const text = serializer(body, ctx);
+  reuse.keep(name, given, text);
+  return text;
 }

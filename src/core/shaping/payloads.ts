@@ -5,6 +5,7 @@ import { walkDateTextsWith } from '../http/json.ts';
 import type { OutgoingResponse } from '../http/response.ts';
 import { assertKnownKeys } from '../internal/options.ts';
 import type { RequestContext } from '../kernel/context.ts';
+import { ownTransform } from '../kernel/own-transforms.ts';
 import type { Plugin, PluginSetup } from '../kernel/plugin.ts';
 import type { RouteInfo } from '../kernel/route-table.ts';
 import type { RouteSettings } from '../kernel/route-types.ts';
@@ -373,5 +374,5 @@ function projectorFor(selection: Selection): Projector {
  * @category Payloads
  */
 export function payloads(options: PayloadsOptions = {}): Plugin {
-  return new PayloadsPlugin(options);
+  return ownTransform(new PayloadsPlugin(options));
 }

@@ -5,6 +5,7 @@ import type { OutgoingResponse, SentResponse } from '../http/response.ts';
 import { assertKnownKeys } from '../internal/options.ts';
 import type { RequestContext } from '../kernel/context.ts';
 import type { Identity } from '../kernel/identity.ts';
+import { ownTransform } from '../kernel/own-transforms.ts';
 import type { Plugin } from '../kernel/plugin.ts';
 import type { RouteInfo } from '../kernel/route-table.ts';
 import type { RouteSettings } from '../kernel/route-types.ts';
@@ -304,5 +305,5 @@ class VersioningPlugin implements Plugin {
  * @category Versioning
  */
 export function versioning(options: VersioningOptions = {}): Plugin {
-  return new VersioningPlugin(options);
+  return ownTransform(new VersioningPlugin(options));
 }
