@@ -315,10 +315,13 @@ function readPreconditions(
       vary,
     );
     if (reuseText && compiled.etag === 'strong') {
-      // A strong tag names one text. It goes with everything else a link or the page may read, in
-      // full: the tag's hashes tell versions apart, not callers.
-      runOf(ctx).representation =
-        `${tag}\u0000${vary}\u0000${ctx.path}\u0000${ctx.rawQuery}\u0000${ctx.scheme}://${ctx.host ?? ''}\u0000${identityKey(ctx)}`;
+      // What a link or the page may read of the request: the API version and the caller's links
+      // (the tag's vary), the query, where the client asked, and who is asking.
+      const who = identityKey(ctx);
+      runOf(ctx).representation = {
+        key: `${tag}\u0000${ctx.path}`,
+        details: [vary, ctx.rawQuery, ctx.scheme, ctx.host ?? '', who],
+      };
     }
   }
   const validators: Validators = {

@@ -21,6 +21,18 @@ export type Phase = (typeof Phase)[keyof typeof Phase];
 
 const noTests: readonly never[] = [];
 
+/**
+ * The name of one response's text: a strong tag made from the route's `resourceVersion`, and the
+ * rest of the request the text depends on, in full (a tag's hashes tell versions apart, not
+ * callers).
+ */
+export interface Representation {
+  /** The tag and the path: where a kept text is looked up. */
+  readonly key: string;
+  /** Everything else the text depends on, each compared in full before a kept text is sent. */
+  readonly details: readonly string[];
+}
+
 /** What the pipeline keeps of one request's run (`Context`: the request context's type). */
 export class Run<Context> {
   /** How far the run got. */
@@ -48,12 +60,10 @@ export class Run<Context> {
   /** The `Content-Length` of the body left out of a HEAD answer to an app's value (GET's length). */
   headLength: string | undefined = undefined;
   /**
-   * What names the text of this response, where the `caching` plugin knows it: a strong tag made
-   * from the route's `resourceVersion`, with the rest of the request the text depends on. The
-   * serialize phase sends the JSON text it wrote under the same name again, for the same
-   * handler value.
+   * What names the text of this response, where the `caching` plugin knows it. The serialize
+   * phase sends the JSON text it wrote under the same name again, for the same handler value.
    */
-  representation: string | undefined = undefined;
+  representation: Representation | undefined = undefined;
 
   constructor(input: RequestInput) {
     this.input = input;

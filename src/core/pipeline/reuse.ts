@@ -4,6 +4,7 @@
  */
 
 import { BoundedCache } from '../internal/bounded-cache.ts';
+import type { Representation } from '../kernel/run.ts';
 import { ListPage } from '../paging/list-query.ts';
 
 // At most this many texts are kept, each of at most `maxText` UTF-16 units: 8 Mi units in all.
@@ -14,6 +15,8 @@ const maxDepth = 8;
 const maxMembers = 4096;
 
 interface Kept {
+  /** The rest of the name it was kept under. */
+  details: readonly string[];
   /** The handler's value the text was written from. */
   given: unknown;
   /** The text. */
@@ -36,16 +39,21 @@ export class TextReuse {
   private readonly kept = new BoundedCache<string, Kept>(maxTexts);
 
   /** The text kept under `name` for a value the same as `given`, or `undefined`. */
-  find(name: string, given: unknown): string | undefined {
-    const kept = this.kept.get(name);
+  find(name: Representation, given: unknown): string | undefined {
+    const kept = this.kept.get(name.key);
     if (kept === undefined) return undefined;
+    const { details } = name;
+    if (details.length !== kept.details.length) return undefined;
+    for (let i = 0; i < details.length; i++) if (details[i] !== kept.details[i]) return undefined;
     left = maxMembers;
     return same(kept.given, given, maxDepth) ? kept.text : undefined;
   }
 
   /** Keeps the text written from `given` under `name`, when it is short enough. */
-  keep(name: string, given: unknown, text: string | Uint8Array): void {
-    if (typeof text === 'string' && text.length <= maxText) this.kept.set(name, { given, text });
+  keep(name: Representation, given: unknown, text: string | Uint8Array): void {
+    if (typeof text === 'string' && text.length <= maxText) {
+      this.kept.set(name.key, { details: name.details, given, text });
+    }
   }
 }
 

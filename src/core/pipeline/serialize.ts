@@ -3,6 +3,7 @@ import { stringifyResponseJson } from '../http/json.ts';
 import type { OutgoingResponse, SentResponse } from '../http/response.ts';
 import type { RequestContext } from '../kernel/context.ts';
 import type { Serializer } from '../kernel/plugin.ts';
+import type { Representation } from '../kernel/run.ts';
 import type { TextReuse } from './reuse.ts';
 
 /**
@@ -53,7 +54,7 @@ export class SerializerRegistry {
     ctx: RequestContext,
     out: OutgoingResponse,
     reuse?: TextReuse,
-    name?: string,
+    name?: Representation,
     given?: unknown,
   ): SentResponse {
     const { status, headers, body } = out;
@@ -97,7 +98,7 @@ function write(
   body: unknown,
   ctx: RequestContext,
   reuse: TextReuse,
-  name: string,
+  name: Representation,
   given: unknown,
 ): string | Uint8Array {
   if (serializer !== jsonSerializer) return serializer(body, ctx);
