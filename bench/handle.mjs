@@ -1,13 +1,15 @@
 /**
- * `node bench/handle.mjs [--requests N] [--rounds N]`: the core's `handle()` of one bookshelf
- * request, timed in-process, with no socket and no HTTP parser: how much of a request's time
- * is the pipeline's own (its conventions, shaping and JSON text), apart from Node's HTTP work.
+ * `node bench/handle.mjs [--requests N] [--rounds N] [--written]`: the core's `handle()` of one
+ * bookshelf request, timed in-process, with no socket and no HTTP parser: how much of a request's
+ * time is the pipeline's own (its conventions, shaping and JSON text), apart from Node's HTTP work.
  *
  * The request is the `bookshelf-bytes` group's (`GET /v1/books?per_page=20` with alice's token
  * and an Origin), answered by the bookshelf built from the built package (`npm run build`
  * first) under NODE_ENV=production, as the bench runs it. Prints µs per call for each round
  * (wall time, and the process's CPU time, which a busy machine disturbs less) and the lowest
- * and median after the first two (warm-up). Pin it: `taskset -c 0 node bench/handle.mjs`.
+ * and median after the first two (warm-up). Pin it: `taskset -c 0 node bench/handle.mjs`. The
+ * page is the same each time, so its JSON text is written once and sent again
+ * (`caching({ reuseText })`); `--written` writes it anew on every call.
  */
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -37,6 +39,7 @@ const { values } = parseArgs({
   options: {
     requests: { type: 'string', default: '20000' },
     rounds: { type: 'string', default: '8' },
+    written: { type: 'boolean', default: false },
   },
 });
 const requests = Number(values.requests);
@@ -45,7 +48,11 @@ const rounds = Number(values.rounds);
 const { createBookshelf } = await import('../examples/bookshelf/app.ts');
 const { ORIGIN } = await import('./lib/tokens.mjs');
 const quiet = { error() {}, warn() {}, info() {} };
-const api = createBookshelf({ logger: quiet, rateLimit: { limit: 1_000_000_000, window: 3600 } });
+const api = createBookshelf({
+  logger: quiet,
+  rateLimit: { limit: 1_000_000_000, window: 3600 },
+  reuseText: !values.written,
+});
 const host = '127.0.0.1:3000';
 const headerReader = (headers) => ({ get: (name) => headers[name] });
 const request = (method, url, headers, body) => ({

@@ -44,6 +44,11 @@ export interface BookshelfOptions {
    * an SDK when OTEL_EXPORTER_OTLP_ENDPOINT is set). @default false
    */
   observability?: boolean;
+  /**
+   * Whether a read whose version, request and data are unchanged sends the JSON text it wrote
+   * before (`caching({ reuseText })`); off, every page is written anew. @default true
+   */
+  reuseText?: boolean;
 }
 
 /** Builds a bookshelf with its own freshly seeded data. */
@@ -75,7 +80,7 @@ export function createBookshelf(options: BookshelfOptions = {}): Conventions {
       unknownParameters: 'reject',
       checkPayloads: options.checkPayloads ?? false,
     }),
-    ...httpSemantics(),
+    ...httpSemantics(options.reuseText ?? true),
     imports.jobs,
     ...oauth.plugins,
     // Versioning reports who calls deprecated endpoints: keep it after the plugins that set identity.
