@@ -14,30 +14,13 @@ import {
   type RequestContext,
   type ResourceOptions,
 } from '../../src/index.ts';
+import { headerIdentity, updateLink } from './_header-identity.ts';
 
 type Book = { id: string; ownerId: string };
 const book: Book = { id: 'emma', ownerId: 'alice' };
 const links: ResourceOptions<Book>['links'] = {
   self: { method: 'GET', href: (b) => `/v1/books/${b.id}` },
-  update: {
-    method: 'PUT',
-    href: (b) => `/v1/books/${b.id}`,
-    when: (ctx) => hasScopes(ctx.identity, 'books:write'),
-  },
-};
-
-/** `x-user: name scope scope…` and `x-claims: {json}` make a fresh identity on each request. */
-const identities: Plugin = {
-  name: 'test-identity',
-  preParsing(ctx) {
-    const user = ctx.headers.get('x-user');
-    if (user == null) return;
-    const [subject, ...scopes] = user.split(' ');
-    const claims = JSON.parse(ctx.headers.get('x-claims') ?? '{}') as Record<string, unknown>;
-    ctx.identity = { subject, clientId: 'app', scopes: new Set(scopes), via: 'test', claims };
-    const version = ctx.headers.get('x-api-version');
-    if (version != null) ctx.state.apiVersion = Number(version);
-  },
+  update: updateLink,
 };
 
 function api(options: Partial<ResourceOptions<Book>> = {}) {
@@ -52,7 +35,7 @@ function api(options: Partial<ResourceOptions<Book>> = {}) {
         },
       },
     },
-    plugins: [identities, payloads(), caching()],
+    plugins: [headerIdentity, payloads(), caching()],
   });
 }
 

@@ -11,12 +11,12 @@ import {
   caching,
   conventions,
   defineResource,
-  hasScopes,
   type Plugin,
   pageArray,
   payloads,
   type RequestContext,
 } from '../../src/index.ts';
+import { headerIdentity, updateLink } from './_header-identity.ts';
 
 type Book = { id: string; title: string; year: number; added?: Date };
 
@@ -31,24 +31,9 @@ const resource = defineResource<Book>({
   fields: { id: true, title: true, year: true, added: true },
   links: {
     self: { method: 'GET', href: (b, ctx) => `${ctx.scheme}://${ctx.host}/v1/books/${b.id}` },
-    update: {
-      method: 'PUT',
-      href: (b) => `/v1/books/${b.id}`,
-      when: (ctx) => hasScopes(ctx.identity, 'books:write'),
-    },
+    update: updateLink,
   },
 });
-
-/** `x-user: name scope…` makes an identity. */
-const identities: Plugin = {
-  name: 'test-identity',
-  preParsing(ctx) {
-    const user = ctx.headers.get('x-user');
-    if (user == null) return;
-    const [subject, ...scopes] = user.split(' ');
-    ctx.identity = { subject, scopes: new Set(scopes), via: 'test' };
-  },
-};
 
 interface Setup {
   books?: Book[];
@@ -85,7 +70,7 @@ function service(setup: Setup = {}) {
       },
     },
     plugins: [
-      identities,
+      headerIdentity,
       payloads(),
       caching(setup.reuseText === undefined ? {} : { reuseText: setup.reuseText }),
       ...(setup.plugins ?? []),
