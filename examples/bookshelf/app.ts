@@ -80,7 +80,7 @@ export function createBookshelf(options: BookshelfOptions = {}): Conventions {
       unknownParameters: 'reject',
       checkPayloads: options.checkPayloads ?? false,
     }),
-    ...httpSemantics(options.reuseText ?? true),
+    ...httpSemantics(options.reuseText),
     imports.jobs,
     ...oauth.plugins,
     // Versioning reports who calls deprecated endpoints: keep it after the plugins that set identity.

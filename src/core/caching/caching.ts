@@ -317,10 +317,9 @@ function readPreconditions(
     if (reuseText && compiled.etag === 'strong') {
       // What a link or the page may read of the request: the API version and the caller's links
       // (the tag's vary), the query, where the client asked, and who is asking.
-      const who = identityKey(ctx);
       runOf(ctx).representation = {
         key: `${tag}\u0000${ctx.path}`,
-        details: [vary, ctx.rawQuery, ctx.scheme, ctx.host ?? '', who],
+        details: [vary, ctx.rawQuery, ctx.scheme, ctx.host ?? '', identityKey(ctx)],
       };
     }
   }

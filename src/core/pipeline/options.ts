@@ -222,7 +222,9 @@ function contributionsOf(plugins: readonly Plugin[]): {
   serializers: SerializerRegistry;
   alwaysOn: HeaderBag;
 } {
-  const serializers = new SerializerRegistry();
+  const serializers = new SerializerRegistry(
+    transformsAreOwn(plugins) ? new TextReuse() : undefined,
+  );
   const alwaysOn = new HeaderBag(builtInHeaders);
   for (const plugin of plugins) {
     for (const [type, serializer] of Object.entries(plugin.serializers ?? {})) {
@@ -321,7 +323,6 @@ export function resolveConventionsOptions(options: ConventionsOptions): Resolved
       fillAlwaysOn: alwaysOnFill(alwaysOnHeaders),
       logger,
       development: options.development ?? !isProduction(),
-      reuse: transformsAreOwn(plugins) ? new TextReuse() : undefined,
     },
   };
 }

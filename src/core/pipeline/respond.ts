@@ -8,7 +8,6 @@ import { compiled } from '../internal/platform.ts';
 import { type RequestContext, runOf } from '../kernel/context.ts';
 import { andThen, attempt, runAll, type Step } from '../kernel/steps.ts';
 import { startHeaders } from './answers.ts';
-import type { TextReuse } from './reuse.ts';
 import { checkResponse } from './schemas.ts';
 import type { SerializerRegistry } from './serialize.ts';
 
@@ -32,8 +31,6 @@ export interface ResponsePlan {
   logger: Logger;
   /** Development mode: response values are checked against the route's `response` schemas. */
   development?: boolean;
-  /** The texts of versioned reads, where every transform hook is the library's own. */
-  reuse?: TextReuse | undefined;
 }
 
 /**
@@ -84,12 +81,7 @@ function serialized(
   }
   let sent: SentResponse;
   try {
-    const name =
-      plan.reuse === undefined || out.status !== 200 ? undefined : runOf(ctx).representation;
-    sent =
-      name === undefined
-        ? plan.serializers.serialize(ctx, out)
-        : plan.serializers.serialize(ctx, out, plan.reuse, name, given);
+    sent = plan.serializers.serialize(ctx, out, given);
   } catch (error) {
     // A body its serializer cannot represent (a cycle, a BigInt) is the handler's fault.
     sent = plan.serializers.serialize(ctx, failure(ctx, error, plan.logger));

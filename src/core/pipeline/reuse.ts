@@ -71,12 +71,12 @@ function same(a: unknown, b: unknown, depth: number): boolean {
   if (proto === Array.prototype) {
     const x = a as unknown[];
     const y = b as unknown[];
-    if (x.length !== y.length) return false;
+    // A `toJSON` of its own makes an array another text.
+    if (x.length !== y.length || 'toJSON' in x || 'toJSON' in y) return false;
     left -= x.length;
     if (left < 0) return false;
     for (let i = 0; i < x.length; i++) if (!same(x[i], y[i], depth - 1)) return false;
-    // A `toJSON` of its own makes an array another text.
-    return !('toJSON' in x) && !('toJSON' in y);
+    return true;
   }
   if (proto === Date.prototype) {
     return ownToJSON(a) && ownToJSON(b) && (a as Date).getTime() === (b as Date).getTime();

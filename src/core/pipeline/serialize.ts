@@ -1,9 +1,8 @@
 /** The serialize phase: a response value into bytes, by a registry of serializers keyed by media type. */
 import { stringifyResponseJson } from '../http/json.ts';
 import type { OutgoingResponse, SentResponse } from '../http/response.ts';
-import type { RequestContext } from '../kernel/context.ts';
+import { type RequestContext, runOf } from '../kernel/context.ts';
 import type { Serializer } from '../kernel/plugin.ts';
-import type { Representation } from '../kernel/run.ts';
 import type { TextReuse } from './reuse.ts';
 
 /**
@@ -21,6 +20,12 @@ export const jsonSerializer: Serializer = (value) => stringifyResponseJson(value
 export class SerializerRegistry {
   private readonly byType = new Map<string, Serializer>([['application/json', jsonSerializer]]);
   private json: Serializer = jsonSerializer;
+  /** The kept texts of versioned reads; `undefined` where a transform hook is not the library's own. */
+  private readonly reuse: TextReuse | undefined;
+
+  constructor(reuse?: TextReuse) {
+    this.reuse = reuse;
+  }
 
   /** Adds a serializer; a media type served twice is a `TypeError` naming both owners. */
   add(type: string, serializer: Serializer, owner: string): void {
@@ -47,16 +52,10 @@ export class SerializerRegistry {
    * Serializes a response: a string or bytes whose `Content-Type` is set go as they are; bytes
    * without one as `application/octet-stream`; any other value by the serializer of its `type`
    * (JSON when none), with that media type as its `Content-Type`. 204 and 304 never carry a body.
-   * With `reuse` and the `name` of the representation, the built-in JSON writer's text for the
-   * same handler value (`given`) is sent again.
+   * `given` is the handler's value the body was shaped from: for it, a 200 the built-in JSON
+   * writer wrote before under the request's representation is sent again ({@link TextReuse}).
    */
-  serialize(
-    ctx: RequestContext,
-    out: OutgoingResponse,
-    reuse?: TextReuse,
-    name?: Representation,
-    given?: unknown,
-  ): SentResponse {
+  serialize(ctx: RequestContext, out: OutgoingResponse, given?: unknown): SentResponse {
     const { status, headers, body } = out;
     if (body === undefined || status === 204 || status === 304) {
       return { status, headers, body: null };
@@ -70,41 +69,35 @@ export class SerializerRegistry {
       }
     }
     const type = out.type;
-    if (type === undefined) {
-      // The default: JSON, with a constant Content-Type that needs no check.
-      const bytes =
-        name === undefined
-          ? this.json(body, ctx)
-          : write(this.json, body, ctx, reuse!, name, given);
-      record['content-type'] ??= 'application/json';
-      return { status, headers, body: bytes };
-    }
-    const serializer = this.find(type);
+    const serializer = type === undefined ? this.json : this.find(type);
     if (serializer === undefined) {
       throw new TypeError(`No serializer is registered for ${type}; a plugin must provide it.`);
     }
-    const bytes =
-      name === undefined
-        ? serializer(body, ctx)
-        : write(serializer, body, ctx, reuse!, name, given);
-    if (record['content-type'] === undefined) headers.set('content-type', type);
+    const bytes = this.write(serializer, ctx, status, body, given);
+    // The default, JSON, has a constant Content-Type that needs no check.
+    if (type === undefined) record['content-type'] ??= 'application/json';
+    else if (record['content-type'] === undefined) headers.set('content-type', type);
     return { status, headers, body: bytes };
   }
-}
 
-/** The text of the built-in JSON writer, kept and sent again; any other serializer's as it writes. */
-function write(
-  serializer: Serializer,
-  body: unknown,
-  ctx: RequestContext,
-  reuse: TextReuse,
-  name: Representation,
-  given: unknown,
-): string | Uint8Array {
-  if (serializer !== jsonSerializer) return serializer(body, ctx);
-  const kept = reuse.find(name, given);
-  if (kept !== undefined) return kept;
-  const text = serializer(body, ctx);
-  reuse.keep(name, given, text);
-  return text;
+  /** What `serializer` writes of `body`, or the built-in JSON writer's kept text for `given`. */
+  private write(
+    serializer: Serializer,
+    ctx: RequestContext,
+    status: number,
+    body: unknown,
+    given: unknown,
+  ): string | Uint8Array {
+    const reuse = this.reuse;
+    if (reuse === undefined || status !== 200 || serializer !== jsonSerializer) {
+      return serializer(body, ctx);
+    }
+    const name = runOf(ctx).representation;
+    if (name === undefined) return serializer(body, ctx);
+    const kept = reuse.find(name, given);
+    if (kept !== undefined) return kept;
+    const text = serializer(body, ctx);
+    reuse.keep(name, given, text);
+    return text;
+  }
 }
