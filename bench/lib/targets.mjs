@@ -154,12 +154,20 @@ comparisons.push({
 // (Hono on @hono/node-server).
 const BYTES_GOALS = { node: 0.7, fastify: 0.7, express: 0.65, fetch: 0.65 };
 const perPage = '/v1/books?per_page=20';
-/** The bytes server on `stack`; `head` is its `BENCH_HEAD` (node:http only), none by default. */
-const bytesServer = (stack, head) => ({
+/**
+ * The bytes server on `stack`; `head` is its `BENCH_HEAD` (node:http only), none by default;
+ * `text` its `BENCH_TEXT` (`fixed`: the text taken once), written anew by default.
+ */
+const bytesServer = (stack, head, text) => ({
   server: 'bookshelf-bytes.mjs',
   requires: ['dist/node.mjs'],
   tsx: true,
-  env: { ...builtPackage, BENCH_HOST: stack, ...(head === undefined ? {} : { BENCH_HEAD: head }) },
+  env: {
+    ...builtPackage,
+    BENCH_HOST: stack,
+    ...(head === undefined ? {} : { BENCH_HEAD: head }),
+    ...(text === undefined ? {} : { BENCH_TEXT: text }),
+  },
   request: { path: perPage },
   warmup: bookshelfWarmup,
 });
@@ -202,6 +210,15 @@ for (const stack of ['node', 'fastify']) {
     a: `bookshelf-written-${stack}`,
     b: `bookshelf-bytes-${stack}`,
     says: `the bookshelf on ${stack} writing each page anew / ${stack} sending the same bytes`,
+  });
+  // The strictest ceiling: the twin sends the text it took at start-up, writing nothing.
+  add(`bookshelf-fixed-${stack}`, bytesServer(stack, undefined, 'fixed'));
+  comparisons.push({
+    name: `bookshelf-fixed-${stack}`,
+    group: 'bookshelf-bytes',
+    a: `bookshelf-${stack}`,
+    b: `bookshelf-fixed-${stack}`,
+    says: `the bookshelf on ${stack} / ${stack} sending the same bytes from a string taken once`,
   });
 }
 
@@ -266,20 +283,39 @@ comparisons.push({
 
 // Telemetry: our full stack with telemetry() on the OpenTelemetry API alone (its
 // no-op, goal: at most 3 % slower), with a real SDK exporting to memory (at most 15 % slower),
-// and with request ids alone, each beside the same stack without, in one run.
-const TELEMETRY_GOALS = { 'otel-noop': 0.97, 'otel-sdk': 0.85, ids: undefined };
-const telemetryEnv = {
-  'otel-noop': { BENCH_OTEL: 'noop' },
-  'otel-sdk': { BENCH_OTEL: 'sdk' },
-  ids: { BENCH_IDS: '1' },
+// and with request ids alone, each beside the same stack without, in one run. Then the usual
+// production set-up: OpenTelemetry's own HTTP instrumentation on the same SDK, without telemetry()
+// (what instrumenting the service costs whoever does it), and telemetry() beside it, adopting its
+// span (what the library adds to that).
+const TELEMETRY = {
+  'otel-noop': {
+    env: { BENCH_OTEL: 'noop' },
+    atLeast: 0.97,
+    says: 'telemetry, no SDK (no-op API) / without',
+  },
+  'otel-sdk': {
+    env: { BENCH_OTEL: 'sdk' },
+    atLeast: 0.85,
+    says: 'telemetry, SDK to memory / without',
+  },
+  ids: { env: { BENCH_IDS: '1' }, says: 'request ids / without' },
+  'otel-http': {
+    env: { BENCH_OTEL: 'http' },
+    says: "OpenTelemetry's HTTP instrumentation on that SDK, no telemetry() / without",
+  },
+  'otel-http-ours': {
+    env: { BENCH_OTEL: 'http-ours' },
+    than: 'otel-http',
+    says: "telemetry() adopting the HTTP instrumentation's span / the instrumentation alone",
+  },
 };
 for (const stack of ['node', 'fastify']) {
   const { requires } = STACKS.find((s) => s.stack === stack);
-  for (const [variant, atLeast] of Object.entries(TELEMETRY_GOALS)) {
+  for (const [variant, { env, atLeast, than, says }] of Object.entries(TELEMETRY)) {
     add(`${stack}-full-${variant}`, {
       server: `${stack}-full.mjs`,
       requires: variant === 'ids' ? requires : [...requires, 'dist/otel.mjs'],
-      env: telemetryEnv[variant],
+      env,
       request: asApp,
       full: true,
     });
@@ -287,9 +323,9 @@ for (const stack of ['node', 'fastify']) {
       name: `${stack}-${variant}`,
       group: 'telemetry',
       a: `${stack}-full-${variant}`,
-      b: `${stack}-full`,
+      b: than === undefined ? `${stack}-full` : `${stack}-full-${than}`,
       ...(atLeast === undefined ? {} : { atLeast }),
-      says: `our full ${stack} stack with ${variant === 'ids' ? 'request ids' : variant === 'otel-noop' ? 'telemetry, no SDK (no-op API)' : 'telemetry, SDK to memory'} / without`,
+      says: `our full ${stack} stack: ${says}`,
     });
   }
 }

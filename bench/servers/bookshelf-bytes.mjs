@@ -13,6 +13,9 @@
  * Node writing a longer head, which no convention can avoid. With `BENCH_HEAD=line` it sends a
  * head of the same length in bytes as that one, but as `Content-Type` and one `X-Head` line:
  * the head's bytes without its many lines, to tell which of the two costs.
+ *
+ * With `BENCH_TEXT=fixed` it sends the text taken at start-up on every request instead of
+ * writing it anew: the strictest ceiling, a server that only copies a string to the socket.
  */
 import { createBookshelf } from '../../examples/bookshelf/app.ts';
 import { loadHost } from '../../examples/bookshelf/hosts/host.ts';
@@ -66,6 +69,13 @@ if (JSON.stringify(plain) !== text) {
 }
 
 const type = 'application/json';
+const textMode = process.env.BENCH_TEXT ?? '';
+if (!['', 'fixed'].includes(textMode)) {
+  console.error('bookshelf-bytes: BENCH_TEXT is fixed (the text taken at start-up) or unset');
+  process.exit(2);
+}
+/** The body of one response: written by `JSON.stringify` each time, or the text taken once. */
+const bodyText = textMode === 'fixed' ? () => text : () => JSON.stringify(plain);
 const headMode = process.env.BENCH_HEAD ?? '';
 if (!['', '1', 'line'].includes(headMode)) {
   console.error(
@@ -98,7 +108,7 @@ if (stack === 'node') {
   const { createServer } = await import('node:http');
   const server = createServer((req, res) => {
     if (req.method === 'GET' && req.url === PATH) {
-      const body = JSON.stringify(plain);
+      const body = bodyText();
       res.writeHead(
         200,
         headMode === ''
@@ -116,14 +126,14 @@ if (stack === 'node') {
   const { default: express } = await import('express');
   const app = express();
   app.get('/v1/books', (_req, res) => {
-    res.type(type).send(JSON.stringify(plain));
+    res.type(type).send(bodyText());
   });
   const server = app.listen(PORT, HOST, () => ready(server.address().port));
 } else if (stack === 'fastify') {
   const { default: Fastify } = await import('fastify');
   const app = Fastify({ logger: false });
   app.get('/v1/books', (_req, reply) => {
-    reply.type(type).send(JSON.stringify(plain));
+    reply.type(type).send(bodyText());
   });
   await app.listen({ host: HOST, port: PORT });
   ready(app.server.address().port);
@@ -131,7 +141,7 @@ if (stack === 'node') {
   const { serve } = await import('@hono/node-server');
   const { Hono } = await import('hono');
   const app = new Hono();
-  app.get('/v1/books', (c) => c.body(JSON.stringify(plain), 200, { 'content-type': type }));
+  app.get('/v1/books', (c) => c.body(bodyText(), 200, { 'content-type': type }));
   serve({ fetch: app.fetch, hostname: HOST, port: PORT }, (info) => ready(info.port));
 } else {
   console.error(
