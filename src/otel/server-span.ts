@@ -21,9 +21,32 @@ interface HttpMetadata {
   route?: string | undefined;
 }
 
+/** What an adopted request's metadata holds beside the instrumentation's fields. */
+interface Adoption {
+  /** The route that served the request, read when the instrumentation ends the span. */
+  readonly routeOf: () => string | undefined;
+  /** What another instrumentation (Express's) set as the route. */
+  assigned: string | undefined;
+}
+
 // One request adopts a span: a request the library serves inside another's context (an in-process
-// call to `api.handle()`) starts its own.
-const adopted = Symbol('api-conventions.otel.adopted');
+// call to `api.handle()`) starts its own. The mark is also where the route's accessor keeps its
+// state, so that one accessor pair serves every request (a pair of closures per request cost
+// about a microsecond more).
+const adoption = Symbol('api-conventions.otel.adopted');
+type Adopted = HttpMetadata & { [adoption]: Adoption };
+
+const route: PropertyDescriptor & ThisType<Adopted> = {
+  configurable: true,
+  enumerable: true,
+  get() {
+    const state = this[adoption];
+    return state.routeOf() ?? state.assigned;
+  },
+  set(assigned: string | undefined) {
+    this[adoption].assigned = assigned;
+  },
+};
 
 /**
  * The HTTP server span active in `active`, made to take its route from `routeOf` (the route that
@@ -37,18 +60,11 @@ export function adoptActiveServerSpan(
 ): Span | undefined {
   const metadata = active.getValue(metadataKey) as (HttpMetadata & object) | undefined;
   if (typeof metadata !== 'object' || metadata === null) return undefined;
-  if (metadata.type !== 'http' || metadata.span === undefined || adopted in metadata) {
+  if (metadata.type !== 'http' || metadata.span === undefined || adoption in metadata) {
     return undefined;
   }
-  let assigned = metadata.route;
-  Object.defineProperty(metadata, 'route', {
-    configurable: true,
-    enumerable: true,
-    get: () => routeOf() ?? assigned,
-    set: (route: string | undefined) => {
-      assigned = route;
-    },
-  });
-  Object.defineProperty(metadata, adopted, { value: true });
+  const state: Adoption = { routeOf, assigned: metadata.route };
+  (metadata as Adopted)[adoption] = state;
+  Object.defineProperty(metadata, 'route', route);
   return metadata.span;
 }
