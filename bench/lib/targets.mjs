@@ -299,6 +299,15 @@ const TELEMETRY = {
     says: 'telemetry, SDK to memory / without',
   },
   ids: { env: { BENCH_IDS: '1' }, says: 'request ids / without' },
+  'otel-floor': {
+    env: { BENCH_OTEL: 'floor' },
+    says: "the SDK calls any instrumentation makes, in a plugin of the bench's, no telemetry() / without",
+  },
+  'otel-sdk-floor': {
+    env: { BENCH_OTEL: 'sdk' },
+    than: 'otel-floor',
+    says: 'telemetry, SDK to memory / the SDK calls alone',
+  },
   'otel-http': {
     env: { BENCH_OTEL: 'http' },
     says: "OpenTelemetry's HTTP instrumentation on that SDK, no telemetry() / without",
@@ -312,17 +321,22 @@ const TELEMETRY = {
 for (const stack of ['node', 'fastify']) {
   const { requires } = STACKS.find((s) => s.stack === stack);
   for (const [variant, { env, atLeast, than, says }] of Object.entries(TELEMETRY)) {
-    add(`${stack}-full-${variant}`, {
-      server: `${stack}-full.mjs`,
-      requires: variant === 'ids' ? requires : [...requires, 'dist/otel.mjs'],
-      env,
-      request: asApp,
-      full: true,
-    });
+    // A comparison of two targets measured anyway (the SDK stack over the floor) adds none.
+    const target =
+      variant === 'otel-sdk-floor' ? `${stack}-full-otel-sdk` : `${stack}-full-${variant}`;
+    if (!Object.hasOwn(targets, target)) {
+      add(target, {
+        server: `${stack}-full.mjs`,
+        requires: variant === 'ids' ? requires : [...requires, 'dist/otel.mjs'],
+        env,
+        request: asApp,
+        full: true,
+      });
+    }
     comparisons.push({
       name: `${stack}-${variant}`,
       group: 'telemetry',
-      a: `${stack}-full-${variant}`,
+      a: target,
       b: than === undefined ? `${stack}-full` : `${stack}-full-${than}`,
       ...(atLeast === undefined ? {} : { atLeast }),
       says: `our full ${stack} stack: ${says}`,

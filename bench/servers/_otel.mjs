@@ -6,11 +6,14 @@
  * context manager and OpenTelemetry's own HTTP instrumentation (`@opentelemetry/instrumentation-http`,
  * as `getNodeAutoInstrumentations()` loads it) and no `telemetry()`: what the usual instrumentation
  * of a Node server costs the same stack. `BENCH_OTEL=http-ours` adds `telemetry()` to that, which
- * then adopts the instrumentation's span (the production set-up). `BENCH_IDS=1` adds request ids.
+ * then adopts the instrumentation's span (the production set-up). `BENCH_OTEL=floor` registers the
+ * SDK and, instead of `telemetry()`, a plugin that makes the SDK calls any instrumentation of one
+ * request makes (the ones `bench/telemetry.mjs` times as the floor) and nothing else: what the SDK
+ * itself costs the same stack. `BENCH_IDS=1` adds request ids.
  * Anything else: none of it.
  */
 import { createRequire } from 'node:module';
-import { metrics, propagation, trace } from '@opentelemetry/api';
+import { metrics, propagation, SpanKind, trace } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import {
   AggregationTemporality,
@@ -66,11 +69,62 @@ async function registerHttpInstrumentation() {
   createRequire(import.meta.url)('node:http');
 }
 
+/**
+ * The SDK's floor as a plugin: a SERVER span started with three attributes, named by route, nine
+ * more set and ended, and one duration point with the four required attributes.
+ */
+function floorPlugin() {
+  const tracer = trace.getTracer('floor');
+  const histogram = metrics.getMeter('floor').createHistogram('http.server.request.duration');
+  const watched = Symbol('floor');
+  return {
+    name: 'floor',
+    onReceive(ctx) {
+      const span = tracer.startSpan('GET', {
+        kind: SpanKind.SERVER,
+        attributes: {
+          'http.request.method': ctx.method,
+          'url.path': ctx.path,
+          'url.scheme': 'http',
+        },
+      });
+      ctx.state[watched] = { span, start: performance.now() };
+    },
+    onResponse(ctx, status) {
+      const { span, start } = ctx.state[watched];
+      const route = ctx.route?.pattern ?? 'unmatched';
+      span.updateName(`${ctx.method} ${route}`);
+      span.setAttributes({
+        'http.response.status_code': status,
+        'http.route': route,
+        'server.address': 'localhost',
+        'server.port': 3000,
+        'client.address': '127.0.0.1',
+        'user_agent.original': 'bench',
+        'api_conventions.auth.outcome': 'authenticated',
+        'api_conventions.cache.result': 'etag',
+        'api_conventions.negotiation.media_type': 'application/json',
+      });
+      span.end();
+      histogram.record((performance.now() - start) / 1000, {
+        'http.request.method': ctx.method,
+        'url.scheme': 'http',
+        'http.response.status_code': status,
+        'http.route': route,
+      });
+    },
+  };
+}
+
 /** What `fullStack()` takes for the telemetry the environment asks for. */
 export async function otelOptions() {
   const mode = process.env.BENCH_OTEL;
   const first = [];
   if (mode === 'http' || mode === 'http-ours') await registerHttpInstrumentation();
+  if (mode === 'floor') {
+    registerSdk();
+    first.push(floorPlugin());
+  }
   if (mode === 'noop' || mode === 'sdk' || mode === 'http-ours') {
     if (mode === 'sdk') registerSdk();
     const { telemetry } = await import('../../dist/otel.mjs');
