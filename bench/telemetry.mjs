@@ -26,76 +26,20 @@ const { values } = parseArgs({
 const requests = Number(values.requests);
 const rounds = Number(values.rounds);
 
-async function registerSdk() {
-  const { metrics, propagation, trace } = await import('@opentelemetry/api');
-  const { W3CTraceContextPropagator } = await import('@opentelemetry/core');
-  const sdkMetrics = await import('@opentelemetry/sdk-metrics');
-  const sdkTrace = await import('@opentelemetry/sdk-trace-base');
-  const spans = new sdkTrace.InMemorySpanExporter();
-  trace.setGlobalTracerProvider(
-    new sdkTrace.BasicTracerProvider({
-      spanProcessors: [new sdkTrace.BatchSpanProcessor(spans)],
-    }),
-  );
-  propagation.setGlobalPropagator(new W3CTraceContextPropagator());
-  const exported = new sdkMetrics.InMemoryMetricExporter(
-    sdkMetrics.AggregationTemporality.CUMULATIVE,
-  );
-  metrics.setGlobalMeterProvider(
-    new sdkMetrics.MeterProvider({
-      readers: [
-        new sdkMetrics.PeriodicExportingMetricReader({
-          exporter: exported,
-          exportIntervalMillis: 1000,
-        }),
-      ],
-    }),
-  );
-  setInterval(() => {
-    spans.reset();
-    exported.reset();
-  }, 100).unref();
-  return { metrics, trace };
-}
-
-/** One request's worth of SDK calls, as an instrumentation makes them. */
+/** One request's worth of SDK calls, as an instrumentation makes them (bench/lib/otel.mjs). */
 async function floorRequest() {
-  const { metrics, trace } = await registerSdk();
-  const { SpanKind } = await import('@opentelemetry/api');
-  const tracer = trace.getTracer('floor');
-  const histogram = metrics.getMeter('floor').createHistogram('http.server.request.duration');
+  const { floorCalls, registerSdk } = await import('./lib/otel.mjs');
+  registerSdk();
+  const floor = floorCalls();
   return () => {
-    const start = performance.now();
-    const span = tracer.startSpan('GET', {
-      kind: SpanKind.SERVER,
-      attributes: { 'http.request.method': 'GET', 'url.path': '/v1/books/1', 'url.scheme': 'http' },
-    });
-    span.updateName('GET /v1/books/:id');
-    span.setAttributes({
-      'http.response.status_code': 200,
-      'http.route': '/v1/books/:id',
-      'server.address': 'localhost',
-      'server.port': 3000,
-      'client.address': '127.0.0.1',
-      'user_agent.original': 'bench',
-      'api_conventions.auth.outcome': 'anonymous',
-      'api_conventions.cache.result': 'etag',
-      'api_conventions.negotiation.media_type': 'application/json',
-    });
-    span.end();
-    histogram.record((performance.now() - start) / 1000, {
-      'http.request.method': 'GET',
-      'url.scheme': 'http',
-      'http.response.status_code': 200,
-      'http.route': '/v1/books/:id',
-    });
+    floor.end(floor.start('GET', '/v1/books/1'), 200, '/v1/books/:id');
     return Promise.resolve();
   };
 }
 
 /** The core's handle() of one request, with the plugins of a full stack and telemetry as asked. */
 async function handleRequest(mode) {
-  if (mode === 'sdk') await registerSdk();
+  if (mode === 'sdk') (await import('./lib/otel.mjs')).registerSdk();
   const lib = await import('../dist/index.mjs');
   const plugins = [lib.securityHeaders(), lib.negotiation(), lib.caching()];
   if (mode !== 'off') {

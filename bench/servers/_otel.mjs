@@ -13,48 +13,6 @@
  * Anything else: none of it.
  */
 import { createRequire } from 'node:module';
-import { metrics, propagation, SpanKind, trace } from '@opentelemetry/api';
-import { W3CTraceContextPropagator } from '@opentelemetry/core';
-import {
-  AggregationTemporality,
-  InMemoryMetricExporter,
-  MeterProvider,
-  PeriodicExportingMetricReader,
-} from '@opentelemetry/sdk-metrics';
-import {
-  BasicTracerProvider,
-  BatchSpanProcessor,
-  InMemorySpanExporter,
-} from '@opentelemetry/sdk-trace-base';
-import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
-
-/**
- * The SDK, spans and metrics to memory. `withContext`: as a Node service registers it
- * (`NodeTracerProvider.register()`: an AsyncLocalStorage context manager and the W3C propagator).
- */
-function registerSdk(withContext = false) {
-  const spans = new InMemorySpanExporter();
-  const spanProcessors = [new BatchSpanProcessor(spans)];
-  if (withContext) new NodeTracerProvider({ spanProcessors }).register();
-  else {
-    trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors }));
-    propagation.setGlobalPropagator(new W3CTraceContextPropagator());
-  }
-  const exported = new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE);
-  metrics.setGlobalMeterProvider(
-    new MeterProvider({
-      readers: [
-        new PeriodicExportingMetricReader({ exporter: exported, exportIntervalMillis: 1000 }),
-      ],
-    }),
-  );
-  // Emptied often, as an exporter that sends its batches drops them: spans kept for seconds
-  // would be the bench's garbage, not the library's cost.
-  setInterval(() => {
-    spans.reset();
-    exported.reset();
-  }, 100).unref();
-}
 
 /**
  * OpenTelemetry's HTTP instrumentation on the SDK, with the context manager it needs to make its
@@ -62,6 +20,7 @@ function registerSdk(withContext = false) {
  * it is required here, once the hook is in place: the server's `import` shares that prototype.
  */
 async function registerHttpInstrumentation() {
+  const { registerSdk } = await import('../lib/otel.mjs');
   registerSdk(true);
   const { registerInstrumentations } = await import('@opentelemetry/instrumentation');
   const { HttpInstrumentation } = await import('@opentelemetry/instrumentation-http');
@@ -69,49 +28,19 @@ async function registerHttpInstrumentation() {
   createRequire(import.meta.url)('node:http');
 }
 
-/**
- * The SDK's floor as a plugin: a SERVER span started with three attributes, named by route, nine
- * more set and ended, and one duration point with the four required attributes.
- */
-function floorPlugin() {
-  const tracer = trace.getTracer('floor');
-  const histogram = metrics.getMeter('floor').createHistogram('http.server.request.duration');
+/** The SDK's floor (bench/lib/otel.mjs) as a plugin, on every request the stack receives. */
+async function floorPlugin() {
+  const { floorCalls, registerSdk } = await import('../lib/otel.mjs');
+  registerSdk();
+  const floor = floorCalls();
   const watched = Symbol('floor');
   return {
     name: 'floor',
     onReceive(ctx) {
-      const span = tracer.startSpan('GET', {
-        kind: SpanKind.SERVER,
-        attributes: {
-          'http.request.method': ctx.method,
-          'url.path': ctx.path,
-          'url.scheme': 'http',
-        },
-      });
-      ctx.state[watched] = { span, start: performance.now() };
+      ctx.state[watched] = floor.start(ctx.method, ctx.path);
     },
     onResponse(ctx, status) {
-      const { span, start } = ctx.state[watched];
-      const route = ctx.route?.pattern ?? 'unmatched';
-      span.updateName(`${ctx.method} ${route}`);
-      span.setAttributes({
-        'http.response.status_code': status,
-        'http.route': route,
-        'server.address': 'localhost',
-        'server.port': 3000,
-        'client.address': '127.0.0.1',
-        'user_agent.original': 'bench',
-        'api_conventions.auth.outcome': 'authenticated',
-        'api_conventions.cache.result': 'etag',
-        'api_conventions.negotiation.media_type': 'application/json',
-      });
-      span.end();
-      histogram.record((performance.now() - start) / 1000, {
-        'http.request.method': ctx.method,
-        'url.scheme': 'http',
-        'http.response.status_code': status,
-        'http.route': route,
-      });
+      floor.end(ctx.state[watched], status, ctx.route?.pattern ?? 'unmatched');
     },
   };
 }
@@ -121,12 +50,9 @@ export async function otelOptions() {
   const mode = process.env.BENCH_OTEL;
   const first = [];
   if (mode === 'http' || mode === 'http-ours') await registerHttpInstrumentation();
-  if (mode === 'floor') {
-    registerSdk();
-    first.push(floorPlugin());
-  }
+  if (mode === 'floor') first.push(await floorPlugin());
   if (mode === 'noop' || mode === 'sdk' || mode === 'http-ours') {
-    if (mode === 'sdk') registerSdk();
+    if (mode === 'sdk') (await import('../lib/otel.mjs')).registerSdk();
     const { telemetry } = await import('../../dist/otel.mjs');
     first.push(telemetry());
   }
