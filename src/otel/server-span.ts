@@ -4,6 +4,7 @@
  * `telemetry()` names by route instead of starting a second one.
  */
 import { type Context, createContextKey, type Span } from '@opentelemetry/api';
+import type { RequestContext } from 'api-conventions';
 
 /**
  * Where the HTTP instrumentation keeps its span and the route it is named by: the context of the
@@ -23,8 +24,9 @@ interface HttpMetadata {
 
 /** What an adopted request's metadata holds beside the instrumentation's fields. */
 interface Adoption {
-  /** The route that served the request, read when the instrumentation ends the span. */
-  readonly routeOf: () => string | undefined;
+  /** The request, and how its route is read (when the instrumentation ends the span). */
+  readonly request: RequestContext;
+  readonly routeOf: (request: RequestContext) => string | undefined;
   /** What another instrumentation (Express's) set as the route. */
   assigned: string | undefined;
 }
@@ -41,7 +43,7 @@ const route: PropertyDescriptor & ThisType<Adopted> = {
   enumerable: true,
   get() {
     const state = this[adoption];
-    return state.routeOf() ?? state.assigned;
+    return state.routeOf(state.request) ?? state.assigned;
   },
   set(assigned: string | undefined) {
     this[adoption].assigned = assigned;
@@ -49,21 +51,22 @@ const route: PropertyDescriptor & ThisType<Adopted> = {
 };
 
 /**
- * The HTTP server span active in `active`, made to take its route from `routeOf` (the route that
- * served the request, read when the instrumentation ends the span; what another instrumentation
+ * The HTTP server span active in `active`, made to take its route from `routeOf(request)` (the
+ * route that served the request, read when the instrumentation ends the span; what another instrumentation
  * set is kept for requests no route served); `undefined` when no such span is active or another
  * request adopted it.
  */
 export function adoptActiveServerSpan(
   active: Context,
-  routeOf: () => string | undefined,
+  request: RequestContext,
+  routeOf: (request: RequestContext) => string | undefined,
 ): Span | undefined {
   const metadata = active.getValue(metadataKey) as (HttpMetadata & object) | undefined;
   if (typeof metadata !== 'object' || metadata === null) return undefined;
   if (metadata.type !== 'http' || metadata.span === undefined || adoption in metadata) {
     return undefined;
   }
-  const state: Adoption = { routeOf, assigned: metadata.route };
+  const state: Adoption = { request, routeOf, assigned: metadata.route };
   (metadata as Adopted)[adoption] = state;
   Object.defineProperty(metadata, 'route', route);
   return metadata.span;

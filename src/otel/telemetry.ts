@@ -122,7 +122,8 @@ export class TelemetryPlugin implements Plugin {
   readonly name = 'telemetry';
   private readonly tracer: Tracer;
   private readonly subject: boolean;
-  private readonly unmatched: string | undefined;
+  /** The route name of a request (fixed at construction: no closure per request). */
+  private readonly routeName: (ctx: RequestContext) => string | undefined;
   private readonly metrics: ServerMetrics | undefined;
   private readonly adopts: boolean;
 
@@ -150,7 +151,7 @@ export class TelemetryPlugin implements Plugin {
       'api-conventions',
     );
     this.subject = options.recordSubject === true;
-    this.unmatched = unmatchedRoute;
+    this.routeName = (ctx) => routeOf(ctx.route, unmatchedRoute);
     this.metrics = options.metrics === false ? undefined : new ServerMetrics(options.meterProvider);
     this.adopts = options.adoptServerSpan !== false;
   }
@@ -163,9 +164,7 @@ export class TelemetryPlugin implements Plugin {
     const method = methodOf(ctx.method);
     this.metrics?.received(method, ctx.scheme);
     const active = context.active();
-    const outer = this.adopts
-      ? adoptActiveServerSpan(active, () => routeOf(ctx.route, this.unmatched))
-      : undefined;
+    const outer = this.adopts ? adoptActiveServerSpan(active, ctx, this.routeName) : undefined;
     if (outer !== undefined) {
       const watch = {
         span: outer,
@@ -212,7 +211,7 @@ export class TelemetryPlugin implements Plugin {
     if (watch === undefined) return;
     (ctx.state as Carrier)[watched] = undefined;
     const { span, method, adopted } = watch;
-    const route = routeOf(ctx.route, this.unmatched);
+    const route = this.routeName(ctx);
     const failed = status >= 500;
     if (span.isRecording()) {
       // An adopted span keeps the instrumentation's name when no route served the request.
